@@ -1,0 +1,62 @@
+import type { DenialSource } from "./events.js";
+
+/**
+ * One `permission_denied` record: the unit of the audit trail. Built by the reducer from a `call.denied` event,
+ * with the input already redacted and summarised. Field names follow agent-code's hook payload where they overlap
+ * (`session_id, turn, tool, tool_use_id, reason, input_summary, timestamp`), in camelCase here and snake_case in
+ * the stores and hook payloads (`audit/record-payload.ts`).
+ */
+export interface DenialRecord {
+  /** 1-based position in the session's monotonic denial count; unique per session */
+  seq: number;
+  sessionId: string;
+  parentSessionId?: string;
+  /** subagent id; absent for the main agent */
+  agentId?: string;
+  /** turn number within the session (0 before the first user message) */
+  turn: number;
+  tool: string;
+  toolUseId: string;
+  source: DenialSource;
+  /** redacted */
+  reason: string;
+  rule?: string;
+  decisionReasonType?: string;
+  signature: string;
+  pattern: string;
+  /** redacted, at most 200 characters */
+  inputSummary: string;
+  /** the redacted tool input */
+  input: unknown;
+  /** epoch milliseconds of the denial event */
+  at: number;
+  /** ISO-8601 of `at` */
+  timestamp: string;
+  host?: string;
+  labels?: Record<string, string>;
+}
+
+/** The kinds of audit event beside denial records. Every one is redacted before it leaves the core. */
+export type AuditEventKind =
+  | "denial.recorded"
+  | "escalation.reached"
+  | "grant.offered"
+  | "grant.recorded"
+  | "grant.declined"
+  | "grant.revoked"
+  | "nudge.sent"
+  | "run.aborted"
+  | "loop.detected"
+  | "session.summary";
+
+export interface AuditEvent {
+  kind: AuditEventKind;
+  sessionId: string;
+  agentId?: string;
+  turn: number;
+  at: number;
+  tool?: string;
+  toolUseId?: string;
+  /** event-specific details, redacted */
+  detail: Record<string, unknown>;
+}

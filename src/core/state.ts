@@ -1,0 +1,97 @@
+import type { Grant, GrantScope } from "./effects.js";
+import type { DenialSource } from "./events.js";
+import type { DenialRecord } from "./records.js";
+
+/**
+ * A session's reducer state: plain JSON (objects keyed by strings, arrays, numbers, strings, booleans), so it
+ * round-trips through JSON.stringify/parse unchanged and can be stored between hook processes.
+ */
+export interface SessionState {
+  /** schema version of this shape, for stores that persist it */
+  v: 1;
+  sessionId: string;
+  parentSessionId?: string;
+  host?: string;
+  labels?: Record<string, string>;
+  interactive: boolean;
+  /** turn number; bumped by each real user message */
+  turn: number;
+  /** counters per agent: the main agent is `main`, each subagent its own id (subagent isolation) */
+  agents: Record<string, AgentState>;
+  /** the bounded record buffer, oldest first */
+  records: DenialRecord[];
+  /** monotonic count of all denials in the session tree, never reduced by eviction */
+  total: number;
+  /** the `total` at the last flush: records after it are not yet handed to per-denial hooks */
+  highWaterMark: number;
+  grants: Grant[];
+  /** offers waiting for `grant.answered`, by offer id */
+  offers: Record<string, PendingOffer>;
+  /** patterns a person already declined to grant this session (no second offer) */
+  declined: string[];
+  nudge: NudgeState;
+  /** set once the session was aborted; later denials are still counted */
+  aborted?: { at: number; tool: string; reason: string };
+  /** counter for ids the reducer creates (offers, grants) so they stay deterministic */
+  nextId: number;
+  /** whether config warnings were already emitted in this session */
+  warned: boolean;
+}
+
+export interface PendingOffer {
+  tool: string;
+  pattern: string;
+  scope: GrantScope;
+  agentId: string;
+  toolUseId: string;
+  at: number;
+}
+
+export interface AgentState {
+  /** denials of this agent in the session, and in the current turn */
+  total: number;
+  turnTotal: number;
+  /** denials in a row for this agent (any tool), reset by a success, an allow or a user message */
+  consecutive: number;
+  tools: Record<string, ToolCounters>;
+  /** escalation key: `${tool}\u0000${pattern}` */
+  patterns: Record<string, PatternCounters>;
+  /** the loop detector's recent call window (signatures, newest last) */
+  window: string[];
+  /** recent failures for the same-error streak */
+  errorStreak?: { tool: string; error: string; count: number };
+  /** keys of loop verdicts already reported at a level, so each fires once per level */
+  loopLevels: Record<string, number>;
+}
+
+export interface ToolCounters {
+  /** denials since this tool was last allowed or succeeded */
+  consecutive: number;
+  total: number;
+  turnTotal: number;
+}
+
+export interface PatternCounters {
+  tool: string;
+  pattern: string;
+  /** denials of this pattern since the tool was last allowed (the escalation counter) */
+  streak: number;
+  total: number;
+  lastSource: DenialSource;
+  /** whether any denial in the current streak came from a source that may never be granted */
+  ungrantable: boolean;
+  /** the most recent denied calls of this streak (redacted summaries), newest last, at most 5 */
+  recent: { summary: string; input: unknown }[];
+  /** whether the escalation (offer or headless strategy) already fired for this streak */
+  escalated: boolean;
+}
+
+export interface NudgeState {
+  /** qualifying denials or OS-permission failures in a row, across the session */
+  count: number;
+  lastNudgeAt?: number;
+  /** nudge times within the last hour, for the hourly cap */
+  recent: number[];
+}
+
+export const MAIN_AGENT = "main";

@@ -1,0 +1,72 @@
+import type { Decision } from "../core/decision.js";
+import type { Effect } from "../core/effects.js";
+import type { DenialSource, OsDenialKind, ToolCall } from "../core/events.js";
+import type { SessionState } from "../core/state.js";
+
+/**
+ * The guard's public shape: what adapters call. A guard wires the pure core (reducer), policy and detection to the
+ * ports (state store, denial store, audit sinks, clock). Every method resolves with the effects the core produced;
+ * the guard has already delivered records and audit events to the stores and sinks (or spooled them).
+ */
+export interface GuardSessionOptions {
+  interactive: boolean;
+  host?: string;
+  parentSessionId?: string;
+  labels?: Record<string, string>;
+}
+
+export interface CallOptions {
+  agentId?: string;
+  /** event time; defaults to the guard's clock */
+  at?: number;
+}
+
+export interface DeniedOptions extends CallOptions {
+  source: DenialSource;
+  reason: string;
+  rule?: string;
+  decisionReasonType?: string;
+  osDenial?: { kind: OsDenialKind; evidence: string; path?: string };
+}
+
+export interface FailedOptions extends CallOptions {
+  error: string;
+  exitCode?: number;
+  /** aggregated output, classified by detect/ for OS-level denials */
+  stdout?: string;
+  stderr?: string;
+  sandboxed?: boolean;
+}
+
+/** The result of `decide`: the decision, the effects, and the text to hand the model when it is not an allow. */
+export interface DecideResult {
+  decision: Decision;
+  effects: Effect[];
+  /** guidance to append to (or use as) the denial message; empty when allowed with nothing to say */
+  text: string;
+}
+
+export interface GuardSession {
+  readonly id: string;
+  /**
+   * Policy (+ session grants, + mode) and the loop detector for a call about to run. A `deny` is recorded as a
+   * denial (source `rule`, `mode`, `headless` or `loop`); an `ask` in a non-interactive session becomes a `deny`
+   * with source `headless`. An internal error resolves to a `deny` (fail closed), never an allow.
+   */
+  decide(call: ToolCall, options?: CallOptions & { mode?: string }): Promise<DecideResult>;
+  /** a denial toolgate did not decide itself (user said no, host rule, hook veto, sandbox, ...) */
+  denied(call: ToolCall, options: DeniedOptions): Promise<Effect[]>;
+  allowed(call: ToolCall, options?: CallOptions): Promise<Effect[]>;
+  succeeded(call: ToolCall, options?: CallOptions & { output?: string }): Promise<Effect[]>;
+  failed(call: ToolCall, options: FailedOptions): Promise<Effect[]>;
+  /** a real user message */
+  turnStarted(options?: CallOptions): Promise<Effect[]>;
+  turnEnded(options?: CallOptions & { outcome?: "completed" | "error" | "cancelled" }): Promise<Effect[]>;
+  subagentStarted(agentId: string, options?: CallOptions & { agentType?: string }): Promise<Effect[]>;
+  subagentStopped(agentId: string, options?: CallOptions): Promise<Effect[]>;
+  answerGrant(offerId: string, accepted: boolean, options?: CallOptions & { answeredBy?: string }): Promise<Effect[]>;
+  revokeGrant(grantId: string, options?: CallOptions): Promise<Effect[]>;
+  end(options?: CallOptions): Promise<Effect[]>;
+  /** the current reducer state (a copy) */
+  state(): Promise<SessionState>;
+}

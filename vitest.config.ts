@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Tests that spawn processes or hold a database are heavier than the 2-core CI can run in full parallel.
+    maxWorkers: 2,
+  },
+});
