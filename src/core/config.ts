@@ -73,6 +73,7 @@ export type TemplateName =
   | "soft.sandbox"
   | "soft.other"
   | "escalated.rule"
+  | "escalated.offer"
   | "hard"
   | "offer"
   | "fallback"

@@ -89,7 +89,8 @@ export interface BlockEffect {
   toolUseId: string;
   tool: string;
   text: string;
-  reason: "loop";
+  /** `loop`: the loop detector's block level; `aborted`: the session was already aborted */
+  reason: "loop" | "aborted";
 }
 
 /** A loop verdict below block level: `observe` is audit only, `steer` carries text for the model. */
@@ -122,7 +123,7 @@ export interface AuditEffect {
  */
 export interface FlushEffect {
   type: "flush";
-  reason: "turn-ended" | "turn-error" | "turn-cancelled" | "session-ended";
+  reason: "turn-ended" | "turn-error" | "turn-cancelled" | "subagent-stopped" | "session-ended";
   records: DenialRecord[];
   lost: number;
   highWaterMark: number;

@@ -54,19 +54,26 @@ export interface AgentState {
   /** denials in a row for this agent (any tool), reset by a success, an allow or a user message */
   consecutive: number;
   tools: Record<string, ToolCounters>;
-  /** escalation key: `${tool}\u0000${pattern}` */
+  /** escalation key: `${tool} ${pattern}` (see `patternKey`) */
   patterns: Record<string, PatternCounters>;
-  /** the loop detector's recent call window (signatures, newest last) */
+  /** the loop detector's recent call signatures, newest last, at most `maxCycleLength` */
   window: string[];
+  /**
+   * `runs[k-1]`: how many calls in a row matched the call k positions before them. A k-cycle has repeated
+   * floor(runs[k-1] / k) + 1 times; for k = 1 that is the identical-call streak.
+   */
+  runs: number[];
   /** recent failures for the same-error streak */
   errorStreak?: { tool: string; error: string; count: number };
-  /** keys of loop verdicts already reported at a level, so each fires once per level */
+  /** the highest loop level already reported for the current run, by run kind */
   loopLevels: Record<string, number>;
 }
 
 export interface ToolCounters {
   /** denials since this tool was last allowed or succeeded */
   consecutive: number;
+  /** keys of this tool's patterns with a live streak, so an allow resets them without a scan */
+  streaking: string[];
   total: number;
   turnTotal: number;
 }
@@ -89,6 +96,8 @@ export interface PatternCounters {
 export interface NudgeState {
   /** qualifying denials or OS-permission failures in a row, across the session */
   count: number;
+  /** whether an OS-permission failure is part of the current run (chooses the nudge text) */
+  os: boolean;
   lastNudgeAt?: number;
   /** nudge times within the last hour, for the hourly cap */
   recent: number[];

@@ -1,0 +1,114 @@
+import type {
+  CompiledConfig,
+  CoreOptions,
+  CorePorts,
+  HeadlessStrategy,
+  TemplateName,
+  ToolThresholdOption,
+} from "./config.js";
+import { ToolgateError } from "./errors.js";
+import { compileTemplate, DEFAULT_TEMPLATES, TEMPLATE_NAMES } from "./templates.js";
+import { compileToolGlob, compileToolGlobs } from "./tool-glob.js";
+
+/** Shell-like tools escalate after 2 denials, read-like after 5, everything else after 3 (the seed's defaults). */
+export const DEFAULT_THRESHOLDS: readonly ToolThresholdOption[] = [
+  {
+    tool: "{Bash,bash,shell,Shell,run_shell_command,exec_command,local_shell,PowerShell,powershell}",
+    threshold: 2,
+  },
+  {
+    tool: "{Read,read,Glob,glob,Grep,grep,LS,ls,list,read_file,read_many_files,list_directory,search_file_content,NotebookRead}",
+    threshold: 5,
+  },
+];
+
+export const DEFAULTS = {
+  defaultThreshold: 3,
+  hardMultiplier: 2,
+  headlessStrategy: "abort" as HeadlessStrategy,
+  recordBufferSize: 100,
+  nudge: { enabled: true, threshold: 2, cooldownMs: 5 * 60_000, hourlyCap: 3 },
+  loop: { observe: 3, steer: 4, block: 6, stop: 10, sameErrorSteer: 3, maxCycleLength: 5 },
+} as const;
+
+/** `{a,b}` alternatives are expanded here (one level), then each becomes a tool glob. */
+function compileThresholdGlob(glob: string): (tool: string) => boolean {
+  const braces = /^\{([^{}]*)\}$/.exec(glob);
+  if (braces) return compileToolGlobs((braces[1] as string).split(","));
+  return compileToolGlob(glob);
+}
+
+function positiveInteger(value: number | undefined, path: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new ToolgateError({
+      code: "CONFIG_INVALID",
+      message: `${path} must be a whole number of at least 1 (got ${String(value)}).`,
+    });
+  }
+  return value;
+}
+
+function level(value: number | false | undefined, fallback: number, path: string): number | false {
+  if (value === false) return false;
+  return positiveInteger(value, path) ?? fallback;
+}
+
+/**
+ * Validated options + the pure ports → the compiled config the reducer reads. Throws ToolgateError
+ * (CONFIG_INVALID) for values no schema should have let through.
+ */
+export function compileCoreConfig(options: {
+  options?: CoreOptions;
+  ports: CorePorts;
+  warnings?: { code: string; message: string }[];
+}): CompiledConfig {
+  const core = options.options ?? {};
+  const thresholds = [...(core.thresholds ?? []), ...DEFAULT_THRESHOLDS].map((entry, index) => ({
+    matches: compileThresholdGlob(entry.tool),
+    threshold: positiveInteger(entry.threshold, `escalation.thresholds[${index}].threshold`),
+    headlessStrategy: entry.headlessStrategy,
+  }));
+  const templates = {} as Record<TemplateName, ReturnType<typeof compileTemplate>>;
+  for (const name of TEMPLATE_NAMES) {
+    templates[name] = compileTemplate(core.templates?.[name] ?? DEFAULT_TEMPLATES[name]);
+  }
+  const loop = core.loop ?? {};
+  const stop = positiveInteger(loop.stop, "escalation.loop.stop") ?? DEFAULTS.loop.stop;
+  const maxCycleLength = positiveInteger(loop.maxCycleLength, "escalation.loop.maxCycleLength") ?? 5;
+  const nudge = core.nudge ?? {};
+  return {
+    thresholds,
+    defaultThreshold: positiveInteger(core.defaultThreshold, "escalation.defaultThreshold") ?? DEFAULTS.defaultThreshold,
+    hardMultiplier: positiveInteger(core.hardMultiplier, "escalation.hardMultiplier") ?? DEFAULTS.hardMultiplier,
+    headlessStrategy: core.headlessStrategy ?? DEFAULTS.headlessStrategy,
+    alternatives: Object.entries(core.alternatives ?? {}).map(([glob, names]) => ({
+      matches: compileThresholdGlob(glob),
+      names,
+    })),
+    grantWholeTool: core.grantWholeTool ?? false,
+    recordBufferSize:
+      positiveInteger(core.recordBufferSize, "escalation.recordBufferSize") ?? DEFAULTS.recordBufferSize,
+    sessionTreeBudget: positiveInteger(core.sessionTreeBudget, "escalation.sessionTreeBudget"),
+    nudge: {
+      enabled: nudge.enabled ?? true,
+      threshold: positiveInteger(nudge.threshold, "escalation.nudge.threshold") ?? DEFAULTS.nudge.threshold,
+      cooldownMs: nudge.cooldownMs ?? DEFAULTS.nudge.cooldownMs,
+      hourlyCap: positiveInteger(nudge.hourlyCap, "escalation.nudge.hourlyCap") ?? DEFAULTS.nudge.hourlyCap,
+    },
+    loop: {
+      observe: level(loop.observe, DEFAULTS.loop.observe, "escalation.loop.observe"),
+      steer: level(loop.steer, DEFAULTS.loop.steer, "escalation.loop.steer"),
+      block: level(loop.block, DEFAULTS.loop.block, "escalation.loop.block"),
+      stop,
+      sameErrorSteer:
+        positiveInteger(loop.sameErrorSteer, "escalation.loop.sameErrorSteer") ?? DEFAULTS.loop.sameErrorSteer,
+      maxCycleLength,
+      windowSize: Math.max(2 * maxCycleLength * 2, stop * 2, 20),
+      isExempt: compileToolGlobs(loop.exemptTools ?? []),
+    },
+    templates,
+    ports: options.ports,
+    warnings: options.warnings ?? [],
+  };
+}

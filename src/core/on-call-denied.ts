@@ -1,0 +1,165 @@
+import type { CallFacts, TemplateVariables } from "./config.js";
+import type { EscalationStage } from "./effects.js";
+import { type CallDeniedEvent, GRANTABLE_SOURCES } from "./events.js";
+import { countNudgeEvent } from "./nudge.js";
+import type { DenialRecord } from "./records.js";
+import type { AgentState, PatternCounters } from "./state.js";
+import { audit } from "./audit-event.js";
+import { escalate, escalatedText } from "./escalate.js";
+import { callFacts, patternKey, type StepContext, writableAgent } from "./step-context.js";
+import { thresholdFor } from "./threshold-for.js";
+
+const RECENT_CALLS = 5;
+
+/**
+ * A denial from any source: count it (agent, tool, pattern; consecutive and total; turn and session), keep a
+ * redacted record, then decide what the model is told and whether to escalate.
+ */
+export function onCallDenied(context: StepContext, event: CallDeniedEvent): void {
+  const { config } = context;
+  const facts = callFacts(context, event.call);
+  const agent = writableAgent(context, event.agentId);
+  const pattern = countDenial({ agent, event, facts, redactedInput: config.ports.redactValue(event.call.input) });
+  const tool = agent.tools[event.call.tool];
+  const record = appendRecord(context, event, facts);
+  context.effects.push({ type: "record", record });
+
+  const { threshold, hard } = thresholdFor(config, event.call.tool);
+  const variables: TemplateVariables = {
+    tool: event.call.tool,
+    summary: facts.summary,
+    pattern: facts.pattern,
+    count: pattern.streak,
+    total: tool?.total ?? 1,
+    rule: event.rule ?? "(unnamed rule)",
+    reason: record.reason,
+    source: event.source,
+    threshold,
+    suggestion: config.ports.suggestRule(event.call.tool, event.call.input),
+    path: event.osDenial?.path === undefined ? "" : ` to ${event.osDenial.path}`,
+  };
+
+  let stage: EscalationStage = "soft";
+  let text: string;
+  if (pattern.streak >= hard) {
+    stage = "hard";
+    text = config.templates.hard(variables);
+  } else if (pattern.streak >= threshold) {
+    stage = "escalated";
+    text = pattern.escalated
+      ? escalatedText({ context, pattern, variables })
+      : escalate({ context, event, pattern, variables });
+  } else {
+    text = softText(context, event, variables);
+  }
+  context.effects.push({ type: "guidance", toolUseId: event.call.toolUseId, tool: event.call.tool, stage, text });
+  if (stage === "hard" && !pattern.escalated) escalate({ context, event, pattern, variables });
+
+  checkTreeBudget(context, event, facts);
+  countNudgeEvent(context, { at: event.at, osPermission: event.source === "sandbox" });
+}
+
+function countDenial(options: {
+  agent: AgentState;
+  event: CallDeniedEvent;
+  facts: CallFacts;
+  redactedInput: unknown;
+}): PatternCounters {
+  const { agent, event, facts } = options;
+  agent.total += 1;
+  agent.turnTotal += 1;
+  agent.consecutive += 1;
+  const key = patternKey(event.call.tool, facts.pattern);
+  const previousTool = agent.tools[event.call.tool];
+  const streaking = previousTool?.streaking ?? [];
+  agent.tools[event.call.tool] = {
+    consecutive: (previousTool?.consecutive ?? 0) + 1,
+    total: (previousTool?.total ?? 0) + 1,
+    turnTotal: (previousTool?.turnTotal ?? 0) + 1,
+    streaking: streaking.includes(key) ? streaking : [...streaking, key],
+  };
+  const previous = agent.patterns[key];
+  const recent = [...(previous?.recent ?? []), { summary: facts.summary, input: options.redactedInput }];
+  if (recent.length > RECENT_CALLS) recent.shift();
+  const pattern: PatternCounters = {
+    tool: event.call.tool,
+    pattern: facts.pattern,
+    streak: (previous?.streak ?? 0) + 1,
+    total: (previous?.total ?? 0) + 1,
+    lastSource: event.source,
+    ungrantable: (previous?.ungrantable ?? false) || !GRANTABLE_SOURCES.has(event.source),
+    recent,
+    escalated: previous?.escalated ?? false,
+  };
+  agent.patterns[key] = pattern;
+  return pattern;
+}
+
+function appendRecord(context: StepContext, event: CallDeniedEvent, facts: CallFacts): DenialRecord {
+  const { state, config } = context;
+  state.total += 1;
+  const record: DenialRecord = {
+    seq: state.total,
+    sessionId: state.sessionId,
+    turn: state.turn,
+    tool: event.call.tool,
+    toolUseId: event.call.toolUseId,
+    source: event.source,
+    reason: config.ports.redactText(event.reason),
+    signature: facts.signature,
+    pattern: facts.pattern,
+    inputSummary: facts.summary,
+    input: config.ports.redactValue(event.call.input),
+    at: event.at,
+    timestamp: new Date(event.at).toISOString(),
+  };
+  if (state.parentSessionId !== undefined) record.parentSessionId = state.parentSessionId;
+  if (event.agentId !== undefined) record.agentId = event.agentId;
+  if (event.rule !== undefined) record.rule = config.ports.redactText(event.rule);
+  if (event.decisionReasonType !== undefined) record.decisionReasonType = event.decisionReasonType;
+  if (state.host !== undefined) record.host = state.host;
+  if (state.labels !== undefined) record.labels = state.labels;
+  const records = state.records.length >= config.recordBufferSize ? state.records.slice(1) : state.records.slice();
+  records.push(record);
+  state.records = records;
+  return record;
+}
+
+function softText(context: StepContext, event: CallDeniedEvent, variables: TemplateVariables): string {
+  const { templates } = context.config;
+  switch (event.source) {
+    case "rule":
+      return templates["soft.rule"](variables);
+    case "user":
+      return templates["soft.user"](variables);
+    case "headless":
+      return templates["soft.headless"](variables);
+    case "mode":
+      return templates["soft.mode"](variables);
+    case "hook":
+      return templates["soft.hook"](variables);
+    case "sandbox":
+      return templates["soft.sandbox"](variables);
+    default:
+      return templates["soft.other"](variables);
+  }
+}
+
+function checkTreeBudget(context: StepContext, event: CallDeniedEvent, facts: CallFacts): void {
+  const { state, config } = context;
+  const budget = config.sessionTreeBudget;
+  if (budget === undefined || state.total < budget || state.aborted !== undefined) return;
+  const error = config.templates["tree-budget"]({ total: state.total, budget });
+  state.aborted = { at: event.at, tool: event.call.tool, reason: "tree-budget" };
+  context.effects.push({
+    type: "abort",
+    tool: event.call.tool,
+    toolUseId: event.call.toolUseId,
+    count: state.total,
+    signature: facts.signature,
+    error,
+    text: error,
+    reason: "tree-budget",
+  });
+  context.effects.push(audit(context, { kind: "run.aborted", event, detail: { reason: "tree-budget", budget } }));
+}

@@ -1,0 +1,68 @@
+import type { CallFacts, CompiledConfig } from "./config.js";
+import type { Effect } from "./effects.js";
+import type { ToolCall } from "./events.js";
+import { emptyAgentState } from "./initial-state.js";
+import { type AgentState, MAIN_AGENT, type SessionState } from "./state.js";
+
+/**
+ * The working set of one `step`: a shallow copy of the state that is copied further on write, the effects so far,
+ * and the config. Rule inside the reducer: only objects created during this step are mutated; the caller's state
+ * is never touched.
+ */
+export interface StepContext {
+  state: SessionState;
+  effects: Effect[];
+  config: CompiledConfig;
+  copiedAgents: Set<string>;
+}
+
+export function createStepContext(state: SessionState, config: CompiledConfig): StepContext {
+  return { state: { ...state }, effects: [], config, copiedAgents: new Set() };
+}
+
+export function agentKey(agentId: string | undefined): string {
+  return agentId ?? MAIN_AGENT;
+}
+
+/** The agent's counters, copied on first write in this step (created if the agent is new). */
+export function writableAgent(context: StepContext, agentId: string | undefined): AgentState {
+  const key = agentKey(agentId);
+  if (context.copiedAgents.has(key)) return context.state.agents[key] as AgentState;
+  if (context.copiedAgents.size === 0) context.state.agents = { ...context.state.agents };
+  const current = context.state.agents[key] ?? emptyAgentState();
+  const copy: AgentState = {
+    ...current,
+    tools: { ...current.tools },
+    patterns: { ...current.patterns },
+    window: current.window.slice(),
+    runs: current.runs.slice(),
+    loopLevels: { ...current.loopLevels },
+  };
+  context.state.agents[key] = copy;
+  context.copiedAgents.add(key);
+  return copy;
+}
+
+/** Signature, pattern and summary of a call: from the event when the edge filled them, else from the ports. */
+export function callFacts(context: StepContext, call: ToolCall): CallFacts {
+  if (call.signature !== undefined && call.pattern !== undefined && call.summary !== undefined) {
+    return { signature: call.signature, pattern: call.pattern, summary: call.summary };
+  }
+  const described = context.config.ports.describeCall(call.tool, call.input);
+  return {
+    signature: call.signature ?? described.signature,
+    pattern: call.pattern ?? described.pattern,
+    summary: call.summary ?? described.summary,
+  };
+}
+
+export function patternKey(tool: string, pattern: string): string {
+  return `${tool} ${pattern}`;
+}
+
+/** Ids the reducer creates are derived from the session and a counter, so replays produce the same ids. */
+export function nextId(context: StepContext, prefix: string): string {
+  const id = `${prefix}-${context.state.nextId}`;
+  context.state.nextId += 1;
+  return id;
+}

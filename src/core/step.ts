@@ -1,0 +1,115 @@
+import type { CompiledConfig } from "./config.js";
+import type { Effect } from "./effects.js";
+import type { CallFailedEvent, ToolgateEvent } from "./events.js";
+import { onGrantAnswered, onGrantRevoked } from "./grants.js";
+import { detectLoop, trackSameError } from "./loop-detector.js";
+import { resetNudgeStreak } from "./nudge.js";
+import { onCallDenied } from "./on-call-denied.js";
+import { resetToolStreaks } from "./reset-streaks.js";
+import type { SessionState } from "./state.js";
+import { createStepContext, type StepContext, writableAgent } from "./step-context.js";
+import { flush, onSessionEnded, onTurnEnded, onTurnStarted } from "./turns.js";
+
+export interface StepResult {
+  state: SessionState;
+  effects: Effect[];
+}
+
+/**
+ * The denial state machine: one pure, synchronous transition. It reads no clock (events carry `at`), performs no
+ * I/O, and never mutates `state`; the same inputs always give the same output.
+ */
+export function step(state: SessionState, event: ToolgateEvent, config: CompiledConfig): StepResult {
+  const context = createStepContext(state, config);
+  if (!state.warned && config.warnings.length > 0) {
+    for (const warning of config.warnings) context.effects.push({ type: "warning", ...warning });
+    context.state.warned = true;
+  }
+  switch (event.type) {
+    case "session.started":
+      context.state.interactive = event.interactive;
+      if (event.parentSessionId !== undefined) context.state.parentSessionId = event.parentSessionId;
+      if (event.host !== undefined) context.state.host = event.host;
+      if (event.labels !== undefined) context.state.labels = event.labels;
+      break;
+    case "session.ended":
+      onSessionEnded(context, event);
+      break;
+    case "turn.started":
+      onTurnStarted(context, event);
+      break;
+    case "turn.ended":
+      onTurnEnded(context, event);
+      break;
+    case "call.requested":
+      onCallRequested(context, event);
+      break;
+    case "call.allowed": {
+      const agent = writableAgent(context, event.agentId);
+      agent.consecutive = 0;
+      resetToolStreaks(agent, event.call.tool);
+      break;
+    }
+    case "call.denied":
+      onCallDenied(context, event);
+      break;
+    case "call.succeeded": {
+      const agent = writableAgent(context, event.agentId);
+      agent.consecutive = 0;
+      resetToolStreaks(agent, event.call.tool);
+      if (agent.errorStreak?.tool === event.call.tool) delete agent.errorStreak;
+      resetNudgeStreak(context);
+      break;
+    }
+    case "call.failed":
+      onCallFailed(context, event);
+      break;
+    case "subagent.started":
+      writableAgent(context, event.agentId);
+      break;
+    case "subagent.stopped":
+      flush(context, "subagent-stopped");
+      break;
+    case "grant.answered":
+      onGrantAnswered(context, event);
+      break;
+    case "grant.revoked":
+      onGrantRevoked(context, event);
+      break;
+  }
+  return { state: context.state, effects: context.effects };
+}
+
+function onCallRequested(context: StepContext, event: Extract<ToolgateEvent, { type: "call.requested" }>): void {
+  const { aborted } = context.state;
+  if (aborted !== undefined) {
+    context.effects.push({
+      type: "block",
+      toolUseId: event.call.toolUseId,
+      tool: event.call.tool,
+      text: `[toolgate] This run was stopped (${aborted.reason}, ${aborted.tool}). Do not make further tool calls; report what was done and what was blocked.`,
+      reason: "aborted",
+    });
+    return;
+  }
+  detectLoop(context, event);
+}
+
+/**
+ * A failure classified as an OS or sandbox denial is a denial with source `sandbox` (recorded, counted, nudged).
+ * Any failure feeds the same-error streak. A failure that is not a denial neither counts nor resets a streak.
+ */
+function onCallFailed(context: StepContext, event: CallFailedEvent): void {
+  trackSameError(context, event);
+  if (event.osDenial === undefined) return;
+  const denied = {
+    type: "call.denied" as const,
+    at: event.at,
+    sessionId: event.sessionId,
+    call: event.call,
+    source: "sandbox" as const,
+    reason: `${event.osDenial.kind}: ${event.osDenial.evidence}`,
+    osDenial: event.osDenial,
+  };
+  onCallDenied(context, event.agentId === undefined ? denied : { ...denied, agentId: event.agentId });
+}

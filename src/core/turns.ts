@@ -1,0 +1,64 @@
+import { audit } from "./audit-event.js";
+import type { FlushEffect } from "./effects.js";
+import type { SessionEndedEvent, TurnEndedEvent, TurnStartedEvent } from "./events.js";
+import { recordsLostSince, recordsSince } from "./records-since.js";
+import type { AgentState } from "./state.js";
+import type { StepContext } from "./step-context.js";
+
+/** A real user message: per-turn and consecutive counters restart; session totals, grants and records stay. */
+export function onTurnStarted(context: StepContext, _event: TurnStartedEvent): void {
+  const { state } = context;
+  state.turn += 1;
+  const agents: Record<string, AgentState> = {};
+  for (const [id, agent] of Object.entries(state.agents)) {
+    const tools: AgentState["tools"] = {};
+    for (const [tool, counters] of Object.entries(agent.tools)) {
+      tools[tool] = { ...counters, consecutive: 0, turnTotal: 0, streaking: [] };
+    }
+    const patterns: AgentState["patterns"] = {};
+    for (const [key, pattern] of Object.entries(agent.patterns)) {
+      patterns[key] = { ...pattern, streak: 0, escalated: false, ungrantable: false, recent: [] };
+    }
+    const next: AgentState = { ...agent, turnTotal: 0, consecutive: 0, tools, patterns, window: [], runs: [], loopLevels: {} };
+    delete next.errorStreak;
+    agents[id] = next;
+  }
+  state.agents = agents;
+  context.copiedAgents = new Set(Object.keys(agents));
+  state.nudge = { ...state.nudge, count: 0, os: false };
+}
+
+/** Per-turn batch for per-denial hooks: every record since the high-water mark, then the mark moves. */
+export function flush(context: StepContext, reason: FlushEffect["reason"]): void {
+  const { state } = context;
+  const records = recordsSince(state, state.highWaterMark);
+  const lost = recordsLostSince(state, state.highWaterMark);
+  if (records.length === 0 && lost === 0) return;
+  state.highWaterMark = state.total;
+  context.effects.push({ type: "flush", reason, records, lost, highWaterMark: state.total });
+}
+
+export function onTurnEnded(context: StepContext, event: TurnEndedEvent): void {
+  const reason = event.outcome === "error" ? "turn-error" : event.outcome === "cancelled" ? "turn-cancelled" : "turn-ended";
+  flush(context, reason);
+}
+
+export function onSessionEnded(context: StepContext, event: SessionEndedEvent): void {
+  flush(context, "session-ended");
+  const tools: Record<string, number> = {};
+  for (const agent of Object.values(context.state.agents)) {
+    for (const [tool, counters] of Object.entries(agent.tools)) tools[tool] = (tools[tool] ?? 0) + counters.total;
+  }
+  context.effects.push(
+    audit(context, {
+      kind: "session.summary",
+      event,
+      detail: {
+        permissionDenialCount: context.state.total,
+        permissionDeniedTools: tools,
+        aborted: context.state.aborted ?? null,
+        grants: context.state.grants.length,
+      },
+    }),
+  );
+}
