@@ -79,7 +79,8 @@ export function compileCoreConfig(options: {
   const nudge = core.nudge ?? {};
   return {
     thresholds,
-    defaultThreshold: positiveInteger(core.defaultThreshold, "escalation.defaultThreshold") ?? DEFAULTS.defaultThreshold,
+    defaultThreshold:
+      positiveInteger(core.defaultThreshold, "escalation.defaultThreshold") ?? DEFAULTS.defaultThreshold,
     hardMultiplier: positiveInteger(core.hardMultiplier, "escalation.hardMultiplier") ?? DEFAULTS.hardMultiplier,
     headlessStrategy: core.headlessStrategy ?? DEFAULTS.headlessStrategy,
     alternatives: Object.entries(core.alternatives ?? {}).map(([glob, names]) => ({

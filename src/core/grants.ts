@@ -49,7 +49,11 @@ export function onGrantAnswered(context: StepContext, event: GrantAnsweredEvent)
   const text = config.templates.declined({ tool: offer.tool, pattern: offer.pattern });
   context.effects.push({ type: "fallback", toolUseId: offer.toolUseId, tool: offer.tool, text });
   context.effects.push(
-    audit(context, { kind: "grant.declined", event: withAgent, detail: { offerId: event.offerId, rule: offer.scope.rule } }),
+    audit(context, {
+      kind: "grant.declined",
+      event: withAgent,
+      detail: { offerId: event.offerId, rule: offer.scope.rule },
+    }),
   );
 }
 
@@ -58,5 +62,7 @@ export function onGrantRevoked(context: StepContext, event: GrantRevokedEvent): 
   const grant = state.grants.find((candidate) => candidate.id === event.grantId);
   if (grant === undefined) return;
   state.grants = state.grants.filter((candidate) => candidate.id !== event.grantId);
-  context.effects.push(audit(context, { kind: "grant.revoked", event, detail: { grantId: grant.id, rule: grant.scope.rule } }));
+  context.effects.push(
+    audit(context, { kind: "grant.revoked", event, detail: { grantId: grant.id, rule: grant.scope.rule } }),
+  );
 }

@@ -16,7 +16,19 @@ describe("loop detection", () => {
       if (ofType(effects, "audit").some((effect) => effect.event.kind === "loop.detected")) return "observe";
       return "-";
     });
-    expect(levels).toEqual(["-", "-", "observe", "steer", "steer", "block", "block", "block", "block", "stop", "block"]);
+    expect(levels).toEqual([
+      "-",
+      "-",
+      "observe",
+      "steer",
+      "steer",
+      "block",
+      "block",
+      "block",
+      "block",
+      "stop",
+      "block",
+    ]);
     expect(state.aborted).toMatchObject({ reason: "loop" });
     expect(ofType(steps[10]!, "block")[0]!.reason).toBe("aborted");
   });
@@ -72,19 +84,30 @@ describe("loop detection", () => {
 
   it("exempt tools neither enter nor break the window", () => {
     const config = testConfig({ loop: { exemptTools: ["Bash"] } });
-    const { effects } = run(Array.from({ length: 12 }, () => requested(bash("sleep 1"))), { config });
+    const { effects } = run(
+      Array.from({ length: 12 }, () => requested(bash("sleep 1"))),
+      { config },
+    );
     expect(effects).toHaveLength(0);
   });
 
   it("levels can be turned off except stop", () => {
     const config = testConfig({ loop: { observe: false, steer: false, block: false, stop: 5 } });
-    const { steps } = run(Array.from({ length: 5 }, () => requested(bash("x"))), { config });
+    const { steps } = run(
+      Array.from({ length: 5 }, () => requested(bash("x"))),
+      { config },
+    );
     expect(steps.slice(0, 4).flat()).toHaveLength(0);
     expect(ofType(steps[4]!, "abort")).toHaveLength(1);
   });
 
   it("a real user message clears the window", () => {
-    const { effects } = run([requested(bash("x")), requested(bash("x")), event("turn.started", {}), requested(bash("x"))]);
+    const { effects } = run([
+      requested(bash("x")),
+      requested(bash("x")),
+      event("turn.started", {}),
+      requested(bash("x")),
+    ]);
     expect(effects.filter((effect) => effect.type !== "flush")).toHaveLength(0);
   });
 

@@ -97,7 +97,8 @@ export function trackSameError(context: StepContext, event: CallFailedEvent): vo
   const agent = writableAgent(context, event.agentId);
   const error = normalizeVolatileText(event.error).slice(0, 200);
   const previous = agent.errorStreak;
-  const count = previous !== undefined && previous.tool === event.call.tool && previous.error === error ? previous.count + 1 : 1;
+  const count =
+    previous !== undefined && previous.tool === event.call.tool && previous.error === error ? previous.count + 1 : 1;
   agent.errorStreak = { tool: event.call.tool, error, count };
   const threshold = context.config.loop.sameErrorSteer;
   if (count < threshold) return;

@@ -1,11 +1,11 @@
+import { audit } from "./audit-event.js";
 import type { CallFacts, TemplateVariables } from "./config.js";
 import type { EscalationStage } from "./effects.js";
+import { escalate, escalatedText } from "./escalate.js";
 import { type CallDeniedEvent, GRANTABLE_SOURCES } from "./events.js";
 import { countNudgeEvent } from "./nudge.js";
 import type { DenialRecord } from "./records.js";
 import type { AgentState, PatternCounters } from "./state.js";
-import { audit } from "./audit-event.js";
-import { escalate, escalatedText } from "./escalate.js";
 import { callFacts, patternKey, type StepContext, writableAgent } from "./step-context.js";
 import { thresholdFor } from "./threshold-for.js";
 

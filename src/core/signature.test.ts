@@ -12,11 +12,15 @@ describe("callSignature", () => {
   });
 
   it("collapses whitespace in shell commands", () => {
-    expect(callSignature("Bash", { command: "rm  -rf\t build\n" })).toBe(callSignature("Bash", { command: "rm -rf build" }));
+    expect(callSignature("Bash", { command: "rm  -rf\t build\n" })).toBe(
+      callSignature("Bash", { command: "rm -rf build" }),
+    );
   });
 
   it("keeps different calls apart", () => {
-    expect(callSignature("Bash", { command: "rm -rf build" })).not.toBe(callSignature("Bash", { command: "rm -rf dist" }));
+    expect(callSignature("Bash", { command: "rm -rf build" })).not.toBe(
+      callSignature("Bash", { command: "rm -rf dist" }),
+    );
     expect(callSignature("Bash", { command: "ls" })).not.toBe(callSignature("bash", { command: "ls" }));
   });
 

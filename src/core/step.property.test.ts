@@ -25,20 +25,61 @@ const sourceArbitrary = fc.oneof(
 
 /** Events with offer ids drawn from the ids the reducer would create, so answers sometimes hit real offers. */
 const eventArbitrary: fc.Arbitrary<Omit<ToolgateEvent, "at" | "sessionId">> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ type: fc.constant("call.denied" as const), call: callArbitrary, source: sourceArbitrary, reason: fc.constant("no") }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      type: fc.constant("call.denied" as const),
+      call: callArbitrary,
+      source: sourceArbitrary,
+      reason: fc.constant("no"),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ type: fc.constant("call.requested" as const), call: callArbitrary }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant("call.allowed" as const), call: callArbitrary }) },
   { weight: 2, arbitrary: fc.record({ type: fc.constant("call.succeeded" as const), call: callArbitrary }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant("call.failed" as const), call: callArbitrary, error: fc.constantFrom("EACCES", "boom") }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant("call.failed" as const),
+      call: callArbitrary,
+      error: fc.constantFrom("EACCES", "boom"),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ type: fc.constant("turn.started" as const) }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant("turn.ended" as const), outcome: fc.constantFrom("completed" as const, "error" as const) }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant("subagent.started" as const), agentId: fc.constantFrom("a1", "a2") }) },
-  { weight: 2, arbitrary: fc.record({ type: fc.constant("grant.answered" as const), offerId: fc.constantFrom("offer-1", "offer-2", "offer-3", "offer-4"), accepted: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant("grant.revoked" as const), grantId: fc.constantFrom("grant-1", "grant-2", "grant-3") }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant("turn.ended" as const),
+      outcome: fc.constantFrom("completed" as const, "error" as const),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ type: fc.constant("subagent.started" as const), agentId: fc.constantFrom("a1", "a2") }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      type: fc.constant("grant.answered" as const),
+      offerId: fc.constantFrom("offer-1", "offer-2", "offer-3", "offer-4"),
+      accepted: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant("grant.revoked" as const),
+      grantId: fc.constantFrom("grant-1", "grant-2", "grant-3"),
+    }),
+  },
 );
 
 const sequenceArbitrary = fc
-  .tuple(fc.boolean(), fc.array(eventArbitrary, { minLength: 5, maxLength: 60 }), fc.array(fc.integer({ min: 0, max: 400_000 }), { minLength: 60, maxLength: 60 }))
+  .tuple(
+    fc.boolean(),
+    fc.array(eventArbitrary, { minLength: 5, maxLength: 60 }),
+    fc.array(fc.integer({ min: 0, max: 400_000 }), { minLength: 60, maxLength: 60 }),
+  )
   .map(([interactive, partial, gaps]) => {
     let at = 1_700_000_000_000;
     const events = partial.map((item, index) => {
@@ -112,7 +153,9 @@ describe("reducer properties", () => {
     fc.assert(
       fc.property(sequenceArbitrary, ({ interactive, events }) => {
         const { history, effects } = replay(interactive, events);
-        const offered = new Set(effects.flat().flatMap((effect) => (effect.type === "offer-grant" ? [effect.offerId] : [])));
+        const offered = new Set(
+          effects.flat().flatMap((effect) => (effect.type === "offer-grant" ? [effect.offerId] : [])),
+        );
         for (let index = 0; index < events.length; index++) {
           const before = history[index]!.grants.length;
           const after = history[index + 1]!.grants.length;
@@ -136,22 +179,26 @@ describe("reducer properties", () => {
 
   it("recordsSince never returns more than retained and never repeats a record across successive marks", () => {
     fc.assert(
-      fc.property(sequenceArbitrary, fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 20 }), ({ interactive, events }, cuts) => {
-        const { history } = replay(interactive, events);
-        let mark = 0;
-        const seen = new Set<number>();
-        for (const cut of [...cuts.sort((a, b) => a - b), history.length - 1]) {
-          const state = history[Math.min(cut, history.length - 1)]!;
-          const fresh = recordsSince(state, mark);
-          expect(fresh.length).toBeLessThanOrEqual(state.records.length);
-          for (const record of fresh) {
-            expect(seen.has(record.seq)).toBe(false);
-            expect(record.seq).toBeGreaterThan(mark);
-            seen.add(record.seq);
+      fc.property(
+        sequenceArbitrary,
+        fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 20 }),
+        ({ interactive, events }, cuts) => {
+          const { history } = replay(interactive, events);
+          let mark = 0;
+          const seen = new Set<number>();
+          for (const cut of [...cuts.sort((a, b) => a - b), history.length - 1]) {
+            const state = history[Math.min(cut, history.length - 1)]!;
+            const fresh = recordsSince(state, mark);
+            expect(fresh.length).toBeLessThanOrEqual(state.records.length);
+            for (const record of fresh) {
+              expect(seen.has(record.seq)).toBe(false);
+              expect(record.seq).toBeGreaterThan(mark);
+              seen.add(record.seq);
+            }
+            mark = Math.max(mark, state.total);
           }
-          mark = Math.max(mark, state.total);
-        }
-      }),
+        },
+      ),
     );
   });
 });

@@ -1,5 +1,14 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { bash, denied, event, ofType, resetClock, run, testConfig, toolCall } from "../../test/support/core-fixtures.js";
+import {
+  bash,
+  denied,
+  event,
+  ofType,
+  resetClock,
+  run,
+  testConfig,
+  toolCall,
+} from "../../test/support/core-fixtures.js";
 import { initialState } from "./initial-state.js";
 import { MAIN_AGENT } from "./state.js";
 
@@ -7,7 +16,11 @@ beforeEach(() => resetClock());
 
 describe("counting", () => {
   it("counts per tool, per pattern and per session, consecutive and total", () => {
-    const { state } = run([denied(bash("rm -rf a")), denied(bash("rm -rf b")), denied(toolCall("Write", { file_path: "/x" }))]);
+    const { state } = run([
+      denied(bash("rm -rf a")),
+      denied(bash("rm -rf b")),
+      denied(toolCall("Write", { file_path: "/x" })),
+    ]);
     const agent = state.agents[MAIN_AGENT]!;
     expect(state.total).toBe(3);
     expect(agent.total).toBe(3);
@@ -28,13 +41,16 @@ describe("counting", () => {
   );
 
   it("an allowed call of a tool resets that tool's streak but not its totals (seed: on_allow -> counts.delete(tool))", () => {
-    const { state, effects } = run([
-      denied(bash("rm a"), "user"),
-      denied(bash("rm a"), "user"),
-      event("call.allowed", { call: bash("ls") }),
-      denied(bash("rm a"), "user"),
-      denied(bash("rm a"), "user"),
-    ], { config: testConfig({ thresholds: [{ tool: "Bash", threshold: 3 }] }) });
+    const { state, effects } = run(
+      [
+        denied(bash("rm a"), "user"),
+        denied(bash("rm a"), "user"),
+        event("call.allowed", { call: bash("ls") }),
+        denied(bash("rm a"), "user"),
+        denied(bash("rm a"), "user"),
+      ],
+      { config: testConfig({ thresholds: [{ tool: "Bash", threshold: 3 }] }) },
+    );
     const bashCounters = state.agents[MAIN_AGENT]!.tools["Bash"]!;
     expect(bashCounters.consecutive).toBe(2);
     expect(bashCounters.total).toBe(4);
@@ -45,12 +61,21 @@ describe("counting", () => {
   it("a success resets the streak too; a failure that is not a denial does not", () => {
     const a = run([denied(bash("rm a")), event("call.succeeded", { call: bash("ls") }), denied(bash("rm a"))]);
     expect(a.state.agents[MAIN_AGENT]!.patterns["Bash rm"]!.streak).toBe(1);
-    const b = run([denied(bash("rm a")), event("call.failed", { call: bash("ls"), error: "exit 1" }), denied(bash("rm a"))]);
+    const b = run([
+      denied(bash("rm a")),
+      event("call.failed", { call: bash("ls"), error: "exit 1" }),
+      denied(bash("rm a")),
+    ]);
     expect(b.state.agents[MAIN_AGENT]!.patterns["Bash rm"]!.streak).toBe(2);
   });
 
   it("a turn.started (real user message) resets per-turn and consecutive counters and keeps session totals", () => {
-    const { state } = run([denied(bash("rm a")), denied(bash("rm b")), event("turn.started", {}), denied(bash("rm c"))]);
+    const { state } = run([
+      denied(bash("rm a")),
+      denied(bash("rm b")),
+      event("turn.started", {}),
+      denied(bash("rm c")),
+    ]);
     const agent = state.agents[MAIN_AGENT]!;
     expect(state.turn).toBe(1);
     expect(agent.total).toBe(3);
@@ -97,7 +122,10 @@ describe("escalation ladder", () => {
 
   it("soft text below the threshold, escalated at it, hard at 2x (Qwen: soft at 2, hard at 4)", () => {
     const config = testConfig({ thresholds: [{ tool: "Bash", threshold: 2, headlessStrategy: "fallback" }] });
-    const { steps } = run(Array.from({ length: 5 }, () => denied(bash("rm -rf /"), "headless")), { config });
+    const { steps } = run(
+      Array.from({ length: 5 }, () => denied(bash("rm -rf /"), "headless")),
+      { config },
+    );
     const stages = steps.map((effects) => ofType(effects, "guidance")[0]!.stage);
     expect(stages).toEqual(["soft", "escalated", "escalated", "hard", "hard"]);
     const hard = ofType(steps[3]!, "guidance")[0]!.text;
@@ -122,15 +150,21 @@ describe("escalation ladder", () => {
   });
 
   it("an explicit deny rule is never escalated into a grant offer", () => {
-    const { effects } = run(Array.from({ length: 6 }, () => denied(bash("rm -rf /"), "rule")), { interactive: true });
+    const { effects } = run(
+      Array.from({ length: 6 }, () => denied(bash("rm -rf /"), "rule")),
+      { interactive: true },
+    );
     expect(ofType(effects, "offer-grant")).toHaveLength(0);
     expect(ofType(effects, "guidance").some((effect) => effect.text.includes("by rule"))).toBe(true);
   });
 
   it("a streak mixing a rule denial and user denials is not grantable", () => {
-    const { effects } = run([denied(bash("rm a"), "rule"), denied(bash("rm a"), "user"), denied(bash("rm a"), "user")], {
-      interactive: true,
-    });
+    const { effects } = run(
+      [denied(bash("rm a"), "rule"), denied(bash("rm a"), "user"), denied(bash("rm a"), "user")],
+      {
+        interactive: true,
+      },
+    );
     expect(ofType(effects, "offer-grant")).toHaveLength(0);
   });
 
@@ -188,9 +222,12 @@ describe("grants", () => {
   it("an accepted grant is recorded for the session and resets the tool's counters", () => {
     const first = offered();
     const offer = ofType(first.effects, "offer-grant")[0]!;
-    const { state, effects } = run([event("grant.answered", { offerId: offer.offerId, accepted: true, answeredBy: "me" })], {
-      state: first.state,
-    });
+    const { state, effects } = run(
+      [event("grant.answered", { offerId: offer.offerId, accepted: true, answeredBy: "me" })],
+      {
+        state: first.state,
+      },
+    );
     expect(state.grants).toHaveLength(1);
     expect(state.grants[0]).toMatchObject({ scope: { rule: "Bash(git push)" }, answeredBy: "me", pattern: "git" });
     expect(state.agents[MAIN_AGENT]!.tools["Bash"]).toMatchObject({ consecutive: 0, total: 2 });
@@ -245,9 +282,12 @@ describe("grants", () => {
 
 describe("records, flushes and summaries", () => {
   it("keeps a bounded buffer with a monotonic total (capacity 3, record 5)", () => {
-    const { state } = run(Array.from({ length: 5 }, (_, index) => denied(bash(`rm ${index}`))), {
-      config: testConfig({ recordBufferSize: 3, headlessStrategy: "fallback" }),
-    });
+    const { state } = run(
+      Array.from({ length: 5 }, (_, index) => denied(bash(`rm ${index}`))),
+      {
+        config: testConfig({ recordBufferSize: 3, headlessStrategy: "fallback" }),
+      },
+    );
     expect(state.total).toBe(5);
     expect(state.records.map((record) => record.seq)).toEqual([3, 4, 5]);
   });
@@ -287,7 +327,10 @@ describe("records, flushes and summaries", () => {
     const last = steps[2]!;
     expect(ofType(last, "flush")[0]!.reason).toBe("session-ended");
     const summary = ofType(last, "audit").find((effect) => effect.event.kind === "session.summary")!;
-    expect(summary.event.detail).toMatchObject({ permissionDenialCount: 2, permissionDeniedTools: { Bash: 1, Read: 1 } });
+    expect(summary.event.detail).toMatchObject({
+      permissionDenialCount: 2,
+      permissionDeniedTools: { Bash: 1, Read: 1 },
+    });
   });
 
   it("a session with no denials still summarises a zero count", () => {
@@ -297,9 +340,12 @@ describe("records, flushes and summaries", () => {
   });
 
   it("reports records evicted before a flush as lost", () => {
-    const { steps } = run([...Array.from({ length: 4 }, (_, index) => denied(bash(`rm ${index}`))), event("turn.ended", {})], {
-      config: testConfig({ recordBufferSize: 2, headlessStrategy: "fallback" }),
-    });
+    const { steps } = run(
+      [...Array.from({ length: 4 }, (_, index) => denied(bash(`rm ${index}`))), event("turn.ended", {})],
+      {
+        config: testConfig({ recordBufferSize: 2, headlessStrategy: "fallback" }),
+      },
+    );
     expect(ofType(steps[4]!, "flush")[0]).toMatchObject({ lost: 2, highWaterMark: 4 });
   });
 });
@@ -336,12 +382,17 @@ describe("nudges", () => {
     const config = testConfig({ headlessStrategy: "fallback" });
     const a = run([denied(bash("rm a")), event("turn.started", {}), denied(bash("rm b"))], { config });
     expect(ofType(a.effects, "nudge")).toHaveLength(0);
-    const b = run([denied(bash("rm a")), event("call.succeeded", { call: bash("ls") }), denied(bash("rm b"))], { config });
+    const b = run([denied(bash("rm a")), event("call.succeeded", { call: bash("ls") }), denied(bash("rm b"))], {
+      config,
+    });
     expect(ofType(b.effects, "nudge")).toHaveLength(0);
   });
 
   it("respects the cooldown (from event time) and the hourly cap", () => {
-    const config = testConfig({ headlessStrategy: "fallback", nudge: { threshold: 1, cooldownMs: 60_000, hourlyCap: 2 } });
+    const config = testConfig({
+      headlessStrategy: "fallback",
+      nudge: { threshold: 1, cooldownMs: 60_000, hourlyCap: 2 },
+    });
     const at = (minutes: number) => 1_700_000_000_000 + minutes * 60_000;
     const { steps } = run(
       [0, 0.5, 2, 4, 6].map((minutes) => ({ ...denied(bash(`rm ${minutes}`)), at: at(minutes) })),
@@ -392,7 +443,10 @@ describe("subagents", () => {
   });
 
   it("a subagent stop flushes its records", () => {
-    const { steps } = run([denied(bash("rm a"), "rule", { agentId: "a1" } as never), event("subagent.stopped", { agentId: "a1" })]);
+    const { steps } = run([
+      denied(bash("rm a"), "rule", { agentId: "a1" } as never),
+      event("subagent.stopped", { agentId: "a1" }),
+    ]);
     expect(ofType(steps[1]!, "flush")[0]!.records[0]!.agentId).toBe("a1");
   });
 });

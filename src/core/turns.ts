@@ -19,7 +19,16 @@ export function onTurnStarted(context: StepContext, _event: TurnStartedEvent): v
     for (const [key, pattern] of Object.entries(agent.patterns)) {
       patterns[key] = { ...pattern, streak: 0, escalated: false, ungrantable: false, recent: [] };
     }
-    const next: AgentState = { ...agent, turnTotal: 0, consecutive: 0, tools, patterns, window: [], runs: [], loopLevels: {} };
+    const next: AgentState = {
+      ...agent,
+      turnTotal: 0,
+      consecutive: 0,
+      tools,
+      patterns,
+      window: [],
+      runs: [],
+      loopLevels: {},
+    };
     delete next.errorStreak;
     agents[id] = next;
   }
@@ -39,7 +48,8 @@ export function flush(context: StepContext, reason: FlushEffect["reason"]): void
 }
 
 export function onTurnEnded(context: StepContext, event: TurnEndedEvent): void {
-  const reason = event.outcome === "error" ? "turn-error" : event.outcome === "cancelled" ? "turn-cancelled" : "turn-ended";
+  const reason =
+    event.outcome === "error" ? "turn-error" : event.outcome === "cancelled" ? "turn-cancelled" : "turn-ended";
   flush(context, reason);
 }
 

@@ -8,6 +8,7 @@ import type { SessionState } from "../core/state.js";
 import { step } from "../core/step.js";
 import type { EvaluateOptions, PermissionMode, PolicyDecision, ToolCallInput } from "../policy/policy-types.js";
 import type { SessionStateStore } from "../store/ports.js";
+import { defaultClassifyFailure, type FailureInput, type OsDenial } from "./classify-failure.js";
 import { defaultPorts } from "./default-ports.js";
 import { failClosed } from "./fail-closed.js";
 import { createLruStateStore } from "./lru-state-store.js";
@@ -38,6 +39,8 @@ export interface GuardOptions {
   sinkWaitMs?: number;
   clock?: () => number;
   ports?: Partial<CorePorts>;
+  /** classifies a failed call's output as an OS or sandbox denial (detect/'s classifier by default) */
+  classifyFailure?: (input: FailureInput) => OsDenial | undefined;
   /** internal errors (fail-closed decisions, failing sinks); default: one line on stderr */
   onError?: (error: unknown, where: string) => void;
 }
@@ -65,6 +68,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
       process.stderr.write(`toolgate: ${where}: ${error instanceof Error ? error.message : String(error)}\n`);
     });
   const pending = new Set<Promise<void>>();
+  const classifyFailure = options.classifyFailure ?? defaultClassifyFailure;
 
   async function deliver(effects: Effect[], sessionId: string, state: SessionState): Promise<void> {
     if (sinks.length === 0 || effects.length === 0) return;
@@ -152,7 +156,11 @@ export function createGuard(options: GuardOptions = {}): Guard {
           return { decision, effects: [...effects, ...denied], text: textForModel([...effects, ...denied]) };
         }
         if (options.policy === undefined) {
-          decision = { behavior: "allow", source: "default", reason: "no toolgate policy configured; the host decides" };
+          decision = {
+            behavior: "allow",
+            source: "default",
+            reason: "no toolgate policy configured; the host decides",
+          };
           return { decision, effects, text: textForModel(effects) };
         }
         const state = await currentState();
@@ -208,7 +216,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
       succeeded: (call, callOptions) =>
         apply({ type: "call.succeeded", ...base(callOptions?.at, callOptions?.agentId), call: withFacts(call) }),
       failed: (call, failed) => {
-        const osDenial = config.ports.classifyFailure?.({
+        const osDenial = classifyFailure({
           tool: call.tool,
           ...opt(failed.exitCode === undefined ? undefined : { exitCode: failed.exitCode }),
           ...opt(failed.stdout === undefined ? undefined : { stdout: failed.stdout }),

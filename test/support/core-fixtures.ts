@@ -32,7 +32,12 @@ export const testPorts: CorePorts = {
     if (commands.length > 0 && commands.every((command) => command === commands[0])) {
       return { tool, kind: "exact", rule: `${tool}(${commands[0]})`, description: `"${commands[0]}"` };
     }
-    return { tool, kind: "prefix", rule: `${tool}(${pattern} *)`, description: `${tool} commands starting with "${pattern}"` };
+    return {
+      tool,
+      kind: "prefix",
+      rule: `${tool}(${pattern} *)`,
+      description: `${tool} commands starting with "${pattern}"`,
+    };
   },
   suggestRule(tool, input) {
     const command = (input as { command?: string } | undefined)?.command;
@@ -40,7 +45,10 @@ export const testPorts: CorePorts = {
   },
 };
 
-export function testConfig(options: CoreOptions = {}, warnings: { code: string; message: string }[] = []): CompiledConfig {
+export function testConfig(
+  options: CoreOptions = {},
+  warnings: { code: string; message: string }[] = [],
+): CompiledConfig {
   return compileCoreConfig({ options, ports: testPorts, warnings });
 }
 
@@ -61,7 +69,11 @@ export function toolCall(tool: string, input: unknown, toolUseId = `toolu_${++ca
   return { toolUseId, tool, input };
 }
 
-export function denied(call: ToolCall, source: DenialSource = "rule", extra: Partial<ToolgateEvent> = {}): ToolgateEvent {
+export function denied(
+  call: ToolCall,
+  source: DenialSource = "rule",
+  extra: Partial<ToolgateEvent> = {},
+): ToolgateEvent {
   return {
     type: "call.denied",
     at: tick(),

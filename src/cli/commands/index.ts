@@ -1,15 +1,19 @@
-import type { CommandDef } from "citty";
+import type { SubCommandsDef } from "citty";
 
 /**
  * Every subcommand, loaded lazily so `toolgate hook ...` imports only what it needs. One line per command;
  * each command lives in its own file named after it.
  */
-type Lazy = () => Promise<CommandDef>;
+type Lazy = SubCommandsDef[string];
 const lazy =
-  (load: () => Promise<{ default: CommandDef }>): Lazy =>
+  (load: () => Promise<{ default: SubCommandsDef[string] }>): Lazy =>
   () =>
-    load().then((module) => module.default);
+    load().then((module) => module.default) as never;
 
-export const subCommands: Record<string, Lazy> = {
+export const subCommands: SubCommandsDef = {
   demo: lazy(() => import("./demo.js")),
+  hook: lazy(() => import("./hook.js")),
+  install: lazy(() => import("./install.js")),
+  uninstall: lazy(() => import("./uninstall.js")),
+  run: lazy(() => import("./run.js")),
 };

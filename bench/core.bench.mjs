@@ -1,0 +1,131 @@
+// Core reducer benchmark: ns per step for a realistic event mix, the edge's per-call cost (signature, pattern,
+// redacted summary), and memory per idle session for 10k sessions. Run: npm run bench -- core
+import { compileCoreConfig } from "../dist/core/compile-config.js";
+import { initialState } from "../dist/core/initial-state.js";
+import { step } from "../dist/core/step.js";
+import { defaultPorts } from "../dist/guard/default-ports.js";
+
+const ports = defaultPorts();
+const config = compileCoreConfig({ ports, options: { headlessStrategy: "fallback" } });
+const commands = [
+  "npm test",
+  "git status",
+  "cat src/index.ts",
+  "rm -rf build",
+  "ls -la",
+  "git diff HEAD~1",
+  "npx tsc --noEmit",
+  "curl -s http://localhost:3000/health",
+];
+const tools = ["Bash", "Read", "Edit", "Grep"];
+
+function makeCall(index) {
+  const tool = tools[index % tools.length];
+  const input =
+    tool === "Bash"
+      ? { command: commands[index % commands.length], description: "run it" }
+      : tool === "Grep"
+        ? { pattern: "TODO", path: "src" }
+        : { file_path: `/repo/src/file${index % 13}.ts` };
+  const call = { toolUseId: `toolu_${index}`, tool, input };
+  return { ...call, ...ports.describeCall(tool, input) };
+}
+
+// A realistic mix per call: requested, then allowed+succeeded (most), or denied (1 in 6); a new turn every 25 calls.
+function eventMix(count) {
+  const events = [];
+  let at = 1_763_790_000_000;
+  for (let index = 0; events.length < count; index++) {
+    const call = makeCall(index);
+    at += 1500;
+    if (index % 25 === 0) events.push({ type: "turn.started", at, sessionId: "s" });
+    events.push({ type: "call.requested", at, sessionId: "s", call });
+    if (index % 6 === 5) {
+      events.push({
+        type: "call.denied",
+        at,
+        sessionId: "s",
+        call,
+        source: "rule",
+        reason: "denied by rule",
+        rule: "Bash(rm *)",
+      });
+    } else {
+      events.push({ type: "call.allowed", at, sessionId: "s", call });
+      events.push({ type: "call.succeeded", at, sessionId: "s", call });
+    }
+  }
+  return events.slice(0, count);
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+}
+
+const events = eventMix(200_000);
+const batch = 1000;
+const perStep = [];
+let state = initialState({ sessionId: "s", interactive: false });
+// warm-up
+for (let index = 0; index < 50_000; index++) state = step(state, events[index], config).state;
+state = initialState({ sessionId: "s", interactive: false });
+for (let start = 0; start < events.length; start += batch) {
+  const t0 = process.hrtime.bigint();
+  for (let index = start; index < start + batch; index++) state = step(state, events[index], config).state;
+  perStep.push(Number(process.hrtime.bigint() - t0) / batch);
+}
+perStep.sort((a, b) => a - b);
+const kinds = {};
+for (const item of events) kinds[item.type] = (kinds[item.type] ?? 0) + 1;
+console.log(`step(): ${events.length} events, mix ${JSON.stringify(kinds)}`);
+console.log(
+  `  ns per step (means of ${batch}-step batches): p50 ${percentile(perStep, 50).toFixed(0)}, p99 ${percentile(perStep, 99).toFixed(0)}`,
+);
+
+// denial-only stream (the expensive path: counting, redaction of the record, guidance text)
+const denials = events.filter((item) => item.type === "call.denied");
+const denialTimes = [];
+state = initialState({ sessionId: "s", interactive: false });
+for (let round = 0; round < 20; round++) {
+  const t0 = process.hrtime.bigint();
+  for (const item of denials) state = step(state, item, config).state;
+  denialTimes.push(Number(process.hrtime.bigint() - t0) / denials.length);
+}
+denialTimes.sort((a, b) => a - b);
+console.log(`  ns per call.denied step: p50 ${percentile(denialTimes, 50).toFixed(0)} (includes redacting the record)`);
+
+// the edge's once-per-call cost: signature of the redacted input + pattern + redacted summary
+const raw = Array.from({ length: 20_000 }, (_, index) => {
+  const call = makeCall(index);
+  return [call.tool, call.input];
+});
+const describeTimes = [];
+for (let round = 0; round < 10; round++) {
+  const t0 = process.hrtime.bigint();
+  for (const [tool, input] of raw) ports.describeCall(tool, input);
+  describeTimes.push(Number(process.hrtime.bigint() - t0) / raw.length);
+}
+describeTimes.sort((a, b) => a - b);
+console.log(`describeCall() at the edge, once per call: p50 ${percentile(describeTimes, 50).toFixed(0)} ns`);
+
+// memory: 10k concurrent sessions, each after a short active spell (one turn, 4 calls, 1 denial), now idle
+if (typeof globalThis.gc !== "function") {
+  console.log("memory: run with node --expose-gc (npm run bench does) to measure bytes per session");
+} else {
+  const spell = eventMix(12).filter((item) => item.type !== "turn.started");
+  globalThis.gc();
+  const before = process.memoryUsage().heapUsed;
+  const sessions = new Map();
+  for (let index = 0; index < 10_000; index++) {
+    let session = initialState({ sessionId: `session-${index}`, interactive: false });
+    for (const item of spell) session = step(session, { ...item, sessionId: `session-${index}` }, config).state;
+    sessions.set(`session-${index}`, session);
+  }
+  globalThis.gc();
+  const after = process.memoryUsage().heapUsed;
+  const fresh = JSON.stringify(initialState({ sessionId: "session-0", interactive: false })).length;
+  console.log(
+    `memory: 10,000 idle sessions (each after ${spell.length} events incl. ${spell.filter((e) => e.type === "call.denied").length} denial): ` +
+      `${((after - before) / 10_000).toFixed(0)} bytes of heap per session; JSON ${JSON.stringify(sessions.get("session-0")).length} bytes (fresh session: ${fresh})`,
+  );
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it, vi } from "vitest";
+import type { Effect } from "../core/effects.js";
+import type { ToolCall } from "../core/events.js";
+import type { EvaluateOptions, PolicyDecision, ToolCallInput } from "../policy/policy-types.js";
+import { type AuditSink, createGuard, type PolicyEvaluator } from "./create-guard.js";
+import { createLruStateStore } from "./lru-state-store.js";
+
+const bash = (command: string, toolUseId: string): ToolCall => ({ toolUseId, tool: "Bash", input: { command } });
+
+/** A policy double: denies `rm`, asks for `git push`, allows the rest; records what the guard passed. */
+function fakePolicy() {
+  const seen: EvaluateOptions[] = [];
+  const policy: PolicyEvaluator = {
+    evaluate(call: ToolCallInput, options: EvaluateOptions): PolicyDecision {
+      seen.push(options);
+      const command = (call.input as { command: string }).command;
+      if (command.startsWith("rm"))
+        return { behavior: "deny", source: "policy", rule: "Bash(rm *)", reason: "rm is denied", denialSource: "rule" };
+      if (command.startsWith("git push")) {
+        if (options.grants?.includes("Bash(git push)"))
+          return { behavior: "allow", source: "grant", rule: "Bash(git push)", reason: "granted" };
+        return options.interactive
+          ? { behavior: "ask", source: "policy", rule: "Bash(git push)", reason: "needs approval" }
+          : {
+              behavior: "deny",
+              source: "policy",
+              rule: "Bash(git push)",
+              reason: "needs approval (headless)",
+              denialSource: "headless",
+            };
+      }
+      return { behavior: "allow", source: "policy", rule: "Bash", reason: "allowed" };
+    },
+  };
+  return { policy, seen };
+}
+
+describe("createGuard", () => {
+  it("without a policy, never objects and still counts host-reported denials", async () => {
+    const session = createGuard().session("s", { interactive: false });
+    const result = await session.decide(bash("rm -rf /", "t1"));
+    expect(result.decision).toMatchObject({ behavior: "allow", source: "default" });
+    await session.denied(bash("rm -rf /", "t1"), { source: "headless", reason: "needs approval" });
+    expect((await session.state()).total).toBe(1);
+  });
+
+  it("records a policy deny with its rule and gives the model guidance; aborts headless at the threshold", async () => {
+    const { policy } = fakePolicy();
+    const session = createGuard({ policy }).session("s", { interactive: false });
+    const first = await session.decide(bash("rm -rf build", "t1"));
+    expect(first.decision).toMatchObject({ behavior: "deny", rule: "Bash(rm *)" });
+    expect(first.text).toContain("Denied by rule Bash(rm *)");
+    const record = first.effects.find((effect) => effect.type === "record");
+    expect(record).toMatchObject({ record: { source: "rule", rule: "Bash(rm *)", pattern: "rm" } });
+    const second = await session.decide(bash("rm -rf ./build", "t2"));
+    expect(second.effects.some((effect) => effect.type === "abort")).toBe(true);
+  });
+
+  it("an ask nobody can answer is recorded as a headless denial", async () => {
+    const { policy } = fakePolicy();
+    const session = createGuard({ policy }).session("s", { interactive: false });
+    const result = await session.decide(bash("git push origin main", "t1"));
+    expect(result.decision.behavior).toBe("deny");
+    expect(result.effects.find((effect) => effect.type === "record")).toMatchObject({ record: { source: "headless" } });
+    expect(result.text).toContain("non-interactive");
+  });
+
+  it("a session grant reaches the policy only after a person accepts the offer", async () => {
+    const { policy, seen } = fakePolicy();
+    const session = createGuard({ policy }).session("s", { interactive: true });
+    const call = (id: string) => bash("git push", id);
+    expect((await session.decide(call("t1"))).decision.behavior).toBe("ask");
+    await session.denied(call("t1"), { source: "user", reason: "user said no" });
+    await session.decide(call("t2"));
+    const effects = await session.denied(call("t2"), { source: "user", reason: "user said no" });
+    await session.decide(call("t3"));
+    const effects3 = await session.denied(call("t3"), { source: "user", reason: "user said no" });
+    const offer = [...effects, ...effects3].find((effect) => effect.type === "offer-grant");
+    expect(offer).toBeDefined();
+    expect(seen.at(-1)?.grants).toEqual([]);
+    if (offer?.type !== "offer-grant") throw new Error("no offer");
+    await session.answerGrant(offer.offerId, true, { answeredBy: "tester" });
+    const after = await session.decide(call("t4"));
+    expect(after.decision).toMatchObject({ behavior: "allow", source: "grant" });
+    expect(seen.at(-1)?.grants).toEqual([offer.scope.rule]);
+  });
+
+  it("fails closed: an error inside the policy becomes a deny, never an allow, and is reported", async () => {
+    const onError = vi.fn();
+    const policy: PolicyEvaluator = {
+      evaluate() {
+        throw new Error("boom");
+      },
+    };
+    const session = createGuard({ policy, onError }).session("s", { interactive: true });
+    const result = await session.decide(bash("ls", "t1"));
+    expect(result.decision).toMatchObject({ behavior: "deny", source: "toolgate" });
+    expect(result.decision.reason).toContain("fail closed");
+    expect(onError).toHaveBeenCalledWith(expect.any(Error), "decide");
+  });
+
+  it("a failing sink does not change the decision; a hanging sink does not hold it", async () => {
+    const onError = vi.fn();
+    const failing: AuditSink = {
+      deliver() {
+        throw new Error("sink down");
+      },
+    };
+    const hanging: AuditSink = { deliver: () => new Promise<void>(() => {}) };
+    const { policy } = fakePolicy();
+    const guard = createGuard({ policy, sinks: [failing, hanging], onError, sinkWaitMs: 10 });
+    const result = await guard.session("s", { interactive: false }).decide(bash("rm x", "t1"));
+    expect(result.decision.behavior).toBe("deny");
+    expect(onError).toHaveBeenCalledWith(expect.any(Error), "audit sink");
+  });
+
+  it("sinks receive records with secrets redacted", async () => {
+    const delivered: Effect[] = [];
+    const sink: AuditSink = {
+      deliver(effects) {
+        delivered.push(...effects);
+      },
+    };
+    const { policy } = fakePolicy();
+    const session = createGuard({ policy, sinks: [sink] }).session("s", { interactive: false });
+    const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    await session.decide(bash(`rm -rf build && curl -H "Authorization: token ${token}" x`, "t1"));
+    expect(delivered.some((effect) => effect.type === "record")).toBe(true);
+    expect(JSON.stringify(delivered)).not.toContain(token);
+  });
+
+  it("loop blocks become denials with source loop", async () => {
+    const guard = createGuard({ core: { loop: { observe: 2, steer: 3, block: 4, stop: 9 } } });
+    const session = guard.session("s", { interactive: true });
+    let last = await session.decide(bash("sleep 1", "t0"));
+    for (let index = 1; index < 4; index++) last = await session.decide(bash("sleep 1", `t${index}`));
+    expect(last.decision).toMatchObject({ behavior: "deny", source: "toolgate" });
+    expect(last.effects.find((effect) => effect.type === "record")).toMatchObject({ record: { source: "loop" } });
+  });
+});
+
+describe("createLruStateStore", () => {
+  it("evicts the least recently used session", async () => {
+    const store = createLruStateStore({ maxSessions: 2 });
+    const state = (sessionId: string) => ({ sessionId }) as never;
+    await store.update("a", () => state("a"));
+    await store.update("b", () => state("b"));
+    await store.get("a");
+    await store.update("c", () => state("c"));
+    expect(store.size).toBe(2);
+    expect(await store.get("b")).toBeUndefined();
+    expect(await store.get("a")).toBeDefined();
+  });
+});
