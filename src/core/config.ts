@@ -96,6 +96,8 @@ export interface CallFacts {
   signature: string;
   pattern: string;
   summary: string;
+  /** the input with every secret redacted: what records keep */
+  redactedInput: unknown;
 }
 
 /** The pure functions the reducer needs from `detect/` and `policy/`, injected so the core stays independent. */

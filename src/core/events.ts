@@ -57,6 +57,8 @@ export interface ToolCall {
   pattern?: string;
   /** a short redacted description for people and the model */
   summary?: string;
+  /** the input with secrets redacted (the edge computes it once per call; records keep only this) */
+  redactedInput?: unknown;
 }
 
 interface EventBase {

@@ -17,23 +17,15 @@ export function detectLoop(context: StepContext, event: CallRequestedEvent): voi
   if (config.loop.isExempt(event.call.tool)) return;
   const { signature, summary } = callFacts(context, event.call);
   const agent = writableAgent(context, event.agentId);
-  const maxLength = config.loop.maxCycleLength;
-  let bestLength = 0;
-  let bestRepeats = 1;
-  for (let length = 1; length <= maxLength; length++) {
-    const earlier = agent.window[agent.window.length - length];
-    const run = earlier === signature ? (agent.runs[length - 1] ?? 0) + 1 : 0;
-    agent.runs[length - 1] = run;
-    if (run >= length) {
-      const repeats = Math.floor(run / length) + 1;
-      if (repeats > bestRepeats) {
-        bestRepeats = repeats;
-        bestLength = length;
-      }
-    }
-  }
-  agent.window.push(signature);
-  if (agent.window.length > maxLength) agent.window.shift();
+  const advanced = advanceWindow({
+    window: agent.window,
+    runs: agent.runs,
+    signature,
+    maxLength: config.loop.maxCycleLength,
+  });
+  agent.window = advanced.window;
+  agent.runs = advanced.runs;
+  const { bestLength, bestRepeats } = advanced;
   if (bestLength === 0) {
     if (agent.loopLevels["call"] !== undefined) delete agent.loopLevels["call"];
     return;
@@ -90,6 +82,36 @@ export function detectLoop(context: StepContext, event: CallRequestedEvent): voi
       context.effects.push(audit(context, { kind: "run.aborted", event, detail: { reason: "loop", error } }));
     }
   }
+}
+
+/**
+ * Appends a call to the window and updates the runs. Returns new arrays (the inputs are not touched) and the
+ * strongest repetition: the cycle length with the most repeats, shorter first on ties (0 when none).
+ */
+export function advanceWindow(options: {
+  window: readonly string[];
+  runs: readonly number[];
+  signature: string;
+  maxLength: number;
+}): { window: string[]; runs: number[]; bestLength: number; bestRepeats: number } {
+  const { window, signature, maxLength } = options;
+  const runs: number[] = new Array(maxLength);
+  let bestLength = 0;
+  let bestRepeats = 1;
+  for (let length = 1; length <= maxLength; length++) {
+    const run = window[window.length - length] === signature ? (options.runs[length - 1] ?? 0) + 1 : 0;
+    runs[length - 1] = run;
+    if (run >= length) {
+      const repeats = Math.floor(run / length) + 1;
+      if (repeats > bestRepeats) {
+        bestRepeats = repeats;
+        bestLength = length;
+      }
+    }
+  }
+  const next = window.length >= maxLength ? window.slice(window.length - maxLength + 1) : window.slice();
+  next.push(signature);
+  return { window: next, runs, bestLength, bestRepeats };
 }
 
 /** Same tool, same normalised error, `sameErrorSteer` times in a row: steer (Goose's same-error streak). */

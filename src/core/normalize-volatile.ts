@@ -17,7 +17,11 @@ const replacements: [RegExp, string][] = [
 
 const shellKeys = new Set(["command", "cmd", "script"]);
 
+/** Every volatile pattern needs a digit, except random temp-dir suffixes, which need `tmp/`. */
+const mayBeVolatile = /[0-9]|tmp\//;
+
 export function normalizeVolatileText(text: string): string {
+  if (!mayBeVolatile.test(text)) return text;
   let out = text;
   for (const [pattern, replacement] of replacements) out = out.replace(pattern, replacement);
   return out;

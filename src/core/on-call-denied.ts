@@ -19,13 +19,18 @@ export function onCallDenied(context: StepContext, event: CallDeniedEvent): void
   const { config } = context;
   const facts = callFacts(context, event.call);
   const agent = writableAgent(context, event.agentId);
-  const pattern = countDenial({ agent, event, facts, redactedInput: config.ports.redactValue(event.call.input) });
+  const pattern = countDenial({ agent, event, facts, redactedInput: facts.redactedInput });
   const tool = agent.tools[event.call.tool];
   const record = appendRecord(context, event, facts);
   context.effects.push({ type: "record", record });
 
   const { threshold, hard } = thresholdFor(config, event.call.tool);
+  const input = event.call.input;
   const variables: TemplateVariables = {
+    // computed only when a template or the escalation needs it (it parses the command)
+    get suggestion() {
+      return config.ports.suggestRule(event.call.tool, input);
+    },
     tool: event.call.tool,
     summary: facts.summary,
     pattern: facts.pattern,
@@ -35,7 +40,6 @@ export function onCallDenied(context: StepContext, event: CallDeniedEvent): void
     reason: record.reason,
     source: event.source,
     threshold,
-    suggestion: config.ports.suggestRule(event.call.tool, event.call.input),
     path: event.osDenial?.path === undefined ? "" : ` to ${event.osDenial.path}`,
   };
 
@@ -109,7 +113,7 @@ function appendRecord(context: StepContext, event: CallDeniedEvent, facts: CallF
     signature: facts.signature,
     pattern: facts.pattern,
     inputSummary: facts.summary,
-    input: config.ports.redactValue(event.call.input),
+    input: facts.redactedInput,
     at: event.at,
     timestamp: new Date(event.at).toISOString(),
   };

@@ -45,14 +45,25 @@ export function writableAgent(context: StepContext, agentId: string | undefined)
 
 /** Signature, pattern and summary of a call: from the event when the edge filled them, else from the ports. */
 export function callFacts(context: StepContext, call: ToolCall): CallFacts {
-  if (call.signature !== undefined && call.pattern !== undefined && call.summary !== undefined) {
-    return { signature: call.signature, pattern: call.pattern, summary: call.summary };
+  if (
+    call.signature !== undefined &&
+    call.pattern !== undefined &&
+    call.summary !== undefined &&
+    "redactedInput" in call
+  ) {
+    return {
+      signature: call.signature,
+      pattern: call.pattern,
+      summary: call.summary,
+      redactedInput: call.redactedInput,
+    };
   }
   const described = context.config.ports.describeCall(call.tool, call.input);
   return {
     signature: call.signature ?? described.signature,
     pattern: call.pattern ?? described.pattern,
     summary: call.summary ?? described.summary,
+    redactedInput: "redactedInput" in call ? call.redactedInput : described.redactedInput,
   };
 }
 

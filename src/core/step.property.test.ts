@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { testConfig } from "../../test/support/core-fixtures.js";
+import { testConfig, testPorts } from "../../test/support/core-fixtures.js";
 import type { ToolgateEvent } from "./events.js";
 import { DENIAL_SOURCES } from "./events.js";
 import { initialState } from "./initial-state.js";
 import { recordsSince } from "./records-since.js";
 import type { SessionState } from "./state.js";
-import { step } from "./step.js";
+import { step, stepGeneral } from "./step.js";
 
 const tools = ["Bash", "Bash", "Write", "mcp__gh__issue"];
 const commands = ["rm -rf build", "rm -rf build", "git push", "cat .env"];
@@ -77,14 +77,19 @@ const eventArbitrary: fc.Arbitrary<Omit<ToolgateEvent, "at" | "sessionId">> = fc
 const sequenceArbitrary = fc
   .tuple(
     fc.boolean(),
+    fc.boolean(),
     fc.array(eventArbitrary, { minLength: 5, maxLength: 60 }),
     fc.array(fc.integer({ min: 0, max: 400_000 }), { minLength: 60, maxLength: 60 }),
   )
-  .map(([interactive, partial, gaps]) => {
+  .map(([interactive, withEdgeFacts, partial, gaps]) => {
     let at = 1_700_000_000_000;
     const events = partial.map((item, index) => {
       at += gaps[index] ?? 1000;
-      return { ...item, at, sessionId: "s" } as ToolgateEvent;
+      const withFacts =
+        "call" in item && withEdgeFacts
+          ? { ...item, call: { ...item.call, ...testPorts.describeCall(item.call.tool, item.call.input) } }
+          : item;
+      return { ...withFacts, at, sessionId: "s" } as ToolgateEvent;
     });
     return { interactive, events };
   });
@@ -138,6 +143,24 @@ describe("reducer properties", () => {
         }
       }),
     );
+  });
+
+  it("the fast paths give exactly what the general path gives", () => {
+    let fastCalls = 0;
+    fc.assert(
+      fc.property(sequenceArbitrary, ({ interactive, events }) => {
+        let state: SessionState = initialState({ sessionId: "s", interactive });
+        for (const item of events) {
+          const fast = step(state, item, config);
+          const general = stepGeneral(state, item, config);
+          expect(fast).toEqual(general);
+          if (fast.state === state || fast.state.agents !== general.state.agents) fastCalls += 1;
+          state = fast.state;
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(fastCalls).toBeGreaterThan(0);
   });
 
   it("is deterministic", () => {

@@ -1,6 +1,7 @@
 import type { CompiledConfig } from "./config.js";
 import type { Effect } from "./effects.js";
 import type { CallFailedEvent, ToolgateEvent } from "./events.js";
+import { fastStep } from "./fast-step.js";
 import { onGrantAnswered, onGrantRevoked } from "./grants.js";
 import { detectLoop, trackSameError } from "./loop-detector.js";
 import { resetNudgeStreak } from "./nudge.js";
@@ -20,6 +21,15 @@ export interface StepResult {
  * I/O, and never mutates `state`; the same inputs always give the same output.
  */
 export function step(state: SessionState, event: ToolgateEvent, config: CompiledConfig): StepResult {
+  if (state.warned || config.warnings.length === 0) {
+    const fast = fastStep(state, event, config);
+    if (fast !== undefined) return fast;
+  }
+  return stepGeneral(state, event, config);
+}
+
+/** The general path of `step`, without the fast paths (exported for the property test that compares them). */
+export function stepGeneral(state: SessionState, event: ToolgateEvent, config: CompiledConfig): StepResult {
   const context = createStepContext(state, config);
   if (!state.warned && config.warnings.length > 0) {
     for (const warning of config.warnings) context.effects.push({ type: "warning", ...warning });

@@ -109,6 +109,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
         signature: call.signature ?? described.signature,
         pattern: call.pattern ?? described.pattern,
         summary: call.summary ?? described.summary,
+        redactedInput: "redactedInput" in call ? call.redactedInput : described.redactedInput,
       };
       facts.set(call.toolUseId, full);
       if (facts.size > 256) facts.delete(facts.keys().next().value as string);

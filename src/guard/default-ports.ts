@@ -21,6 +21,7 @@ export function defaultPorts(options: { redaction?: RedactOptions } = {}): CoreP
         signature: callSignature(tool, redacted),
         pattern: redactor.redactText(commandPattern(tool, input)),
         summary: summarizeInput(tool, redacted, options.redaction),
+        redactedInput: redacted,
       };
     },
     redactValue: redactor.redactValue,
