@@ -18,7 +18,8 @@ export const testPorts: CorePorts = {
     const path = typeof record["file_path"] === "string" ? record["file_path"] : undefined;
     const pattern = command !== undefined ? (command.trim().split(/\s+/)[0] ?? "") : (path ?? tool);
     const summary = testPorts.redactText(command ?? path ?? JSON.stringify(input));
-    return { signature: callSignature(tool, testPorts.redactValue(input)), pattern, summary };
+    const redactedInput = testPorts.redactValue(input);
+    return { signature: callSignature(tool, redactedInput), pattern, summary, redactedInput };
   },
   redactValue(value) {
     return JSON.parse(testPorts.redactText(JSON.stringify(value ?? null)));

@@ -11,6 +11,7 @@ const lazy =
     load().then((module) => module.default) as never;
 
 export const subCommands: SubCommandsDef = {
+  check: lazy(() => import("./check.js")),
   demo: lazy(() => import("./demo.js")),
   hook: lazy(() => import("./hook.js")),
   install: lazy(() => import("./install.js")),

@@ -1,0 +1,79 @@
+/**
+ * Claude Code's hook output format (stdout JSON, exit 0). Only the shapes toolgate answers with.
+ *
+ * What the model sees (measured on 2.1.330): a PreToolUse deny reaches it as
+ * `PreToolUse:<Tool> hook error: <permissionDecisionReason>`; a PermissionRequest deny `message` verbatim;
+ * `additionalContext` as a separate system message in the next request. `continue: false` ends the run after the
+ * current tool results (`terminal_reason: "hook_stopped"`).
+ */
+export interface ClaudeHookOutput {
+  continue?: boolean;
+  stopReason?: string;
+  systemMessage?: string;
+  suppressOutput?: boolean;
+  hookSpecificOutput?: Record<string, unknown>;
+}
+
+/** How a hook process answers: JSON on stdout and an exit code (2 = blocking error with stderr to Claude). */
+export interface HookAnswer {
+  output?: ClaudeHookOutput;
+  /** 0 = answered; 1 = non-blocking error (Claude Code goes on); 2 = blocking error with stderr to Claude */
+  exitCode: 0 | 1 | 2;
+  /** text for stderr (shown to Claude only with exit code 2, else only in verbose mode) */
+  stderr?: string;
+}
+
+export function preToolUseDeny(options: { reason: string; additionalContext?: string; stop?: string }): HookAnswer {
+  const hookSpecificOutput: Record<string, unknown> = {
+    hookEventName: "PreToolUse",
+    permissionDecision: "deny",
+    permissionDecisionReason: options.reason,
+  };
+  if (options.additionalContext) hookSpecificOutput.additionalContext = options.additionalContext;
+  const output: ClaudeHookOutput = { hookSpecificOutput };
+  if (options.stop !== undefined) {
+    output.continue = false;
+    output.stopReason = options.stop;
+  }
+  return { output, exitCode: 0 };
+}
+
+export function permissionRequestDeny(options: { message: string; interrupt?: boolean; stop?: string }): HookAnswer {
+  const decision: Record<string, unknown> = { behavior: "deny", message: options.message };
+  if (options.interrupt === true) decision.interrupt = true;
+  const output: ClaudeHookOutput = { hookSpecificOutput: { hookEventName: "PermissionRequest", decision } };
+  if (options.stop !== undefined) {
+    output.continue = false;
+    output.stopReason = options.stop;
+  }
+  return { output, exitCode: 0 };
+}
+
+/** Soft guidance for the model, no decision. Events without additionalContext support get a systemMessage. */
+export function additionalContext(options: { event: string; text: string; stop?: string }): HookAnswer {
+  const output: ClaudeHookOutput = {};
+  if (options.text !== "") {
+    output.hookSpecificOutput = { hookEventName: options.event, additionalContext: options.text };
+  }
+  if (options.stop !== undefined) {
+    output.continue = false;
+    output.stopReason = options.stop;
+  }
+  return { output, exitCode: 0 };
+}
+
+/** No opinion: Claude Code continues with its own decision. */
+export const PASS: HookAnswer = { exitCode: 0 };
+
+/**
+ * The fail-closed answer for an internal error on a gating event: a deny the model can read. Exit code 2 with the
+ * reason on stderr is the fallback when even JSON cannot be produced (Claude Code treats it as blocking).
+ */
+export function failClosed(options: { event: string; reason: string }): HookAnswer {
+  const reason = `toolgate could not check this call and blocked it to be safe: ${options.reason}`;
+  if (options.event === "PermissionRequest") return permissionRequestDeny({ message: reason });
+  if (options.event === "PreToolUse") return preToolUseDeny({ reason });
+  // An event we could not even read may be a gating one: block. Known non-gating events never block the run.
+  if (options.event === "unknown") return { exitCode: 2, stderr: reason };
+  return { exitCode: 1, stderr: `toolgate: ${options.reason}` };
+}

@@ -1,0 +1,72 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { classifyTranscriptDenial, findToolUseId, findTranscriptDenials } from "./transcript-denials.js";
+
+const fixtures = join(import.meta.dirname, "..", "..", "..", "test", "fixtures", "claude-code");
+const mainTranscript = readFileSync(join(fixtures, "transcript-denials.jsonl"), "utf8");
+const subagentTranscript = readFileSync(join(fixtures, "transcript-subagent.jsonl"), "utf8");
+
+describe("findTranscriptDenials (recorded 2.1.330 transcript)", () => {
+  it("finds the rule, path and headless-ask denials, and not the failed or successful calls", () => {
+    const denials = findTranscriptDenials(mainTranscript);
+    expect(denials.map((denial) => [denial.tool, denial.source])).toEqual([
+      ["Bash", "rule"],
+      ["Read", "rule"],
+      ["Bash", "headless"],
+    ]);
+    const read = denials[1];
+    expect(read?.text).toContain("File is in a directory that is denied");
+    expect(read?.input).toEqual({ file_path: "/tmp/toolgate-fixture/project/secret.env" });
+    expect(read?.decisionReasonType).toBe("rule");
+    expect(read?.ruleSource).toBe("projectSettings");
+    expect(denials[0]?.input).toMatchObject({ command: "rm -rf ./build" });
+  });
+
+  it("attributes a subagent transcript's denials to the subagent", () => {
+    const denials = findTranscriptDenials(subagentTranscript);
+    expect(denials).toHaveLength(1);
+    expect(denials[0]?.agentId).toMatch(/^a[0-9a-f]+$/);
+    expect(denials[0]?.source).toBe("rule");
+  });
+
+  it("skips a partial last line", () => {
+    const cut = mainTranscript.slice(0, mainTranscript.length - 40);
+    expect(() => findTranscriptDenials(cut)).not.toThrow();
+  });
+});
+
+describe("classifyTranscriptDenial", () => {
+  it.each([
+    [{ text: "PreToolUse:Bash hook error: nope" }, "hook"],
+    [
+      {
+        text: "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).",
+      },
+      "user",
+    ],
+    [{ text: "<tool_use_error>Error: No such tool available: Bash. Bash is disabled</tool_use_error>" }, "rule"],
+    [{ text: "Permission to use Bash with command rm -rf x has been denied." }, "rule"],
+    [{ text: "whatever", toolDenialKind: "automode-blocked" }, "classifier"],
+    [{ text: "whatever", reasonType: "mode" }, "mode"],
+    [{ text: "touch in '/x' needs approval.", toolDenialKind: "user-rejected" }, "headless"],
+    [{ text: "Exit code 1\ncat: x: No such file or directory" }, undefined],
+  ] as const)("%o -> %s", (input, expected) => {
+    expect(classifyTranscriptDenial(input)).toBe(expected);
+  });
+});
+
+describe("findToolUseId", () => {
+  it("finds the newest matching tool_use", () => {
+    const id = findToolUseId({
+      transcript: mainTranscript,
+      tool: "Bash",
+      input: { command: "touch new-file.txt", description: "touch new-file.txt" },
+    });
+    expect(id).toBe("toolu_main_004_0");
+  });
+
+  it("returns undefined when nothing matches", () => {
+    expect(findToolUseId({ transcript: mainTranscript, tool: "Bash", input: { command: "nope" } })).toBeUndefined();
+  });
+});

@@ -1,0 +1,167 @@
+import type { Hooks, Plugin, PluginInput } from "@opencode-ai/plugin";
+import type { CoreOptions } from "../../core/config.js";
+import type { AuditSink, GuardOptions, PolicyEvaluator } from "../../guard/create-guard.js";
+import { createGuard } from "../../guard/create-guard.js";
+import { isRealUserMessage } from "./opencode-signal.js";
+import { readOpencodeSettings } from "./opencode-settings.js";
+import { type OpencodeRecords, openOpencodeRecords } from "./opencode-store.js";
+import { type OpencodeDelivery, OpencodeTracker } from "./opencode-tracker.js";
+
+export interface ToolgatePluginOptions {
+  /** escalation, nudge and loop options; the nudge threshold from the environment wins over `core.nudge` */
+  core?: CoreOptions;
+  /** toolgate's own policy, enforced in `tool.execute.before`; without one only opencode's denials are counted */
+  policy?: PolicyEvaluator;
+  /** extra audit sinks (per-denial hooks, logs) next to the store */
+  sinks?: AuditSink[];
+  /** `promptAsync` (default) returns at once; `prompt` waits until opencode stored the note */
+  noteWith?: "promptAsync" | "prompt";
+  /** stop the opencode session when toolgate aborts (true) */
+  stopOnAbort?: boolean;
+  /** read instead of process.env (tests) */
+  environment?: NodeJS.ProcessEnv;
+  /** overrides the headless detection and `TOOLGATE_INTERACTIVE` */
+  interactive?: boolean;
+  classifyFailure?: GuardOptions["classifyFailure"];
+}
+
+type Client = PluginInput["client"];
+
+function deliveryFor(client: Client, options: { noteWith: "promptAsync" | "prompt"; headless: boolean }) {
+  const log = (level: "warn" | "error", message: string) =>
+    client.app.log({ body: { service: "toolgate", level, message } }).then(
+      () => undefined,
+      () => undefined,
+    );
+  const delivery: OpencodeDelivery = {
+    async note(sessionId, text) {
+      const request = {
+        path: { id: sessionId },
+        // noReply: stored for the model's next request without starting a turn; synthetic + metadata mark it as
+        // toolgate's own, so the plugin does not mistake it for a user message (chat.message fires for it too)
+        body: { noReply: true, parts: [{ type: "text" as const, text, synthetic: true, metadata: { toolgate: "nudge" } }] },
+      };
+      const result =
+        options.noteWith === "prompt" ? await client.session.prompt(request) : await client.session.promptAsync(request);
+      if (result.error !== undefined) await log("error", `toolgate could not deliver a nudge: ${JSON.stringify(result.error)}`);
+    },
+    async stop(sessionId) {
+      await client.session.abort({ path: { id: sessionId } });
+    },
+    tell(line) {
+      process.stderr.write(`${line}\n`);
+    },
+    warn(message) {
+      if (options.headless) process.stderr.write(`toolgate: warning: ${message}\n`);
+      void log("warn", message);
+    },
+  };
+  return delivery;
+}
+
+/**
+ * The opencode plugin: counts every real denial (deny-rule tool errors, rejected asks in both event shapes,
+ * OS-level failures in tool output), resets on real user messages only, nudges through a `noReply` note, rewrites
+ * denied calls' error text with escalating guidance, and blocks in `tool.execute.before` when toolgate's policy
+ * denies or the run was aborted. It never turns a denial into an allow and adds nothing to the system prompt.
+ */
+export function createToolgatePlugin(options: ToolgatePluginOptions = {}): Plugin {
+  return async (input) => {
+    const settings = readOpencodeSettings(options.environment ?? process.env);
+    const interactive = options.interactive ?? settings.interactive;
+    const delivery = deliveryFor(input.client, { noteWith: options.noteWith ?? "promptAsync", headless: !interactive });
+    let records: OpencodeRecords | undefined;
+    if (settings.databasePath !== undefined) {
+      records = await openOpencodeRecords({ databasePath: settings.databasePath, onError: (message) => delivery.warn(message) });
+    }
+    const core: CoreOptions = {
+      ...options.core,
+      ...(settings.nudgeThreshold === undefined
+        ? {}
+        : { nudge: { ...options.core?.nudge, threshold: settings.nudgeThreshold } }),
+    };
+    const guard = createGuard({
+      core,
+      warnings: settings.warnings,
+      sinks: [...(records?.sinks ?? []), ...(options.sinks ?? [])],
+      ...(options.policy === undefined ? {} : { policy: options.policy }),
+      ...(options.classifyFailure === undefined ? {} : { classifyFailure: options.classifyFailure }),
+      onError: (error, where) => delivery.warn(`${where}: ${error instanceof Error ? error.message : String(error)}`),
+    });
+    for (const warning of settings.warnings) delivery.warn(warning.message);
+    const tracker = new OpencodeTracker({
+      openSession: (sessionId, sessionOptions) => guard.session(sessionId, sessionOptions),
+      interactive,
+      delivery,
+      stopOnAbort: options.stopOnAbort ?? true,
+      async onHostStopped(stop) {
+        const state = await guard.session(stop.sessionId, { interactive, host: "opencode" }).state();
+        await records?.appendEvent({
+          kind: "run.aborted",
+          sessionId: stop.sessionId,
+          turn: state.turn,
+          at: Date.now(),
+          tool: stop.tool,
+          toolUseId: stop.toolUseId,
+          detail: { reason: "host-stopped", error: stop.line, pattern: stop.pattern, ruleToAdd: stop.ruleToAdd },
+        });
+      },
+    });
+    return toolgateHooks({ tracker, guard, records });
+  };
+}
+
+function toolgateHooks(options: {
+  tracker: OpencodeTracker;
+  guard: { drain(): Promise<void> };
+  records: OpencodeRecords | undefined;
+}): Hooks {
+  const { tracker } = options;
+  return {
+    event: async ({ event }) => tracker.onEvent(event),
+    "chat.message": async (input, output) => {
+      if (isRealUserMessage(output)) await tracker.onUserMessage(input.sessionID);
+    },
+    "tool.execute.before": async (input, output) => {
+      let text: string | undefined;
+      try {
+        text = await tracker.beforeTool({
+          sessionId: input.sessionID,
+          callId: input.callID,
+          tool: input.tool,
+          input: output.args,
+        });
+      } catch (error) {
+        // fail closed: an internal error never lets a call through that toolgate was asked to check
+        text = `[toolgate] This call was blocked because toolgate could not check it (${error instanceof Error ? error.message : String(error)}).`;
+      }
+      if (text !== undefined) throw new Error(text);
+    },
+    "tool.execute.after": async (input, output) => {
+      const metadata = output.metadata as { exit?: unknown } | undefined;
+      await tracker.afterTool({
+        sessionId: input.sessionID,
+        callId: input.callID,
+        tool: input.tool,
+        input: input.args,
+        output: typeof output.output === "string" ? output.output : "",
+        ...(typeof metadata?.exit === "number" ? { exitCode: metadata.exit } : {}),
+      });
+    },
+    "experimental.chat.messages.transform": async (_input, output) => {
+      for (const message of output.messages) {
+        for (const part of message.parts) {
+          if (part.type !== "tool" || part.state.status !== "error") continue;
+          const guidance = tracker.guidanceFor(part.callID);
+          if (guidance !== undefined && !part.state.error.includes(guidance)) {
+            part.state.error = `${part.state.error}\n\n${guidance}`;
+          }
+        }
+      }
+    },
+    dispose: async () => {
+      await options.guard.drain();
+      await options.records?.close();
+    },
+  };
+}

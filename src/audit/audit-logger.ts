@@ -1,0 +1,114 @@
+import pino, { type Logger } from "pino";
+import type { Effect } from "../core/effects.js";
+import type { AuditEvent, DenialRecord } from "../core/records.js";
+import type { HookOutcome } from "./hook-dispatcher.js";
+
+export interface AuditLoggerOptions {
+  /** `stderr` (default), `stdout`, `off`, or a file path (appended to, directory created) */
+  destination?: string;
+  level?: string;
+  /** an existing pino logger to write through instead */
+  logger?: Logger;
+}
+
+/**
+ * JSON logs of the audit trail (pino). One WARN `agent.permission.denied` line per denial (tool, source, reason,
+ * redacted summary), an `agent.session.summary` line when a session ends (`permissionDenialCount` always present,
+ * zero too, and `permissionDeniedTools`), INFO lines for the other audit events, WARN for hook failures. Writes are
+ * synchronous so a short-lived hook process loses nothing at exit.
+ */
+export function createAuditLogger(options: AuditLoggerOptions = {}) {
+  const logger = options.logger ?? createPino(options);
+  return {
+    logger,
+    effects(effects: readonly Effect[]): void {
+      for (const effect of effects) {
+        if (effect.type === "record") logDenial(logger, effect.record);
+        else if (effect.type === "audit") logEvent(logger, effect.event);
+        else if (effect.type === "warning") logger.warn({ event: "toolgate.warning", code: effect.code }, effect.message);
+        else if (effect.type === "flush" && effect.lost > 0)
+          logger.warn(
+            { event: "toolgate.records.evicted", lost: effect.lost, highWaterMark: effect.highWaterMark },
+            "denial records were evicted from the session buffer before their hooks ran",
+          );
+      }
+    },
+    hookOutcome(outcome: HookOutcome): void {
+      if (outcome.ok) {
+        logger.debug({ event: "toolgate.hook.delivered", hook: outcome.hook, hookEvent: outcome.event, durationMs: outcome.durationMs });
+        return;
+      }
+      logger.warn(
+        {
+          event: "toolgate.hook.failed",
+          hook: outcome.hook,
+          hookEvent: outcome.event,
+          key: outcome.key,
+          error: outcome.error,
+          durationMs: outcome.durationMs,
+          stderr: outcome.stderr?.slice(0, 2_000),
+        },
+        "audit hook failed; the delivery is kept and retried",
+      );
+    },
+  };
+}
+
+export type AuditLogger = ReturnType<typeof createAuditLogger>;
+
+function logDenial(logger: Logger, record: DenialRecord): void {
+  logger.warn(
+    {
+      event: "agent.permission.denied",
+      sessionId: record.sessionId,
+      turn: record.turn,
+      tool: record.tool,
+      toolUseId: record.toolUseId,
+      source: record.source,
+      reason: record.reason,
+      rule: record.rule,
+      inputSummary: record.inputSummary,
+      signature: record.signature,
+      agentId: record.agentId,
+      seq: record.seq,
+    },
+    "agent.permission.denied",
+  );
+}
+
+function logEvent(logger: Logger, event: AuditEvent): void {
+  if (event.kind === "denial.recorded") return; // the record line says it
+  if (event.kind === "session.summary") {
+    const detail = event.detail;
+    logger.info(
+      {
+        event: "agent.session.summary",
+        sessionId: event.sessionId,
+        turn: event.turn,
+        ...detail,
+        permissionDenialCount: typeof detail.permissionDenialCount === "number" ? detail.permissionDenialCount : 0,
+        permissionDeniedTools: (detail.permissionDeniedTools as Record<string, number> | undefined) ?? {},
+      },
+      "agent.session.summary",
+    );
+    return;
+  }
+  const level = event.kind === "run.aborted" ? "error" : "info";
+  logger[level](
+    { event: `toolgate.${event.kind}`, sessionId: event.sessionId, turn: event.turn, tool: event.tool, toolUseId: event.toolUseId, agentId: event.agentId, detail: event.detail },
+    event.kind,
+  );
+}
+
+function createPino(options: AuditLoggerOptions): Logger {
+  const destination = options.destination ?? "stderr";
+  const level = options.level ?? "info";
+  if (destination === "off") return pino({ level: "silent" });
+  const stream =
+    destination === "stderr"
+      ? pino.destination({ dest: 2, sync: true })
+      : destination === "stdout"
+        ? pino.destination({ dest: 1, sync: true })
+        : pino.destination({ dest: destination, sync: true, mkdir: true, append: true });
+  return pino({ level, base: { name: "toolgate" } }, stream);
+}

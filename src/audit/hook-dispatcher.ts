@@ -1,0 +1,178 @@
+import { createHash } from "node:crypto";
+import type { HookEventName, HookOptions } from "../config/audit-schema.js";
+import { compileToolGlobs } from "../core/tool-glob.js";
+import { createSpool } from "../store/spool.js";
+import { type HookPayload, idempotencyKey } from "./record-payload.js";
+import { postWebhook } from "./post-webhook.js";
+import { runCommandHook } from "./run-command-hook.js";
+
+/** One hook run for one payload. */
+export interface HookOutcome {
+  hook: string;
+  event: string;
+  key: string;
+  ok: boolean;
+  error?: string;
+  durationMs: number;
+  stdout?: string;
+  stderr?: string;
+}
+
+interface CompiledHook {
+  id: string;
+  name: string;
+  options: HookOptions;
+  matchesEvent: (event: string) => boolean;
+  matchesTool: (tool: string | null) => boolean;
+}
+
+interface PendingDelivery {
+  hookId: string;
+  payload: HookPayload;
+}
+
+/**
+ * Runs configured hooks for payloads: scoped by event and tool-name glob, at most `concurrency` at a time, each
+ * bounded by its own timeout. Deliveries that fail are kept in the spool (when a directory is given) and retried
+ * on the next dispatch or `retryPending()`; delivery is at-least-once, keyed by `idempotencyKey`. Never throws.
+ */
+export function createHookDispatcher(options: {
+  hooks: readonly HookOptions[];
+  spoolDirectory?: string;
+  concurrency?: number;
+  onOutcome?: (outcome: HookOutcome) => void;
+}) {
+  const hooks = options.hooks.map(compileHook);
+  const byId = new Map(hooks.map((hook) => [hook.id, hook]));
+  const spool = options.spoolDirectory
+    ? createSpool<PendingDelivery[]>({ directory: options.spoolDirectory, prefix: "hooks" })
+    : undefined;
+  const concurrency = options.concurrency ?? 4;
+
+  async function runOne(delivery: PendingDelivery): Promise<boolean> {
+    const hook = byId.get(delivery.hookId);
+    if (!hook) return true; // the hook was removed from the config since: nothing left to deliver to
+    const { payload } = delivery;
+    const tool = "tool" in payload && payload.tool ? payload.tool : undefined;
+    const key = idempotencyKey(payload);
+    const started = Date.now();
+    let outcome: HookOutcome;
+    if (hook.options.command !== undefined) {
+      const result = await runCommandHook({
+        command: hook.options.command,
+        payload,
+        event: payload.event,
+        ...(tool === undefined ? {} : { tool }),
+        timeoutMs: hook.options.timeoutMs,
+      });
+      outcome = {
+        hook: hook.name,
+        event: payload.event,
+        key,
+        ok: result.ok,
+        durationMs: result.durationMs,
+        stdout: result.stdout,
+        stderr: result.stderr,
+        ...(result.error === undefined ? {} : { error: result.error }),
+      };
+    } else {
+      const result = await postWebhook({
+        url: hook.options.url!,
+        payload,
+        idempotencyKey: key,
+        timeoutMs: hook.options.timeoutMs,
+        retries: hook.options.retries,
+        ...(hook.options.headers === undefined ? {} : { headers: hook.options.headers }),
+      });
+      outcome = {
+        hook: hook.name,
+        event: payload.event,
+        key,
+        ok: result.ok,
+        durationMs: Date.now() - started,
+        ...(result.error === undefined ? {} : { error: result.error }),
+      };
+    }
+    try {
+      options.onOutcome?.(outcome);
+    } catch {
+      // a throwing observer must not break delivery
+    }
+    return outcome.ok;
+  }
+
+  async function runAll(deliveries: PendingDelivery[]): Promise<PendingDelivery[]> {
+    const failed: PendingDelivery[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < deliveries.length) {
+        const delivery = deliveries[next++]!;
+        if (!(await runOne(delivery))) failed.push(delivery);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, deliveries.length) }, worker));
+    return failed;
+  }
+
+  return {
+    /** hooks that would fire for this event and tool */
+    matching(event: HookEventName | string, tool: string | null): string[] {
+      return hooks.filter((hook) => hook.matchesEvent(event) && hook.matchesTool(tool)).map((hook) => hook.id);
+    },
+    /** Runs every matching hook for each payload (in order per hook), retrying spooled deliveries first. */
+    async dispatch(payloads: readonly HookPayload[]): Promise<{ delivered: number; failed: number }> {
+      if (hooks.length === 0) return { delivered: 0, failed: 0 };
+      const retried = await this.retryPending();
+      const deliveries: PendingDelivery[] = [];
+      for (const payload of payloads) {
+        const tool = "tool" in payload ? payload.tool : null;
+        for (const hookId of this.matching(payload.event, tool)) deliveries.push({ hookId, payload });
+      }
+      const failed = await runAll(deliveries);
+      if (failed.length > 0) spool?.append(failed);
+      return { delivered: deliveries.length - failed.length + retried.delivered, failed: failed.length };
+    },
+    /** Re-runs deliveries kept from earlier failures; the ones that fail again stay kept. */
+    async retryPending(): Promise<{ delivered: number; failed: number }> {
+      if (!spool?.hasPending()) return { delivered: 0, failed: 0 };
+      let delivered = 0;
+      let failedAgain = 0;
+      await spool.replay(async (batches) => {
+        const failed = await runAll(batches.flat());
+        delivered += batches.flat().length - failed.length;
+        failedAgain += failed.length;
+        if (failed.length > 0) spool.append(failed);
+      });
+      return { delivered, failed: failedAgain };
+    },
+    pending(): PendingDelivery[] {
+      return spool?.pending().flat() ?? [];
+    },
+  };
+}
+
+function compileHook(options: HookOptions): CompiledHook {
+  const target = options.command ?? options.url ?? "";
+  const events = new Set<string>(options.events);
+  const tools = options.tools ? compileToolGlobs(options.tools) : undefined;
+  return {
+    // Stable across processes and restarts, so spooled deliveries find their hook again.
+    id: createHash("sha256")
+      .update(JSON.stringify([options.name ?? "", target, options.events, options.tools ?? []]))
+      .digest("hex")
+      .slice(0, 16),
+    name: options.name ?? displayName(options),
+    options,
+    matchesEvent: (event) => events.has("*") || events.has(event),
+    matchesTool: (tool) => tools === undefined || (tool !== null && tools(tool)),
+  };
+}
+
+/** a hook's name for logs without secrets a command line or URL may carry (tokens, query strings) */
+function displayName(options: HookOptions): string {
+  if (options.url !== undefined) {
+    const url = new URL(options.url);
+    return `${url.origin}${url.pathname}`;
+  }
+  return `command ${options.command?.trim().split(/\s+/)[0] ?? ""}`;
+}

@@ -1,0 +1,46 @@
+import type { DenialRecord } from "../core/records.js";
+
+interface OpenTelemetryApi {
+  trace: { getActiveSpan(): { addEvent(name: string, attributes?: Record<string, string | number>): void } | undefined };
+  metrics: {
+    getMeter(name: string): {
+      createCounter(name: string, options?: { description?: string }): {
+        add(value: number, attributes?: Record<string, string>): void;
+      };
+    };
+  };
+}
+
+/**
+ * OpenTelemetry per denial, through `@opentelemetry/api` only: a span event `agent.permission.denied` on the active
+ * span and a `toolgate.permission.denials` counter (attributes: tool, source). Without a provider registered by the
+ * host the API is a no-op; without the package installed this sink is a no-op too.
+ */
+export async function createOpenTelemetryRecorder(): Promise<(records: readonly DenialRecord[]) => void> {
+  let api: OpenTelemetryApi;
+  try {
+    const moduleName = "@opentelemetry/api";
+    api = (await import(moduleName)) as OpenTelemetryApi;
+  } catch {
+    return () => undefined;
+  }
+  return (records) => {
+    if (records.length === 0) return;
+    // Looked up per batch: the host may register its provider after toolgate started.
+    const counter = api.metrics
+      .getMeter("toolgate")
+      .createCounter("toolgate.permission.denials", { description: "tool calls denied, by tool and source" });
+    const span = api.trace.getActiveSpan();
+    for (const record of records) {
+      counter.add(1, { tool: record.tool, source: record.source });
+      span?.addEvent("agent.permission.denied", {
+        "toolgate.tool": record.tool,
+        "toolgate.source": record.source,
+        "toolgate.reason": record.reason,
+        "toolgate.input_summary": record.inputSummary,
+        "toolgate.session_id": record.sessionId,
+        "toolgate.seq": record.seq,
+      });
+    }
+  };
+}

@@ -1,0 +1,104 @@
+import { defineCommand } from "citty";
+import { ToolgateError } from "../../core/errors.js";
+import { EXIT } from "../exit-codes.js";
+
+/** What `toolgate install <host>` / `toolgate uninstall <host>` call. One entry per host, loaded lazily. */
+export interface HostInstaller {
+  install(options: HostInstallOptions): Promise<HostInstallOutcome> | HostInstallOutcome;
+  uninstall(options: HostInstallOptions): Promise<HostInstallOutcome> | HostInstallOutcome;
+}
+
+export interface HostInstallOptions {
+  scope: "project" | "local" | "user";
+  dryRun: boolean;
+  command?: string;
+}
+
+export interface HostInstallOutcome {
+  path: string;
+  changed: boolean;
+  diff: string[];
+  written: boolean;
+}
+
+export const hostInstallers: Record<string, () => Promise<HostInstaller>> = {
+  "claude-code": async () => {
+    const module = await import("../../adapters/claude-code/install-claude-code.js");
+    return { install: module.installClaudeCode, uninstall: module.uninstallClaudeCode };
+  },
+};
+
+export const installArgs = {
+  host: {
+    type: "positional",
+    required: true,
+    description: `the agent host: ${Object.keys(hostInstallers).join(", ")}`,
+  },
+  project: { type: "boolean", description: "the project's shared settings (.claude/settings.json; the default)" },
+  local: { type: "boolean", description: "the project's local settings (.claude/settings.local.json, not committed)" },
+  user: { type: "boolean", description: "your user settings (~/.claude/settings.json): every project" },
+  "dry-run": { type: "boolean", description: "show the change without writing it" },
+  command: { type: "string", description: "the hook command to install (default: this toolgate, run by this node)" },
+} as const;
+
+/** Runs install or uninstall for the parsed arguments; prints the diff; returns the exit code. */
+export async function runInstaller(options: {
+  action: "install" | "uninstall";
+  args: { host: string; project?: boolean; local?: boolean; user?: boolean; "dry-run"?: boolean; command?: string };
+}): Promise<number> {
+  const { action, args } = options;
+  const load = hostInstallers[args.host];
+  if (load === undefined) {
+    process.stderr.write(
+      `toolgate ${action}: unknown host "${args.host}". Supported: ${Object.keys(hostInstallers).join(", ")}. Example: toolgate ${action} claude-code --project\n`,
+    );
+    return EXIT.usage;
+  }
+  const scopes = (["project", "local", "user"] as const).filter((scope) => args[scope] === true);
+  if (scopes.length > 1) {
+    process.stderr.write(`toolgate ${action}: choose one of --project, --local or --user.\n`);
+    return EXIT.usage;
+  }
+  const installer = await load();
+  const installOptions: HostInstallOptions = {
+    scope: scopes[0] ?? "project",
+    dryRun: args["dry-run"] === true,
+    ...(args.command === undefined ? {} : { command: args.command }),
+  };
+  try {
+    const outcome = await installer[action](installOptions);
+    if (!outcome.changed) {
+      const state = action === "install" ? "already installed" : "not installed";
+      process.stdout.write(`toolgate is ${state} in ${outcome.path}; nothing to change.\n`);
+      return EXIT.ok;
+    }
+    process.stdout.write(`${outcome.path}\n${outcome.diff.join("\n")}\n`);
+    const verb = action === "install" ? "installed in" : "removed from";
+    process.stdout.write(
+      outcome.written ? `toolgate hooks ${verb} ${outcome.path}.\n` : "Dry run: nothing was written.\n",
+    );
+    return EXIT.ok;
+  } catch (error) {
+    if (ToolgateError.is(error)) {
+      process.stderr.write(`toolgate ${action}: ${error.message}\n`);
+      return error.code === "CONFIG_INVALID" ? EXIT.usage : EXIT.error;
+    }
+    throw error;
+  }
+}
+
+export default defineCommand({
+  meta: {
+    name: "install",
+    description: `Add toolgate's hooks to an agent host's settings (idempotent; shows the change).
+
+Examples:
+  toolgate install claude-code              # .claude/settings.json of this project
+  toolgate install claude-code --user       # ~/.claude/settings.json
+  toolgate install claude-code --dry-run    # show the diff only`,
+  },
+  args: installArgs,
+  async run({ args }) {
+    process.exitCode = await runInstaller({ action: "install", args });
+  },
+});

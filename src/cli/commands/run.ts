@@ -1,0 +1,103 @@
+import { existsSync } from "node:fs";
+import { defineCommand } from "citty";
+import type { DenialRecord } from "../../core/records.js";
+import { EXIT } from "../exit-codes.js";
+import type { FailOn } from "../run/run-report.js";
+
+const FAIL_ON: readonly FailOn[] = ["any", "abort", "never"];
+
+/** The arguments after `--` (or every positional when there is no `--`). */
+function agentCommand(rawArgs: readonly string[]): string[] {
+  const separator = rawArgs.indexOf("--");
+  if (separator >= 0) return rawArgs.slice(separator + 1);
+  return rawArgs.filter((argument) => !argument.startsWith("--fail-on") && !FAIL_ON.includes(argument as FailOn));
+}
+
+async function lookUpSession(sessionId: string | undefined): Promise<{
+  records: DenialRecord[];
+  aborted?: { reason: string };
+}> {
+  if (sessionId === undefined) return { records: [] };
+  const { hookDatabasePath } = await import("../../adapters/claude-code/hook-environment.js");
+  const path = hookDatabasePath();
+  if (!existsSync(path)) return { records: [] };
+  const { createSqliteStore } = await import("../../store/sqlite/sqlite-store.js");
+  const store = await createSqliteStore({ filename: path });
+  try {
+    const records = await store.denials.query({ sessionId });
+    const state = (await store.sessions.get(sessionId))?.state;
+    if (state?.aborted === undefined) return { records };
+    const events = await store.denials.queryEvents({ sessionId, kinds: ["run.aborted"] });
+    const detail = events.at(-1)?.detail ?? {};
+    const reason =
+      typeof detail.error === "string" ? detail.error : `aborted at ${state.aborted.tool}: ${state.aborted.reason}`;
+    return { records, aborted: { reason } };
+  } finally {
+    await store.close();
+  }
+}
+
+export default defineCommand({
+  meta: {
+    name: "run",
+    description: `Run an agent command, watch its output, and fail the job when a denial blocked it.
+
+Exit codes: 5 when calls were denied (with --fail-on any, the default), 6 when toolgate aborted the run,
+otherwise the agent's own exit code (0 stays 0 when nothing was denied). A summary of the denied calls, grouped
+by tool and signature with the minimal allow rule for each, goes to stderr.
+
+Examples:
+  toolgate run -- claude -p "fix the build" --output-format stream-json --verbose
+  toolgate run --fail-on abort -- claude -p "tidy up" --output-format stream-json --verbose`,
+  },
+  args: {
+    "fail-on": {
+      type: "string",
+      description: "when a denial fails the run: any (default), abort (only toolgate aborts), never",
+      default: "any",
+    },
+  },
+  async run({ args, rawArgs }) {
+    const failOn = args["fail-on"] as FailOn;
+    if (!FAIL_ON.includes(failOn)) {
+      process.stderr.write(`toolgate run: --fail-on must be one of ${FAIL_ON.join(", ")}.\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    const command = agentCommand(rawArgs);
+    if (command.length === 0) {
+      process.stderr.write('toolgate run: give the agent command after "--", e.g. toolgate run -- claude -p "..."\n');
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    const [{ runAgent }, { decideRunOutcome, formatRunReport }, { describeForReport }] = await Promise.all([
+      import("../run/run-agent.js"),
+      import("../run/run-report.js"),
+      import("../run/describe-for-report.js"),
+    ]);
+    let run: Awaited<ReturnType<typeof runAgent>>;
+    try {
+      run = await runAgent({ command, environment: { TOOLGATE_RUN: "1" } });
+    } catch (error) {
+      process.stderr.write(`toolgate run: could not start ${command[0]}: ${(error as Error).message}\n`);
+      process.exitCode = EXIT.error;
+      return;
+    }
+    let session: Awaited<ReturnType<typeof lookUpSession>> = { records: [] };
+    try {
+      session = await lookUpSession(run.stream?.sessionId);
+    } catch (error) {
+      process.stderr.write(`toolgate run: could not read toolgate's store (${(error as Error).message}).\n`);
+    }
+    const outcome = decideRunOutcome({
+      agentExitCode: run.exitCode,
+      stream: run.stream,
+      records: session.records,
+      ...(session.aborted === undefined ? {} : { aborted: session.aborted }),
+      failOn,
+      describe: describeForReport(),
+    });
+    process.stderr.write(formatRunReport(outcome));
+    process.exitCode = outcome.exitCode;
+  },
+});

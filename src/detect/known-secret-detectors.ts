@@ -1,0 +1,88 @@
+import type { SecretDetector } from "./secret-detector.js";
+
+/**
+ * Detectors for secrets with a recognisable format (provider prefixes, JWTs, PEM blocks). Each pattern has a left
+ * boundary that excludes its own body characters, so scans never overlap and the run time is linear. Order matters
+ * only for overlapping formats: the more specific one comes first (`sk-ant-` before `sk-`).
+ *
+ * To add a format: append `{ kind, pattern }` with flags `gd`, a left boundary `(?<![...])` that includes every body
+ * character, bounded quantifiers, and a corpus row in `redaction-corpus.ts` (positive and, if risky, negative).
+ */
+
+/** characters that may not precede a token (its own alphabet, plus `+` so base64 data does not match) */
+const B = String.raw`(?<![A-Za-z0-9_+\-])`;
+/** characters that may not follow a token */
+const E = String.raw`(?![A-Za-z0-9_\-])`;
+
+const token = (kind: string, body: string): SecretDetector => ({ kind, pattern: new RegExp(`${B}${body}${E}`, "gd") });
+
+export const KNOWN_SECRET_DETECTORS: readonly SecretDetector[] = [
+  {
+    kind: "private-key",
+    // a PEM private-key block; the body stops at the next `-----` (the END line), so the block is consumed once
+    pattern:
+      /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[^-]|-(?!----)){0,65536}(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)?/gd,
+    appliesTo: (text) => text.includes("PRIVATE KEY"),
+  },
+  token("aws-access-key-id", "(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}"),
+  token("github-token", "(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}"),
+  token("github-token", "github_pat_[A-Za-z0-9_]{22,255}"),
+  token("gitlab-token", "gl(?:pat|dt|rt|ptt|oas)-[A-Za-z0-9_\\-]{20,64}"),
+  token("slack-token", "xox[abprse]-[A-Za-z0-9\\-]{10,255}"),
+  {
+    kind: "slack-webhook",
+    pattern: /hooks\.slack\.com\/(?:services|workflows)\/(?<secret>[A-Za-z0-9_/]{20,200})/gd,
+    appliesTo: (text) => text.includes("hooks.slack.com"),
+  },
+  token("stripe-key", "(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,255}"),
+  token("stripe-key", "whsec_[A-Za-z0-9+/=]{24,128}"),
+  token("anthropic-api-key", "sk-ant-[A-Za-z0-9_\\-]{20,255}"),
+  token("openrouter-api-key", "sk-or-v1-[a-f0-9]{64}"),
+  // OpenAI: legacy `sk-` + 48, project/service/admin keys; the body must mix letters and digits (see select)
+  {
+    kind: "openai-api-key",
+    pattern: new RegExp(`${B}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\\-]{32,255}${E}`, "gd"),
+    appliesTo: (text) => text.includes("sk-"),
+    select: (match) => {
+      const body = match[0];
+      const end = match.index + body.length;
+      return /[0-9]/.test(body) && /[A-Z]/.test(body) && /[a-z]/.test(body.slice(3))
+        ? { start: match.index, end, kind: "openai-api-key" }
+        : { resumeAt: end };
+    },
+  },
+  token("google-api-key", "AIza[0-9A-Za-z_\\-]{35}"),
+  token("npm-token", "npm_[A-Za-z0-9]{36}"),
+  token("huggingface-token", "hf_[A-Za-z0-9]{34,40}"),
+  token("supabase-token", "sbp_[a-f0-9]{40}"),
+  {
+    kind: "sendgrid-api-key",
+    pattern: /(?<![A-Za-z0-9_.\-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_\-])/gd,
+    appliesTo: (text) => text.includes("SG."),
+  },
+  {
+    kind: "telegram-bot-token",
+    pattern: /(?<![0-9A-Za-z_:])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_\-])/gd,
+    appliesTo: (text) => text.includes(":AA"),
+  },
+  {
+    kind: "jwt",
+    pattern:
+      /(?<![A-Za-z0-9_.\-])eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{8,16384}\.[A-Za-z0-9_-]{0,8192}(?![A-Za-z0-9_\-])/gd,
+    appliesTo: (text) => text.includes("eyJ"),
+  },
+  {
+    // an AWS secret access key is 40 base64 characters; alone it is indistinguishable from other data, so it is
+    // only looked for in texts that also mention AWS credentials, and must mix upper case, lower case and digits
+    kind: "aws-secret-access-key",
+    pattern: /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/gd,
+    appliesTo: (text) => /(?:AKIA|ASIA)[A-Z0-9]{16}|aws.?secret|\[REDACTED:aws-access-key-id/i.test(text),
+    select: (match) => {
+      const value = match[0];
+      const end = match.index + value.length;
+      return /[A-Z]/.test(value) && /[a-z]/.test(value) && /[0-9]/.test(value)
+        ? { start: match.index, end, kind: "aws-secret-access-key" }
+        : { resumeAt: end };
+    },
+  },
+];

@@ -1,0 +1,141 @@
+import { applyMode } from "./apply-mode.js";
+import { type CompiledRule, compileRule } from "./compile-rule.js";
+import { CLAUDE_CODE_DEFAULTS, type DefaultsPreset } from "./defaults/claude-code-defaults.js";
+import { evaluateShell } from "./evaluate-shell.js";
+import { evaluateTool } from "./evaluate-tool.js";
+import type { EvaluationContext } from "./evaluation-context.js";
+import type { PathSpecifierContext } from "./match/path-specifier.js";
+import { resolvePath } from "./paths.js";
+import type {
+  CompileWarning,
+  EvaluateOptions,
+  PermissionMode,
+  PolicyDecision,
+  PolicyRule,
+  ToolCallInput,
+} from "./policy-types.js";
+import type { Subcommand } from "./shell/analyze-shell-command.js";
+import { canonicalToolName, toolFamily } from "./tool-families.js";
+
+export interface PolicyOptions {
+  rules: readonly PolicyRule[];
+  /** absolute working directory: relative rule paths and relative input paths resolve against it */
+  cwd: string;
+  /** absolute home directory, for `~/` patterns */
+  homeDir: string;
+  /** the project root for `/path` patterns; the working directory when absent */
+  projectRoot?: string;
+  /** more directories where reads (and acceptEdits writes) need no approval */
+  additionalDirectories?: readonly string[];
+  /** what happens when no rule matches; the Claude Code preset when absent */
+  defaults?: DefaultsPreset;
+  /** rules whose calls a session grant may never cover: `Bash(rm *)` */
+  neverGrant?: readonly string[];
+  /** the mode when an evaluation names none */
+  defaultMode?: PermissionMode;
+}
+
+export interface CompiledPolicy {
+  /** the decision for one call; never throws for a well-formed call (an internal error is the caller's deny) */
+  evaluate(call: ToolCallInput, options?: EvaluateOptions): PolicyDecision;
+  /** rules that were ignored, and why */
+  readonly warnings: readonly CompileWarning[];
+  readonly rules: readonly CompiledRule[];
+  readonly workingDirectories: readonly string[];
+}
+
+/** Compiles rules once into matchers indexed by tool name. Throws `RULE_SYNTAX` for a rule it cannot read. */
+export function compilePolicy(options: PolicyOptions): CompiledPolicy {
+  const pathContext: PathSpecifierContext = {
+    cwd: options.cwd,
+    homeDir: options.homeDir,
+    projectRoot: options.projectRoot ?? options.cwd,
+  };
+  const warnings: CompileWarning[] = [];
+  const rules: CompiledRule[] = [];
+  for (const rule of options.rules) {
+    const result = compileRule(rule, pathContext);
+    warnings.push(...result.warnings);
+    if (result.compiled !== undefined) rules.push(result.compiled);
+  }
+  const neverGrant = compileList(options.neverGrant ?? [], "deny", pathContext);
+  const workingDirectories = [
+    resolvePath(options.cwd, pathContext),
+    ...(options.additionalDirectories ?? []).map((directory) => resolvePath(directory, pathContext)),
+  ];
+  const shellPathRules = rules.filter((rule) => rule.kind === "path" && rule.behavior !== "allow");
+  const byTool = new Map<string, CompiledRule[]>();
+  const rulesFor = (tool: string): CompiledRule[] => {
+    let list = byTool.get(tool);
+    if (list === undefined) {
+      list = rules.filter((rule) => rule.appliesTo(tool));
+      byTool.set(tool, list);
+    }
+    return list;
+  };
+  const grantCache = new Map<string, CompiledRule | undefined>();
+  const compileGrant = (grant: string): CompiledRule | undefined => {
+    if (!grantCache.has(grant)) {
+      let compiled: CompiledRule | undefined;
+      try {
+        compiled = compileRule({ rule: grant, behavior: "allow", origin: "session grant" }, pathContext).compiled;
+      } catch {
+        compiled = undefined;
+      }
+      grantCache.set(grant, compiled);
+    }
+    return grantCache.get(grant);
+  };
+  const defaults = options.defaults ?? CLAUDE_CODE_DEFAULTS;
+
+  const evaluate = (call: ToolCallInput, evaluateOptions: EvaluateOptions = {}): PolicyDecision => {
+    const tool = canonicalToolName(call.tool);
+    const mode = evaluateOptions.mode ?? options.defaultMode ?? "default";
+    const interactive = evaluateOptions.interactive ?? true;
+    let applicable = rulesFor(tool);
+    if (applicable.some((rule) => rule.interactive !== undefined || rule.modes !== undefined)) {
+      applicable = applicable.filter(
+        (rule) =>
+          (rule.interactive === undefined || rule.interactive === interactive) &&
+          (rule.modes === undefined || rule.modes.includes(mode)),
+      );
+    }
+    const grants: CompiledRule[] = [];
+    for (const grant of evaluateOptions.grants ?? []) {
+      const compiled = compileGrant(grant);
+      if (compiled?.appliesTo(tool)) grants.push(compiled);
+    }
+    const family = toolFamily(tool);
+    const forbidden = neverGrant.filter((rule) => rule.appliesTo(tool));
+    const context: EvaluationContext = {
+      pathContext,
+      workingDirectories,
+      defaults,
+      mode,
+      grants,
+      grantForbidden: (sub: Subcommand) =>
+        forbidden.some((rule) => rule.kind === "tool" || rule.test(sub.text) || rule.test(sub.plain)),
+      shellPathRules,
+      denyRulesForShell: family === "shell" ? applicable.filter((rule) => rule.behavior === "deny") : [],
+    };
+    const outcome =
+      family === "shell"
+        ? evaluateShell(call.input, applicable, context)
+        : evaluateTool({ tool, input: call.input, rules: applicable, context, neverGrant: forbidden });
+    return applyMode(outcome, { mode, interactive });
+  };
+  return { evaluate, warnings, rules, workingDirectories };
+}
+
+function compileList(
+  rules: readonly string[],
+  behavior: "deny" | "allow",
+  context: PathSpecifierContext,
+): CompiledRule[] {
+  const compiled: CompiledRule[] = [];
+  for (const rule of rules) {
+    const result = compileRule({ rule, behavior, origin: "neverGrant" }, context);
+    if (result.compiled !== undefined) compiled.push(result.compiled);
+  }
+  return compiled;
+}

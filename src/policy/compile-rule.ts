@@ -1,0 +1,147 @@
+import type { Behavior } from "../core/decision.js";
+import { compileBashSpecifier } from "./match/bash-specifier.js";
+import { compileDomainSpecifier } from "./match/domain-specifier.js";
+import { compilePathSpecifier, type PathSpecifierContext } from "./match/path-specifier.js";
+import { compileWildcard } from "./match/wildcard.js";
+import { parseRule } from "./parse-rule.js";
+import type { CompileWarning, PermissionMode, PolicyRule } from "./policy-types.js";
+import {
+  CANONICAL_FIELDS,
+  canonicalToolName,
+  PARAMETER_FIELDS,
+  scalarField,
+  specifierCovers,
+  toolFamily,
+} from "./tool-families.js";
+
+/** What a compiled rule tests: the whole tool, a shell subcommand, a path, a host, or an input parameter. */
+export type RuleKind = "tool" | "command" | "path" | "domain" | "parameter";
+
+export interface CompiledRule {
+  rule: string;
+  behavior: Behavior;
+  priority: number;
+  origin: string | undefined;
+  interactive: boolean | undefined;
+  modes: readonly PermissionMode[] | undefined;
+  kind: RuleKind;
+  /** the canonical tool the rule names (`Edit`), or the glob as written */
+  tool: string;
+  /** whether the rule can apply to calls of this canonical tool name */
+  appliesTo: (tool: string) => boolean;
+  /** the specifier test: command text, absolute path or host (kinds command, path, domain) */
+  test: (subject: string) => boolean;
+  /** the parameter test (kind parameter) */
+  testInput: (input: unknown) => boolean;
+  /** a bare deny removes the tool from the model's tool list */
+  removesTool: boolean;
+}
+
+export interface CompileRuleResult {
+  compiled: CompiledRule | undefined;
+  warnings: CompileWarning[];
+}
+
+const always = () => true;
+
+/** Compiles one rule. Rules Claude Code ignores are dropped with a warning that says why; syntax errors throw. */
+export function compileRule(rule: PolicyRule, context: PathSpecifierContext): CompileRuleResult {
+  const parsed = parseRule(rule.rule);
+  const warnings: CompileWarning[] = [];
+  const base = {
+    rule: rule.rule,
+    behavior: rule.behavior,
+    priority: rule.priority ?? 0,
+    origin: rule.origin,
+    interactive: rule.interactive,
+    modes: rule.modes,
+    test: always as (subject: string) => boolean,
+    testInput: always as (input: unknown) => boolean,
+    removesTool: false,
+  };
+  const isGlob = /[*?]/.test(parsed.tool);
+  const specifier = parsed.specifier === "*" ? undefined : parsed.specifier;
+  if (isGlob) {
+    if (rule.behavior === "allow" && !/^mcp__[^*?]+__/.test(parsed.tool)) {
+      warnings.push(ignored(rule, "an allow rule may only use a tool-name glob anchored as `mcp__<server>__...`"));
+      return { compiled: undefined, warnings };
+    }
+    if (specifier !== undefined) {
+      warnings.push(ignored(rule, "a tool-name glob cannot carry a specifier"));
+      return { compiled: undefined, warnings };
+    }
+    const matches = compileWildcard(parsed.tool);
+    const compiled: CompiledRule = { ...base, kind: "tool", tool: parsed.tool, appliesTo: matches };
+    compiled.removesTool = rule.behavior === "deny";
+    return { compiled, warnings };
+  }
+  const tool = canonicalToolName(parsed.tool);
+  const family = toolFamily(tool);
+  if (specifier === undefined) {
+    const serverOnly = family === "mcp" && !tool.slice(5).includes("__");
+    const appliesTo = serverOnly
+      ? (callTool: string) => callTool.startsWith(`${tool}__`)
+      : (callTool: string) => callTool === tool;
+    return {
+      compiled: { ...base, kind: "tool", tool, appliesTo, removesTool: rule.behavior === "deny" },
+      warnings,
+    };
+  }
+  const parameter = /^([A-Za-z_][A-Za-z0-9_-]*):(.*)$/s.exec(specifier);
+  const allowed = PARAMETER_FIELDS[family];
+  const isParameter =
+    parameter !== null &&
+    !(family === "web" && parameter[1] === "domain") &&
+    (allowed === "any" ||
+      allowed.has(parameter[1] as string) ||
+      CANONICAL_FIELDS[family].includes(parameter[1] as string));
+  if (isParameter && parameter !== null) {
+    const name = parameter[1] as string;
+    if (CANONICAL_FIELDS[family].includes(name)) {
+      warnings.push(ignored(rule, `\`${name}\` is matched through the tool's own syntax, e.g. \`${tool}(...)\``));
+      return { compiled: undefined, warnings };
+    }
+    if (rule.behavior === "allow") {
+      warnings.push(ignored(rule, "parameter rules (`Tool(name:value)`) apply to deny and ask only"));
+      return { compiled: undefined, warnings };
+    }
+    const valueMatches = compileWildcard((parameter[2] as string).trim());
+    const testInput = (input: unknown) => {
+      const value = scalarField(input, name);
+      return value !== undefined && valueMatches(value);
+    };
+    return { compiled: { ...base, kind: "parameter", tool, appliesTo: (t) => t === tool, testInput }, warnings };
+  }
+  const appliesTo = (callTool: string) => specifierCovers(tool, callTool);
+  switch (family) {
+    case "shell":
+      return {
+        compiled: { ...base, kind: "command", tool, appliesTo, test: compileBashSpecifier(specifier) },
+        warnings,
+      };
+    case "read":
+    case "edit":
+      return {
+        compiled: { ...base, kind: "path", tool, appliesTo, test: compilePathSpecifier(specifier, context) },
+        warnings,
+      };
+    case "web": {
+      if (!specifier.startsWith("domain:")) {
+        warnings.push(ignored(rule, "WebFetch rules take `domain:host`, e.g. `WebFetch(domain:example.com)`"));
+        return { compiled: undefined, warnings };
+      }
+      const test = compileDomainSpecifier(specifier.slice("domain:".length));
+      return { compiled: { ...base, kind: "domain", tool, appliesTo, test }, warnings };
+    }
+    default:
+      warnings.push(ignored(rule, `${tool} has no specifier syntax; write \`${tool}\` or \`${tool}(param:value)\``));
+      return { compiled: undefined, warnings };
+  }
+}
+
+function ignored(rule: PolicyRule, why: string): CompileWarning {
+  return {
+    code: "RULE_IGNORED",
+    message: `The ${rule.behavior} rule ${JSON.stringify(rule.rule)}${rule.origin ? ` in ${rule.origin}` : ""} is ignored: ${why}.`,
+  };
+}

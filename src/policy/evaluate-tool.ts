@@ -1,0 +1,107 @@
+import type { CompiledRule } from "./compile-rule.js";
+import type { EvaluationContext } from "./evaluation-context.js";
+import { hostOf } from "./match/domain-specifier.js";
+import { fromOrigin, type Outcome, ruleOutcome } from "./outcome.js";
+import { isInsideAny, resolvePath } from "./paths.js";
+import { pickWinningRule } from "./precedence.js";
+import { pathOf, toolFamily, urlOf } from "./tool-families.js";
+
+/** The subject a rule of each kind tests for one call: its absolute path or its host. */
+function subjects(tool: string, input: unknown, context: EvaluationContext): { path?: string; host?: string } {
+  const family = toolFamily(tool);
+  if (family === "read" || family === "edit") {
+    const path = pathOf(input);
+    if (path !== undefined) return { path: resolvePath(path, context.pathContext) };
+    return family === "read" ? { path: context.workingDirectories[0] as string } : {};
+  }
+  if (family === "web") {
+    const url = urlOf(input);
+    const host = url === undefined ? undefined : hostOf(url);
+    return host === undefined ? {} : { host };
+  }
+  return {};
+}
+
+function ruleMatches(rule: CompiledRule, input: unknown, subject: { path?: string; host?: string }): boolean {
+  switch (rule.kind) {
+    case "tool":
+      return true;
+    case "parameter":
+      return rule.testInput(input);
+    case "path":
+      return subject.path !== undefined && rule.test(subject.path);
+    case "domain":
+      return subject.host !== undefined && rule.test(subject.host);
+    default:
+      return false;
+  }
+}
+
+/** Evaluates a non-shell call: rules by precedence, then session grants, then the defaults preset. */
+export function evaluateTool(options: {
+  tool: string;
+  input: unknown;
+  rules: readonly CompiledRule[];
+  context: EvaluationContext;
+  neverGrant: readonly CompiledRule[];
+}): Outcome {
+  const { tool, input, rules, context } = options;
+  const subject = subjects(tool, input, context);
+  const matches = rules.filter((rule) => ruleMatches(rule, input, subject));
+  const winner = pickWinningRule(matches);
+  if (winner?.behavior === "deny") return ruleOutcome(winner, deniedText(tool, subject, winner));
+  const forbidden = options.neverGrant.some((rule) => ruleMatches(rule, input, subject));
+  const grant = forbidden ? undefined : context.grants.find((rule) => ruleMatches(rule, input, subject));
+  if (grant !== undefined) {
+    return {
+      behavior: "allow",
+      source: "grant",
+      rule: grant.rule,
+      reason: `Allowed by the session grant ${grant.rule}.`,
+    };
+  }
+  if (winner !== undefined) {
+    const text =
+      winner.behavior === "ask"
+        ? `The rule ${winner.rule}${fromOrigin(winner)} requires approval for ${tool}.`
+        : `Allowed by ${winner.rule}${fromOrigin(winner)}.`;
+    return ruleOutcome(winner, text);
+  }
+  return defaultForTool(tool, subject, context);
+}
+
+function defaultForTool(tool: string, subject: { path?: string; host?: string }, context: EvaluationContext): Outcome {
+  const { defaults, mode } = context;
+  const family = toolFamily(tool);
+  if (defaults.noPermissionTools.has(tool)) {
+    return { behavior: "allow", source: "default", reason: `${tool} needs no approval (${defaults.name} defaults).` };
+  }
+  const inside = subject.path !== undefined && isInsideAny(subject.path, context.workingDirectories);
+  if (family === "read" && inside && defaults.readInsideWorkingDirectories) {
+    return { behavior: "allow", source: "default", reason: "Reads inside the working directories need no approval." };
+  }
+  if (family === "edit" && inside && mode === "acceptEdits") {
+    return {
+      behavior: "allow",
+      source: "mode",
+      reason: "Edits inside the working directories are allowed in acceptEdits mode.",
+    };
+  }
+  if (family === "read" && subject.path !== undefined) {
+    return {
+      behavior: undefined,
+      source: "default",
+      reason: `Reading ${subject.path} needs approval: it is outside the working directories.`,
+    };
+  }
+  if (family === "edit" && subject.path !== undefined) {
+    return { behavior: undefined, source: "default", reason: `Writing to ${subject.path} needs approval.` };
+  }
+  return { behavior: undefined, source: "default", reason: `Using ${tool} needs approval.` };
+}
+
+function deniedText(tool: string, subject: { path?: string; host?: string }, rule: CompiledRule): string {
+  const target = subject.path ?? (subject.host === undefined ? undefined : `domain:${subject.host}`);
+  const what = target === undefined ? tool : `${tool} on ${target}`;
+  return `Permission to use ${what} has been denied by the rule ${rule.rule}${fromOrigin(rule)}.`;
+}

@@ -1,0 +1,22 @@
+import type { CompiledRule } from "./compile-rule.js";
+import type { DefaultsPreset } from "./defaults/claude-code-defaults.js";
+import type { PathSpecifierContext } from "./match/path-specifier.js";
+import type { PermissionMode } from "./policy-types.js";
+import type { Subcommand } from "./shell/analyze-shell-command.js";
+
+/** Everything one evaluation needs besides the call; built by `compilePolicy` per call, never by users. */
+export interface EvaluationContext {
+  pathContext: PathSpecifierContext;
+  /** absolute, normalised: the working directory and the additional directories */
+  workingDirectories: readonly string[];
+  defaults: DefaultsPreset;
+  mode: PermissionMode;
+  /** session grants that apply to the call's tool, compiled as allow rules */
+  grants: readonly CompiledRule[];
+  /** whether `neverGrant` forbids granting this shell subcommand */
+  grantForbidden: (subcommand: Subcommand) => boolean;
+  /** Read/Edit/Write deny and ask rules, applied to the paths shell readers and writers name */
+  shellPathRules: readonly CompiledRule[];
+  /** the shell's deny rules, used to look inside `bash -c "..."` scripts */
+  denyRulesForShell: readonly CompiledRule[];
+}

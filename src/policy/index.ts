@@ -1,0 +1,34 @@
+/**
+ * The policy engine: Claude Code compatible permission rules, one precedence function, modes, session grants.
+ * Pure: no node:* imports, no clock, no I/O. Files are read by src/node/ (createPolicy) and validated by
+ * src/config/.
+ */
+export { applyMode } from "./apply-mode.js";
+export {
+  type ClaudePermissions,
+  type ClaudeSettingsRules,
+  type ClaudeSettingsScope,
+  mergeClaudeSettings,
+  normalizeMode,
+} from "./claude-settings-rules.js";
+export { commandPattern } from "./command-pattern.js";
+export { type CompiledPolicy, compilePolicy, type PolicyOptions } from "./compile-policy.js";
+export { type CompiledRule, compileRule } from "./compile-rule.js";
+export { CLAUDE_CODE_DEFAULTS, type DefaultsPreset, NO_DEFAULTS } from "./defaults/claude-code-defaults.js";
+export { type GrantScopeRequest, minimumGrantScope } from "./grants/minimum-grant-scope.js";
+export { SAFE_GRANT_PREFIXES } from "./grants/safe-grant-prefixes.js";
+export { suggestRule } from "./grants/suggest-rule.js";
+export { formatRule, type ParsedRule, parseRule } from "./parse-rule.js";
+export {
+  type CompileWarning,
+  type EvaluateOptions,
+  PERMISSION_MODES,
+  type PermissionMode,
+  type PolicyDecision,
+  type PolicyRule,
+  type ToolCallInput,
+} from "./policy-types.js";
+export { combineParts, pickWinningRule } from "./precedence.js";
+export { analyzeShellCommand, type ShellAnalysis, type Subcommand } from "./shell/analyze-shell-command.js";
+export { COMMAND_ARITY, commandPrefix } from "./shell/command-arity.js";
+export { canonicalToolName, toolFamily } from "./tool-families.js";

@@ -1,0 +1,35 @@
+/**
+ * `WebFetch(domain:host)`: the host is compared case-insensitively with a trailing dot removed;
+ * `*.example.com` matches subdomains at any depth but not the apex; `*` alone matches every host; any other `*`
+ * matches within one label (`example.*` matches `example.org`, not `example.evil.com`).
+ */
+export function compileDomainSpecifier(domain: string): (host: string) => boolean {
+  const pattern = normalizeHost(domain);
+  if (pattern === "*") return () => true;
+  if (pattern.startsWith("*.") && !pattern.slice(2).includes("*")) {
+    const suffix = pattern.slice(1);
+    return (host) => host.endsWith(suffix) && host.length > suffix.length;
+  }
+  if (!pattern.includes("*")) return (host) => host === pattern;
+  const body = pattern
+    .split("*")
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+    .join("[^.]*");
+  const regex = new RegExp(`^${body}$`);
+  return (host) => regex.test(host);
+}
+
+export function normalizeHost(host: string): string {
+  const lower = host.trim().toLowerCase();
+  return lower.endsWith(".") ? lower.slice(0, -1) : lower;
+}
+
+/** The normalised host of a URL, or undefined when the URL cannot be read. */
+export function hostOf(url: string): string | undefined {
+  try {
+    return normalizeHost(new URL(url).hostname);
+  } catch {
+    const match = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([^/:?#\s]+)/i.exec(url.trim());
+    return match?.[1] === undefined ? undefined : normalizeHost(match[1]);
+  }
+}

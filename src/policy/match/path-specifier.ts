@@ -1,0 +1,46 @@
+import picomatch from "picomatch/posix.js";
+import type { PathContext } from "../paths.js";
+
+/**
+ * Compiles a Read/Edit/Write specifier (gitignore style, as Claude Code reads it) into a test on absolute,
+ * normalised paths:
+ * - `//path` is absolute from the filesystem root; `~/path` is under the home directory;
+ * - `/path` is relative to the project root (not absolute);
+ * - `path` and `./path` are relative to the working directory; a name without an inner slash matches at any depth
+ *   below it (`.env` is `**\/.env`);
+ * - `*` stays inside one segment, `**` crosses segments; a pattern also covers everything below a matching
+ *   directory (`docs` covers `docs/a.md`).
+ */
+export interface PathSpecifierContext extends PathContext {
+  /** the project root for `/path` patterns (normally the working directory) */
+  projectRoot: string;
+}
+
+export function compilePathSpecifier(specifier: string, context: PathSpecifierContext): (path: string) => boolean {
+  const glob = anchorPattern(specifier.trim(), context);
+  const matchers = [picomatch.makeRe(glob, { dot: true }), picomatch.makeRe(`${glob}/**`, { dot: true })];
+  return (path) => matchers[0]?.test(path) === true || matchers[1]?.test(path) === true;
+}
+
+/** Turns a specifier into an absolute glob. Exported for tests and for `toolgate check` explanations. */
+export function anchorPattern(specifier: string, context: PathSpecifierContext): string {
+  let pattern = specifier;
+  if (pattern === "" || pattern === "*" || pattern === "**") return "/**";
+  if (pattern.startsWith("//")) return joinGlob("/", pattern.slice(2));
+  if (pattern === "~" || pattern.startsWith("~/")) return joinGlob(escapeGlob(context.homeDir), pattern.slice(2));
+  if (pattern.startsWith("/")) return joinGlob(escapeGlob(context.projectRoot), pattern.slice(1));
+  while (pattern.startsWith("./")) pattern = pattern.slice(2);
+  const trimmed = pattern.endsWith("/") ? pattern.slice(0, -1) : pattern;
+  const anchored = trimmed.includes("/");
+  return joinGlob(escapeGlob(context.cwd), anchored ? trimmed : `**/${trimmed}`);
+}
+
+function joinGlob(base: string, rest: string): string {
+  const cleaned = rest.replace(/\/+$/, "");
+  if (cleaned === "") return base === "/" ? "/**" : base;
+  return base.endsWith("/") ? `${base}${cleaned}` : `${base}/${cleaned}`;
+}
+
+function escapeGlob(path: string): string {
+  return path.replace(/[*?[\]{}()!+@\\]/g, "\\$&");
+}

@@ -1,0 +1,31 @@
+import type { Behavior } from "../core/decision.js";
+import type { CompiledRule } from "./compile-rule.js";
+import type { PolicyDecision } from "./policy-types.js";
+
+/**
+ * What rules, grants and defaults said about a call before the permission mode and the headless conversion are
+ * applied. `behavior: undefined` means nothing decided: the mode decides.
+ */
+export interface Outcome {
+  behavior: Behavior | undefined;
+  source: PolicyDecision["source"];
+  rule?: string;
+  origin?: string;
+  reason: string;
+  removesTool?: boolean;
+}
+
+export function ruleOutcome(rule: CompiledRule, reason: string): Outcome {
+  return {
+    behavior: rule.behavior,
+    source: "policy",
+    rule: rule.rule,
+    ...(rule.origin === undefined ? {} : { origin: rule.origin }),
+    reason,
+    ...(rule.behavior === "deny" && rule.removesTool ? { removesTool: true } : {}),
+  };
+}
+
+export function fromOrigin(rule: CompiledRule): string {
+  return rule.origin === undefined ? "" : ` (${rule.origin})`;
+}

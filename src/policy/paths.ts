@@ -1,0 +1,59 @@
+/**
+ * Pure POSIX path helpers (no node:path): the working directory and home directory are always inputs.
+ */
+
+export interface PathContext {
+  /** absolute working directory; relative paths resolve against it */
+  cwd: string;
+  /** absolute home directory, for `~` */
+  homeDir: string;
+}
+
+/** Resolves `path` to an absolute, normalised POSIX path (`~`, `.`, `..`, repeated and trailing slashes). */
+export function resolvePath(path: string, context: PathContext): string {
+  let absolute: string;
+  if (path === "~" || path.startsWith("~/")) absolute = `${context.homeDir}/${path.slice(2)}`;
+  else if (path.startsWith("/")) absolute = path;
+  else absolute = `${context.cwd}/${path}`;
+  return normalizePath(absolute.replace(/\\/g, "/"));
+}
+
+export function normalizePath(absolute: string): string {
+  const parts: string[] = [];
+  for (const part of absolute.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join("/")}`;
+}
+
+/** Whether `path` is `directory` or lies below it (both absolute and normalised). */
+export function isInside(path: string, directory: string): boolean {
+  if (directory === "/") return true;
+  return path === directory || path.startsWith(`${directory}/`);
+}
+
+export function isInsideAny(path: string, directories: readonly string[]): boolean {
+  for (const directory of directories) if (isInside(path, directory)) return true;
+  return false;
+}
+
+export function parentDirectory(path: string): string {
+  const index = path.lastIndexOf("/");
+  return index <= 0 ? "/" : path.slice(0, index);
+}
+
+/** The deepest directory containing every path (paths absolute and normalised). */
+export function commonDirectory(paths: readonly string[]): string {
+  if (paths.length === 0) return "/";
+  let common = (paths[0] as string).split("/");
+  for (const path of paths.slice(1)) {
+    const parts = path.split("/");
+    let index = 0;
+    while (index < common.length && index < parts.length && common[index] === parts[index]) index++;
+    common = common.slice(0, index);
+  }
+  const joined = common.join("/");
+  return joined === "" ? "/" : joined;
+}

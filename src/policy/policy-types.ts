@@ -1,0 +1,61 @@
+import type { Behavior, Decision } from "../core/decision.js";
+
+/**
+ * The internal form every rule source is imported into: Claude Code settings, toolgate config, opencode
+ * `permission` maps (last match wins -> rising priority) and Gemini CLI TOML policies (priority tiers).
+ */
+export interface PolicyRule {
+  /** the rule in Claude Code syntax, as written: `Bash(rm *)`, `Read(./.env)`, `mcp__github` */
+  rule: string;
+  behavior: Behavior;
+  /**
+   * Higher wins before behavior is compared; rules of equal priority resolve deny > ask > allow. Claude-style
+   * rules all have priority 0 (so a deny anywhere beats an allow anywhere). Default 0.
+   */
+  priority?: number;
+  /** where the rule came from, for explanations: `project settings (.claude/settings.json)` */
+  origin?: string;
+  /** only in interactive (true) or only in headless (false) sessions; both when absent (Gemini `interactive`) */
+  interactive?: boolean;
+  /** only in these permission modes (Gemini `modes`); all when absent */
+  modes?: PermissionMode[];
+}
+
+export type PermissionMode = "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions";
+
+export const PERMISSION_MODES: readonly PermissionMode[] = [
+  "default",
+  "acceptEdits",
+  "plan",
+  "dontAsk",
+  "bypassPermissions",
+];
+
+/** What a policy decision adds to the core's `Decision`: how the guard must record a deny. */
+export interface PolicyDecision extends Decision {
+  /** for a deny: the denial source the guard records (`rule`, `mode`, or `headless` for an ask nobody can answer) */
+  denialSource?: "rule" | "mode" | "headless";
+  /** a bare deny (`Bash`, `mcp__server`) removes the tool from the model's tool list in Claude Code */
+  removesTool?: boolean;
+  /** where the deciding rule came from */
+  origin?: string;
+}
+
+export interface EvaluateOptions {
+  /** permission mode; `default` when absent */
+  mode?: PermissionMode;
+  /** whether a person can answer a prompt; when false an ask becomes a deny with denialSource `headless` */
+  interactive?: boolean;
+  /** session grants as allow rules in Claude Code syntax; they never override a deny */
+  grants?: readonly string[];
+}
+
+export interface ToolCallInput {
+  tool: string;
+  input: unknown;
+}
+
+export interface CompileWarning {
+  code: string;
+  message: string;
+}

@@ -1,0 +1,42 @@
+import type { Behavior } from "../core/decision.js";
+
+/** The fields precedence looks at. */
+export interface Ranked {
+  behavior: Behavior;
+  priority: number;
+}
+
+const BEHAVIOR_RANK: Record<Behavior, number> = { deny: 3, ask: 2, allow: 1 };
+
+/**
+ * THE precedence function (house invariant 6). Among the rules that match a call:
+ * 1. the highest `priority` wins (Claude-style rules all have priority 0; imported opencode rules rise with their
+ *    position, so the last match wins; imported Gemini rules carry tier + priority/1000);
+ * 2. at equal priority, deny beats ask beats allow (Claude Code: "deny, then ask, then allow; specificity does
+ *    not matter");
+ * 3. at equal priority and behavior, the first rule in the list wins (its `rule` is reported).
+ * Returns undefined when nothing matched.
+ */
+export function pickWinningRule<T extends Ranked>(matches: readonly T[]): T | undefined {
+  let winner: T | undefined;
+  for (const candidate of matches) {
+    if (winner === undefined || outranks(candidate, winner)) winner = candidate;
+  }
+  return winner;
+}
+
+function outranks(candidate: Ranked, current: Ranked): boolean {
+  if (candidate.priority !== current.priority) return candidate.priority > current.priority;
+  return BEHAVIOR_RANK[candidate.behavior] > BEHAVIOR_RANK[current.behavior];
+}
+
+/** Combines per-part outcomes (subcommands of one shell command): any deny, else any ask, else allow. */
+export function combineParts(behaviors: readonly (Behavior | undefined)[]): Behavior | undefined {
+  let result: Behavior | undefined = "allow";
+  for (const behavior of behaviors) {
+    if (behavior === "deny") return "deny";
+    if (behavior === "ask") result = "ask";
+    else if (behavior === undefined && result === "allow") result = undefined;
+  }
+  return result;
+}

@@ -1,0 +1,273 @@
+/**
+ * A small, allocation-light shell parser: enough of POSIX sh / bash to find every simple command that a command
+ * line would run. Quotes, escapes, comments, `$( )`, backticks, `<( )`, subshells, here-documents, redirections and
+ * the separators `&& || ; | |& &` and newlines are understood. Anything it cannot read (an unclosed quote or
+ * substitution) makes `complete` false, and callers must then fail closed (no allow, deny still checked).
+ * See docs/rules.md ("Why a hand-written shell parser") for why no npm parser is used.
+ */
+
+export interface ShellWord {
+  /** the word after quote removal (`"a b"` -> `a b`) */
+  value: string;
+  /** the word as written */
+  raw: string;
+}
+
+export interface ShellRedirect {
+  operator: string;
+  target: string;
+}
+
+export interface ShellCommand {
+  words: ShellWord[];
+  redirects: ShellRedirect[];
+}
+
+export interface ShellParse {
+  commands: ShellCommand[];
+  /** false when the text could not be read completely (unclosed quote, substitution or subshell) */
+  complete: boolean;
+}
+
+const SEPARATORS = ["&&", "||", ";;", "|&", ";", "|", "&"];
+const REDIRECTS = ["&>>", "&>", "<<<", "<<-", "<<", ">>", ">&", "<&", ">|", "<>", ">", "<"];
+
+interface Cursor {
+  text: string;
+  at: number;
+  complete: boolean;
+  commands: ShellCommand[];
+  heredocs: { delimiter: string; stripTabs: boolean }[];
+}
+
+export function parseShellCommand(text: string): ShellParse {
+  const cursor: Cursor = { text, at: 0, complete: true, commands: [], heredocs: [] };
+  parseList(cursor, undefined);
+  return { commands: cursor.commands, complete: cursor.complete };
+}
+
+/** Parses commands until `closer` (`)` for a subshell) or the end of the text. */
+function parseList(cursor: Cursor, closer: string | undefined): void {
+  let current: ShellCommand = { words: [], redirects: [] };
+  const flush = () => {
+    if (current.words.length > 0 || current.redirects.length > 0) cursor.commands.push(current);
+    current = { words: [], redirects: [] };
+  };
+  const { text } = cursor;
+  while (cursor.at < text.length) {
+    const char = text[cursor.at] as string;
+    if (char === " " || char === "\t" || char === "\r") {
+      cursor.at++;
+      continue;
+    }
+    if (char === "\n") {
+      cursor.at++;
+      flush();
+      skipHeredocBodies(cursor);
+      continue;
+    }
+    if (char === "\\" && text[cursor.at + 1] === "\n") {
+      cursor.at += 2;
+      continue;
+    }
+    if (char === "#") {
+      while (cursor.at < text.length && text[cursor.at] !== "\n") cursor.at++;
+      continue;
+    }
+    if (char === ")" && closer === ")") {
+      cursor.at++;
+      flush();
+      return;
+    }
+    if (char === "(" || char === ")") {
+      // a subshell `( ... )` or a stray parenthesis: both end the current command
+      cursor.at++;
+      flush();
+      if (char === "(") parseList(cursor, ")");
+      continue;
+    }
+    const separator = startsWithAny(text, cursor.at, SEPARATORS);
+    if (separator !== undefined && !(separator === "&" && text[cursor.at + 1] === ">")) {
+      cursor.at += separator.length;
+      flush();
+      continue;
+    }
+    const redirect = readRedirectOperator(text, cursor.at);
+    if (redirect !== undefined) {
+      cursor.at += redirect.length;
+      skipBlanks(cursor);
+      if (redirect.operator === "<<" || redirect.operator === "<<-") {
+        const word = readWord(cursor);
+        cursor.heredocs.push({ delimiter: word.value, stripTabs: redirect.operator === "<<-" });
+        current.redirects.push({ operator: redirect.operator, target: word.value });
+      } else if (redirect.operator.endsWith("&") && /^[0-9-]/.test(text[cursor.at] ?? "")) {
+        const word = readWord(cursor);
+        current.redirects.push({ operator: redirect.operator, target: `&${word.value}` });
+      } else {
+        current.redirects.push({ operator: redirect.operator, target: readWord(cursor).value });
+      }
+      continue;
+    }
+    current.words.push(readWord(cursor));
+  }
+  flush();
+  if (closer !== undefined) cursor.complete = false;
+}
+
+function skipBlanks(cursor: Cursor): void {
+  while (cursor.text[cursor.at] === " " || cursor.text[cursor.at] === "\t") cursor.at++;
+}
+
+function startsWithAny(text: string, at: number, options: string[]): string | undefined {
+  for (const option of options) if (text.startsWith(option, at)) return option;
+  return undefined;
+}
+
+/** `>`, `2>>`, `&>`...; a leading file-descriptor number only counts when it is its own word so far. */
+function readRedirectOperator(text: string, at: number): { operator: string; length: number } | undefined {
+  let index = at;
+  while (index < text.length && /[0-9]/.test(text[index] as string)) index++;
+  const digits = index - at;
+  if (digits > 0 && !(text[index] === ">" || text[index] === "<")) return undefined;
+  if (text.startsWith("<(", index) || text.startsWith(">(", index)) return undefined;
+  const operator = startsWithAny(text, index, REDIRECTS);
+  if (operator === undefined) return undefined;
+  return { operator, length: digits + operator.length };
+}
+
+/** Reads one word, handling quotes, escapes and substitutions (whose commands are parsed as well). */
+function readWord(cursor: Cursor): ShellWord {
+  const { text } = cursor;
+  const start = cursor.at;
+  let value = "";
+  while (cursor.at < text.length) {
+    const char = text[cursor.at] as string;
+    if (char === " " || char === "\t" || char === "\n" || char === "\r" || char === ";" || char === "&") break;
+    if (char === "|" || char === ")" || char === "(") break;
+    if ((char === "<" || char === ">") && text[cursor.at + 1] !== "(") break;
+    if (char === "\\") {
+      value += text[cursor.at + 1] ?? "";
+      cursor.at += 2;
+      continue;
+    }
+    if (char === "'") {
+      const end = text.indexOf("'", cursor.at + 1);
+      if (end < 0) {
+        cursor.complete = false;
+        value += text.slice(cursor.at + 1);
+        cursor.at = text.length;
+        break;
+      }
+      value += text.slice(cursor.at + 1, end);
+      cursor.at = end + 1;
+      continue;
+    }
+    if (char === '"') {
+      value += readDoubleQuoted(cursor);
+      continue;
+    }
+    if ((char === "$" || char === "<" || char === ">") && text[cursor.at + 1] === "(") {
+      value += readSubstitution(cursor, cursor.at + 2);
+      continue;
+    }
+    if (char === "`") {
+      value += readBackticks(cursor);
+      continue;
+    }
+    value += char;
+    cursor.at++;
+  }
+  return { value, raw: text.slice(start, cursor.at) };
+}
+
+function readDoubleQuoted(cursor: Cursor): string {
+  const { text } = cursor;
+  let value = "";
+  cursor.at++;
+  while (cursor.at < text.length) {
+    const char = text[cursor.at] as string;
+    if (char === '"') {
+      cursor.at++;
+      return value;
+    }
+    if (char === "\\" && '"\\$`\n'.includes(text[cursor.at + 1] ?? "")) {
+      value += text[cursor.at + 1];
+      cursor.at += 2;
+      continue;
+    }
+    if (char === "$" && text[cursor.at + 1] === "(") {
+      value += readSubstitution(cursor, cursor.at + 2);
+      continue;
+    }
+    if (char === "`") {
+      value += readBackticks(cursor);
+      continue;
+    }
+    value += char;
+    cursor.at++;
+  }
+  cursor.complete = false;
+  return value;
+}
+
+/** `$( ... )`, `<( ... )`, `>( ... )`; `$(( ... ))` is arithmetic and not parsed as commands. */
+function readSubstitution(cursor: Cursor, innerStart: number): string {
+  const start = cursor.at;
+  const arithmetic = cursor.text[innerStart] === "(";
+  cursor.at = innerStart;
+  if (arithmetic) {
+    let depth = 2;
+    while (cursor.at < cursor.text.length && depth > 0) {
+      const char = cursor.text[cursor.at];
+      if (char === "(") depth++;
+      else if (char === ")") depth--;
+      cursor.at++;
+    }
+    if (depth > 0) cursor.complete = false;
+    return cursor.text.slice(start, cursor.at);
+  }
+  parseList(cursor, ")");
+  return cursor.text.slice(start, cursor.at);
+}
+
+function readBackticks(cursor: Cursor): string {
+  const { text } = cursor;
+  const start = cursor.at;
+  let index = start + 1;
+  let inner = "";
+  while (index < text.length && text[index] !== "`") {
+    if (text[index] === "\\" && index + 1 < text.length) {
+      inner += text[index + 1];
+      index += 2;
+      continue;
+    }
+    inner += text[index];
+    index++;
+  }
+  if (index >= text.length) cursor.complete = false;
+  cursor.at = Math.min(index + 1, text.length);
+  const nested = parseShellCommand(inner);
+  cursor.commands.push(...nested.commands);
+  if (!nested.complete) cursor.complete = false;
+  return text.slice(start, cursor.at);
+}
+
+function skipHeredocBodies(cursor: Cursor): void {
+  const { text } = cursor;
+  while (cursor.heredocs.length > 0) {
+    const heredoc = cursor.heredocs.shift() as { delimiter: string; stripTabs: boolean };
+    let found = false;
+    while (cursor.at < text.length) {
+      const lineEnd = text.indexOf("\n", cursor.at);
+      const end = lineEnd < 0 ? text.length : lineEnd;
+      let line = text.slice(cursor.at, end);
+      if (heredoc.stripTabs) line = line.replace(/^\t+/, "");
+      cursor.at = lineEnd < 0 ? text.length : lineEnd + 1;
+      if (line === heredoc.delimiter) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) cursor.complete = false;
+  }
+}

@@ -1,0 +1,85 @@
+import type { AuditEvent, DenialRecord } from "../core/records.js";
+import type { CountBySignature, DenialQuery, DenialReport, ReportQuery } from "./ports.js";
+
+/**
+ * The reference semantics of `DenialStore.report`, over plain arrays. The memory store uses it directly; the SQL
+ * stores implement the same ordering in SQL and the contract suite checks they agree.
+ * Orderings: counts descending, ties by name ascending. Days are UTC.
+ */
+export function computeReport(options: {
+  records: readonly DenialRecord[];
+  events: readonly AuditEvent[];
+  query: ReportQuery;
+}): DenialReport {
+  const { query } = options;
+  const top = query.top ?? 10;
+  const records = options.records.filter((record) => matchesQuery(record, query));
+  const tools = new Map<string, number>();
+  const signatures = new Map<string, CountBySignature>();
+  const days = new Map<string, number>();
+  const sessions = new Set<string>();
+  for (const record of records) {
+    sessions.add(record.sessionId);
+    tools.set(record.tool, (tools.get(record.tool) ?? 0) + 1);
+    const day = utcDay(record.at);
+    days.set(day, (days.get(day) ?? 0) + 1);
+    const known = signatures.get(record.signature);
+    if (known) known.count += 1;
+    else
+      signatures.set(record.signature, {
+        tool: record.tool,
+        signature: record.signature,
+        count: 1,
+        sample: { inputSummary: record.inputSummary, input: record.input },
+      });
+  }
+  const incidents = new Map<string, { loops: number; aborts: number }>();
+  for (const event of options.events) {
+    if (event.kind !== "loop.detected" && event.kind !== "run.aborted") continue;
+    if (!matchesQuery(event, { ...query, tool: undefined })) continue;
+    const entry = incidents.get(event.sessionId) ?? { loops: 0, aborts: 0 };
+    if (event.kind === "loop.detected") entry.loops += 1;
+    else entry.aborts += 1;
+    incidents.set(event.sessionId, entry);
+  }
+  const denialsBySession = new Map<string, number>();
+  for (const record of records) denialsBySession.set(record.sessionId, (denialsBySession.get(record.sessionId) ?? 0) + 1);
+  return {
+    total: records.length,
+    sessions: sessions.size,
+    topTools: [...tools]
+      .map(([tool, count]) => ({ tool, count }))
+      .sort((a, b) => b.count - a.count || compare(a.tool, b.tool))
+      .slice(0, top),
+    topSignatures: [...signatures.values()]
+      .sort((a, b) => b.count - a.count || compare(a.signature, b.signature))
+      .slice(0, top),
+    perDay: [...days].map(([day, count]) => ({ day, count })).sort((a, b) => compare(a.day, b.day)),
+    incidents: [...incidents]
+      .map(([sessionId, entry]) => ({ sessionId, ...entry, denials: denialsBySession.get(sessionId) ?? 0 }))
+      .sort((a, b) => b.loops + b.aborts - (a.loops + a.aborts) || compare(a.sessionId, b.sessionId))
+      .slice(0, top),
+  };
+}
+
+/** whether a record or event falls inside a query's window and filters */
+export function matchesQuery(
+  item: { at: number; sessionId: string; tool?: string },
+  query: Pick<DenialQuery, "since" | "until" | "sessionId" | "tool">,
+): boolean {
+  if (query.since !== undefined && item.at < query.since) return false;
+  if (query.until !== undefined && item.at >= query.until) return false;
+  if (query.sessionId !== undefined && item.sessionId !== query.sessionId) return false;
+  if (query.tool !== undefined && item.tool !== query.tool) return false;
+  return true;
+}
+
+/** UTC day of an epoch-ms time, YYYY-MM-DD (the `day` column of the stores) */
+export function utcDay(at: number): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+/** byte-order comparison, the same as SQL `COLLATE "C"` / SQLite BINARY */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,127 @@
+import type { AuditEvent, DenialRecord } from "../core/records.js";
+import type { SessionState } from "../core/state.js";
+import { computeReport, matchesQuery } from "./compute-report.js";
+import type {
+  DenialQuery,
+  DenialReport,
+  DenialStore,
+  ReportQuery,
+  SessionStateStore,
+  Store,
+  StoredAuditEvent,
+  StoredDenial,
+  VersionedState,
+} from "./ports.js";
+
+/**
+ * In-memory twins of the store ports: for in-process hosts, tests and ephemeral runs. Runtime-neutral (no
+ * `node:*` imports), so the root entry can export it. Values are deep-copied through JSON on the way in and out,
+ * as a database would, so callers can never mutate stored data.
+ */
+export function createMemoryStore<S = SessionState>(): Store<S> {
+  const denials = createMemoryDenialStore();
+  const sessions = createMemorySessionStateStore<S>();
+  return {
+    location: "memory",
+    denials,
+    sessions,
+    close: async () => {
+      await denials.close();
+      await sessions.close();
+    },
+  };
+}
+
+export function createMemoryDenialStore(): DenialStore {
+  const records: StoredDenial[] = [];
+  const events: StoredAuditEvent[] = [];
+  const keys = new Set<string>();
+  let nextId = 1;
+  let nextEventId = 1;
+  return {
+    async append(batch: readonly DenialRecord[]) {
+      for (const record of batch) {
+        const key = `${record.sessionId}\u0000${record.seq}`;
+        if (keys.has(key)) continue;
+        keys.add(key);
+        records.push({ ...copy(record), id: nextId++ });
+      }
+    },
+    async appendEvents(batch: readonly AuditEvent[]) {
+      for (const event of batch) events.push({ ...copy(event), id: nextEventId++ });
+    },
+    async query(query: DenialQuery = {}) {
+      return copy(select(records, query));
+    },
+    async queryEvents(query: DenialQuery & { kinds?: readonly string[] } = {}) {
+      const kinds = query.kinds ? new Set(query.kinds) : undefined;
+      return copy(select(events, query).filter((event) => !kinds || kinds.has(event.kind)));
+    },
+    async report(query: ReportQuery = {}): Promise<DenialReport> {
+      return copy(computeReport({ records, events, query }));
+    },
+    async scrub(redact) {
+      let changed = 0;
+      for (const [index, stored] of records.entries()) {
+        const { id, ...record } = stored;
+        const next = copy(redact(copy(record)));
+        if (JSON.stringify(next) === JSON.stringify(record)) continue;
+        records[index] = { ...next, id };
+        changed += 1;
+      }
+      return changed;
+    },
+    async prune(before: number) {
+      const keptRecords = records.filter((record) => record.at >= before);
+      const keptEvents = events.filter((event) => event.at >= before);
+      const result = { denials: records.length - keptRecords.length, events: events.length - keptEvents.length };
+      for (const record of records) if (record.at < before) keys.delete(`${record.sessionId}\u0000${record.seq}`);
+      records.splice(0, records.length, ...keptRecords);
+      events.splice(0, events.length, ...keptEvents);
+      return result;
+    },
+    async close() {},
+  };
+}
+
+export function createMemorySessionStateStore<S = SessionState>(): SessionStateStore<S> {
+  const sessions = new Map<string, VersionedState<string>>();
+  // Updates are serialised per store (a promise chain), mirroring the row lock of the SQL stores.
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    async get(sessionId) {
+      const stored = sessions.get(sessionId);
+      return stored && { state: JSON.parse(stored.state) as S, version: stored.version };
+    },
+    update(sessionId, fn) {
+      const run = queue.then(() => {
+        const stored = sessions.get(sessionId);
+        const next = fn(stored && (JSON.parse(stored.state) as S));
+        const written = { state: JSON.stringify(next), version: (stored?.version ?? 0) + 1 };
+        sessions.set(sessionId, written);
+        return { state: JSON.parse(written.state) as S, version: written.version };
+      });
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    async delete(sessionId) {
+      sessions.delete(sessionId);
+    },
+    async close() {},
+  };
+}
+
+function select<T extends { id: number; at: number; sessionId: string; tool?: string }>(
+  rows: readonly T[],
+  query: DenialQuery,
+): T[] {
+  let selected = rows.filter(
+    (row) => matchesQuery(row, query) && (query.afterId === undefined || row.id > query.afterId),
+  );
+  if (query.order === "desc") selected = selected.reverse();
+  return query.limit === undefined ? selected : selected.slice(0, query.limit);
+}
+
+function copy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

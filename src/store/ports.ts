@@ -1,0 +1,124 @@
+import type { DenialRecord } from "../core/records.js";
+import type { AuditEvent } from "../core/records.js";
+import type { SessionState } from "../core/state.js";
+
+/**
+ * The two storage ports. Every implementation (memory, SQLite, Postgres) passes the shared contract suite in
+ * test/store/contract.ts. Records arrive already redacted from the core; stores never see raw inputs.
+ */
+
+/** A denial record as stored: the record plus the store's monotonic row id (for `tail`). */
+export interface StoredDenial extends DenialRecord {
+  id: number;
+}
+
+/** A stored audit event (escalations, grants, nudges, aborts, loop verdicts, summaries). */
+export interface StoredAuditEvent extends AuditEvent {
+  id: number;
+}
+
+export interface DenialQuery {
+  /** epoch ms, inclusive */
+  since?: number;
+  /** epoch ms, exclusive */
+  until?: number;
+  sessionId?: string;
+  /** exact tool name */
+  tool?: string;
+  /** only rows with a store id greater than this (for following new rows) */
+  afterId?: number;
+  /** newest rows when set with `order: "desc"`; default ascending by id */
+  order?: "asc" | "desc";
+  limit?: number;
+}
+
+export interface ReportQuery {
+  since?: number;
+  until?: number;
+  sessionId?: string;
+  tool?: string;
+  /** rows per ranked list (10) */
+  top?: number;
+}
+
+export interface CountByTool {
+  tool: string;
+  count: number;
+}
+
+export interface CountBySignature {
+  tool: string;
+  signature: string;
+  count: number;
+  /** one stored row with this signature, for suggesting an allow rule */
+  sample: { inputSummary: string; input: unknown };
+}
+
+export interface CountByDay {
+  /** UTC day, YYYY-MM-DD */
+  day: string;
+  count: number;
+}
+
+export interface SessionIncident {
+  sessionId: string;
+  loops: number;
+  aborts: number;
+  denials: number;
+}
+
+export interface DenialReport {
+  total: number;
+  sessions: number;
+  topTools: CountByTool[];
+  topSignatures: CountBySignature[];
+  perDay: CountByDay[];
+  /** sessions that had a loop verdict or an abort in the window, most incidents first */
+  incidents: SessionIncident[];
+}
+
+export interface DenialStore {
+  /** Appends records in one batch (one transaction). Idempotent on (sessionId, seq): replays never duplicate. */
+  append(records: readonly DenialRecord[]): Promise<void>;
+  /** Appends audit events in one batch. */
+  appendEvents(events: readonly AuditEvent[]): Promise<void>;
+  query(query?: DenialQuery): Promise<StoredDenial[]>;
+  queryEvents(query?: DenialQuery & { kinds?: readonly string[] }): Promise<StoredAuditEvent[]>;
+  /** aggregates for `toolgate report` */
+  report(query?: ReportQuery): Promise<DenialReport>;
+  /**
+   * Re-applies redaction to every stored row: `redact` returns the new record (or the same one). Returns the
+   * number of rows changed.
+   */
+  scrub(redact: (record: DenialRecord) => DenialRecord): Promise<number>;
+  /** Deletes records and events older than `before` (epoch ms). Returns the number of records deleted. */
+  prune(before: number): Promise<{ denials: number; events: number }>;
+  close(): Promise<void>;
+}
+
+/** A session state with the store's version: 1 after the first write, +1 per update. */
+export interface VersionedState<S = SessionState> {
+  state: S;
+  version: number;
+}
+
+/**
+ * Atomic read-modify-write of a session's reducer state across processes. `fn` may run more than once when an
+ * implementation retries after a conflict, so it must be pure (the core's `step` is); use the value of the
+ * committed call only.
+ */
+export interface SessionStateStore<S = SessionState> {
+  get(sessionId: string): Promise<VersionedState<S> | undefined>;
+  update(sessionId: string, fn: (state: S | undefined) => S): Promise<VersionedState<S>>;
+  delete(sessionId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Both ports from one database (what `openStore` returns). */
+export interface Store<S = SessionState> {
+  /** where the data lives, for messages (`sqlite:/home/me/.toolgate/toolgate.db`, `postgres://host/db`) */
+  readonly location: string;
+  readonly denials: DenialStore;
+  readonly sessions: SessionStateStore<S>;
+  close(): Promise<void>;
+}

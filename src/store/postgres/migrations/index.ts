@@ -1,0 +1,5 @@
+import type { Migration } from "../../migration.js";
+import { migration0001 } from "./0001-init.js";
+
+/** Postgres migrations in order, with the same ids and meaning as the SQLite ones. Append only. */
+export const postgresMigrations: readonly Migration[] = [migration0001];

@@ -1,0 +1,117 @@
+import type { Pool } from "pg";
+import type { AuditEvent, DenialRecord } from "../../core/records.js";
+import {
+  DENIAL_COLUMNS,
+  type DenialRowValues,
+  denialRowValues,
+  EVENT_COLUMNS,
+  eventRowValues,
+  parsedJson,
+  rowToDenial,
+  rowToEvent,
+} from "../denial-row.js";
+import type { DenialQuery, DenialStore, ReportQuery } from "../ports.js";
+import { whereClause } from "../report-sql.js";
+import { postgresReport } from "./postgres-report.js";
+
+const DENIAL_TYPES = [
+  "text", "int", "text", "text", "int", "text", "text", "text", "text", "text",
+  "text", "text", "text", "text", "jsonb", "bigint", "text", "text", "text", "jsonb",
+];
+const EVENT_TYPES = ["text", "text", "text", "int", "bigint", "text", "text", "jsonb"];
+const CHUNK = 500;
+
+/** `INSERT ... SELECT * FROM unnest($1::text[], ...)`: one statement per batch, one array per column. */
+function unnestInsert(table: string, columns: readonly string[], types: string[], conflict: string): string {
+  const arrays = types.map((type, index) => `$${index + 1}::${type}[]`).join(", ");
+  return `INSERT INTO ${table} (${columns.join(", ")}) SELECT * FROM unnest(${arrays}) ${conflict}`;
+}
+const insertDenials = unnestInsert("denials", DENIAL_COLUMNS, DENIAL_TYPES, "ON CONFLICT (session_id, seq) DO NOTHING");
+const insertEvents = unnestInsert("audit_events", EVENT_COLUMNS, EVENT_TYPES, "");
+
+/** Postgres rejects NUL in text and `\u0000` in JSONB; replace it so a record is never refused. */
+function sanitize(values: DenialRowValues): DenialRowValues {
+  return values.map((value) =>
+    typeof value === "string" ? value.replaceAll("\u0000", "\uFFFD").replaceAll("\\u0000", "\\uFFFD") : value,
+  );
+}
+
+function columnArrays(rows: DenialRowValues[], width: number): unknown[][] {
+  const arrays: unknown[][] = Array.from({ length: width }, () => []);
+  for (const row of rows) for (let column = 0; column < width; column++) arrays[column]!.push(row[column]);
+  return arrays;
+}
+
+const placeholder = (index: number) => `$${index}`;
+
+export function createPostgresDenialStore(options: { pool: Pool }): DenialStore {
+  const { pool } = options;
+  return {
+    async append(records: readonly DenialRecord[]) {
+      if (records.length === 0) return;
+      const rows = records.map((record) => sanitize(denialRowValues(record)));
+      await pool.query(insertDenials, columnArrays(rows, DENIAL_COLUMNS.length));
+    },
+    async appendEvents(events: readonly AuditEvent[]) {
+      if (events.length === 0) return;
+      const rows = events.map((event) => sanitize(eventRowValues(event)));
+      await pool.query(insertEvents, columnArrays(rows, EVENT_COLUMNS.length));
+    },
+    async query(query: DenialQuery = {}) {
+      const where = whereClause({ query, placeholder, extra: { afterId: query.afterId } });
+      const limit = query.limit === undefined ? "" : ` LIMIT ${Math.floor(query.limit)}`;
+      const order = query.order === "desc" ? "DESC" : "ASC";
+      const result = await pool.query(`SELECT * FROM denials ${where.sql} ORDER BY id ${order}${limit}`, where.params);
+      return result.rows.map((row) => rowToDenial(row, parsedJson));
+    },
+    async queryEvents(query: DenialQuery & { kinds?: readonly string[] } = {}) {
+      const where = whereClause({ query, placeholder, extra: { afterId: query.afterId } });
+      let sql = where.sql;
+      const params: unknown[] = [...where.params];
+      if (query.kinds) {
+        params.push([...query.kinds]);
+        sql += `${sql ? " AND" : "WHERE"} kind = ANY($${params.length}::text[])`;
+      }
+      const limit = query.limit === undefined ? "" : ` LIMIT ${Math.floor(query.limit)}`;
+      const order = query.order === "desc" ? "DESC" : "ASC";
+      const result = await pool.query(`SELECT * FROM audit_events ${sql} ORDER BY id ${order}${limit}`, params);
+      return result.rows.map((row) => rowToEvent(row, parsedJson));
+    },
+    async report(query: ReportQuery = {}) {
+      return postgresReport({ pool, query });
+    },
+    async scrub(redact) {
+      let changed = 0;
+      let afterId = 0;
+      for (;;) {
+        const { rows } = await pool.query("SELECT * FROM denials WHERE id > $1 ORDER BY id LIMIT $2", [afterId, CHUNK]);
+        if (rows.length === 0) return changed;
+        afterId = Number(rows.at(-1).id);
+        const ids: number[] = [];
+        const updated: DenialRowValues[] = [];
+        for (const row of rows) {
+          const { id, ...record } = rowToDenial(row, parsedJson);
+          const after = sanitize(denialRowValues(redact(record)));
+          if (JSON.stringify(denialRowValues(record)) === JSON.stringify(after)) continue;
+          ids.push(id);
+          updated.push(after);
+        }
+        if (ids.length === 0) continue;
+        const arrays = columnArrays(updated, DENIAL_COLUMNS.length);
+        const sets = DENIAL_COLUMNS.map((column) => `${column} = u.${column}`).join(", ");
+        const unnest = DENIAL_TYPES.map((type, index) => `$${index + 2}::${type}[]`).join(", ");
+        await pool.query(
+          `UPDATE denials SET ${sets} FROM (SELECT * FROM unnest($1::bigint[], ${unnest}) AS t(id, ${DENIAL_COLUMNS.join(", ")})) AS u WHERE denials.id = u.id`,
+          [ids, ...arrays],
+        );
+        changed += ids.length;
+      }
+    },
+    async prune(before: number) {
+      const denials = await pool.query("DELETE FROM denials WHERE at < $1", [before]);
+      const events = await pool.query("DELETE FROM audit_events WHERE at < $1", [before]);
+      return { denials: denials.rowCount ?? 0, events: events.rowCount ?? 0 };
+    },
+    async close() {},
+  };
+}

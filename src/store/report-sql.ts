@@ -1,0 +1,28 @@
+import type { ReportQuery } from "./ports.js";
+
+/**
+ * The WHERE clause shared by the report and query SQL of both engines. `placeholder(n)` renders the n-th parameter
+ * (`?` for SQLite, `$n` for Postgres).
+ */
+export function whereClause(options: {
+  query: Pick<ReportQuery, "since" | "until" | "sessionId" | "tool">;
+  placeholder: (index: number) => string;
+  startIndex?: number;
+  extra?: { afterId?: number };
+}): { sql: string; params: (string | number)[] } {
+  const { query } = options;
+  const parts: string[] = [];
+  const params: (string | number)[] = [];
+  const add = (condition: string, value: string | number) => {
+    params.push(value);
+    parts.push(condition.replace("?", options.placeholder((options.startIndex ?? 1) + params.length - 1)));
+  };
+  if (query.since !== undefined) add("at >= ?", query.since);
+  if (query.until !== undefined) add("at < ?", query.until);
+  if (query.sessionId !== undefined) add("session_id = ?", query.sessionId);
+  if (query.tool !== undefined) add("tool = ?", query.tool);
+  if (options.extra?.afterId !== undefined) add("id > ?", options.extra.afterId);
+  return { sql: parts.length === 0 ? "" : `WHERE ${parts.join(" AND ")}`, params };
+}
+
+export const INCIDENT_KINDS = ["loop.detected", "run.aborted"] as const;

@@ -1,0 +1,91 @@
+import { randomUUID } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * A local append-only spool: JSONL files where records wait while the store (or a hook target) is unreachable.
+ * Each batch is written to a temporary name and renamed into place, so a spool file is complete and never changes
+ * after it appears (no torn or interleaved lines, no append racing a replay). Replay claims a file
+ * by renaming it (only one replayer gets it), hands its batches to `deliver`, and deletes it only after every
+ * batch was delivered; a failed replay renames the file back. A claim left by a crashed replayer is taken over
+ * after `staleClaimMs`.
+ */
+export interface Spool<T> {
+  readonly directory: string;
+  append(batch: T): void;
+  /** whether any batch waits (a directory listing, no reads) */
+  hasPending(): boolean;
+  /** batches waiting (all files), for tests and `toolgate report` */
+  pending(): T[];
+  replay(deliver: (batches: T[]) => Promise<void>): Promise<{ replayed: number; failed: number }>;
+}
+
+export function createSpool<T>(options: { directory: string; prefix: string; staleClaimMs?: number }): Spool<T> {
+  const { directory, prefix } = options;
+  const staleClaimMs = options.staleClaimMs ?? 60_000;
+  const files = (suffix: string) => {
+    try {
+      return readdirSync(directory)
+        .filter((name) => name.startsWith(`${prefix}-`) && name.endsWith(suffix))
+        .sort()
+        .map((name) => join(directory, name));
+    } catch {
+      return [];
+    }
+  };
+  const read = (file: string): T[] =>
+    readFileSync(file, "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as T];
+        } catch {
+          return []; // unreadable line (disk trouble): skip it, keep the rest
+        }
+      });
+  return {
+    directory,
+    append(batch) {
+      mkdirSync(directory, { recursive: true, mode: 0o700 });
+      const name = `${prefix}-${String(Date.now()).padStart(15, "0")}-${process.pid}-${randomUUID().slice(0, 8)}`;
+      const temporary = join(directory, `.${name}.tmp`);
+      writeFileSync(temporary, `${JSON.stringify(batch)}\n`, { mode: 0o600 });
+      renameSync(temporary, join(directory, `${name}.jsonl`));
+    },
+    hasPending() {
+      return files(".jsonl").length + files(".claimed").length > 0;
+    },
+    pending() {
+      return [...files(".jsonl"), ...files(".claimed")].flatMap(read);
+    },
+    async replay(deliver) {
+      let replayed = 0;
+      let failed = 0;
+      const now = Date.now();
+      const stale = files(".claimed").filter((file) => now - statSync(file).mtimeMs > staleClaimMs);
+      for (const file of [...files(".jsonl"), ...stale]) {
+        const claimed = file.endsWith(".claimed") ? file : `${file}.${process.pid}.claimed`;
+        try {
+          if (claimed !== file) renameSync(file, claimed);
+        } catch {
+          continue; // another process claimed it first
+        }
+        const batches = read(claimed);
+        try {
+          if (batches.length > 0) await deliver(batches);
+          unlinkSync(claimed);
+          replayed += batches.length;
+        } catch {
+          failed += batches.length;
+          try {
+            if (claimed !== file) renameSync(claimed, file);
+          } catch {
+            // left claimed; taken over once stale
+          }
+        }
+      }
+      return { replayed, failed };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { SessionState } from "../../core/state.js";
+import type { Store } from "../ports.js";
+import { withRetry } from "../retry.js";
+import type { SqliteDriver } from "./driver.js";
+import { isBun, openBunSqlite } from "./driver-bun.js";
+import { openBetterSqlite3 } from "./driver-better-sqlite3.js";
+import { ensureParentDirectory, prepareSqliteDatabase, toStoreError } from "./open-sqlite-database.js";
+import { createSqliteDenialStore } from "./sqlite-denial-store.js";
+import { createSqliteSessionStateStore } from "./sqlite-session-state-store.js";
+
+export interface SqliteStoreOptions {
+  /** database file (created with its directory on first use); ":memory:" for a throwaway database */
+  filename?: string;
+  /** an already-open driver (bun:sqlite, a test double); `filename` is ignored */
+  driver?: SqliteDriver;
+  /** how long SQLite itself waits for a lock before reporting SQLITE_BUSY (5000 ms) */
+  busyTimeoutMs?: number;
+  /** extra attempts after SQLITE_BUSY, with doubling backoff from `retryDelayMs` (4 attempts, 50 ms) */
+  lockAttempts?: number;
+  retryDelayMs?: number;
+}
+
+/** Opens (and migrates) a SQLite store: better-sqlite3 under Node, bun:sqlite under Bun. */
+export async function createSqliteStore<S = SessionState>(options: SqliteStoreOptions = {}): Promise<Store<S>> {
+  const filename = options.driver?.filename ?? options.filename ?? ":memory:";
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
+  let driver = options.driver;
+  if (!driver) {
+    try {
+      ensureParentDirectory(filename);
+      driver = isBun()
+        ? await openBunSqlite(filename, { busyTimeoutMs })
+        : openBetterSqlite3(filename, { busyTimeoutMs });
+    } catch (error) {
+      throw toStoreError(error, filename);
+    }
+  }
+  const opened = driver;
+  try {
+    prepareSqliteDatabase(opened);
+  } catch (error) {
+    opened.close();
+    throw error;
+  }
+  const write = <T>(operation: () => T): Promise<T> =>
+    withRetry(operation, {
+      attempts: options.lockAttempts ?? 4,
+      baseDelayMs: options.retryDelayMs ?? 50,
+      isRetryable: isLocked,
+    });
+  let closed = false;
+  return {
+    location: `sqlite:${filename}`,
+    denials: createSqliteDenialStore({ driver: opened, write }),
+    sessions: createSqliteSessionStateStore<S>({ driver: opened, write }),
+    async close() {
+      if (closed) return;
+      closed = true;
+      opened.close();
+    },
+  };
+}
+
+export function isLocked(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code ?? "";
+  return code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
+}

@@ -1,0 +1,37 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+export const cliPath = join(repoRoot, "dist/cli/main.js");
+
+/** Builds dist/ once when a test run starts without it. */
+export function ensureBuilt(): void {
+  if (!existsSync(cliPath)) spawnSync("npm", ["run", "build", "--silent"], { cwd: repoRoot, stdio: "inherit" });
+}
+
+/** A temporary HOME and project directory with the given files (paths relative to the fixture root). */
+export function makeFixture(files: Record<string, unknown>): { root: string; home: string; project: string } {
+  const root = mkdtempSync(join(tmpdir(), "toolgate-cli-"));
+  const home = join(root, "home");
+  const project = join(root, "project");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(project, { recursive: true });
+  for (const [path, content] of Object.entries(files)) {
+    const file = join(root, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+  }
+  return { root, home, project };
+}
+
+export function runCli(args: string[], options: { cwd: string; home: string; env?: Record<string, string> }) {
+  const result = spawnSync(process.execPath, [cliPath, ...args], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: options.home, ...options.env },
+    encoding: "utf8",
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}

@@ -1,0 +1,183 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DenialRecord } from "../../src/core/records.js";
+import { computeReport } from "../../src/store/compute-report.js";
+import type { Store } from "../../src/store/ports.js";
+import { makeRecord, reportFixture } from "./fixtures.js";
+
+interface CounterState {
+  count: number;
+  writers: string[];
+}
+
+/**
+ * The one contract every store passes (memory, SQLite, Postgres). `create` returns a fresh, empty store each
+ * time; the suite closes it.
+ */
+export function runStoreContract(options: { name: string; create: () => Promise<Store<unknown>> }): void {
+  describe(`store contract: ${options.name}`, () => {
+    let store: Store<unknown>;
+    beforeEach(async () => {
+      store = await options.create();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    describe("DenialStore", () => {
+      it("round-trips every field of a record, in append order, with increasing ids", async () => {
+        const first = makeRecord({ seq: 1, agentId: "agent-7", parentSessionId: "parent", decisionReasonType: "rule" });
+        const second = makeRecord({ seq: 2, rule: undefined, labels: undefined, host: undefined, input: "plain" });
+        await store.denials.append([first, second]);
+        const rows = await store.denials.query();
+        expect(rows.map(({ id, ...record }) => record)).toEqual([first, second]);
+        expect(rows[0]!.id).toBeLessThan(rows[1]!.id);
+        expect(Object.keys(rows[1]!)).not.toContain("rule");
+      });
+
+      it("ignores an empty batch and never duplicates a (session, seq) replayed by a spool", async () => {
+        await store.denials.append([]);
+        const records = [makeRecord({ seq: 1 }), makeRecord({ seq: 2 })];
+        await store.denials.append(records);
+        await store.denials.append([records[1]!, makeRecord({ seq: 3 })]);
+        const rows = await store.denials.query();
+        expect(rows.map((row) => row.seq)).toEqual([1, 2, 3]);
+      });
+
+      it("filters by time window, session, tool and id, and orders and limits", async () => {
+        const records = [
+          makeRecord({ seq: 1, at: 1_000, tool: "Bash" }),
+          makeRecord({ seq: 2, at: 2_000, tool: "Write" }),
+          makeRecord({ seq: 3, at: 3_000, tool: "Bash" }),
+          makeRecord({ seq: 1, at: 2_500, tool: "Bash", sessionId: "session-b" }),
+        ];
+        await store.denials.append(records);
+        const seqs = (rows: DenialRecord[]) => rows.map((row) => `${row.sessionId}:${row.seq}`);
+        expect(seqs(await store.denials.query({ since: 2_000, until: 3_000 }))).toEqual([
+          "session-a:2",
+          "session-b:1",
+        ]);
+        expect(seqs(await store.denials.query({ sessionId: "session-b" }))).toEqual(["session-b:1"]);
+        expect(seqs(await store.denials.query({ tool: "Bash", sessionId: "session-a" }))).toEqual([
+          "session-a:1",
+          "session-a:3",
+        ]);
+        const all = await store.denials.query();
+        expect(seqs(await store.denials.query({ afterId: all[1]!.id }))).toEqual(["session-a:3", "session-b:1"]);
+        expect(seqs(await store.denials.query({ order: "desc", limit: 2 }))).toEqual(["session-b:1", "session-a:3"]);
+      });
+
+      it("stores audit events and filters them by kind", async () => {
+        const { events } = reportFixture();
+        await store.denials.appendEvents(events);
+        const loops = await store.denials.queryEvents({ kinds: ["loop.detected"] });
+        expect(loops.map(({ id, ...event }) => event)).toEqual(events.filter((event) => event.kind === "loop.detected"));
+        expect(await store.denials.queryEvents({ sessionId: "s3" })).toHaveLength(1);
+      });
+
+      it("reports exactly what the reference computation reports", async () => {
+        const { records, events } = reportFixture();
+        await store.denials.append(records);
+        await store.denials.appendEvents(events);
+        const queries = [
+          {},
+          { top: 2 },
+          { tool: "Bash" },
+          { sessionId: "s2" },
+          { since: records[4]!.at, until: records[9]!.at },
+          { since: Date.UTC(2030, 0, 1) },
+        ];
+        for (const query of queries) {
+          expect(await store.denials.report(query), JSON.stringify(query)).toEqual(
+            computeReport({ records, events, query }),
+          );
+        }
+        const full = await store.denials.report();
+        expect(full.total).toBe(10);
+        expect(full.topTools[0]).toEqual({ tool: "Bash", count: 5 });
+        expect(full.incidents.map((incident) => incident.sessionId)).toEqual(["s2", "s3"]);
+      });
+
+      it("scrubs stored rows with the current redaction and reports how many changed", async () => {
+        await store.denials.append([
+          makeRecord({ seq: 1, inputSummary: "curl -H 'token: sk-live-123'", input: { command: "sk-live-123" } }),
+          makeRecord({ seq: 2, inputSummary: "ls", input: { command: "ls" } }),
+        ]);
+        const redact = (record: DenialRecord): DenialRecord => ({
+          ...record,
+          inputSummary: record.inputSummary.replaceAll("sk-live-123", "[REDACTED]"),
+          reason: record.reason.replaceAll("sk-live-123", "[REDACTED]"),
+          input: JSON.parse(JSON.stringify(record.input).replaceAll("sk-live-123", "[REDACTED]")),
+        });
+        expect(await store.denials.scrub(redact)).toBe(1);
+        expect(await store.denials.scrub(redact)).toBe(0);
+        const rows = await store.denials.query();
+        expect(JSON.stringify(rows)).not.toContain("sk-live-123");
+        expect(rows[0]!.input).toEqual({ command: "[REDACTED]" });
+      });
+
+      it("prunes records and events older than a time", async () => {
+        await store.denials.append([makeRecord({ seq: 1, at: 1_000 }), makeRecord({ seq: 2, at: 5_000 })]);
+        await store.denials.appendEvents([
+          { kind: "nudge.sent", sessionId: "session-a", turn: 1, at: 1_000, detail: {} },
+          { kind: "nudge.sent", sessionId: "session-a", turn: 1, at: 6_000, detail: {} },
+        ]);
+        expect(await store.denials.prune(5_000)).toEqual({ denials: 1, events: 1 });
+        expect((await store.denials.query()).map((row) => row.seq)).toEqual([2]);
+        expect((await store.denials.report()).total).toBe(1);
+      });
+    });
+
+    describe("SessionStateStore", () => {
+      const increment =
+        (writer: string) =>
+        (state: unknown): CounterState => {
+          const previous = (state as CounterState | undefined) ?? { count: 0, writers: [] };
+          return { count: previous.count + 1, writers: [...previous.writers, writer] };
+        };
+
+      it("creates at version 1, bumps the version per update, and hands fn the previous state", async () => {
+        expect(await store.sessions.get("s")).toBeUndefined();
+        const seen: unknown[] = [];
+        const first = await store.sessions.update("s", (state) => {
+          seen.push(state);
+          return increment("a")(state);
+        });
+        expect(first).toEqual({ state: { count: 1, writers: ["a"] }, version: 1 });
+        const second = await store.sessions.update("s", (state) => {
+          seen.push(state);
+          return increment("b")(state);
+        });
+        expect(second).toEqual({ state: { count: 2, writers: ["a", "b"] }, version: 2 });
+        expect(seen).toEqual([undefined, { count: 1, writers: ["a"] }]);
+        expect(await store.sessions.get("s")).toEqual(second);
+        expect(await store.sessions.get("other")).toBeUndefined();
+      });
+
+      it("leaves the state unchanged when fn throws", async () => {
+        await store.sessions.update("s", increment("a"));
+        await expect(
+          store.sessions.update("s", () => {
+            throw new Error("reducer failed");
+          }),
+        ).rejects.toThrow("reducer failed");
+        expect(await store.sessions.get("s")).toEqual({ state: { count: 1, writers: ["a"] }, version: 1 });
+      });
+
+      it("serialises concurrent updates without losing one", async () => {
+        await Promise.all(Array.from({ length: 50 }, (_, index) => store.sessions.update("s", increment(`w${index}`))));
+        const result = await store.sessions.get("s");
+        expect(result?.version).toBe(50);
+        expect((result?.state as CounterState).count).toBe(50);
+        expect(new Set((result?.state as CounterState).writers).size).toBe(50);
+      });
+
+      it("deletes a session and starts over at version 1", async () => {
+        await store.sessions.update("s", increment("a"));
+        await store.sessions.delete("s");
+        await store.sessions.delete("never-existed");
+        expect(await store.sessions.get("s")).toBeUndefined();
+        expect((await store.sessions.update("s", increment("b"))).version).toBe(1);
+      });
+    });
+  });
+}

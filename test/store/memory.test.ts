@@ -1,0 +1,4 @@
+import { createMemoryStore } from "../../src/store/memory-store.js";
+import { runStoreContract } from "./contract.js";
+
+runStoreContract({ name: "memory", create: async () => createMemoryStore() });

@@ -1,0 +1,69 @@
+/**
+ * Child-process worker for the concurrency tests: opens the store named by argv and does N read-modify-write
+ * updates of one session, then reports to the parent. argv: engine (sqlite|postgres), location (file or URL),
+ * session id, iterations, worker name, [schema], [durable|fast]. With TOOLGATE_WORKER_MODE=step each update is the
+ * core's `step` with a `call.denied` event (the total is the core's `state.total`); otherwise a plain counter.
+ */
+import { compileCoreConfig } from "../../src/core/compile-config.js";
+import { initialState } from "../../src/core/initial-state.js";
+import type { SessionState } from "../../src/core/state.js";
+import { step } from "../../src/core/step.js";
+import { defaultPorts } from "../../src/guard/default-ports.js";
+import type { Store } from "../../src/store/ports.js";
+
+const [engine, location, sessionId, iterations, name, schema, durability] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string | undefined,
+  string | undefined,
+];
+
+interface Counter {
+  count: number;
+  perWorker: Record<string, number>;
+}
+
+async function open(): Promise<Store<Counter>> {
+  if (engine === "sqlite") {
+    const { createSqliteStore } = await import("../../src/store/sqlite/sqlite-store.js");
+    return createSqliteStore<Counter>({ filename: location });
+  }
+  const { createPostgresStore } = await import("../../src/store/postgres/postgres-store.js");
+  return createPostgresStore<Counter>({
+    connectionString: location,
+    schema,
+    poolSize: 1,
+    durableState: durability !== "fast",
+  });
+}
+
+const store = await open();
+if (process.env.TOOLGATE_WORKER_MODE === "step") {
+  const config = compileCoreConfig({ ports: defaultPorts() });
+  const stateStore = store.sessions as unknown as Store<SessionState>["sessions"];
+  for (let index = 0; index < Number(iterations); index++) {
+    await stateStore.update(sessionId, (state) => {
+      const current = state ?? initialState({ sessionId, interactive: false });
+      const call = { toolUseId: `${name}-${index}`, tool: "Bash", input: { command: `rm -rf /tmp/${name}/${index}` } };
+      const event = { type: "call.denied", at: 1_700_000_000_000 + index, sessionId, call, source: "rule", reason: "no" } as const;
+      return step(current, event, config).state;
+    });
+  }
+  await store.close();
+  process.send?.({ done: name });
+  process.exit(0);
+}
+for (let index = 0; index < Number(iterations); index++) {
+  await store.sessions.update(sessionId, (state) => {
+    const previous = state ?? { count: 0, perWorker: {} };
+    return {
+      count: previous.count + 1,
+      perWorker: { ...previous.perWorker, [name]: (previous.perWorker[name] ?? 0) + 1 },
+    };
+  });
+}
+await store.close();
+process.send?.({ done: name });
