@@ -71,6 +71,29 @@ describe("architecture", () => {
     });
   }
 
+  it("the built root entry loads no native module, driver, logger or node: built-in (run `npm run build` first)", () => {
+    const entry = join(root, "dist", "index.js");
+    const seen = new Set<string>();
+    const external = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const specifier of importsOf(readFileSync(file, "utf8"))) {
+        if (specifier.startsWith(".")) visit(resolve(file, "..", specifier));
+        else external.add(specifier);
+      }
+    };
+    visit(entry);
+    expect(seen.size).toBeGreaterThan(10);
+    const forbidden = [...external].filter(
+      (specifier) =>
+        specifier.startsWith("node:") ||
+        builtinModules.includes(specifier) ||
+        /^(pg|better-sqlite3|pino|@opentelemetry\/|zod)/.test(specifier),
+    );
+    expect(forbidden).toEqual([]);
+  });
+
   it("the checker itself catches a violation", () => {
     expect(importsOf('import { readFileSync } from "node:fs";')).toEqual(["node:fs"]);
     expect(importsOf('const x = await import("pg");')).toEqual(["pg"]);
