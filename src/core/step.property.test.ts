@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { testConfig, testPorts } from "../../test/support/core-fixtures.js";
-import type { ToolgateEvent } from "./events.js";
+import type { ToolCall, ToolgateEvent } from "./events.js";
 import { DENIAL_SOURCES } from "./events.js";
 import { initialState } from "./initial-state.js";
 import { recordsSince } from "./records-since.js";
@@ -85,9 +85,10 @@ const sequenceArbitrary = fc
     let at = 1_700_000_000_000;
     const events = partial.map((item, index) => {
       at += gaps[index] ?? 1000;
+      const call = "call" in item ? (item.call as ToolCall) : undefined;
       const withFacts =
-        "call" in item && withEdgeFacts
-          ? { ...item, call: { ...item.call, ...testPorts.describeCall(item.call.tool, item.call.input) } }
+        call !== undefined && withEdgeFacts
+          ? { ...item, call: { ...call, ...testPorts.describeCall(call.tool, call.input) } }
           : item;
       return { ...withFacts, at, sessionId: "s" } as ToolgateEvent;
     });
