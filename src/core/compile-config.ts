@@ -25,6 +25,7 @@ export const DEFAULT_THRESHOLDS: readonly ToolThresholdOption[] = [
 export const DEFAULTS = {
   defaultThreshold: 3,
   hardMultiplier: 2,
+  totalThreshold: 20,
   headlessStrategy: "abort" as HeadlessStrategy,
   recordBufferSize: 100,
   nudge: { enabled: true, threshold: 2, cooldownMs: 5 * 60_000, hourlyCap: 3 },
@@ -82,6 +83,7 @@ export function compileCoreConfig(options: {
     defaultThreshold:
       positiveInteger(core.defaultThreshold, "escalation.defaultThreshold") ?? DEFAULTS.defaultThreshold,
     hardMultiplier: positiveInteger(core.hardMultiplier, "escalation.hardMultiplier") ?? DEFAULTS.hardMultiplier,
+    totalThreshold: positiveInteger(core.totalThreshold, "escalation.totalThreshold") ?? DEFAULTS.totalThreshold,
     headlessStrategy: core.headlessStrategy ?? DEFAULTS.headlessStrategy,
     alternatives: Object.entries(core.alternatives ?? {}).map(([glob, names]) => ({
       matches: compileThresholdGlob(glob),

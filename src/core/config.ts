@@ -17,6 +17,11 @@ export interface CoreOptions {
   defaultThreshold?: number;
   /** the hard stage, as a multiple of the threshold (2) */
   hardMultiplier?: number;
+  /**
+   * denials of one pattern in a session, allowed calls in between or not, that count as reaching the threshold
+   * (20, Claude Code's auto-mode total): a model that alternates allowed and denied calls still escalates
+   */
+  totalThreshold?: number;
   /** headless strategy when no per-tool one applies ("abort") */
   headlessStrategy?: HeadlessStrategy;
   /** alternatives to name in fallback text, per tool-name glob */
@@ -124,6 +129,7 @@ export interface CompiledConfig {
   thresholds: CompiledThreshold[];
   defaultThreshold: number;
   hardMultiplier: number;
+  totalThreshold: number;
   headlessStrategy: HeadlessStrategy;
   alternatives: { matches: (tool: string) => boolean; names: string[] }[];
   grantWholeTool: boolean;

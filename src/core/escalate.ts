@@ -24,7 +24,12 @@ export function escalate(options: {
     audit(context, {
       kind: "escalation.reached",
       event,
-      detail: { pattern: pattern.pattern, count: pattern.streak, source: event.source, interactive: state.interactive },
+      detail: {
+        pattern: pattern.pattern,
+        count: variables["count"],
+        source: event.source,
+        interactive: state.interactive,
+      },
     }),
   );
   if (state.interactive) {
@@ -56,7 +61,7 @@ export function escalate(options: {
       offerId,
       tool: pattern.tool,
       pattern: pattern.pattern,
-      count: pattern.streak,
+      count: Number(variables["count"]),
       scope,
       question: config.templates.offer(withScope),
     });
@@ -77,7 +82,7 @@ export function escalate(options: {
       type: "abort",
       tool: pattern.tool,
       toolUseId: event.call.toolUseId,
-      count: pattern.streak,
+      count: Number(variables["count"]),
       signature: event.call.signature ?? pattern.pattern,
       error,
       text,

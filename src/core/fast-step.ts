@@ -35,6 +35,7 @@ export function fastStep(
       const key = agentKey(event.agentId);
       const agent = state.agents[key];
       if (signature === undefined || agent === undefined || agent.loopLevels["call"] !== undefined) return undefined;
+      if (agent.errorStreak !== undefined && agent.errorStreak.tool === event.call.tool) return undefined;
       const advanced = advanceWindow({
         window: agent.window,
         runs: agent.runs,

@@ -17,6 +17,28 @@ export function detectLoop(context: StepContext, event: CallRequestedEvent): voi
   if (config.loop.isExempt(event.call.tool)) return;
   const { signature, summary } = callFacts(context, event.call);
   const agent = writableAgent(context, event.agentId);
+  const failing = agent.errorStreak;
+  if (
+    failing !== undefined &&
+    failing.signature === signature &&
+    failing.tool === event.call.tool &&
+    failing.count >= config.loop.sameErrorSteer
+  ) {
+    // Goose's rule: the same call failed the same way N times in a row; running it again unchanged is pointless
+    context.effects.push({
+      type: "block",
+      toolUseId: event.call.toolUseId,
+      tool: event.call.tool,
+      text: config.templates["loop.block"]({
+        kind: "same-error",
+        repeats: failing.count,
+        summary,
+        tool: event.call.tool,
+      }),
+      reason: "loop",
+    });
+    return;
+  }
   const advanced = advanceWindow({
     window: agent.window,
     runs: agent.runs,
@@ -121,7 +143,7 @@ export function trackSameError(context: StepContext, event: CallFailedEvent): vo
   const previous = agent.errorStreak;
   const count =
     previous !== undefined && previous.tool === event.call.tool && previous.error === error ? previous.count + 1 : 1;
-  agent.errorStreak = { tool: event.call.tool, error, count };
+  agent.errorStreak = { tool: event.call.tool, error, count, signature: callFacts(context, event.call).signature };
   const threshold = context.config.loop.sameErrorSteer;
   if (count < threshold) return;
   const variables = { repeats: count, kind: "same-error", tool: event.call.tool };

@@ -26,6 +26,8 @@ export function onCallDenied(context: StepContext, event: CallDeniedEvent): void
 
   const { threshold, hard } = thresholdFor(config, event.call.tool);
   const input = event.call.input;
+  // a pattern denied `totalThreshold` times this session escalates even when allowed calls broke its streak
+  const overTotal = pattern.total >= config.totalThreshold;
   const variables: TemplateVariables = {
     // computed only when a template or the escalation needs it (it parses the command)
     get suggestion() {
@@ -34,7 +36,7 @@ export function onCallDenied(context: StepContext, event: CallDeniedEvent): void
     tool: event.call.tool,
     summary: facts.summary,
     pattern: facts.pattern,
-    count: pattern.streak,
+    count: overTotal && pattern.streak < threshold ? pattern.total : pattern.streak,
     total: tool?.total ?? 1,
     rule: event.rule ?? "(unnamed rule)",
     reason: record.reason,
@@ -48,7 +50,7 @@ export function onCallDenied(context: StepContext, event: CallDeniedEvent): void
   if (pattern.streak >= hard) {
     stage = "hard";
     text = config.templates.hard(variables);
-  } else if (pattern.streak >= threshold) {
+  } else if (pattern.streak >= threshold || overTotal) {
     stage = "escalated";
     text = pattern.escalated
       ? escalatedText({ context, pattern, variables })

@@ -64,7 +64,7 @@ export interface AgentState {
    */
   runs: number[];
   /** recent failures for the same-error streak */
-  errorStreak?: { tool: string; error: string; count: number };
+  errorStreak?: { tool: string; error: string; count: number; signature: string };
   /** the highest loop level already reported for the current run, by run kind */
   loopLevels: Record<string, number>;
 }

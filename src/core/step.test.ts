@@ -450,3 +450,46 @@ describe("subagents", () => {
     expect(ofType(steps[1]!, "flush")[0]!.records[0]!.agentId).toBe("a1");
   });
 });
+
+describe("peer conformance (peers.md 2.4, 5.7)", () => {
+  it("a pattern denied 20 times escalates even when allowed calls broke every streak (Claude/Qwen total cap)", () => {
+    const config = testConfig({ thresholds: [{ tool: "Bash", threshold: 3, headlessStrategy: "abort" }] });
+    const events = [];
+    for (let index = 0; index < 20; index++) {
+      events.push(denied(bash("rm -rf build"), "headless"));
+      events.push(event("call.allowed", { call: bash("ls") }));
+    }
+    const { steps } = run(events, { config });
+    const aborts = steps.map((effects) => ofType(effects, "abort").length);
+    expect(aborts.slice(0, 38).every((count) => count === 0)).toBe(true);
+    expect(ofType(steps[38]!, "abort")[0]!.error).toContain("20 times");
+  });
+
+  it("the same call that failed the same way three times is blocked when retried unchanged (Goose)", () => {
+    const call = bash("npm run build");
+    const fail = () => event("call.failed", { call, error: "error TS2304: Cannot find name 'x'." });
+    const { steps } = run([
+      fail(),
+      fail(),
+      fail(),
+      event("call.requested", { call }),
+      event("call.requested", { call: bash("npm run build -- --verbose") }),
+    ]);
+    expect(ofType(steps[3]!, "block")[0]).toMatchObject({ reason: "loop" });
+    expect(ofType(steps[3]!, "block")[0]!.text).toContain("same-error");
+    expect(ofType(steps[4]!, "block")).toHaveLength(0);
+  });
+
+  it("a success between the failures clears the same-error block", () => {
+    const call = bash("make");
+    const fail = () => event("call.failed", { call, error: "boom" });
+    const { steps } = run([
+      fail(),
+      fail(),
+      event("call.succeeded", { call }),
+      fail(),
+      event("call.requested", { call }),
+    ]);
+    expect(ofType(steps[4]!, "block")).toHaveLength(0);
+  });
+});

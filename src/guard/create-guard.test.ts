@@ -139,6 +139,32 @@ describe("createGuard", () => {
   });
 });
 
+describe("state across processes", () => {
+  it("counting survives a new guard per call (Qwen's per-call headless executor bug): the 4th denial is hard", async () => {
+    const stateStore = createLruStateStore();
+    const texts: string[] = [];
+    for (let index = 0; index < 4; index++) {
+      // a fresh guard each time, as a per-event hook process would create, sharing only the state store
+      const guard = createGuard({ stateStore, core: { headlessStrategy: "fallback" } });
+      const effects = await guard
+        .session("run-1", { interactive: false })
+        .denied(bash("rm -rf build", `t${index}`), { source: "headless", reason: "needs approval" });
+      texts.push(effects.find((effect) => effect.type === "guidance")?.text ?? "");
+    }
+    expect(texts[3]).toContain("STOP");
+    expect(texts[0]).not.toContain("STOP");
+  });
+
+  it("a new session id starts from zero and flushes nothing of the old one (agent-code's session swap)", async () => {
+    const guard = createGuard();
+    await guard.session("old", { interactive: true }).denied(bash("rm a", "t1"), { source: "user", reason: "no" });
+    const fresh = guard.session("new", { interactive: true });
+    expect((await fresh.state()).total).toBe(0);
+    const effects = await fresh.turnEnded();
+    expect(effects.filter((effect) => effect.type === "flush")).toHaveLength(0);
+  });
+});
+
 describe("createLruStateStore", () => {
   it("evicts the least recently used session", async () => {
     const store = createLruStateStore({ maxSessions: 2 });
