@@ -8,8 +8,11 @@ import type { DenialRecord } from "./records.js";
 import type { AgentState, PatternCounters } from "./state.js";
 import { callFacts, patternKey, type StepContext, writableAgent } from "./step-context.js";
 import { thresholdFor } from "./threshold-for.js";
+import { truncateStrings } from "./truncate-strings.js";
 
 const RECENT_CALLS = 5;
+/** strings in a record's input are kept up to this many characters (a denied 200 KB Write stays small) */
+export const RECORD_STRING_LIMIT = 2000;
 
 /**
  * A denial from any source: count it (agent, tool, pattern; consecutive and total; turn and session), keep a
@@ -19,9 +22,10 @@ export function onCallDenied(context: StepContext, event: CallDeniedEvent): void
   const { config } = context;
   const facts = callFacts(context, event.call);
   const agent = writableAgent(context, event.agentId);
-  const pattern = countDenial({ agent, event, facts, redactedInput: facts.redactedInput });
+  const recordInput = truncateStrings(facts.redactedInput, RECORD_STRING_LIMIT);
+  const pattern = countDenial({ agent, event, facts, redactedInput: recordInput });
   const tool = agent.tools[event.call.tool];
-  const record = appendRecord(context, event, facts);
+  const record = appendRecord(context, event, { ...facts, redactedInput: recordInput });
   context.effects.push({ type: "record", record });
 
   const { threshold, hard } = thresholdFor(config, event.call.tool);

@@ -493,3 +493,15 @@ describe("peer conformance (peers.md 2.4, 5.7)", () => {
     expect(ofType(steps[4]!, "block")).toHaveLength(0);
   });
 });
+
+describe("record size", () => {
+  it("cuts long strings in a record's input so the state buffer stays small", () => {
+    const content = "x".repeat(200_000);
+    const { effects, state } = run([denied(toolCall("Write", { file_path: "/a.txt", content }))]);
+    const { record } = ofType(effects, "record")[0]!;
+    const kept = (record.input as { content: string }).content;
+    expect(kept.length).toBeLessThan(2100);
+    expect(kept).toContain("more characters]");
+    expect(JSON.stringify(state).length).toBeLessThan(10_000);
+  });
+});
