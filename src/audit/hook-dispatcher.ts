@@ -26,7 +26,7 @@ interface CompiledHook {
   matchesTool: (tool: string | null) => boolean;
 }
 
-interface PendingDelivery {
+export interface PendingDelivery {
   hookId: string;
   payload: HookPayload;
 }

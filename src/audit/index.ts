@@ -13,3 +13,4 @@ export {
   type PermissionDeniedPayload,
 } from "./record-payload.js";
 export { type HookRunResult, runCommandHook } from "./run-command-hook.js";
+export { type AuditTrail, openAuditTrail } from "./open-audit-trail.js";

@@ -32,6 +32,9 @@ export const escalationSchema = z
       .describe("denials of one pattern that trigger escalation, per tool-name glob"),
     defaultThreshold: positiveInteger.optional().describe("threshold when no glob matches (3)"),
     hardMultiplier: z.number().min(1).optional().describe("the hard stage, as a multiple of the threshold (2)"),
+    totalThreshold: positiveInteger
+      .optional()
+      .describe("denials of one pattern in a session, allowed calls in between or not, that escalate (20)"),
     headlessStrategy: headlessStrategy.optional().describe('what a headless session does at the threshold ("abort")'),
     alternatives: z.record(z.string(), z.array(z.string())).optional().describe("alternatives to name, per tool glob"),
     grantWholeTool: z.boolean().optional().describe("whether a grant may cover the whole tool (false)"),

@@ -10,7 +10,10 @@ export interface ConfigIssue {
 }
 
 /** Turns zod issues into issues that name the key path and say what to write instead (with typo suggestions). */
-export function formatConfigIssues(issues: readonly z.core.$ZodIssue[], knownKeys: (path: PropertyKey[]) => string[]): ConfigIssue[] {
+export function formatConfigIssues(
+  issues: readonly z.core.$ZodIssue[],
+  knownKeys: (path: PropertyKey[]) => string[],
+): ConfigIssue[] {
   const result: ConfigIssue[] = [];
   for (const issue of issues) {
     const base = formatPath(issue.path);
@@ -69,7 +72,9 @@ function editDistance(a: string, b: string): number {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost));
+      current.push(
+        Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost),
+      );
     }
     previous = current;
   }

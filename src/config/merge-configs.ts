@@ -15,7 +15,7 @@ export function mergeConfigs(base: ToolgateConfig, over: ToolgateConfig): Toolga
       for (const list of LISTS) {
         const a = (previous as Record<string, unknown[] | undefined>)[list];
         const b = (value as Record<string, unknown[] | undefined>)[list];
-        if (a !== undefined && b !== undefined) permissions[list] = [...a, ...b];
+        if (a !== undefined && b !== undefined) permissions[list] = unique([...a, ...b]);
       }
       merged[key] = permissions;
     } else if (isPlainObject(previous) && isPlainObject(value)) {
@@ -25,6 +25,17 @@ export function mergeConfigs(base: ToolgateConfig, over: ToolgateConfig): Toolga
     }
   }
   return merged as ToolgateConfig;
+}
+
+/** Drops repeated strings (a rule written twice means the same); objects are kept as they are. */
+function unique(values: unknown[]): unknown[] {
+  const seen = new Set<string>();
+  return values.filter((value) => {
+    if (typeof value !== "string") return true;
+    if (seen.has(value)) return false;
+    seen.add(value);
+    return true;
+  });
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -29,7 +29,15 @@ describe("parseConfig", () => {
           recordBufferSize: 100,
           sessionTreeBudget: 50,
           nudge: { threshold: 2, cooldownMs: 1000, hourlyCap: 3, enabled: true },
-          loop: { observe: 3, steer: 4, block: false, stop: 8, sameErrorSteer: 3, maxCycleLength: 5, exemptTools: ["TodoWrite"] },
+          loop: {
+            observe: 3,
+            steer: 4,
+            block: false,
+            stop: 8,
+            sameErrorSteer: 3,
+            maxCycleLength: 5,
+            exemptTools: ["TodoWrite"],
+          },
           templates: { hard: "STOP {pattern}" },
         },
         claudeSettings: { enabled: true, workspaceTrust: "untrusted" },
@@ -43,7 +51,10 @@ describe("parseConfig", () => {
   });
   it("names the file, the key path and what to write instead", () => {
     const result = parseConfig(
-      { permissions: { alow: ["Bash"], defaultMode: "yolo", deny: ["Bash(oops"] }, escalation: { defaultThreshold: "3" } },
+      {
+        permissions: { alow: ["Bash"], defaultMode: "yolo", deny: ["Bash(oops"] },
+        escalation: { defaultThreshold: "3" },
+      },
       { file: "/repo/toolgate.config.json" },
     );
     expect(result.ok).toBe(false);
@@ -81,7 +92,10 @@ describe("applyEnvOverrides", () => {
     expect(config.escalation?.nudge?.threshold).toBe(7);
   });
   it("falls back to the configured value with a warning for a non-numeric value", () => {
-    const { config, warnings } = applyEnvOverrides({ escalation: { defaultThreshold: 2 } }, { TOOLGATE_DENY_THRESHOLD: "lots" });
+    const { config, warnings } = applyEnvOverrides(
+      { escalation: { defaultThreshold: 2 } },
+      { TOOLGATE_DENY_THRESHOLD: "lots" },
+    );
     expect(config.escalation?.defaultThreshold).toBe(2);
     expect(warnings).toEqual([{ code: "ENV_INVALID", message: expect.stringContaining("TOOLGATE_DENY_THRESHOLD") }]);
   });
@@ -90,7 +104,10 @@ describe("applyEnvOverrides", () => {
 describe("mergeConfigs", () => {
   it("concatenates rule lists and lets the later file win elsewhere", () => {
     const merged = mergeConfigs(
-      { permissions: { deny: ["Bash(rm *)"], defaultMode: "plan" }, escalation: { defaultThreshold: 2, hardMultiplier: 3 } },
+      {
+        permissions: { deny: ["Bash(rm *)"], defaultMode: "plan" },
+        escalation: { defaultThreshold: 2, hardMultiplier: 3 },
+      },
       { permissions: { deny: ["Read(.env)"], defaultMode: "default" }, escalation: { defaultThreshold: 4 } },
     );
     expect(merged).toEqual({

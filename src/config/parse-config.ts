@@ -18,7 +18,8 @@ export function parseConfig(value: unknown, options: { file: string }): ParseCon
 
 export function configError(file: string, issues: ConfigIssue[]): ToolgateError {
   const lines = issues.map(
-    (issue) => `  - ${issue.path === "" ? "(root)" : issue.path}: ${issue.message}${issue.suggestion ? ` (${issue.suggestion})` : ""}`,
+    (issue) =>
+      `  - ${issue.path === "" ? "(root)" : issue.path}: ${issue.message}${issue.suggestion ? ` (${issue.suggestion})` : ""}`,
   );
   return new ToolgateError({
     code: "CONFIG_INVALID",

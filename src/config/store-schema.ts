@@ -12,7 +12,10 @@ export const storeSchema = z
     /** SQLite database file (default ~/.toolgate/toolgate.db) */
     path: z.string().min(1).optional(),
     /** Postgres connection string; prefer TOOLGATE_DATABASE_URL so passwords stay out of files */
-    url: z.string().regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://").optional(),
+    url: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+      .optional(),
     /** Postgres schema for toolgate's tables (default: the connection's search_path) */
     schema: z
       .string()

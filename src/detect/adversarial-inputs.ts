@@ -41,5 +41,6 @@ export function adversarialInputs(size = 1024 * 1024): { label: string; text: st
     { label: "slack webhook", text: fill("hooks.slack.com/services/") },
     { label: "aws secret context", text: `aws_secret ${fill("Ab1/")}` },
     { label: "separator soup", text: soup },
+    { label: "periodic secret and copies", text: `password=${"ab".repeat(500)} ${fill("ab")}` },
   ];
 }

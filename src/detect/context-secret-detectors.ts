@@ -59,7 +59,7 @@ function matchValue(text: string, at: number): ValueMatch | undefined {
 
 /** key=value, key: value, "key": "value", KEY='value' (env), header: value, ?key=value& (this matches up to the value) */
 const KEY_HEAD =
-  /(?<![A-Za-z0-9_.\-])(?<key>[A-Za-z_][A-Za-z0-9_.\-]{0,99})(?<keyQuote>["']?)(?<separator>[ \t]*(?::=|=>|[:=])[ \t]*)/g;
+  /(?<![A-Za-z0-9_.-])(?<key>[A-Za-z_][A-Za-z0-9_.-]{0,99})(?<keyQuote>["']?)(?<separator>[ \t]*(?::=|=>|[:=])[ \t]*)/g;
 
 function selectKeyValue(match: RegExpExecArray): SecretSelection | SecretSkip {
   const groups = match.groups ?? {};
@@ -83,7 +83,7 @@ function selectKeyValue(match: RegExpExecArray): SecretSelection | SecretSkip {
 }
 
 /** --password value, --api-key=value, -token value (this matches up to the value) */
-const FLAG_HEAD = /(?<![A-Za-z0-9_\-])--?(?<flag>[A-Za-z][A-Za-z0-9_\-]{0,63})(?:[ \t]+|=)/g;
+const FLAG_HEAD = /(?<![A-Za-z0-9_-])--?(?<flag>[A-Za-z][A-Za-z0-9_-]{0,63})(?:[ \t]+|=)/g;
 
 function selectFlagValue(match: RegExpExecArray): SecretSelection | SecretSkip {
   const flag = match.groups?.["flag"] ?? "";
@@ -103,14 +103,14 @@ export const CONTEXT_SECRET_DETECTORS: readonly SecretDetector[] = [
     // scheme://user:password@host (the user name stays; the password goes)
     kind: "url-password",
     pattern:
-      /(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{1,31}:\/\/[^\s:/?#@'"<>[\]]{0,256}:(?<secret>[^\s/?#@'"<>]{1,1024})@/gd,
+      /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,31}:\/\/[^\s:/?#@'"<>[\]]{0,256}:(?<secret>[^\s/?#@'"<>]{1,1024})@/dg,
     appliesTo: (text) => text.includes("://"),
   },
   {
     // Authorization: Bearer xyz / Proxy-Authorization: Basic xyz (the scheme stays)
     kind: "authorization",
     pattern:
-      /(?<![A-Za-z0-9_\-])(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:bearer|basic|token|digest|bot|negotiate|aws4-hmac-sha256|ssws|apikey)[ \t]+)?(?<secret>[^\s"'\\][^"'\\\n]{0,2047})/dgi,
+      /(?<![A-Za-z0-9_-])(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:bearer|basic|token|digest|bot|negotiate|aws4-hmac-sha256|ssws|apikey)[ \t]+)?(?<secret>[^\s"'\\][^"'\\\n]{0,2047})/dgi,
     appliesTo: (text) => /authorization/i.test(text),
     select: (match) => {
       const span = groupSpan(match, "secret");
@@ -121,17 +121,18 @@ export const CONTEXT_SECRET_DETECTORS: readonly SecretDetector[] = [
   },
   {
     kind: "bearer-token",
-    pattern: /(?<![A-Za-z0-9_\-])[Bb]earer[ \t]+(?<secret>[A-Za-z0-9\-._~+/]{16,4096}=*)/gd,
+    pattern: /(?<![A-Za-z0-9_-])[Bb]earer[ \t]+(?<secret>[A-Za-z0-9\-._~+/]{16,4096}=*)/dg,
     appliesTo: (text) => /bearer/i.test(text),
   },
   {
     // curl -u user:password, --user user:password
     kind: "basic-auth",
-    pattern: /(?<![A-Za-z0-9_\-])(?:-u|--user)(?:[ \t]+|=)["']?[^\s:'"]{1,256}:(?<secret>[^\s'"]{1,1024})/gd,
+    pattern: /(?<![A-Za-z0-9_-])(?:-u|--user)(?:[ \t]+|=)["']?[^\s:'"]{1,256}:(?<secret>[^\s'"]{1,1024})/dg,
     appliesTo: (text) => text.includes("-u"),
     select: (match) => {
       const span = groupSpan(match, "secret");
-      if (span === undefined || isPlaceholderValue(match.groups?.["secret"] ?? "")) return { resumeAt: match.index + 2 };
+      if (span === undefined || isPlaceholderValue(match.groups?.["secret"] ?? ""))
+        return { resumeAt: match.index + 2 };
       return { start: span[0], end: span[1], kind: "basic-auth" };
     },
   },

@@ -21,7 +21,7 @@ export const KNOWN_SECRET_DETECTORS: readonly SecretDetector[] = [
     kind: "private-key",
     // a PEM private-key block; the body stops at the next `-----` (the END line), so the block is consumed once
     pattern:
-      /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[^-]|-(?!----)){0,65536}(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)?/gd,
+      /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[^-]|-(?!----)){0,65536}(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----)?/dg,
     appliesTo: (text) => text.includes("PRIVATE KEY"),
   },
   token("aws-access-key-id", "(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}"),
@@ -31,7 +31,7 @@ export const KNOWN_SECRET_DETECTORS: readonly SecretDetector[] = [
   token("slack-token", "xox[abprse]-[A-Za-z0-9\\-]{10,255}"),
   {
     kind: "slack-webhook",
-    pattern: /hooks\.slack\.com\/(?:services|workflows)\/(?<secret>[A-Za-z0-9_/]{20,200})/gd,
+    pattern: /hooks\.slack\.com\/(?:services|workflows)\/(?<secret>[A-Za-z0-9_/]{20,200})/dg,
     appliesTo: (text) => text.includes("hooks.slack.com"),
   },
   token("stripe-key", "(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,255}"),
@@ -57,25 +57,25 @@ export const KNOWN_SECRET_DETECTORS: readonly SecretDetector[] = [
   token("supabase-token", "sbp_[a-f0-9]{40}"),
   {
     kind: "sendgrid-api-key",
-    pattern: /(?<![A-Za-z0-9_.\-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_\-])/gd,
+    pattern: /(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/dg,
     appliesTo: (text) => text.includes("SG."),
   },
   {
     kind: "telegram-bot-token",
-    pattern: /(?<![0-9A-Za-z_:])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_\-])/gd,
+    pattern: /(?<![0-9A-Za-z_:])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/dg,
     appliesTo: (text) => text.includes(":AA"),
   },
   {
     kind: "jwt",
     pattern:
-      /(?<![A-Za-z0-9_.\-])eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{8,16384}\.[A-Za-z0-9_-]{0,8192}(?![A-Za-z0-9_\-])/gd,
+      /(?<![A-Za-z0-9_.-])eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{8,16384}\.[A-Za-z0-9_-]{0,8192}(?![A-Za-z0-9_-])/dg,
     appliesTo: (text) => text.includes("eyJ"),
   },
   {
     // an AWS secret access key is 40 base64 characters; alone it is indistinguishable from other data, so it is
     // only looked for in texts that also mention AWS credentials, and must mix upper case, lower case and digits
     kind: "aws-secret-access-key",
-    pattern: /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/gd,
+    pattern: /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/dg,
     appliesTo: (text) => /(?:AKIA|ASIA)[A-Z0-9]{16}|aws.?secret|\[REDACTED:aws-access-key-id/i.test(text),
     select: (match) => {
       const value = match[0];

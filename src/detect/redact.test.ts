@@ -19,8 +19,12 @@ describe("redactText", () => {
   it("keeps keys, flags, user names and auth schemes, and redacts only the value", () => {
     expect(redactText("PGPASSWORD=hunter22 psql")).toBe("PGPASSWORD=[REDACTED:password] psql");
     expect(redactText('{"client_secret": "abc123xyz"}')).toBe('{"client_secret": "[REDACTED:secret]"}');
-    expect(redactText("deploy --api-key k3y-v4lue --region eu")).toBe("deploy --api-key [REDACTED:api-key] --region eu");
-    expect(redactText("psql postgres://app:pa55word@db/prod")).toBe("psql postgres://app:[REDACTED:url-password]@db/prod");
+    expect(redactText("deploy --api-key k3y-v4lue --region eu")).toBe(
+      "deploy --api-key [REDACTED:api-key] --region eu",
+    );
+    expect(redactText("psql postgres://app:pa55word@db/prod")).toBe(
+      "psql postgres://app:[REDACTED:url-password]@db/prod",
+    );
     expect(redactText("curl -H 'Authorization: Basic dXNlcjpwYXNz' x")).toBe(
       "curl -H 'Authorization: Basic [REDACTED:authorization]' x",
     );
@@ -38,6 +42,7 @@ describe("redactText", () => {
       'grep -r "password=" src/',
       "echo $GITHUB_TOKEN",
       "TOKEN=$(cat token.txt)",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
       "token: ${{ secrets.GITHUB_TOKEN }}",
     ]) {
       expect(redactText(text), text).toBe(text);
@@ -122,7 +127,11 @@ describe("redactValue", () => {
 
   it("counts findings by kind", () => {
     const { redacted, findings, total } = redactWithFindings({ a: `x ${ghp}`, password: "p4ss", b: "password=p4ss" });
-    expect(redacted).toEqual({ a: "x [REDACTED:github-token]", password: "[REDACTED:password]", b: "password=[REDACTED:password]" });
+    expect(redacted).toEqual({
+      a: "x [REDACTED:github-token]",
+      password: "[REDACTED:password]",
+      b: "password=[REDACTED:password]",
+    });
     expect(findings).toEqual({ "github-token": 1, password: 2 });
     expect(total).toBe(3);
   });

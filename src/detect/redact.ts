@@ -1,5 +1,6 @@
 import { CONTEXT_SECRET_DETECTORS, isPlaceholderValue } from "./context-secret-detectors.js";
 import { KNOWN_SECRET_DETECTORS } from "./known-secret-detectors.js";
+import { replaceOccurrences } from "./replace-occurrences.js";
 import { defaultSelection, MARKER_PREFIX, redactionMarker, type SecretDetector } from "./secret-detector.js";
 import { secretKindForName } from "./secret-key-names.js";
 
@@ -74,10 +75,18 @@ function count(findings: RedactionFindings | undefined, kind: string): void {
 type KnownSecrets = Map<string, string>;
 /** Copies shorter than this are not chased (a short password may be an ordinary word elsewhere). */
 const MIN_KNOWN_LENGTH = 6;
-const MAX_KNOWN = 256;
+const MAX_KNOWN = 64;
+/** Long secrets (PEM blocks) are distinctive where they occur; only shorter ones are chased. */
+const MAX_KNOWN_LENGTH = 1024;
 
 function remember(known: KnownSecrets | undefined, kind: string, secret: string): void {
-  if (known !== undefined && secret.length >= MIN_KNOWN_LENGTH && known.size < MAX_KNOWN && !known.has(secret)) {
+  if (
+    known !== undefined &&
+    secret.length >= MIN_KNOWN_LENGTH &&
+    secret.length <= MAX_KNOWN_LENGTH &&
+    known.size < MAX_KNOWN &&
+    !known.has(secret)
+  ) {
     known.set(secret, kind);
   }
 }
@@ -90,10 +99,9 @@ function replaceKnown(options: {
 }): string {
   let text = options.text;
   for (const [secret, kind] of options.known) {
-    if (!text.includes(secret)) continue;
-    const parts = text.split(secret);
-    for (let i = 1; i < parts.length; i += 1) count(options.findings, kind);
-    text = parts.join(marker(kind, secret, options.hash));
+    const result = replaceOccurrences(text, secret, marker(kind, secret, options.hash));
+    for (let i = 0; i < result.count; i += 1) count(options.findings, kind);
+    text = result.text;
   }
   return text;
 }
@@ -222,7 +230,9 @@ function walk(value: unknown, depth: number, state: WalkState, keyKind: string |
 function replaceKnownInValue(value: unknown, state: WalkState): unknown {
   const replace = (text: string): string => {
     const replaced = replaceKnown({ text, known: state.known, hash: state.options?.hash, findings: state.findings });
-    return replaced === text ? text : redactTextInto({ text: replaced, options: state.options, findings: state.findings, known: state.known });
+    return replaced === text
+      ? text
+      : redactTextInto({ text: replaced, options: state.options, findings: state.findings, known: state.known });
   };
   if (typeof value === "string") return replace(value);
   if (Array.isArray(value)) return value.map((item) => replaceKnownInValue(item, state));
@@ -230,7 +240,8 @@ function replaceKnownInValue(value: unknown, state: WalkState): unknown {
   const output: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     let newKey = replace(key);
-    for (let suffix = 2; newKey !== key && Object.hasOwn(output, newKey); suffix += 1) newKey = `${replace(key)}#${suffix}`;
+    for (let suffix = 2; newKey !== key && Object.hasOwn(output, newKey); suffix += 1)
+      newKey = `${replace(key)}#${suffix}`;
     output[newKey] = replaceKnownInValue(item, state);
   }
   return output;

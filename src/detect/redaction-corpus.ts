@@ -103,39 +103,82 @@ export function secretCorpus(seed = 20261122): CorpusSecret[] {
     { kind: "github-token", text: `git clone https://${ghp}@github.com/acme/app.git`, secrets: [ghp] },
     { kind: "github-token", text: `GH_TOKEN=${gho} gh pr list`, secrets: [gho] },
     { kind: "github-token", text: `echo ${ghs} | gh auth login --with-token`, secrets: [ghs] },
-    { kind: "github-token", text: `curl -H "Authorization: token ${githubPat}" https://api.github.com/user`, secrets: [githubPat] },
+    {
+      kind: "github-token",
+      text: `curl -H "Authorization: token ${githubPat}" https://api.github.com/user`,
+      secrets: [githubPat],
+    },
     { kind: "github-token", text: `{"env": {"GITHUB_PAT": "${githubPat}"}}`, secrets: [githubPat] },
     { kind: "gitlab-token", text: `git push https://oauth2:${gitlab}@gitlab.com/acme/app.git`, secrets: [gitlab] },
-    { kind: "gitlab-token", text: `curl --header "PRIVATE-TOKEN: ${gitlab}" https://gitlab.com/api/v4/projects`, secrets: [gitlab] },
+    {
+      kind: "gitlab-token",
+      text: `curl --header "PRIVATE-TOKEN: ${gitlab}" https://gitlab.com/api/v4/projects`,
+      secrets: [gitlab],
+    },
     { kind: "slack-token", text: `SLACK_BOT_TOKEN=${slack} node bot.js`, secrets: [slack] },
-    { kind: "slack-token", text: `curl -d token=${slackUser} https://slack.com/api/chat.postMessage`, secrets: [slackUser] },
+    {
+      kind: "slack-token",
+      text: `curl -d token=${slackUser} https://slack.com/api/chat.postMessage`,
+      secrets: [slackUser],
+    },
     { kind: "stripe-key", text: `stripe.api_key = "${stripe}"`, secrets: [stripe] },
-    { kind: "stripe-key", text: `curl https://api.stripe.com/v1/charges -u ${stripeRestricted}:`, secrets: [stripeRestricted] },
+    {
+      kind: "stripe-key",
+      text: `curl https://api.stripe.com/v1/charges -u ${stripeRestricted}:`,
+      secrets: [stripeRestricted],
+    },
     { kind: "openai-api-key", text: `OPENAI_API_KEY=${openai} python run.py`, secrets: [openai] },
     { kind: "openai-api-key", text: `client = OpenAI(api_key="${openaiProject}")`, secrets: [openaiProject] },
-    { kind: "anthropic-api-key", text: `curl https://api.anthropic.com/v1/messages -H "x-api-key: ${anthropic}"`, secrets: [anthropic] },
+    {
+      kind: "anthropic-api-key",
+      text: `curl https://api.anthropic.com/v1/messages -H "x-api-key: ${anthropic}"`,
+      secrets: [anthropic],
+    },
     { kind: "anthropic-api-key", text: `{"apiKey":"${anthropic}","model":"claude"}`, secrets: [anthropic] },
-    { kind: "google-api-key", text: `https://maps.googleapis.com/maps/api/geocode/json?address=x&key=${google}`, secrets: [google] },
+    {
+      kind: "google-api-key",
+      text: `https://maps.googleapis.com/maps/api/geocode/json?address=x&key=${google}`,
+      secrets: [google],
+    },
     { kind: "npm-token", text: `echo "//registry.npmjs.org/:_authToken=${npm}" > ~/.npmrc`, secrets: [npm] },
     { kind: "npm-token", text: `NPM_TOKEN=${npm} npm publish`, secrets: [npm] },
     { kind: "jwt", text: `curl -H "Authorization: Bearer ${jwt}" https://api.example.com/me`, secrets: [jwt] },
     { kind: "jwt", text: `{"id_token": "${jwt}", "token_type": "Bearer", "expires_in": 3600}`, secrets: [jwt] },
     { kind: "jwt", text: `session cookie was ${jwt}`, secrets: [jwt] },
-    { kind: "private-key", text: `cat > deploy_key <<EOF\n${pem}\nEOF`, secrets: [pemBody.slice(0, 64), pemBody.slice(-64)] },
+    {
+      kind: "private-key",
+      text: `cat > deploy_key <<EOF\n${pem}\nEOF`,
+      secrets: [pemBody.slice(0, 64), pemBody.slice(-64)],
+    },
     { kind: "private-key", text: JSON.stringify({ content: `${openssh}\n` }), secrets: [pemBody.slice(0, 64)] },
     {
       kind: "private-key",
-      text: JSON.stringify({ type: "service_account", private_key: `${part("-----BEGIN ", "PRIVATE KEY-----")}\n${pemBody}\n-----END PRIVATE KEY-----\n` }),
+      text: JSON.stringify({
+        type: "service_account",
+        private_key: `${part("-----BEGIN ", "PRIVATE KEY-----")}\n${pemBody}\n-----END PRIVATE KEY-----\n`,
+      }),
       secrets: [pemBody.slice(0, 64)],
     },
     { kind: "url-password", text: `psql postgres://app:${urlPassword}@db.internal:5432/prod`, secrets: [urlPassword] },
-    { kind: "url-password", text: `DATABASE_URL="mysql://root:${dbPassword}@127.0.0.1/app" npm test`, secrets: [dbPassword] },
+    {
+      kind: "url-password",
+      text: `DATABASE_URL="mysql://root:${dbPassword}@127.0.0.1/app" npm test`,
+      secrets: [dbPassword],
+    },
     { kind: "url-password", text: `redis-cli -u redis://:${dbPassword}@cache:6379 ping`, secrets: [dbPassword] },
-    { kind: "authorization", text: `curl -H 'Authorization: Bearer ${bearer}' https://api.example.com`, secrets: [bearer] },
+    {
+      kind: "authorization",
+      text: `curl -H 'Authorization: Bearer ${bearer}' https://api.example.com`,
+      secrets: [bearer],
+    },
     { kind: "authorization", text: `{"headers": {"Authorization": "Basic ${basic}"}}`, secrets: [basic] },
     { kind: "bearer-token", text: `token = "Bearer ${bearer}"`, secrets: [bearer] },
     { kind: "bearer-token", text: `http GET api.example.com/v1 "Bearer ${bearer}"`, secrets: [bearer] },
-    { kind: "basic-auth", text: `curl -u admin:${basicPassword} https://jenkins.local/api/json`, secrets: [basicPassword] },
+    {
+      kind: "basic-auth",
+      text: `curl -u admin:${basicPassword} https://jenkins.local/api/json`,
+      secrets: [basicPassword],
+    },
     { kind: "password", text: `mysql -u root --password=${password} app`, secrets: [password] },
     { kind: "password", text: `PGPASSWORD='${password}' psql -h db -U app`, secrets: [password] },
     { kind: "password", text: `{"username": "admin", "password": "${password}"}`, secrets: [password] },
@@ -172,7 +215,10 @@ export function negativeCorpus(seed = 20261122): CorpusNegative[] {
     ["base64 image", `{"type":"image","source":{"type":"base64","media_type":"image/png","data":"${png}"}}`],
     ["data url", `<img src="data:image/png;base64,${png}">`],
     ["integrity", `"integrity": "${integrity}"`],
-    ["lockfile", `"node_modules/zod": {"version": "4.6.7", "resolved": "https://registry.npmjs.org/zod/-/zod-4.6.7.tgz", "integrity": "${integrity}"}`],
+    [
+      "lockfile",
+      `"node_modules/zod": {"version": "4.6.7", "resolved": "https://registry.npmjs.org/zod/-/zod-4.6.7.tgz", "integrity": "${integrity}"}`,
+    ],
     ["sha256sum", `${random(HEX, 64)}  dist/toolgate-0.1.0.tgz`],
     ["npm install", "npm install --save-exact zod@4.6.7 && npm run build"],
     ["npm ci", "npm ci --ignore-scripts --no-audit"],
@@ -182,7 +228,9 @@ export function negativeCorpus(seed = 20261122): CorpusNegative[] {
     ["rg secret", "rg -i 'client_secret|api_key' --type py"],
     ["jq", "jq '.access_token' response.json"],
     ["env var reference", 'curl -H "Authorization: Bearer $API_TOKEN" https://api.example.com'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
     ["env var braces", "export GITHUB_TOKEN=${GITHUB_TOKEN:-}"],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
     ["gha secret", "token: ${{ secrets.GITHUB_TOKEN }}"],
     ["password stdin", 'echo "$PASS" | docker login --username ci --password-stdin ghcr.io'],
     ["token file", "gh auth login --with-token < ~/.config/gh/token.txt"],
@@ -245,7 +293,8 @@ export function measureCorpus(
       secretsTotal += 1;
       if (text.includes(secret)) secretsMissed.push({ kind: row.kind, text: row.text, secret });
     }
-    if ((findings[row.kind] ?? 0) === 0) kindMisses.push({ kind: row.kind, text: row.text, reported: Object.keys(findings) });
+    if ((findings[row.kind] ?? 0) === 0)
+      kindMisses.push({ kind: row.kind, text: row.text, reported: Object.keys(findings) });
   }
   const falsePositives: CorpusMeasurement["falsePositives"] = [];
   const negatives = negativeCorpus(seed);

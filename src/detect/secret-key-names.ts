@@ -61,7 +61,10 @@ export function secretKindForName(name: string): string | undefined {
   if (last === undefined) return undefined;
   const previous = words[words.length - 2];
   // AWS_SECRET_ACCESS_KEY, SecretAccessKey, aws_secret_key
-  if (last === "key" && ((previous === "access" && words.includes("secret")) || (previous === "secret" && words.includes("aws")))) {
+  if (
+    last === "key" &&
+    ((previous === "access" && words.includes("secret")) || (previous === "secret" && words.includes("aws")))
+  ) {
     return "aws-secret-access-key";
   }
   if (last === "key" && previous !== undefined) return KEY_QUALIFIER[previous];

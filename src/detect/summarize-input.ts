@@ -1,4 +1,4 @@
-import { redactText, redactValue, type RedactOptions } from "./redact.js";
+import { type RedactOptions, redactText, redactValue } from "./redact.js";
 import { toolFamily } from "./tool-families.js";
 
 /**
@@ -80,11 +80,7 @@ function compactJson(value: unknown): string {
 }
 
 /** The redacted, bounded summary of a tool call's input. */
-export function summarizeInput(
-  tool: string,
-  input: unknown,
-  options?: RedactOptions & { maxLength?: number },
-): string {
+export function summarizeInput(tool: string, input: unknown, options?: RedactOptions & { maxLength?: number }): string {
   const maxLength = options?.maxLength ?? SUMMARY_MAX_LENGTH;
   const field = pickField(tool, input);
   const text = field !== undefined ? redactText(field, options) : compactJson(redactValue(input, options));

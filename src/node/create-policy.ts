@@ -50,7 +50,10 @@ export function createPolicy(options: CreatePolicyOptions = {}): Policy {
   const cwd = options.cwd ?? process.cwd();
   const homeDir = options.homeDir ?? homedir();
   const env = options.env ?? process.env;
-  const loaded = options.config === undefined ? loadConfig({ cwd, env, homeDir }) : { config: options.config, warnings: [], sources: [] };
+  const loaded =
+    options.config === undefined
+      ? loadConfig({ cwd, env, homeDir })
+      : { config: options.config, warnings: [], sources: [] };
   const { config } = loaded;
   const warnings: CompileWarning[] = [...loaded.warnings];
   const sources: string[] = [...loaded.sources];
@@ -75,7 +78,9 @@ export function createPolicy(options: CreatePolicyOptions = {}): Policy {
       ...(config.claudeSettings?.managedSettingsPath === undefined
         ? {}
         : { managedSettingsPath: config.claudeSettings.managedSettingsPath }),
-      ...(config.claudeSettings?.workspaceTrust === undefined ? {} : { workspaceTrust: config.claudeSettings.workspaceTrust }),
+      ...(config.claudeSettings?.workspaceTrust === undefined
+        ? {}
+        : { workspaceTrust: config.claudeSettings.workspaceTrust }),
     });
     sources.push(...settings.files);
     for (const rule of settings.rules) {

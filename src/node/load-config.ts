@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { ToolgateError } from "../core/errors.js";
 import { applyEnvOverrides, type ConfigWarning } from "../config/env-overrides.js";
 import { mergeConfigs } from "../config/merge-configs.js";
 import { parseConfig } from "../config/parse-config.js";
 import type { ToolgateConfig } from "../config/schema.js";
+import { ToolgateError } from "../core/errors.js";
 import { readJsonFile } from "./read-json-file.js";
 
 export const CONFIG_FILE_NAMES = ["toolgate.config.json", ".toolgate.json"] as const;
@@ -57,7 +57,11 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     config = mergeConfigs(config, parsed.config);
   }
   const overridden = applyEnvOverrides(config, options.env);
-  return { config: overridden.config, warnings: overridden.warnings, sources: [...files, ...overridden.applied.map((name) => `env:${name}`)] };
+  return {
+    config: overridden.config,
+    warnings: overridden.warnings,
+    sources: [...files, ...overridden.applied.map((name) => `env:${name}`)],
+  };
 }
 
 /** The nearest toolgate.config.json or .toolgate.json from `cwd` upwards. */

@@ -4,8 +4,8 @@ import type { PermissionMode, PolicyDecision } from "./policy-types.js";
 /**
  * Turns an outcome into a decision: the permission mode decides what no rule, grant or default decided, and an
  * ask that nobody can answer becomes a deny.
- * - default / acceptEdits: undecided -> ask.
- * - plan: undecided -> deny (source mode): nothing that changes the system runs while planning.
+ * - default / acceptEdits / plan: undecided -> ask (plan mode adds no permissions: Claude Code keeps the model to
+ *   planning through its instructions, and anything not allowed still needs approval).
  * - dontAsk: undecided or ask -> deny (source mode): only what is pre-approved runs.
  * - bypassPermissions: undecided -> allow; explicit ask and deny rules still apply.
  * - not interactive: ask -> deny, denialSource `headless` (no prompt surface; never a hang).
@@ -32,9 +32,9 @@ export function applyMode(outcome: Outcome, options: { mode: PermissionMode; int
     if (mode === "bypassPermissions") {
       return { behavior: "allow", ...base, source: "mode", reason: "Allowed by bypassPermissions mode." };
     }
-    if (mode === "dontAsk" || mode === "plan") return modeDeny(mode, base);
+    if (mode === "dontAsk") return modeDeny(base);
   } else if (mode === "dontAsk") {
-    return modeDeny(mode, base);
+    return modeDeny(base);
   }
   const source = outcome.behavior === "ask" ? outcome.source : "default";
   if (!interactive) {
@@ -49,10 +49,7 @@ export function applyMode(outcome: Outcome, options: { mode: PermissionMode; int
   return { behavior: "ask", ...base, source, reason: outcome.reason };
 }
 
-function modeDeny(mode: PermissionMode, base: { rule?: string; origin?: string }): PolicyDecision {
-  const reason =
-    mode === "dontAsk"
-      ? "Denied because the session runs in dontAsk mode: only pre-approved calls run."
-      : "Denied because the session is in plan mode: only read-only calls run while planning.";
+function modeDeny(base: { rule?: string; origin?: string }): PolicyDecision {
+  const reason = "Denied because the session runs in dontAsk mode: only pre-approved calls run.";
   return { behavior: "deny", ...base, source: "mode", reason, denialSource: "mode" };
 }

@@ -32,7 +32,11 @@ describe("shell commands", () => {
       "(cd /tmp && rm x)",
       "find . | xargs rm",
     ]) {
-      expect(p.evaluate(bash(command)), command).toMatchObject({ behavior: "deny", rule: "Bash(rm *)", denialSource: "rule" });
+      expect(p.evaluate(bash(command)), command).toMatchObject({
+        behavior: "deny",
+        rule: "Bash(rm *)",
+        denialSource: "rule",
+      });
     }
   });
   it("allows only when every subcommand is covered", () => {
@@ -63,13 +67,33 @@ describe("shell commands", () => {
     expect(decide(p, bash("touch docs/new.md"))).toBe("deny");
     expect(decide(p, bash("cat readme.md"))).toBe("allow");
     expect(decide(p, bash(`python3 -c "open('secret.env')"`))).toBe("ask");
+    expect(p.evaluate(bash("cat sec*"))).toMatchObject({ behavior: "ask", rule: "Read(./secret.env)" });
+    expect(decide(p, bash("ls *.md"))).toBe("ask");
+    expect(decide(policy({}), bash("ls *.md"))).toBe("allow");
   });
   it("treats read-only commands inside the working directories as allowed by default", () => {
     const p = policy({});
-    for (const command of ["ls -la", "git status", "git log --oneline | head -5", "cat src/a.ts", "grep -rn foo src", "pwd"]) {
+    for (const command of [
+      "ls -la",
+      "git status",
+      "git log --oneline | head -5",
+      "cat src/a.ts",
+      "grep -rn foo src",
+      "pwd",
+    ]) {
       expect(p.evaluate(bash(command)), command).toMatchObject({ behavior: "allow", source: "default" });
     }
-    for (const command of ["cat /etc/passwd", "ls ~", "rm a", "echo hi > out.txt", "sed -i s/a/b/ f", "find . -delete", "git push", "git branch new", "cd sub && git status"]) {
+    for (const command of [
+      "cat /etc/passwd",
+      "ls ~",
+      "rm a",
+      "echo hi > out.txt",
+      "sed -i s/a/b/ f",
+      "find . -delete",
+      "git push",
+      "git branch new",
+      "cd sub && git status",
+    ]) {
       expect(decide(p, bash(command)), command).toBe("ask");
     }
     expect(decide(policy({}, { additionalDirectories: ["/data"] }), bash("cat /data/x"))).toBe("allow");
@@ -86,7 +110,9 @@ describe("file, web and MCP tools", () => {
   it("Edit rules cover every editing tool", () => {
     const p = policy({ deny: ["Edit(/docs/**)"] });
     for (const tool of ["Edit", "Write", "MultiEdit", "NotebookEdit", "write", "edit"]) {
-      expect(decide(p, { tool, input: { file_path: "/repo/docs/a.md", filePath: "/repo/docs/a.md" } }), tool).toBe("deny");
+      expect(decide(p, { tool, input: { file_path: "/repo/docs/a.md", filePath: "/repo/docs/a.md" } }), tool).toBe(
+        "deny",
+      );
     }
     expect(decide(p, { tool: "Read", input: { file_path: "/repo/docs/a.md" } })).toBe("allow");
   });
@@ -122,7 +148,8 @@ describe("modes", () => {
     ["dontAsk", "zzother", "deny", "mode"],
     ["dontAsk", "zzask x", "deny", "mode"],
     ["dontAsk", "zzfake a", "allow"],
-    ["plan", "zzother", "deny", "mode"],
+    ["plan", "zzother", "ask"],
+    ["plan", "touch a.txt", "ask"],
     ["plan", "ls", "allow"],
     ["bypassPermissions", "zzother", "allow"],
     ["bypassPermissions", "zzask x", "ask"],
@@ -142,7 +169,10 @@ describe("modes", () => {
     expect(p.evaluate(call).behavior).toBe("ask");
   });
   it("headless: an ask becomes a deny with denialSource headless", () => {
-    expect(p.evaluate(bash("zzother"), { interactive: false })).toMatchObject({ behavior: "deny", denialSource: "headless" });
+    expect(p.evaluate(bash("zzother"), { interactive: false })).toMatchObject({
+      behavior: "deny",
+      denialSource: "headless",
+    });
     expect(p.evaluate(bash("zzask x"), { interactive: false })).toMatchObject({
       behavior: "deny",
       denialSource: "headless",
@@ -179,7 +209,9 @@ describe("session grants", () => {
     const files = policy({}, { neverGrant: ["Edit(.env)"] });
     const call = { tool: "Edit", input: { file_path: "/repo/.env" } };
     expect(decide(files, call, { grants: ["Edit(//repo/**)"] })).toBe("ask");
-    expect(decide(files, { tool: "Edit", input: { file_path: "/repo/a.ts" } }, { grants: ["Edit(//repo/**)"] })).toBe("allow");
+    expect(decide(files, { tool: "Edit", input: { file_path: "/repo/a.ts" } }, { grants: ["Edit(//repo/**)"] })).toBe(
+      "allow",
+    );
   });
   it("ignores grants it cannot read", () => {
     expect(decide(p, bash("zzx"), { grants: ["Bash(unclosed"] })).toBe("ask");

@@ -1,9 +1,10 @@
 import { applyMode } from "./apply-mode.js";
 import { type CompiledRule, compileRule } from "./compile-rule.js";
+import { createDecisionCache } from "./decision-cache.js";
 import { CLAUDE_CODE_DEFAULTS, type DefaultsPreset } from "./defaults/claude-code-defaults.js";
 import { evaluateShell } from "./evaluate-shell.js";
 import { evaluateTool } from "./evaluate-tool.js";
-import type { EvaluationContext } from "./evaluation-context.js";
+import type { EvaluationContext, FileTargets } from "./evaluation-context.js";
 import type { PathSpecifierContext } from "./match/path-specifier.js";
 import { resolvePath } from "./paths.js";
 import type {
@@ -15,7 +16,9 @@ import type {
   ToolCallInput,
 } from "./policy-types.js";
 import type { Subcommand } from "./shell/analyze-shell-command.js";
+import { fileArguments } from "./shell/file-arguments.js";
 import { canonicalToolName, toolFamily } from "./tool-families.js";
+import { indexToolRules, type ToolRules } from "./tool-rules.js";
 
 export interface PolicyOptions {
   rules: readonly PolicyRule[];
@@ -56,7 +59,10 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
   for (const rule of options.rules) {
     const result = compileRule(rule, pathContext);
     warnings.push(...result.warnings);
-    if (result.compiled !== undefined) rules.push(result.compiled);
+    if (result.compiled !== undefined) {
+      result.compiled.order = rules.length;
+      rules.push(result.compiled);
+    }
   }
   const neverGrant = compileList(options.neverGrant ?? [], "deny", pathContext);
   const workingDirectories = [
@@ -64,14 +70,24 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     ...(options.additionalDirectories ?? []).map((directory) => resolvePath(directory, pathContext)),
   ];
   const shellPathRules = rules.filter((rule) => rule.kind === "path" && rule.behavior !== "allow");
-  const byTool = new Map<string, CompiledRule[]>();
-  const rulesFor = (tool: string): CompiledRule[] => {
-    let list = byTool.get(tool);
-    if (list === undefined) {
-      list = rules.filter((rule) => rule.appliesTo(tool));
-      byTool.set(tool, list);
+  const conditional = rules.some((rule) => rule.interactive !== undefined || rule.modes !== undefined);
+  const byTool = new Map<string, ToolRules>();
+  /** the rules that can apply to a tool (in a mode and session kind when some rules are conditional), indexed */
+  const rulesFor = (tool: string, mode: PermissionMode, interactive: boolean): ToolRules => {
+    const key = conditional ? `${tool}\u0000${mode}\u0000${interactive}` : tool;
+    let indexed = byTool.get(key);
+    if (indexed === undefined) {
+      indexed = indexToolRules(
+        rules.filter(
+          (rule) =>
+            rule.appliesTo(tool) &&
+            (rule.interactive === undefined || rule.interactive === interactive) &&
+            (rule.modes === undefined || rule.modes.includes(mode)),
+        ),
+      );
+      byTool.set(key, indexed);
     }
-    return list;
+    return indexed;
   };
   const grantCache = new Map<string, CompiledRule | undefined>();
   const compileGrant = (grant: string): CompiledRule | undefined => {
@@ -87,26 +103,43 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     return grantCache.get(grant);
   };
   const defaults = options.defaults ?? CLAUDE_CODE_DEFAULTS;
+  const cache = createDecisionCache();
+  const targetCache = new WeakMap<Subcommand, FileTargets>();
+  /** the absolute paths a subcommand reads and writes (memoised: analyses and their subcommands are cached) */
+  const fileTargets = (sub: Subcommand): FileTargets => {
+    let targets = targetCache.get(sub);
+    if (targets === undefined) {
+      const files = fileArguments(sub);
+      targets = {
+        recognised: files.recognised,
+        reads: files.reads.map((path) => resolvePath(path, pathContext)),
+        writes: files.writes.map((path) => resolvePath(path, pathContext)),
+      };
+      targetCache.set(sub, targets);
+    }
+    return targets;
+  };
 
   const evaluate = (call: ToolCallInput, evaluateOptions: EvaluateOptions = {}): PolicyDecision => {
     const tool = canonicalToolName(call.tool);
     const mode = evaluateOptions.mode ?? options.defaultMode ?? "default";
     const interactive = evaluateOptions.interactive ?? true;
-    let applicable = rulesFor(tool);
-    if (applicable.some((rule) => rule.interactive !== undefined || rule.modes !== undefined)) {
-      applicable = applicable.filter(
-        (rule) =>
-          (rule.interactive === undefined || rule.interactive === interactive) &&
-          (rule.modes === undefined || rule.modes.includes(mode)),
-      );
-    }
+    const applicable = rulesFor(tool, mode, interactive);
     const grants: CompiledRule[] = [];
     for (const grant of evaluateOptions.grants ?? []) {
       const compiled = compileGrant(grant);
       if (compiled?.appliesTo(tool)) grants.push(compiled);
     }
     const family = toolFamily(tool);
-    const forbidden = neverGrant.filter((rule) => rule.appliesTo(tool));
+    const cacheKey =
+      grants.length === 0 && applicable.parameter.length === 0
+        ? cache.key({ tool, family, input: call.input, mode, interactive })
+        : undefined;
+    if (cacheKey !== undefined) {
+      const cached = cache.get(cacheKey);
+      if (cached !== undefined) return cached;
+    }
+    const forbidden = neverGrant.length === 0 ? neverGrant : neverGrant.filter((rule) => rule.appliesTo(tool));
     const context: EvaluationContext = {
       pathContext,
       workingDirectories,
@@ -116,13 +149,14 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
       grantForbidden: (sub: Subcommand) =>
         forbidden.some((rule) => rule.kind === "tool" || rule.test(sub.text) || rule.test(sub.plain)),
       shellPathRules,
-      denyRulesForShell: family === "shell" ? applicable.filter((rule) => rule.behavior === "deny") : [],
+      fileTargets,
     };
     const outcome =
       family === "shell"
         ? evaluateShell(call.input, applicable, context)
         : evaluateTool({ tool, input: call.input, rules: applicable, context, neverGrant: forbidden });
-    return applyMode(outcome, { mode, interactive });
+    const decision = applyMode(outcome, { mode, interactive });
+    return cacheKey === undefined ? decision : cache.set(cacheKey, decision);
   };
   return { evaluate, warnings, rules, workingDirectories };
 }

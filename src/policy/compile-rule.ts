@@ -35,6 +35,10 @@ export interface CompiledRule {
   testInput: (input: unknown) => boolean;
   /** a bare deny removes the tool from the model's tool list */
   removesTool: boolean;
+  /** position in the policy's rule list (ties go to the earlier rule) */
+  order: number;
+  /** command rules: the literal first word every matching command starts with (an index key); else undefined */
+  firstWord?: string;
 }
 
 export interface CompileRuleResult {
@@ -58,6 +62,7 @@ export function compileRule(rule: PolicyRule, context: PathSpecifierContext): Co
     test: always as (subject: string) => boolean,
     testInput: always as (input: unknown) => boolean,
     removesTool: false,
+    order: 0,
   };
   const isGlob = /[*?]/.test(parsed.tool);
   const specifier = parsed.specifier === "*" ? undefined : parsed.specifier;
@@ -114,11 +119,18 @@ export function compileRule(rule: PolicyRule, context: PathSpecifierContext): Co
   }
   const appliesTo = (callTool: string) => specifierCovers(tool, callTool);
   switch (family) {
-    case "shell":
-      return {
-        compiled: { ...base, kind: "command", tool, appliesTo, test: compileBashSpecifier(specifier) },
-        warnings,
+    case "shell": {
+      const first = specifier.trim().split(/\s+/)[0] ?? "";
+      const compiled: CompiledRule = {
+        ...base,
+        kind: "command",
+        tool,
+        appliesTo,
+        test: compileBashSpecifier(specifier),
       };
+      if (first !== "" && !first.includes("*")) compiled.firstWord = first;
+      return { compiled, warnings };
+    }
     case "read":
     case "edit":
       return {

@@ -2,38 +2,39 @@ import type { CompiledRule } from "./compile-rule.js";
 import { isReadOnlyCommand } from "./defaults/is-read-only-command.js";
 import type { EvaluationContext } from "./evaluation-context.js";
 import { fromOrigin, type Outcome, ruleOutcome } from "./outcome.js";
-import { isInsideAny, resolvePath } from "./paths.js";
+import { isInsideAny } from "./paths.js";
 import { combineParts, pickWinningRule } from "./precedence.js";
 import { analyzeShellCommand, type Subcommand, shellScriptOf } from "./shell/analyze-shell-command.js";
-import { fileArguments } from "./shell/file-arguments.js";
 import { commandOf, toolFamily } from "./tool-families.js";
+import { indexToolRules, matchingCommandRules, type ToolRules } from "./tool-rules.js";
 
 /**
  * Evaluates a shell call the way Claude Code does: every subcommand on its own (deny if any subcommand is denied,
  * allow only if every subcommand is allowed by a rule, a grant or the defaults); tool-level and parameter rules
  * apply to the whole call; Read/Edit deny and ask rules apply to the paths recognised readers and writers name.
  */
-export function evaluateShell(input: unknown, rules: readonly CompiledRule[], context: EvaluationContext): Outcome {
+export function evaluateShell(input: unknown, rules: ToolRules, context: EvaluationContext): Outcome {
   const command = commandOf(input) ?? "";
   const analysis = analyzeShellCommand(command);
-  const whole = rules.filter((rule) => rule.kind === "tool" || (rule.kind === "parameter" && rule.testInput(input)));
-  const commandRules = rules.filter((rule) => rule.kind === "command");
-  const pathRules = context.shellPathRules;
-  const hasCd = analysis.subcommands.some((sub) => sub.words[0] === "cd");
+  const whole: CompiledRule[] = [...rules.whole];
+  for (const rule of rules.parameter) if (rule.testInput(input)) whole.push(rule);
+  const { subcommands } = analysis;
+  let hasCd = false;
+  for (const sub of subcommands) if (sub.words[0] === "cd") hasCd = true;
 
-  const parts: { sub: Subcommand; outcome: Outcome }[] = [];
-  for (const sub of analysis.subcommands) {
-    const matches = [...whole];
-    for (const rule of commandRules) if (rule.test(sub.text) || rule.test(sub.plain)) matches.push(rule);
-    if (pathRules.length > 0) matches.push(...matchingPathRules(sub, pathRules, context));
-    parts.push({ sub, outcome: decideSubcommand({ sub, matches, context, hasCd }) });
+  const parts: Outcome[] = [];
+  for (const sub of subcommands) {
+    const matches = whole.slice();
+    matchingCommandRules(rules, sub, matches);
+    if (context.shellPathRules.length > 0) matchingPathRules(sub, context, matches);
+    parts.push(decideSubcommand({ sub, matches, rules, context, hasCd }));
   }
   if (!analysis.complete || parts.length === 0) {
-    const matches = [...whole];
-    for (const rule of commandRules) if (rule.test(analysis.normalized)) matches.push(rule);
+    const matches = whole.slice();
+    for (const rule of rules.all) if (rule.kind === "command" && rule.test(analysis.normalized)) matches.push(rule);
     const winner = pickWinningRule(matches);
-    const denied = parts.find((part) => part.outcome.behavior === "deny");
-    if (denied !== undefined) return denied.outcome;
+    const denied = parts.find((part) => part.behavior === "deny");
+    if (denied !== undefined) return denied;
     if (winner?.behavior === "deny") return ruleOutcome(winner, deniedText(command, winner));
     if (parts.length === 0 && analysis.complete) {
       if (winner !== undefined) return ruleOutcome(winner, `${winner.rule} decides an empty command.`);
@@ -45,15 +46,74 @@ export function evaluateShell(input: unknown, rules: readonly CompiledRule[], co
       reason: "This command could not be parsed completely (unclosed quote or substitution), so it needs approval.",
     };
   }
-  const combined = combineParts(parts.map((part) => part.outcome.behavior));
-  if (combined !== "deny" && combined !== "allow") {
-    // an exact grant of the whole command line (compound commands are granted as the line the person saw);
-    // wildcard grants never match a whole line, only subcommands
-    const line = `(${analysis.normalized})`;
-    const grant = context.grants.find(
-      (rule) => rule.kind === "command" && rule.rule.replace(/\s+/g, " ").endsWith(line) && rule.test(analysis.normalized),
-    );
-    if (grant !== undefined && !parts.some((part) => context.grantForbidden(part.sub))) {
+  if (parts.length === 1) return parts[0] as Outcome;
+  const combined = combineParts(parts.map((part) => part.behavior));
+  if (combined === "deny" || combined === "ask") return parts.find((part) => part.behavior === combined) as Outcome;
+  if (combined === "allow") {
+    const decided = parts.find((part) => part.source === "grant") ?? parts.find((part) => part.rule !== undefined);
+    const outcome = decided ?? (parts[0] as Outcome);
+    return { ...outcome, reason: `Every part of this command is allowed (${outcome.reason})` };
+  }
+  // an exact grant of the whole command line (compound commands are granted as the line the person saw);
+  // wildcard grants never match a whole line, only subcommands
+  const line = context.grants.length === 0 ? "" : `(${analysis.normalized})`;
+  const grant = context.grants.find(
+    (rule) =>
+      rule.kind === "command" && rule.rule.replace(/\s+/g, " ").endsWith(line) && rule.test(analysis.normalized),
+  );
+  if (grant !== undefined && !subcommands.some((sub) => context.grantForbidden(sub))) {
+    return {
+      behavior: "allow",
+      source: "grant",
+      rule: grant.rule,
+      reason: `Allowed by the session grant ${grant.rule}.`,
+    };
+  }
+  const pending = subcommands.filter((_, index) => parts[index]?.behavior === undefined).map((sub) => sub.text);
+  return {
+    behavior: undefined,
+    source: "default",
+    reason: `This Bash command contains multiple operations. The following part requires approval: ${pending.join(", ")}`,
+  };
+}
+
+function decideSubcommand(options: {
+  sub: Subcommand;
+  matches: CompiledRule[];
+  rules: ToolRules;
+  context: EvaluationContext;
+  hasCd: boolean;
+}): Outcome {
+  const { sub, matches, context } = options;
+  const winner = pickWinningRule(matches);
+  if (winner?.behavior === "deny") return ruleOutcome(winner, deniedText(sub.text, winner));
+  const guarded = globMayReachDeniedPath(sub, context);
+  if (guarded !== undefined) {
+    return {
+      behavior: "ask",
+      source: "policy",
+      rule: guarded.rule,
+      reason: `A wildcard in a file argument of "${sub.text}" could name a path that ${guarded.rule} denies, so it needs approval.`,
+    };
+  }
+  if (winner?.behavior !== "allow") {
+    const script = shellScriptOf(sub);
+    if (script !== undefined) {
+      const denyOnly = indexToolRules(options.rules.deny);
+      const inner = evaluateShell({ command: script }, denyOnly, { ...context, grants: [] });
+      if (inner.behavior === "deny") {
+        return {
+          behavior: "ask",
+          source: "policy",
+          ...(inner.rule === undefined ? {} : { rule: inner.rule }),
+          reason: `A permission rule denies a command inside this shell -c script (${inner.rule}), so it needs approval.`,
+        };
+      }
+    }
+  }
+  if (context.grants.length > 0) {
+    const grant = context.grants.find((rule) => rule.kind === "tool" || rule.test(sub.text) || rule.test(sub.plain));
+    if (grant !== undefined && !context.grantForbidden(sub)) {
       return {
         behavior: "allow",
         source: "grant",
@@ -61,58 +121,6 @@ export function evaluateShell(input: unknown, rules: readonly CompiledRule[], co
         reason: `Allowed by the session grant ${grant.rule}.`,
       };
     }
-  }
-  if (combined === "deny" || combined === "ask") {
-    return (parts.find((part) => part.outcome.behavior === combined) as { outcome: Outcome }).outcome;
-  }
-  if (combined === "allow") {
-    const decided =
-      parts.find((part) => part.outcome.source === "grant") ?? parts.find((part) => part.outcome.rule !== undefined);
-    const outcome = decided?.outcome ?? (parts[0] as { outcome: Outcome }).outcome;
-    return parts.length === 1
-      ? outcome
-      : { ...outcome, reason: `Every part of this command is allowed (${outcome.reason})` };
-  }
-  const pending = parts.filter((part) => part.outcome.behavior === undefined).map((part) => part.sub.text);
-  return {
-    behavior: undefined,
-    source: "default",
-    reason:
-      parts.length > 1
-        ? `This Bash command contains multiple operations. The following part requires approval: ${pending.join(", ")}`
-        : (parts[0] as { outcome: Outcome }).outcome.reason,
-  };
-}
-
-function decideSubcommand(options: {
-  sub: Subcommand;
-  matches: CompiledRule[];
-  context: EvaluationContext;
-  hasCd: boolean;
-}): Outcome {
-  const { sub, matches, context } = options;
-  const winner = pickWinningRule(matches);
-  if (winner?.behavior === "deny") return ruleOutcome(winner, deniedText(sub.text, winner));
-  const script = shellScriptOf(sub);
-  if (script !== undefined && winner?.behavior !== "allow") {
-    const inner = evaluateShell({ command: script }, context.denyRulesForShell, { ...context, grants: [] });
-    if (inner.behavior === "deny") {
-      return {
-        behavior: "ask",
-        source: "policy",
-        ...(inner.rule === undefined ? {} : { rule: inner.rule }),
-        reason: `A permission rule denies a command inside this shell -c script (${inner.rule}), so it needs approval.`,
-      };
-    }
-  }
-  const grant = context.grants.find((rule) => rule.kind === "tool" || rule.test(sub.text) || rule.test(sub.plain));
-  if (grant !== undefined && !context.grantForbidden(sub)) {
-    return {
-      behavior: "allow",
-      source: "grant",
-      rule: grant.rule,
-      reason: `Allowed by the session grant ${grant.rule}.`,
-    };
   }
   if (winner !== undefined) {
     const text =
@@ -128,16 +136,18 @@ function defaultForSubcommand(options: { sub: Subcommand; context: EvaluationCon
   const { sub, context } = options;
   const { defaults, mode } = context;
   const program = sub.words[0] ?? "";
-  const files = fileArguments(sub);
-  const paths = [...files.reads, ...files.writes].map((path) => resolvePath(path, context.pathContext));
-  const outside = paths.find((path) => !isInsideAny(path, context.workingDirectories));
+  const files = context.fileTargets(sub);
   if (mode === "bypassPermissions") {
-    if (program === "rm" && paths.some((path) => path === "/" || path === context.pathContext.homeDir)) {
+    const home = context.pathContext.homeDir;
+    if (program === "rm" && files.writes.some((path) => path === "/" || path === home)) {
       return { behavior: "ask", source: "mode", reason: `${sub.text} would remove / or the home directory.` };
     }
     return { behavior: "allow", source: "mode", reason: "Allowed by bypassPermissions mode." };
   }
-  if (outside !== undefined && (files.recognised || paths.length > 0)) {
+  const outside =
+    files.reads.find((path) => !isInsideAny(path, context.workingDirectories)) ??
+    files.writes.find((path) => !isInsideAny(path, context.workingDirectories));
+  if (outside !== undefined) {
     return {
       behavior: undefined,
       source: "default",
@@ -162,21 +172,30 @@ function defaultForSubcommand(options: { sub: Subcommand; context: EvaluationCon
   return { behavior: undefined, source: "default", reason: "This command requires approval." };
 }
 
-function matchingPathRules(
-  sub: Subcommand,
-  rules: readonly CompiledRule[],
-  context: EvaluationContext,
-): CompiledRule[] {
-  const files = fileArguments(sub);
-  if (files.reads.length === 0 && files.writes.length === 0) return [];
-  const reads = files.reads.map((path) => resolvePath(path, context.pathContext));
-  const writes = files.writes.map((path) => resolvePath(path, context.pathContext));
-  const matched: CompiledRule[] = [];
-  for (const rule of rules) {
-    const targets = toolFamily(rule.tool) === "read" ? reads : writes;
-    if (targets.some((path) => rule.test(path))) matched.push(rule);
+function matchingPathRules(sub: Subcommand, context: EvaluationContext, into: CompiledRule[]): void {
+  const files = context.fileTargets(sub);
+  if (files.reads.length === 0 && files.writes.length === 0) return;
+  for (const rule of context.shellPathRules) {
+    const targets = toolFamily(rule.tool) === "read" ? files.reads : files.writes;
+    for (const path of targets) {
+      if (rule.test(path)) {
+        into.push(rule);
+        break;
+      }
+    }
   }
-  return matched;
+}
+
+/** A deny path rule that a wildcard file argument (`cat sec*`) might reach; globs are not expanded before matching. */
+function globMayReachDeniedPath(sub: Subcommand, context: EvaluationContext): CompiledRule | undefined {
+  if (context.shellPathRules.length === 0) return undefined;
+  const files = context.fileTargets(sub);
+  const readGlob = files.reads.some((path) => /[*?[]/.test(path));
+  const writeGlob = files.writes.some((path) => /[*?[]/.test(path));
+  if (!readGlob && !writeGlob) return undefined;
+  return context.shellPathRules.find(
+    (rule) => rule.behavior === "deny" && (toolFamily(rule.tool) === "read" ? readGlob : writeGlob),
+  );
 }
 
 function deniedText(command: string, rule: CompiledRule): string {

@@ -5,6 +5,7 @@ import { fromOrigin, type Outcome, ruleOutcome } from "./outcome.js";
 import { isInsideAny, resolvePath } from "./paths.js";
 import { pickWinningRule } from "./precedence.js";
 import { pathOf, toolFamily, urlOf } from "./tool-families.js";
+import type { ToolRules } from "./tool-rules.js";
 
 /** The subject a rule of each kind tests for one call: its absolute path or its host. */
 function subjects(tool: string, input: unknown, context: EvaluationContext): { path?: string; host?: string } {
@@ -41,13 +42,15 @@ function ruleMatches(rule: CompiledRule, input: unknown, subject: { path?: strin
 export function evaluateTool(options: {
   tool: string;
   input: unknown;
-  rules: readonly CompiledRule[];
+  rules: ToolRules;
   context: EvaluationContext;
   neverGrant: readonly CompiledRule[];
 }): Outcome {
   const { tool, input, rules, context } = options;
   const subject = subjects(tool, input, context);
-  const matches = rules.filter((rule) => ruleMatches(rule, input, subject));
+  const matches: CompiledRule[] = [...rules.whole];
+  for (const rule of rules.parameter) if (rule.testInput(input)) matches.push(rule);
+  for (const rule of rules.subject) if (ruleMatches(rule, input, subject)) matches.push(rule);
   const winner = pickWinningRule(matches);
   if (winner?.behavior === "deny") return ruleOutcome(winner, deniedText(tool, subject, winner));
   const forbidden = options.neverGrant.some((rule) => ruleMatches(rule, input, subject));

@@ -17,6 +17,13 @@ export interface EvaluationContext {
   grantForbidden: (subcommand: Subcommand) => boolean;
   /** Read/Edit/Write deny and ask rules, applied to the paths shell readers and writers name */
   shellPathRules: readonly CompiledRule[];
-  /** the shell's deny rules, used to look inside `bash -c "..."` scripts */
-  denyRulesForShell: readonly CompiledRule[];
+  /** the absolute paths a shell subcommand reads and writes (memoised per policy) */
+  fileTargets: (subcommand: Subcommand) => FileTargets;
+}
+
+export interface FileTargets {
+  /** the program is a recognised file reader or writer */
+  recognised: boolean;
+  reads: readonly string[];
+  writes: readonly string[];
 }

@@ -8,14 +8,71 @@ type Row = [label: string, matches: [Behavior, number][], winner: number | undef
 const TABLE: Row[] = [
   ["nothing matched", [], undefined],
   ["a lone allow", [["allow", 0]], 0],
-  ["deny beats allow", [["allow", 0], ["deny", 0]], 1],
-  ["deny beats ask", [["ask", 0], ["deny", 0]], 1],
-  ["ask beats allow", [["allow", 0], ["ask", 0]], 1],
-  ["deny beats ask and allow in any order", [["deny", 0], ["allow", 0], ["ask", 0]], 0],
-  ["first of equal rules wins", [["deny", 0], ["deny", 0]], 0],
-  ["higher priority beats behavior (opencode last match, Gemini tiers)", [["deny", 1], ["allow", 2]], 1],
-  ["lower priority never wins", [["allow", 3.5], ["deny", 3.1]], 0],
-  ["deny wins a priority tie", [["allow", 4.95], ["deny", 4.95]], 1],
+  [
+    "deny beats allow",
+    [
+      ["allow", 0],
+      ["deny", 0],
+    ],
+    1,
+  ],
+  [
+    "deny beats ask",
+    [
+      ["ask", 0],
+      ["deny", 0],
+    ],
+    1,
+  ],
+  [
+    "ask beats allow",
+    [
+      ["allow", 0],
+      ["ask", 0],
+    ],
+    1,
+  ],
+  [
+    "deny beats ask and allow in any order",
+    [
+      ["deny", 0],
+      ["allow", 0],
+      ["ask", 0],
+    ],
+    0,
+  ],
+  [
+    "first of equal rules wins",
+    [
+      ["deny", 0],
+      ["deny", 0],
+    ],
+    0,
+  ],
+  [
+    "higher priority beats behavior (opencode last match, Gemini tiers)",
+    [
+      ["deny", 1],
+      ["allow", 2],
+    ],
+    1,
+  ],
+  [
+    "lower priority never wins",
+    [
+      ["allow", 3.5],
+      ["deny", 3.1],
+    ],
+    0,
+  ],
+  [
+    "deny wins a priority tie",
+    [
+      ["allow", 4.95],
+      ["deny", 4.95],
+    ],
+    1,
+  ],
 ];
 
 describe("pickWinningRule", () => {

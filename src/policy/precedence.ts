@@ -4,6 +4,8 @@ import type { Behavior } from "../core/decision.js";
 export interface Ranked {
   behavior: Behavior;
   priority: number;
+  /** position in the rule list; the earlier rule wins a full tie */
+  order?: number;
 }
 
 const BEHAVIOR_RANK: Record<Behavior, number> = { deny: 3, ask: 2, allow: 1 };
@@ -27,7 +29,9 @@ export function pickWinningRule<T extends Ranked>(matches: readonly T[]): T | un
 
 function outranks(candidate: Ranked, current: Ranked): boolean {
   if (candidate.priority !== current.priority) return candidate.priority > current.priority;
-  return BEHAVIOR_RANK[candidate.behavior] > BEHAVIOR_RANK[current.behavior];
+  if (candidate.behavior !== current.behavior)
+    return BEHAVIOR_RANK[candidate.behavior] > BEHAVIOR_RANK[current.behavior];
+  return (candidate.order ?? 0) < (current.order ?? 0);
 }
 
 /** Combines per-part outcomes (subcommands of one shell command): any deny, else any ask, else allow. */

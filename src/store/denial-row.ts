@@ -29,6 +29,9 @@ export const DENIAL_COLUMNS = [
   "labels",
 ] as const;
 
+/** index of `day` in DENIAL_COLUMNS */
+export const DAY_COLUMN = DENIAL_COLUMNS.indexOf("day");
+
 export type DenialRowValues = (string | number | null)[];
 
 /** column values in DENIAL_COLUMNS order; JSON columns as text */

@@ -20,22 +20,35 @@ describe("toolgate check", () => {
   });
   it("ignores project allow entries in an untrusted workspace and honours them once trusted", () => {
     const fixture = makeFixture(settings);
-    const untrusted = runCli(["check", "Bash", '{"command":"npm test"}', "--json"], { cwd: fixture.project, home: fixture.home });
+    const untrusted = runCli(["check", "Bash", '{"command":"npm test"}', "--json"], {
+      cwd: fixture.project,
+      home: fixture.home,
+    });
     expect(untrusted.status).toBe(3);
     writeFileSync(
       join(fixture.home, ".claude.json"),
       JSON.stringify({ projects: { [fixture.project]: { hasTrustDialogAccepted: true } } }),
     );
-    const result = runCli(["check", "Bash", '{"command":"npm test"}', "--json"], { cwd: fixture.project, home: fixture.home });
+    const result = runCli(["check", "Bash", '{"command":"npm test"}', "--json"], {
+      cwd: fixture.project,
+      home: fixture.home,
+    });
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ behavior: "allow", rule: "Bash(npm test *)" });
   });
   it("asks for local ask rules (exit 3) and denies them headless with source headless", () => {
     const { home, project } = makeFixture(settings);
     expect(runCli(["check", "Bash", '{"command":"npm publish"}'], { cwd: project, home }).status).toBe(3);
-    const headless = runCli(["check", "Bash", '{"command":"npm publish"}', "--headless", "--json"], { cwd: project, home });
+    const headless = runCli(["check", "Bash", '{"command":"npm publish"}', "--headless", "--json"], {
+      cwd: project,
+      home,
+    });
     expect(headless.status).toBe(4);
-    expect(JSON.parse(headless.stdout)).toMatchObject({ behavior: "deny", denialSource: "headless", rule: "Bash(npm publish *)" });
+    expect(JSON.parse(headless.stdout)).toMatchObject({
+      behavior: "deny",
+      denialSource: "headless",
+      rule: "Bash(npm publish *)",
+    });
   });
   it("applies user rules to the project and to shell file readers", () => {
     const { home, project } = makeFixture(settings);
@@ -52,19 +65,29 @@ describe("toolgate check", () => {
   });
   it("--claude-settings off drops the settings and the defaults preset", () => {
     const { home, project } = makeFixture(settings);
-    expect(runCli(["check", "Bash", '{"command":"git push"}', "--claude-settings", "off"], { cwd: project, home }).status).toBe(3);
-    expect(runCli(["check", "Bash", '{"command":"ls"}', "--claude-settings", "off"], { cwd: project, home }).status).toBe(3);
+    expect(
+      runCli(["check", "Bash", '{"command":"git push"}', "--claude-settings", "off"], { cwd: project, home }).status,
+    ).toBe(3);
+    expect(
+      runCli(["check", "Bash", '{"command":"ls"}', "--claude-settings", "off"], { cwd: project, home }).status,
+    ).toBe(3);
     expect(runCli(["check", "Bash", '{"command":"ls"}'], { cwd: project, home }).status).toBe(0);
   });
   it("reads toolgate.config.json rules and neverGrant", () => {
     const { home, project } = makeFixture({
-      "project/toolgate.config.json": { permissions: { deny: ["WebFetch(domain:*.evil.test)"], neverGrant: ["Bash(rm *)"] } },
+      "project/toolgate.config.json": {
+        permissions: { deny: ["WebFetch(domain:*.evil.test)"], neverGrant: ["Bash(rm *)"] },
+      },
     });
     const web = runCli(["check", "WebFetch", '{"url":"https://a.evil.test/x"}', "--json"], { cwd: project, home });
     expect(web.status).toBe(4);
     expect(JSON.parse(web.stdout).rule).toBe("WebFetch(domain:*.evil.test)");
-    expect(runCli(["check", "Bash", '{"command":"rm x"}', "--grant", "Bash(rm x)"], { cwd: project, home }).status).toBe(3);
-    expect(runCli(["check", "Bash", '{"command":"mv a b"}', "--grant", "Bash(mv a b)"], { cwd: project, home }).status).toBe(0);
+    expect(
+      runCli(["check", "Bash", '{"command":"rm x"}', "--grant", "Bash(rm x)"], { cwd: project, home }).status,
+    ).toBe(3);
+    expect(
+      runCli(["check", "Bash", '{"command":"mv a b"}', "--grant", "Bash(mv a b)"], { cwd: project, home }).status,
+    ).toBe(0);
   });
   it("rejects bad usage with exit code 2 and no stack trace", () => {
     const { home, project } = makeFixture({ "project/toolgate.config.json": { permissions: { alow: ["Bash"] } } });

@@ -41,6 +41,9 @@ export function runStoreContract(options: { name: string; create: () => Promise<
         await store.denials.append([records[1]!, makeRecord({ seq: 3 })]);
         const rows = await store.denials.query();
         expect(rows.map((row) => row.seq)).toEqual([1, 2, 3]);
+        const report = await store.denials.report();
+        expect(report.total).toBe(3);
+        expect(report.topSignatures[0]?.count).toBe(3);
       });
 
       it("filters by time window, session, tool and id, and orders and limits", async () => {
@@ -124,6 +127,21 @@ export function runStoreContract(options: { name: string; create: () => Promise<
         expect(await store.denials.prune(5_000)).toEqual({ denials: 1, events: 1 });
         expect((await store.denials.query()).map((row) => row.seq)).toEqual([2]);
         expect((await store.denials.report()).total).toBe(1);
+      });
+
+      it("keeps reports exact after pruning in the middle of a day", async () => {
+        const { records, events } = reportFixture();
+        await store.denials.append(records);
+        await store.denials.appendEvents(events);
+        const cut = records[5]!.at + 1; // mid-day, inside the last day of the fixture
+        await store.denials.prune(cut);
+        const kept = records.filter((record) => record.at >= cut);
+        const keptEvents = events.filter((event) => event.at >= cut);
+        for (const query of [{}, { since: Date.UTC(2026, 0, 1) }, { tool: "WebFetch" }]) {
+          expect(await store.denials.report(query)).toEqual(computeReport({ records: kept, events: keptEvents, query }));
+        }
+        await store.denials.append([makeRecord({ seq: 99, sessionId: "late", at: cut + 10 })]);
+        expect((await store.denials.report()).total).toBe(kept.length + 1);
       });
     });
 

@@ -65,7 +65,11 @@ export function guardCanUseTool(session: GuardSession, options: GuardCanUseToolO
       const accepted = (await options.onGrantOffer(details)) === true;
       const answered = await session.answerGrant(offer.offerId, accepted);
       if (accepted) {
-        return { behavior: "allow", updatedInput: call.input as Record<string, unknown>, updatedPermissions: sessionGrantUpdate(offer.scope) };
+        return {
+          behavior: "allow",
+          updatedInput: call.input as Record<string, unknown>,
+          updatedPermissions: sessionGrantUpdate(offer.scope),
+        };
       }
       const all = [...effects, ...answered];
       return denyResult({ message: joinText(innerMessage, textForModel(all)), effects: all });

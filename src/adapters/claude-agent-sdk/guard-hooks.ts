@@ -2,7 +2,7 @@ import type { HookCallback, HookCallbackMatcher, HookEvent, HookJSONOutput } fro
 import type { Effect } from "../../core/effects.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import type { GuardSession } from "../../guard/types.js";
-import { markDecided, markDenied, wasDecided } from "./decided-calls.js";
+import { markDecided, markDenied, wasDenied } from "./decided-calls.js";
 
 type Payload = Record<string, unknown>;
 
@@ -43,7 +43,10 @@ export function guardHooks(session: GuardSession): Partial<Record<HookEvent, Hoo
       const decided = await session.decide(call, agentOf(input));
       const nudge = nudgeOf(decided.effects)?.text ?? "";
       if (decided.decision.behavior !== "deny") {
-        return { ...contextOutput("PreToolUse", [nudge, textForModel(decided.effects)].filter(Boolean).join("\n")), ...stopOutput(decided.effects) };
+        return {
+          ...contextOutput("PreToolUse", [nudge, textForModel(decided.effects)].filter(Boolean).join("\n")),
+          ...stopOutput(decided.effects),
+        };
       }
       markDenied(session, call.toolUseId);
       return {
@@ -82,7 +85,7 @@ export function guardHooks(session: GuardSession): Partial<Record<HookEvent, Hoo
   const permissionDenied: HookCallback = async (raw) => {
     const input = raw as unknown as Payload;
     const call = callOf(input);
-    if (wasDecided(session, call.toolUseId) && !input.reason) return {};
+    if (wasDenied(session, call.toolUseId)) return {};
     markDenied(session, call.toolUseId);
     const effects = await session.denied(call, {
       source: "classifier",
@@ -110,7 +113,10 @@ export function guardHooks(session: GuardSession): Partial<Record<HookEvent, Hoo
     Stop: one(simple(() => session.turnEnded({ outcome: "completed" }))),
     SubagentStart: one(
       simple((input) =>
-        session.subagentStarted(String(input.agent_id), typeof input.agent_type === "string" ? { agentType: input.agent_type } : {}),
+        session.subagentStarted(
+          String(input.agent_id),
+          typeof input.agent_type === "string" ? { agentType: input.agent_type } : {},
+        ),
       ),
     ),
     SubagentStop: one(simple((input) => session.subagentStopped(String(input.agent_id)))),

@@ -9,6 +9,9 @@ import { parseRule } from "../../policy/parse-rule.js";
  */
 export function sessionGrantUpdate(scope: GrantScope): PermissionUpdate[] {
   const parsed = parseRule(scope.rule);
-  const rule = parsed.specifier === undefined ? { toolName: parsed.tool } : { toolName: parsed.tool, ruleContent: parsed.specifier };
+  const rule =
+    parsed.specifier === undefined
+      ? { toolName: parsed.tool }
+      : { toolName: parsed.tool, ruleContent: parsed.specifier };
   return [{ type: "addRules", rules: [rule], behavior: "allow", destination: "session" }];
 }

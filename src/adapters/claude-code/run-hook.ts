@@ -1,27 +1,11 @@
 import { readFileSync } from "node:fs";
-import type { AuditEvent, DenialRecord } from "../../core/records.js";
-import type { AuditSink, PolicyEvaluator } from "../../guard/create-guard.js";
-import type { DenialStore } from "../../store/ports.js";
-import { type ClaudeHookContext, handleClaudeHook } from "./handle-hook.js";
-import { hookDatabasePath, isInteractiveSession } from "./hook-environment.js";
+import { homedir } from "node:os";
+import type { PolicyEvaluator } from "../../guard/create-guard.js";
+import { handleClaudeHook } from "./handle-hook.js";
+import { isInteractiveSession } from "./hook-environment.js";
 import { parseClaudeHookInput, peekHookEventName } from "./hook-input.js";
 import { failClosed, type HookAnswer } from "./hook-output.js";
-
-/** Writes every record and audit event a step produced to the denial store. */
-export function denialStoreSink(denials: DenialStore): AuditSink {
-  return {
-    async deliver(effects) {
-      const records: DenialRecord[] = [];
-      const events: AuditEvent[] = [];
-      for (const effect of effects) {
-        if (effect.type === "record") records.push(effect.record);
-        if (effect.type === "audit") events.push(effect.event);
-      }
-      if (records.length > 0) await denials.append(records);
-      if (events.length > 0) await denials.appendEvents(events);
-    },
-  };
-}
+import { openHookWiring } from "./hook-wiring.js";
 
 /**
  * A policy as the PreToolUse hook uses it: Claude Code itself prompts (or, headless, fires PermissionRequest) for
@@ -34,10 +18,6 @@ export function asksStayAsks(policy: PolicyEvaluator): PolicyEvaluator {
 export interface RunClaudeCodeHookOptions {
   stdinText: string;
   environment?: NodeJS.ProcessEnv;
-  /** loads toolgate's policy (Claude settings hierarchy + toolgate config) for a project directory */
-  loadPolicy?: (cwd: string) => Promise<PolicyEvaluator | undefined>;
-  /** classifies a successful call's output as an OS-level denial */
-  classifyOutput?: ClaudeHookContext["classifyOutput"];
   /** reports internal errors; one line on stderr by default */
   onError?: (message: string) => void;
 }
@@ -51,43 +31,54 @@ function readTranscript(path: string): string | undefined {
 }
 
 /**
- * One hook invocation: parse, load the session's state from the store, step, save, answer. Any internal error
- * on PreToolUse or PermissionRequest becomes a deny (fail closed), never an allow.
+ * One hook invocation: parse, load the project's toolgate config and Claude settings, load the session's state
+ * from the store, step, save, answer. Any internal error on PreToolUse or PermissionRequest becomes a deny (fail
+ * closed), never an allow.
  */
 export async function runClaudeCodeHook(options: RunClaudeCodeHookOptions): Promise<HookAnswer> {
   const environment = options.environment ?? process.env;
   const onError = options.onError ?? ((message: string) => process.stderr.write(`toolgate: ${message}\n`));
   const event = peekHookEventName(options.stdinText) ?? "unknown";
-  let closeStore: (() => Promise<void>) | undefined;
+  let close: (() => Promise<void>) | undefined;
   try {
     const input = parseClaudeHookInput(options.stdinText);
-    const [{ createGuard }, { createSqliteStore }] = await Promise.all([
+    const cwd = environment.CLAUDE_PROJECT_DIR ?? input.cwd ?? process.cwd();
+    const homeDir = environment.HOME ?? homedir();
+    const [{ createGuard }, { defaultClassifyFailure }, wiring] = await Promise.all([
       import("../../guard/create-guard.js"),
-      import("../../store/sqlite/sqlite-store.js"),
+      import("../../guard/classify-failure.js"),
+      openHookWiring({ cwd, homeDir, environment, onError }),
     ]);
-    const store = await createSqliteStore({ filename: hookDatabasePath(environment) });
-    closeStore = () => store.close();
-    const policy = await options.loadPolicy?.(input.cwd ?? process.cwd());
+    close = wiring.close;
     const guard = createGuard({
-      stateStore: store.sessions,
-      sinks: [denialStoreSink(store.denials)],
-      ...(policy === undefined ? {} : { policy: asksStayAsks(policy) }),
+      ...(wiring.core === undefined ? {} : { core: wiring.core }),
+      warnings: wiring.warnings,
+      policy: asksStayAsks(wiring.policy),
+      stateStore: wiring.stateStore,
+      sinks: [wiring.sink],
       onError: (error, where) => onError(`${where}: ${error instanceof Error ? error.message : String(error)}`),
     });
-    const session = guard.session(input.session_id, {
-      interactive: isInteractiveSession(environment),
-      host: "claude-code",
-    });
+    const interactive = isInteractiveSession(environment);
+    const session = guard.session(input.session_id, { interactive, host: "claude-code" });
     const answer = await handleClaudeHook(input, {
       session,
-      interactive: isInteractiveSession(environment),
+      interactive,
       readTranscript,
       recordedDenialIds: async () => {
-        const rows = await store.denials.query({ sessionId: input.session_id });
-        const state = await session.state();
-        return new Set([...rows, ...state.records].map((record) => record.toolUseId));
+        const { openStore } = await import("../../store/open-store.js");
+        const store = await openStore({
+          env: environment,
+          ...(wiring.store ? { config: wiring.store } : {}),
+        });
+        try {
+          const rows = await store.denials.query({ sessionId: input.session_id });
+          const state = await session.state();
+          return new Set([...rows, ...state.records].map((record) => record.toolUseId));
+        } finally {
+          await store.close();
+        }
       },
-      ...(options.classifyOutput === undefined ? {} : { classifyOutput: options.classifyOutput }),
+      classifyOutput: ({ tool, output }) => defaultClassifyFailure({ tool, output }) !== undefined,
     });
     await guard.drain();
     return answer;
@@ -96,6 +87,6 @@ export async function runClaudeCodeHook(options: RunClaudeCodeHookOptions): Prom
     onError(`hook ${event} failed: ${message}`);
     return failClosed({ event, reason: message });
   } finally {
-    await closeStore?.().catch(() => undefined);
+    await close?.().catch(() => undefined);
   }
 }

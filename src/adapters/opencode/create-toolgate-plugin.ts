@@ -2,9 +2,12 @@ import type { Hooks, Plugin, PluginInput } from "@opencode-ai/plugin";
 import type { CoreOptions } from "../../core/config.js";
 import type { AuditSink, GuardOptions, PolicyEvaluator } from "../../guard/create-guard.js";
 import { createGuard } from "../../guard/create-guard.js";
-import { isRealUserMessage } from "./opencode-signal.js";
+import { classifyOutput } from "./classify-output.js";
 import { readOpencodeSettings } from "./opencode-settings.js";
+import { isRealUserMessage } from "./opencode-signal.js";
 import { type OpencodeRecords, openOpencodeRecords } from "./opencode-store.js";
+import { SESSION_ANNOUNCEMENT } from "./opencode-stream.js";
+import { suggestOpencodeRule } from "./opencode-suggest-rule.js";
 import { type OpencodeDelivery, OpencodeTracker } from "./opencode-tracker.js";
 
 export interface ToolgatePluginOptions {
@@ -39,11 +42,17 @@ function deliveryFor(client: Client, options: { noteWith: "promptAsync" | "promp
         path: { id: sessionId },
         // noReply: stored for the model's next request without starting a turn; synthetic + metadata mark it as
         // toolgate's own, so the plugin does not mistake it for a user message (chat.message fires for it too)
-        body: { noReply: true, parts: [{ type: "text" as const, text, synthetic: true, metadata: { toolgate: "nudge" } }] },
+        body: {
+          noReply: true,
+          parts: [{ type: "text" as const, text, synthetic: true, metadata: { toolgate: "nudge" } }],
+        },
       };
       const result =
-        options.noteWith === "prompt" ? await client.session.prompt(request) : await client.session.promptAsync(request);
-      if (result.error !== undefined) await log("error", `toolgate could not deliver a nudge: ${JSON.stringify(result.error)}`);
+        options.noteWith === "prompt"
+          ? await client.session.prompt(request)
+          : await client.session.promptAsync(request);
+      if (result.error !== undefined)
+        await log("error", `toolgate could not deliver a nudge: ${JSON.stringify(result.error)}`);
     },
     async stop(sessionId) {
       await client.session.abort({ path: { id: sessionId } });
@@ -72,7 +81,10 @@ export function createToolgatePlugin(options: ToolgatePluginOptions = {}): Plugi
     const delivery = deliveryFor(input.client, { noteWith: options.noteWith ?? "promptAsync", headless: !interactive });
     let records: OpencodeRecords | undefined;
     if (settings.databasePath !== undefined) {
-      records = await openOpencodeRecords({ databasePath: settings.databasePath, onError: (message) => delivery.warn(message) });
+      records = await openOpencodeRecords({
+        databasePath: settings.databasePath,
+        onError: (message) => delivery.warn(message),
+      });
     }
     const core: CoreOptions = {
       ...options.core,
@@ -84,12 +96,14 @@ export function createToolgatePlugin(options: ToolgatePluginOptions = {}): Plugi
       core,
       warnings: settings.warnings,
       sinks: [...(records?.sinks ?? []), ...(options.sinks ?? [])],
+      ports: { suggestRule: suggestOpencodeRule },
       ...(options.policy === undefined ? {} : { policy: options.policy }),
-      ...(options.classifyFailure === undefined ? {} : { classifyFailure: options.classifyFailure }),
+      classifyFailure: options.classifyFailure ?? classifyOutput,
       onError: (error, where) => delivery.warn(`${where}: ${error instanceof Error ? error.message : String(error)}`),
     });
     for (const warning of settings.warnings) delivery.warn(warning.message);
     const tracker = new OpencodeTracker({
+      isOsDenial: (output) => (options.classifyFailure ?? classifyOutput)(output) !== undefined,
       openSession: (sessionId, sessionOptions) => guard.session(sessionId, sessionOptions),
       interactive,
       delivery,
@@ -107,7 +121,8 @@ export function createToolgatePlugin(options: ToolgatePluginOptions = {}): Plugi
         });
       },
     });
-    return toolgateHooks({ tracker, guard, records });
+    const announce = (options.environment ?? process.env).TOOLGATE_RUN === "1";
+    return toolgateHooks({ tracker, guard, records, announce });
   };
 }
 
@@ -115,12 +130,20 @@ function toolgateHooks(options: {
   tracker: OpencodeTracker;
   guard: { drain(): Promise<void> };
   records: OpencodeRecords | undefined;
+  /** under `toolgate run`: write the session id to stdout once, so the run can find the session's records */
+  announce: boolean;
 }): Hooks {
   const { tracker } = options;
+  const announced = new Set<string>();
   return {
     event: async ({ event }) => tracker.onEvent(event),
     "chat.message": async (input, output) => {
-      if (isRealUserMessage(output)) await tracker.onUserMessage(input.sessionID);
+      if (!isRealUserMessage(output)) return;
+      if (options.announce && announced.size === 0 && !announced.has(input.sessionID)) {
+        announced.add(input.sessionID);
+        process.stdout.write(`${JSON.stringify({ type: SESSION_ANNOUNCEMENT, sessionID: input.sessionID })}\n`);
+      }
+      await tracker.onUserMessage(input.sessionID);
     },
     "tool.execute.before": async (input, output) => {
       let text: string | undefined;

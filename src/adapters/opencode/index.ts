@@ -6,7 +6,7 @@
 import { createToolgatePlugin } from "./create-toolgate-plugin.js";
 
 export { createToolgatePlugin, type ToolgatePluginOptions } from "./create-toolgate-plugin.js";
-export { recognizeOpencodeDenial, type OpencodeDenialText } from "./opencode-denial-text.js";
+export { type OpencodeDenialText, recognizeOpencodeDenial } from "./opencode-denial-text.js";
 export { isRealUserMessage, type OpencodeSignal, opencodeSignal } from "./opencode-signal.js";
 
 /** The plugin with its defaults (environment: OPENCODE_DENY_THRESHOLD, TOOLGATE_NUDGE_THRESHOLD, TOOLGATE_DB). */

@@ -17,10 +17,13 @@ const REJECTED = "The user rejected permission to use this specific tool call.";
 const CORRECTED = "The user rejected permission to use this specific tool call with the following feedback:";
 const UNAVAILABLE = /Model tried to call unavailable tool '([^']+)'/;
 
-export function recognizeOpencodeDenial(error: string, tool?: string): OpencodeDenialText | undefined {
+export function recognizeOpencodeDenial(
+  error: string,
+  call: { tool?: string; input?: unknown } = {},
+): OpencodeDenialText | undefined {
   const text = error.trim();
   if (text.startsWith(RULE)) {
-    const rule = denyRuleIn(text.slice(RULE.length), tool);
+    const rule = denyRuleIn(text.slice(RULE.length), call);
     return { kind: "rule", ...(rule === undefined ? {} : { rule }) };
   }
   if (text.startsWith(CORRECTED)) return { kind: "rejected", feedback: text.slice(CORRECTED.length).trim() };
@@ -35,8 +38,12 @@ interface Rule {
   action?: unknown;
 }
 
-/** The last `deny` rule in the JSON list opencode appends ("Here are some of the relevant rules [...]"). */
-function denyRuleIn(rest: string, tool: string | undefined): string | undefined {
+/**
+ * The deny rule that matched, from the JSON list opencode appends ("Here are some of the relevant rules [...]"):
+ * like opencode, the last rule whose pattern matches one of the call's string inputs wins (`*` any run, `?` one
+ * character); without a match, the last deny rule for the tool.
+ */
+function denyRuleIn(rest: string, call: { tool?: string; input?: unknown }): string | undefined {
   const start = rest.indexOf("[");
   if (start < 0) return undefined;
   let rules: Rule[];
@@ -50,8 +57,28 @@ function denyRuleIn(rest: string, tool: string | undefined): string | undefined 
   const denies = rules.filter(
     (rule) => rule.action === "deny" && typeof rule.permission === "string" && typeof rule.pattern === "string",
   );
+  const tool = call.tool;
   const forTool = denies.filter((rule) => tool === undefined || rule.permission === tool || rule.permission === "*");
-  const chosen = forTool.at(-1) ?? denies.at(-1);
+  const values = stringValues(call.input);
+  const matching = (forTool.length > 0 ? forTool : denies).filter((rule) =>
+    values.some((value) => wildcard(String(rule.pattern)).test(value)),
+  );
+  const chosen = matching.at(-1) ?? forTool.at(-1) ?? denies.at(-1);
   if (chosen === undefined) return undefined;
   return `${String(chosen.permission)} ${JSON.stringify(chosen.pattern)}: deny`;
+}
+
+function stringValues(input: unknown): string[] {
+  if (typeof input === "string") return [input];
+  if (typeof input !== "object" || input === null) return [];
+  return Object.values(input).filter((value): value is string => typeof value === "string");
+}
+
+/** opencode's Wildcard.match: `*` matches any run of characters, `?` one character, the rest literally. */
+function wildcard(pattern: string): RegExp {
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
+  return new RegExp(`^${source}$`, "s");
 }

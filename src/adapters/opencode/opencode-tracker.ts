@@ -24,6 +24,8 @@ export interface OpencodeTrackerOptions {
   delivery: OpencodeDelivery;
   /** stop the opencode session when toolgate aborts (true) */
   stopOnAbort?: boolean;
+  /** whether a completed call's output is an OS-level denial (detect/'s classifier); exit-0 refusals count too */
+  isOsDenial?: (output: { tool: string; exitCode?: number; output: string }) => boolean;
   /** called with each headless reject that stopped the run, for the audit trail */
   onHostStopped?: (stop: HostStopped) => void | Promise<void>;
 }
@@ -63,6 +65,7 @@ export class OpencodeTracker {
   /** text appended to a denied call's error for the model, by call id */
   readonly #guidance = new Map<string, string>();
   readonly #aborts = new Map<string, AbortEffect>();
+  readonly #stopped = new Set<string>();
 
   constructor(options: OpencodeTrackerOptions) {
     this.#options = options;
@@ -89,7 +92,12 @@ export class OpencodeTracker {
   }
 
   /** `tool.execute.before`: toolgate's own policy and loop detector. Resolves with the text to throw, if any. */
-  async beforeTool(options: { sessionId: string; callId: string; tool: string; input: unknown }): Promise<string | undefined> {
+  async beforeTool(options: {
+    sessionId: string;
+    callId: string;
+    tool: string;
+    input: unknown;
+  }): Promise<string | undefined> {
     this.#calls.set(this.#key(options.sessionId, options.callId), { tool: options.tool, input: options.input });
     const result = await this.#session(options.sessionId).decide(this.#call(options), this.#agent(options.sessionId));
     await this.#handle(options.sessionId, result.effects);
@@ -113,10 +121,18 @@ export class OpencodeTracker {
     const agent = this.#agent(options.sessionId);
     // opencode throws for failed tools, so this hook sees completed calls; bash reports its exit code. A non-zero
     // exit is a failure, which the guard classifies for OS-level denials (EACCES counts, grep's exit 1 does not).
-    const effects =
-      options.exitCode !== undefined && options.exitCode !== 0
-        ? await session.failed(call, { ...agent, error: options.output, exitCode: options.exitCode, stdout: options.output })
-        : await session.succeeded(call, agent);
+    const failed =
+      (options.exitCode !== undefined && options.exitCode !== 0) ||
+      this.#options.isOsDenial?.({ tool: options.tool, exitCode: options.exitCode ?? 0, output: options.output }) ===
+        true;
+    const effects = failed
+      ? await session.failed(call, {
+          ...agent,
+          error: options.output,
+          exitCode: options.exitCode ?? 0,
+          stdout: options.output,
+        })
+      : await session.succeeded(call, agent);
     await this.#handle(options.sessionId, effects);
   }
 
@@ -149,7 +165,10 @@ export class OpencodeTracker {
           const effects = await this.#session(signal.sessionId).subagentStopped(signal.sessionId);
           await this.#handle(signal.sessionId, effects);
         } else if (this.#sessions.has(signal.sessionId)) {
-          await this.#handle(signal.sessionId, await this.#session(signal.sessionId).turnEnded({ outcome: "completed" }));
+          await this.#handle(
+            signal.sessionId,
+            await this.#session(signal.sessionId).turnEnded({ outcome: "completed" }),
+          );
         }
         return;
       case "session-error":
@@ -192,6 +211,9 @@ export class OpencodeTracker {
     ask: PendingAsk | undefined;
     pattern: string;
   }): Promise<void> {
+    const root = this.#root(options.sessionId);
+    if (this.#stopped.has(root)) return; // one line per run: a reject rejects the session's other asks too
+    this.#stopped.add(root);
     const permission = options.ask?.permission ?? options.tool;
     const rulePattern = options.ask?.always[0] ?? options.pattern;
     const ruleToAdd = `"permission": { "${permission}": { ${JSON.stringify(rulePattern)}: "allow" } }`;
@@ -212,8 +234,13 @@ export class OpencodeTracker {
   async #onToolError(signal: Extract<OpencodeSignal, { kind: "tool-error" }>): Promise<void> {
     const key = this.#key(signal.sessionId, signal.callId);
     if (this.#counted.has(key)) return; // a reject already counted at permission.replied, or toolgate's own block
-    const denial = recognizeOpencodeDenial(signal.error, signal.tool);
-    const call = this.#call({ sessionId: signal.sessionId, callId: signal.callId, tool: signal.tool, input: signal.input });
+    const denial = recognizeOpencodeDenial(signal.error, { tool: signal.tool, input: signal.input });
+    const call = this.#call({
+      sessionId: signal.sessionId,
+      callId: signal.callId,
+      tool: signal.tool,
+      input: signal.input,
+    });
     const session = this.#session(signal.sessionId);
     const agent = this.#agent(signal.sessionId);
     if (denial === undefined) {

@@ -26,12 +26,24 @@ function fail(message: string): void {
 export default defineCommand({
   meta: { name: "check", description: HELP },
   args: {
-    tool: { type: "positional", description: "tool name as the host names it (Bash, Read, mcp__github__create_issue)", required: true },
+    tool: {
+      type: "positional",
+      description: "tool name as the host names it (Bash, Read, mcp__github__create_issue)",
+      required: true,
+    },
     input: { type: "positional", description: "the tool input as JSON", required: false, default: "{}" },
     mode: { type: "string", description: "permission mode: default, acceptEdits, plan, dontAsk, bypassPermissions" },
-    headless: { type: "boolean", description: "no prompt surface: an ask becomes a deny (source headless)", default: false },
+    headless: {
+      type: "boolean",
+      description: "no prompt surface: an ask becomes a deny (source headless)",
+      default: false,
+    },
     json: { type: "boolean", description: "print {behavior, rule, source, reason} as JSON", default: false },
-    "claude-settings": { type: "string", description: "on (default) or off: read the Claude Code settings and defaults", default: "on" },
+    "claude-settings": {
+      type: "string",
+      description: "on (default) or off: read the Claude Code settings and defaults",
+      default: "on",
+    },
     grant: { type: "string", description: "a session grant rule to apply (repeat the flag for more)" },
     cwd: { type: "string", description: "project directory (default: the current directory)" },
   },
@@ -47,10 +59,13 @@ export default defineCommand({
     }
     const mode = args.mode === undefined ? undefined : normalizeMode(String(args.mode));
     if (args.mode !== undefined && mode === undefined) {
-      return fail(`unknown --mode ${JSON.stringify(args.mode)}; use default, acceptEdits, plan, dontAsk or bypassPermissions.`);
+      return fail(
+        `unknown --mode ${JSON.stringify(args.mode)}; use default, acceptEdits, plan, dontAsk or bypassPermissions.`,
+      );
     }
     const claudeFlag = String(args["claude-settings"]);
-    if (claudeFlag !== "on" && claudeFlag !== "off") return fail(`--claude-settings takes on or off (got ${claudeFlag}).`);
+    if (claudeFlag !== "on" && claudeFlag !== "off")
+      return fail(`--claude-settings takes on or off (got ${claudeFlag}).`);
     let policy: ReturnType<typeof createPolicy>;
     try {
       policy = createPolicy({ cwd: args.cwd ?? process.cwd(), claudeSettings: claudeFlag === "on" });
@@ -70,8 +85,11 @@ export default defineCommand({
       );
     } else {
       const lines = [`${decision.behavior.toUpperCase()}  ${decision.reason}`];
-      if (decision.rule !== undefined) lines.push(`rule:   ${decision.rule}${decision.origin ? `  (${decision.origin})` : ""}`);
-      lines.push(`source: ${decision.source}${decision.denialSource ? ` (recorded as a ${decision.denialSource} denial)` : ""}`);
+      if (decision.rule !== undefined)
+        lines.push(`rule:   ${decision.rule}${decision.origin ? `  (${decision.origin})` : ""}`);
+      lines.push(
+        `source: ${decision.source}${decision.denialSource ? ` (recorded as a ${decision.denialSource} denial)` : ""}`,
+      );
       lines.push(`mode:   ${mode ?? policy.defaultMode}${args.headless ? ", headless" : ""}`);
       for (const warning of policy.warnings) lines.push(`warning: ${warning.message}`);
       process.stdout.write(`${lines.join("\n")}\n`);

@@ -34,11 +34,8 @@ State and denial records go to $TOOLGATE_DB (default ~/.toolgate/toolgate.db).`,
       return;
     }
     const stdinText = process.stdin.isTTY ? "" : await readStdin();
-    const [{ runClaudeCodeHook }, { loadClaudeCodePolicy }] = await Promise.all([
-      import("../../adapters/claude-code/run-hook.js"),
-      import("../../adapters/claude-code/load-policy.js"),
-    ]);
-    const answer = await runClaudeCodeHook({ stdinText, loadPolicy: loadClaudeCodePolicy });
+    const { runClaudeCodeHook } = await import("../../adapters/claude-code/run-hook.js");
+    const answer = await runClaudeCodeHook({ stdinText });
     if (answer.output !== undefined) process.stdout.write(`${JSON.stringify(answer.output)}\n`);
     if (answer.stderr !== undefined) process.stderr.write(`${answer.stderr}\n`);
     process.exitCode = answer.exitCode;

@@ -14,7 +14,12 @@ export const subCommands: SubCommandsDef = {
   check: lazy(() => import("./check.js")),
   demo: lazy(() => import("./demo.js")),
   hook: lazy(() => import("./hook.js")),
+  import: lazy(() => import("./import.js")),
   install: lazy(() => import("./install.js")),
   uninstall: lazy(() => import("./uninstall.js")),
   run: lazy(() => import("./run.js")),
+  report: lazy(() => import("./report.js")),
+  tail: lazy(() => import("./tail.js")),
+  scrub: lazy(() => import("./scrub.js")),
+  prune: lazy(() => import("./prune.js")),
 };

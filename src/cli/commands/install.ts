@@ -26,6 +26,10 @@ export const hostInstallers: Record<string, () => Promise<HostInstaller>> = {
     const module = await import("../../adapters/claude-code/install-claude-code.js");
     return { install: module.installClaudeCode, uninstall: module.uninstallClaudeCode };
   },
+  opencode: async () => {
+    const module = await import("../../adapters/opencode/install-opencode.js");
+    return { install: module.installOpencode, uninstall: module.uninstallOpencode };
+  },
 };
 
 export const installArgs = {
@@ -95,7 +99,9 @@ export default defineCommand({
 Examples:
   toolgate install claude-code              # .claude/settings.json of this project
   toolgate install claude-code --user       # ~/.claude/settings.json
-  toolgate install claude-code --dry-run    # show the diff only`,
+  toolgate install claude-code --dry-run    # show the diff only
+  toolgate install opencode                 # "plugin" entry in ./opencode.json
+  toolgate install opencode --user          # ~/.config/opencode/opencode.json`,
   },
   args: installArgs,
   async run({ args }) {

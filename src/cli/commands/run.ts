@@ -18,11 +18,15 @@ async function lookUpSession(sessionId: string | undefined): Promise<{
   aborted?: { reason: string };
 }> {
   if (sessionId === undefined) return { records: [] };
-  const { hookDatabasePath } = await import("../../adapters/claude-code/hook-environment.js");
-  const path = hookDatabasePath();
-  if (!existsSync(path)) return { records: [] };
-  const { createSqliteStore } = await import("../../store/sqlite/sqlite-store.js");
-  const store = await createSqliteStore({ filename: path });
+  const [{ resolveStoreLocation }, { openStore }] = await Promise.all([
+    import("../../store/resolve-store-location.js"),
+    import("../../store/open-store.js"),
+  ]);
+  const location = resolveStoreLocation({ env: process.env });
+  if (location.engine === "memory" || (location.engine === "sqlite" && !existsSync(location.filename))) {
+    return { records: [] };
+  }
+  const store = await openStore({ location });
   try {
     const records = await store.denials.query({ sessionId });
     const state = (await store.sessions.get(sessionId))?.state;

@@ -11,7 +11,11 @@ const words = fc.constantFrom("git", "push", "rm", "-rf", "npm", "test", "ls", "
 const command = fc.array(words, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(" "));
 const separator = fc.constantFrom(" && ", " | ", "; ", "\n", " || ");
 const shellLine = fc
-  .tuple(command, fc.option(fc.tuple(separator, command), { nil: undefined }), fc.constantFrom("", "FOO=1 ", "timeout 5 "))
+  .tuple(
+    command,
+    fc.option(fc.tuple(separator, command), { nil: undefined }),
+    fc.constantFrom("", "FOO=1 ", "timeout 5 "),
+  )
   .map(([first, rest, prefix]) => `${prefix}${first}${rest === undefined ? "" : rest[0] + rest[1]}`);
 const bashRule = fc
   .tuple(command, fc.constantFrom("", " *", ":*", "*"))
@@ -20,9 +24,9 @@ const pathRule = fc.constantFrom("Read(.env)", "Edit(/src/**)", "Read(//etc/**)"
 const anyRule = fc.oneof(bashRule, pathRule, fc.constantFrom("Bash", "Read", "mcp__srv", "WebFetch(domain:*.x.com)"));
 const call = fc.oneof(
   shellLine.map((text) => ({ tool: "Bash", input: { command: text } })),
-  fc.constantFrom("/repo/.env", "/repo/src/a.ts", "/etc/passwd", "/home/me/.ssh/id", "/repo/x").chain((path) =>
-    fc.constantFrom("Read", "Edit", "Write").map((tool) => ({ tool, input: { file_path: path } })),
-  ),
+  fc
+    .constantFrom("/repo/.env", "/repo/src/a.ts", "/etc/passwd", "/home/me/.ssh/id", "/repo/x")
+    .chain((path) => fc.constantFrom("Read", "Edit", "Write").map((tool) => ({ tool, input: { file_path: path } }))),
   fc.constantFrom("https://a.x.com/", "https://x.com/").map((url) => ({ tool: "WebFetch", input: { url } })),
   fc.constant({ tool: "mcp__srv__echo", input: {} }),
 );
@@ -32,14 +36,27 @@ describe("grant safety", () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(anyRule, fc.constantFrom("allow", "ask", "deny")), { maxLength: 6 }),
-        fc.array(fc.oneof(anyRule, shellLine.map((text) => `Bash(${text})`)), { maxLength: 6 }),
+        fc.array(
+          fc.oneof(
+            anyRule,
+            shellLine.map((text) => `Bash(${text})`),
+          ),
+          { maxLength: 6 },
+        ),
         fc.constantFrom("default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"),
         fc.boolean(),
         call,
         (ruleSpecs, grants, mode, interactive, toolCall) => {
-          const rules: PolicyRule[] = ruleSpecs.map(([rule, behavior]) => ({ rule, behavior: behavior as PolicyRule["behavior"] }));
+          const rules: PolicyRule[] = ruleSpecs.map(([rule, behavior]) => ({
+            rule,
+            behavior: behavior as PolicyRule["behavior"],
+          }));
           const policy = compilePolicy({ rules, cwd: "/repo", homeDir: "/home/me" });
-          const denyOnly = compilePolicy({ rules: rules.filter((rule) => rule.behavior === "deny"), cwd: "/repo", homeDir: "/home/me" });
+          const denyOnly = compilePolicy({
+            rules: rules.filter((rule) => rule.behavior === "deny"),
+            cwd: "/repo",
+            homeDir: "/home/me",
+          });
           const deniedByRule = denyOnly.evaluate(toolCall).denialSource === "rule";
           const decision = policy.evaluate(toolCall, { mode, interactive, grants });
           if (deniedByRule) {

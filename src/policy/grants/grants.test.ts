@@ -33,7 +33,10 @@ describe("minimumGrantScope", () => {
     minimumGrantScope({ tool, inputs, pattern: commandPattern(tool, inputs[0]), wholeTool });
 
   it("grants the exact call when every request was the same", () => {
-    expect(scope("Bash", [bash("rm -rf build"), bash("rm  -rf build")])).toMatchObject({ kind: "exact", rule: "Bash(rm -rf build)" });
+    expect(scope("Bash", [bash("rm -rf build"), bash("rm  -rf build")])).toMatchObject({
+      kind: "exact",
+      rule: "Bash(rm -rf build)",
+    });
   });
   it("grants a safe command prefix shared by every request", () => {
     expect(scope("Bash", [bash("npm run test -- a"), bash("npm run test -- b")])).toMatchObject({
@@ -52,7 +55,10 @@ describe("minimumGrantScope", () => {
       kind: "directory",
       rule: "Edit(//repo/src/**)",
     });
-    expect(scope("Read", [{ file_path: "/a/x" }, { file_path: "/b/y" }])).toMatchObject({ kind: "exact", rule: "Read(//b/y)" });
+    expect(scope("Read", [{ file_path: "/a/x" }, { file_path: "/b/y" }])).toMatchObject({
+      kind: "exact",
+      rule: "Read(//b/y)",
+    });
     expect(scope("Read", [{ file_path: "/a/x" }, { file_path: "/a/x" }]).rule).toBe("Read(//a/x)");
   });
   it("grants a domain for WebFetch and the whole tool only when configured or inexpressible", () => {

@@ -25,7 +25,12 @@ export function normalizeHost(host: string): string {
 }
 
 /** The normalised host of a URL, or undefined when the URL cannot be read. */
+const SIMPLE_URL = /^https?:\/\/([a-zA-Z0-9.-]+)(?::[0-9]*)?(?:[/?#]|$)/;
+
 export function hostOf(url: string): string | undefined {
+  // fast path for plain http(s) URLs; anything unusual (userinfo, backslashes, escapes) goes through URL
+  const simple = SIMPLE_URL.exec(url);
+  if (simple !== null) return normalizeHost(simple[1] as string);
   try {
     return normalizeHost(new URL(url).hostname);
   } catch {

@@ -18,8 +18,17 @@ export interface PathSpecifierContext extends PathContext {
 
 export function compilePathSpecifier(specifier: string, context: PathSpecifierContext): (path: string) => boolean {
   const glob = anchorPattern(specifier.trim(), context);
-  const matchers = [picomatch.makeRe(glob, { dot: true }), picomatch.makeRe(`${glob}/**`, { dot: true })];
-  return (path) => matchers[0]?.test(path) === true || matchers[1]?.test(path) === true;
+  const exact = picomatch.makeRe(glob, { dot: true });
+  const below = picomatch.makeRe(`${glob}/**`, { dot: true });
+  const prefix = literalPrefix(glob);
+  return (path) => path.startsWith(prefix) && (exact.test(path) || below.test(path));
+}
+
+/** The literal directory part of a glob before its first special character: every match starts with it. */
+function literalPrefix(glob: string): string {
+  const special = glob.search(/[*?[\]{}()!+@\\]/);
+  const literal = special < 0 ? glob : glob.slice(0, special);
+  return literal.slice(0, literal.lastIndexOf("/") + 1);
 }
 
 /** Turns a specifier into an absolute glob. Exported for tests and for `toolgate check` explanations. */

@@ -9,6 +9,9 @@ export interface Subcommand {
   plain: string;
   /** the words after quote removal */
   words: string[];
+  /** the first word of `text` and of `plain` (rule index keys) */
+  head: string;
+  plainHead: string;
   redirects: ShellRedirect[];
   wrappers: string[];
 }
@@ -17,8 +20,8 @@ export interface ShellAnalysis {
   subcommands: Subcommand[];
   /** false when part of the text could not be parsed; callers must not allow such a command */
   complete: boolean;
-  /** the whole command with whitespace runs collapsed */
-  normalized: string;
+  /** the whole command with whitespace runs collapsed (computed on first use) */
+  readonly normalized: string;
 }
 
 const cache = new Map<string, ShellAnalysis>();
@@ -36,18 +39,26 @@ export function analyzeShellCommand(command: string): ShellAnalysis {
   for (const simple of parsed.commands) {
     const stripped = stripWrappers(simple.words);
     if (stripped.words.length === 0 && simple.redirects.length === 0) continue;
+    const text = stripped.words.map((word) => word.raw).join(" ");
+    const plain = stripped.words.map((word) => word.value).join(" ");
     subcommands.push({
-      text: stripped.words.map((word) => word.raw).join(" "),
-      plain: stripped.words.map((word) => word.value).join(" "),
+      text,
+      plain,
+      head: text.split(" ", 1)[0] ?? "",
+      plainHead: plain.split(" ", 1)[0] ?? "",
       words: stripped.words.map((word) => word.value),
       redirects: simple.redirects,
       wrappers: stripped.wrappers,
     });
   }
+  let normalized: string | undefined;
   const analysis: ShellAnalysis = {
     subcommands,
     complete: parsed.complete,
-    normalized: command.trim().replace(/\s+/g, " "),
+    get normalized() {
+      normalized ??= command.trim().replace(/\s+/g, " ");
+      return normalized;
+    },
   };
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(command, analysis);

@@ -12,7 +12,7 @@ describe("analyzeShellCommand", () => {
     expect(analyzeShellCommand(`git commit -m 'x | y'`).subcommands[0]?.plain).toBe("git commit -m x | y");
   });
   it("finds commands in subshells and substitutions", () => {
-    expect(texts("(cd x && ls) ; echo $(rm -rf y) `id` \"$(whoami)\"").sort()).toEqual(
+    expect(texts('(cd x && ls) ; echo $(rm -rf y) `id` "$(whoami)"').sort()).toEqual(
       ["cd x", "ls", "rm -rf y", "id", "whoami", 'echo $(rm -rf y) `id` "$(whoami)"'].sort(),
     );
     expect(texts("diff <(sort a) <(sort b)").sort()).toEqual(["diff <(sort a) <(sort b)", "sort a", "sort b"].sort());

@@ -12,7 +12,8 @@ import {
 } from "../denial-row.js";
 import type { DenialQuery, DenialStore, ReportQuery } from "../ports.js";
 import { whereClause } from "../report-sql.js";
-import { postgresReport } from "./postgres-report.js";
+import { utcDay } from "../compute-report.js";
+import { sqlReport } from "../sql-report.js";
 
 const DENIAL_TYPES = [
   "text", "int", "text", "text", "int", "text", "text", "text", "text", "text",
@@ -20,13 +21,25 @@ const DENIAL_TYPES = [
 ];
 const EVENT_TYPES = ["text", "text", "text", "int", "bigint", "text", "text", "jsonb"];
 const CHUNK = 500;
+const DAY = 86_400_000;
 
 /** `INSERT ... SELECT * FROM unnest($1::text[], ...)`: one statement per batch, one array per column. */
 function unnestInsert(table: string, columns: readonly string[], types: string[], conflict: string): string {
   const arrays = types.map((type, index) => `$${index + 1}::${type}[]`).join(", ");
   return `INSERT INTO ${table} (${columns.join(", ")}) SELECT * FROM unnest(${arrays}) ${conflict}`;
 }
-const insertDenials = unnestInsert("denials", DENIAL_COLUMNS, DENIAL_TYPES, "ON CONFLICT (session_id, seq) DO NOTHING");
+/** one statement: insert the batch, then add what was really inserted (not replays) to the daily rollups */
+const insertDenials = `WITH inserted AS (
+  ${unnestInsert("denials", DENIAL_COLUMNS, DENIAL_TYPES, "ON CONFLICT (session_id, seq) DO NOTHING RETURNING id, day, tool, signature, session_id")}
+), daily AS (
+  INSERT INTO denial_daily (day, tool, signature, total, first_id)
+  SELECT day, tool, signature, count(*), min(id) FROM inserted GROUP BY day, tool, signature ORDER BY day, tool, signature
+  ON CONFLICT (day, tool, signature) DO UPDATE
+    SET total = denial_daily.total + excluded.total, first_id = LEAST(denial_daily.first_id, excluded.first_id)
+)
+INSERT INTO denial_daily_sessions (day, tool, session_id, total)
+SELECT day, tool, session_id, count(*) FROM inserted GROUP BY day, tool, session_id ORDER BY day, tool, session_id
+ON CONFLICT (day, tool, session_id) DO UPDATE SET total = denial_daily_sessions.total + excluded.total`;
 const insertEvents = unnestInsert("audit_events", EVENT_COLUMNS, EVENT_TYPES, "");
 
 /** Postgres rejects NUL in text and `\u0000` in JSONB; replace it so a record is never refused. */
@@ -78,7 +91,12 @@ export function createPostgresDenialStore(options: { pool: Pool }): DenialStore 
       return result.rows.map((row) => rowToEvent(row, parsedJson));
     },
     async report(query: ReportQuery = {}) {
-      return postgresReport({ pool, query });
+      return sqlReport({
+        all: async (sql, params) => (await pool.query(sql, params)).rows,
+        placeholder,
+        decodeJson: parsedJson,
+        query,
+      });
     },
     async scrub(redact) {
       let changed = 0;
@@ -108,9 +126,32 @@ export function createPostgresDenialStore(options: { pool: Pool }): DenialStore 
       }
     },
     async prune(before: number) {
-      const denials = await pool.query("DELETE FROM denials WHERE at < $1", [before]);
-      const events = await pool.query("DELETE FROM audit_events WHERE at < $1", [before]);
-      return { denials: denials.rowCount ?? 0, events: events.rowCount ?? 0 };
+      const day = utcDay(before);
+      const dayStart = Math.floor(before / DAY) * DAY;
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const denials = await client.query("DELETE FROM denials WHERE at < $1", [before]);
+        const events = await client.query("DELETE FROM audit_events WHERE at < $1", [before]);
+        // Rollups: whole days before the cut go; the cut's own day is recounted from the rows left.
+        await client.query("DELETE FROM denial_daily WHERE day <= $1", [day]);
+        await client.query("DELETE FROM denial_daily_sessions WHERE day <= $1", [day]);
+        await client.query(
+          "INSERT INTO denial_daily (day, tool, signature, total, first_id) SELECT day, tool, signature, count(*), min(id) FROM denials WHERE at >= $1 AND at < $2 GROUP BY day, tool, signature",
+          [dayStart, dayStart + DAY],
+        );
+        await client.query(
+          "INSERT INTO denial_daily_sessions (day, tool, session_id, total) SELECT day, tool, session_id, count(*) FROM denials WHERE at >= $1 AND at < $2 GROUP BY day, tool, session_id",
+          [dayStart, dayStart + DAY],
+        );
+        await client.query("COMMIT");
+        return { denials: denials.rowCount ?? 0, events: events.rowCount ?? 0 };
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
     },
     async close() {},
   };

@@ -1,7 +1,7 @@
 import type { SqliteDriver, SqliteStatement, SqliteValue } from "./driver.js";
 
 interface BunStatement {
-  run(...params: SqliteValue[]): { changes: number };
+  run(...params: SqliteValue[]): { changes: number; lastInsertRowid: number | bigint };
   all(...params: SqliteValue[]): Record<string, unknown>[];
   get(...params: SqliteValue[]): Record<string, unknown> | null;
 }

@@ -5,7 +5,7 @@
 export type SqliteValue = string | number | bigint | null | Uint8Array;
 
 export interface SqliteStatement {
-  run(...params: SqliteValue[]): { changes: number };
+  run(...params: SqliteValue[]): { changes: number; lastInsertRowid: number | bigint };
   all(...params: SqliteValue[]): Record<string, unknown>[];
   get(...params: SqliteValue[]): Record<string, unknown> | undefined;
 }

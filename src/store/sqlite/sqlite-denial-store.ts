@@ -1,5 +1,6 @@
 import type { AuditEvent, DenialRecord } from "../../core/records.js";
 import {
+  DAY_COLUMN,
   DENIAL_COLUMNS,
   denialRowValues,
   EVENT_COLUMNS,
@@ -8,14 +9,22 @@ import {
   rowToDenial,
   rowToEvent,
 } from "../denial-row.js";
-import type { DenialQuery, DenialReport, DenialStore, ReportQuery } from "../ports.js";
-import { INCIDENT_KINDS, whereClause } from "../report-sql.js";
+import { utcDay } from "../compute-report.js";
+import type { DenialQuery, DenialStore, ReportQuery } from "../ports.js";
+import { whereClause } from "../report-sql.js";
+import { sqlReport } from "../sql-report.js";
+import { tally } from "../tally.js";
 import type { SqliteDriver } from "./driver.js";
 
 const CHUNK = 500;
 const insertDenial = `INSERT OR IGNORE INTO denials (${DENIAL_COLUMNS.join(", ")}) VALUES (${DENIAL_COLUMNS.map(() => "?").join(", ")})`;
 const insertEvent = `INSERT INTO audit_events (${EVENT_COLUMNS.join(", ")}) VALUES (${EVENT_COLUMNS.map(() => "?").join(", ")})`;
 const placeholder = () => "?";
+const upsertDaily = `INSERT INTO denial_daily (day, tool, signature, total, first_id) VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT (day, tool, signature) DO UPDATE SET total = total + excluded.total, first_id = min(first_id, excluded.first_id)`;
+const upsertDailySessions = `INSERT INTO denial_daily_sessions (day, tool, session_id, total) VALUES (?, ?, ?, ?)
+  ON CONFLICT (day, tool, session_id) DO UPDATE SET total = total + excluded.total`;
+const DAY = 86_400_000;
 
 /** DenialStore over a SQLite driver: prepared statements, one transaction per batch. */
 export function createSqliteDenialStore(options: {
@@ -33,7 +42,21 @@ export function createSqliteDenialStore(options: {
         driver.transaction(
           () => {
             const statement = driver.prepare(insertDenial);
-            for (const row of rows) statement.run(...row);
+            const daily = new Map<string, { day: string; tool: string; key: string; total: number; firstId: number }>();
+            const sessions = new Map<string, { day: string; tool: string; key: string; total: number; firstId: number }>();
+            for (const [index, row] of rows.entries()) {
+              const result = statement.run(...row);
+              if (result.changes === 0) continue; // already stored (a replay)
+              const record = records[index]!;
+              const day = row[DAY_COLUMN] as string;
+              const id = Number(result.lastInsertRowid);
+              tally(daily, { day, tool: record.tool, key: record.signature, id });
+              tally(sessions, { day, tool: record.tool, key: record.sessionId, id });
+            }
+            const dailyStatement = driver.prepare(upsertDaily);
+            for (const entry of daily.values()) dailyStatement.run(entry.day, entry.tool, entry.key, entry.total, entry.firstId);
+            const sessionStatement = driver.prepare(upsertDailySessions);
+            for (const entry of sessions.values()) sessionStatement.run(entry.day, entry.tool, entry.key, entry.total);
           },
           { immediate: true },
         ),
@@ -71,7 +94,7 @@ export function createSqliteDenialStore(options: {
       return all(`SELECT * FROM audit_events ${sql} ORDER BY id ${order}${limit}`, params).map((row) => rowToEvent(row));
     },
     async report(query: ReportQuery = {}) {
-      return sqliteReport({ all, query });
+      return sqlReport({ all: async (sql, params) => all(sql, params), placeholder, decodeJson: parseJson, query });
     },
     async scrub(redact) {
       let changed = 0;
@@ -102,64 +125,31 @@ export function createSqliteDenialStore(options: {
       }
     },
     async prune(before: number) {
+      const day = utcDay(before);
+      const dayStart = Math.floor(before / DAY) * DAY;
       return write(() =>
         driver.transaction(
-          () => ({
-            denials: driver.prepare("DELETE FROM denials WHERE at < ?").run(before).changes,
-            events: driver.prepare("DELETE FROM audit_events WHERE at < ?").run(before).changes,
-          }),
+          () => {
+            const denials = driver.prepare("DELETE FROM denials WHERE at < ?").run(before).changes;
+            const events = driver.prepare("DELETE FROM audit_events WHERE at < ?").run(before).changes;
+            // Rollups: whole days before the cut go; the cut's own day is recounted from the rows left.
+            for (const table of ["denial_daily", "denial_daily_sessions"]) driver.prepare(`DELETE FROM ${table} WHERE day <= ?`).run(day);
+            driver
+              .prepare(
+                "INSERT INTO denial_daily (day, tool, signature, total, first_id) SELECT day, tool, signature, count(*), min(id) FROM denials WHERE at >= ? AND at < ? GROUP BY day, tool, signature",
+              )
+              .run(dayStart, dayStart + DAY);
+            driver
+              .prepare(
+                "INSERT INTO denial_daily_sessions (day, tool, session_id, total) SELECT day, tool, session_id, count(*) FROM denials WHERE at >= ? AND at < ? GROUP BY day, tool, session_id",
+              )
+              .run(dayStart, dayStart + DAY);
+            return { denials, events };
+          },
           { immediate: true },
         ),
       );
     },
     async close() {},
   };
-}
-
-function sqliteReport(options: {
-  all: (sql: string, params: (string | number)[]) => Record<string, unknown>[];
-  query: ReportQuery;
-}): DenialReport {
-  const { all, query } = options;
-  const top = Math.floor(query.top ?? 10);
-  const where = whereClause({ query, placeholder });
-  const totals = all(`SELECT count(*) AS total, count(DISTINCT session_id) AS sessions FROM denials ${where.sql}`, where.params)[0]!;
-  const topTools = all(
-    `SELECT tool, count(*) AS count FROM denials ${where.sql} GROUP BY tool ORDER BY count DESC, tool LIMIT ${top}`,
-    where.params,
-  ).map((row) => ({ tool: String(row.tool), count: Number(row.count) }));
-  const signatureRows = all(
-    `SELECT signature, count(*) AS count, min(id) AS first_id FROM denials ${where.sql} GROUP BY signature ORDER BY count DESC, signature LIMIT ${top}`,
-    where.params,
-  );
-  const topSignatures = signatureRows.map((row) => {
-    const sample = all("SELECT tool, input_summary, tool_input FROM denials WHERE id = ?", [Number(row.first_id)])[0]!;
-    return {
-      tool: String(sample.tool),
-      signature: String(row.signature),
-      count: Number(row.count),
-      sample: { inputSummary: String(sample.input_summary), input: parseJson(sample.tool_input) },
-    };
-  });
-  const perDay = all(`SELECT day, count(*) AS count FROM denials ${where.sql} GROUP BY day ORDER BY day`, where.params).map(
-    (row) => ({ day: String(row.day), count: Number(row.count) }),
-  );
-  const eventWhere = whereClause({ query: { ...query, tool: undefined }, placeholder });
-  const incidentRows = all(
-    `SELECT session_id, sum(CASE WHEN kind = ? THEN 1 ELSE 0 END) AS loops, sum(CASE WHEN kind = ? THEN 1 ELSE 0 END) AS aborts
-     FROM audit_events ${eventWhere.sql ? `${eventWhere.sql} AND` : "WHERE"} kind IN (?, ?)
-     GROUP BY session_id ORDER BY loops + aborts DESC, session_id LIMIT ${top}`,
-    [INCIDENT_KINDS[0], INCIDENT_KINDS[1], ...eventWhere.params, ...INCIDENT_KINDS],
-  );
-  const incidents = incidentRows.map((row) => {
-    const sessionWhere = whereClause({ query: { ...query, sessionId: String(row.session_id) }, placeholder });
-    const denials = all(`SELECT count(*) AS count FROM denials ${sessionWhere.sql}`, sessionWhere.params)[0]!;
-    return {
-      sessionId: String(row.session_id),
-      loops: Number(row.loops),
-      aborts: Number(row.aborts),
-      denials: Number(denials.count),
-    };
-  });
-  return { total: Number(totals.total), sessions: Number(totals.sessions), topTools, topSignatures, perDay, incidents };
 }

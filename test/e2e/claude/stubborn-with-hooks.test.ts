@@ -6,8 +6,8 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
-import { type FakeAnthropic, startFakeAnthropic } from "./fake-anthropic.js";
-import { type ClaudeRunResult, createWorkspace, runClaude, type Workspace } from "./run-claude.js";
+import { startFakeAnthropic } from "./fake-anthropic.js";
+import { type ClaudeRunResult, createWorkspace, runClaude } from "./run-claude.js";
 import { stubbornRemover } from "./scripts.js";
 import { assertBuilt, runToolgate, toolgateCommand } from "./toolgate-cli.js";
 

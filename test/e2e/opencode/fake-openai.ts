@@ -87,7 +87,10 @@ export async function startFakeOpenAI(script: Script): Promise<FakeOpenAI> {
       .then((raw) => {
         const url = request.url ?? "";
         if (request.method === "GET" && url.endsWith("/models")) {
-          return sendJson(response, { object: "list", data: [{ id: "fake-model", object: "model", owned_by: "fake" }] });
+          return sendJson(response, {
+            object: "list",
+            data: [{ id: "fake-model", object: "model", owned_by: "fake" }],
+          });
         }
         if (request.method !== "POST" || !url.endsWith("/chat/completions")) {
           response.writeHead(404).end();

@@ -30,7 +30,8 @@ export const ProbePlugin: Plugin = async (input) => {
       record("note.sent", { status: result.response.status });
     },
     "chat.message": async (hookInput, output) => record("hook:chat.message", { input: hookInput, output }),
-    "tool.execute.before": async (hookInput, output) => record("hook:tool.execute.before", { input: hookInput, output }),
+    "tool.execute.before": async (hookInput, output) =>
+      record("hook:tool.execute.before", { input: hookInput, output }),
     "tool.execute.after": async (hookInput, output) => record("hook:tool.execute.after", { input: hookInput, output }),
     "permission.ask": async (hookInput, output) => record("hook:permission.ask", { input: hookInput, output }),
     "experimental.chat.messages.transform": async (_hookInput, output) =>

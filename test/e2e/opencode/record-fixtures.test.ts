@@ -28,7 +28,11 @@ const recordings: Recording[] = [
   {
     name: "deny-rule",
     description: "bash `rm *` deny rule: two denied calls, then an allowed call that succeeds",
-    script: sequenceScript([toolStep(bash("rm -rf victim")), toolStep(bash("rm -rf victim")), toolStep(bash("echo hi"))]),
+    script: sequenceScript([
+      toolStep(bash("rm -rf victim")),
+      toolStep(bash("rm -rf victim")),
+      toolStep(bash("echo hi")),
+    ]),
     permission: denyRm,
     files: { "victim/keep.txt": "keep" },
   },

@@ -30,6 +30,8 @@ export interface OpencodeRunOptions {
   /** wrap the opencode command, e.g. `["node", "dist/cli/main.js", "run", "--"]` */
   wrapper?: string[];
   timeoutMs?: number;
+  /** runs after the project is written and before opencode starts (e.g. `toolgate install opencode`) */
+  prepare?: (paths: { projectDir: string; home: string }) => void;
   /** reuse a project directory (and its HOME) from an earlier run */
   reuse?: { projectDir: string; home: string };
 }
@@ -67,7 +69,9 @@ export function preinstallPluginDependency(configDir: string): void {
 /** The directory of package `name` as Node would find it from `fromFile` (these packages hide package.json). */
 function findPackage(name: string, fromFile: string): string {
   const lookup = createRequire(fromFile).resolve.paths(name) ?? [];
-  const found = lookup.map((directory) => join(directory, name)).find((directory) => existsSync(join(directory, "package.json")));
+  const found = lookup
+    .map((directory) => join(directory, name))
+    .find((directory) => existsSync(join(directory, "package.json")));
   if (!found) throw new Error(`${name} is not installed; run \`npm ci\`.`);
   return found;
 }
@@ -131,6 +135,7 @@ export function opencodeEnvironment(home: string, extra: Record<string, string> 
 
 export async function runOpencode(options: OpencodeRunOptions): Promise<OpencodeRunResult> {
   const { projectDir, home } = prepareProject(options);
+  options.prepare?.({ projectDir, home });
   const command = [
     ...(options.wrapper ?? []),
     opencodeBinary(),

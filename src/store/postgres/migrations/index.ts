@@ -1,5 +1,6 @@
 import type { Migration } from "../../migration.js";
 import { migration0001 } from "./0001-init.js";
+import { migration0002 } from "./0002-daily-rollups.js";
 
 /** Postgres migrations in order, with the same ids and meaning as the SQLite ones. Append only. */
-export const postgresMigrations: readonly Migration[] = [migration0001];
+export const postgresMigrations: readonly Migration[] = [migration0001, migration0002];

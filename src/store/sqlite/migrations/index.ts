@@ -1,5 +1,6 @@
 import type { Migration } from "../../migration.js";
 import { migration0001 } from "./0001-init.js";
+import { migration0002 } from "./0002-daily-rollups.js";
 
 /** SQLite migrations in order. Append only. */
-export const sqliteMigrations: readonly Migration[] = [migration0001];
+export const sqliteMigrations: readonly Migration[] = [migration0001, migration0002];

@@ -1,0 +1,194 @@
+// Policy engine benchmark: decisions/s and p50/p99 per decision for 200 mixed rules and a realistic call mix, and
+// the same rules and calls through Gemini CLI's own PolicyEngine (@google/gemini-cli-core, devDependency) in the
+// same run. Run: npm run bench -- policy
+import { compilePolicy } from "../dist/policy/compile-policy.js";
+
+const cwd = "/repo";
+const homeDir = "/home/dev";
+const programs = ["zz", "git", "npm", "cargo", "docker", "kubectl", "make", "python3", "go", "pnpm"];
+
+// ---- 200 mixed rules: 120 shell prefixes, 40 file paths, 20 domains, 20 MCP --------------------------------------
+const rules = [];
+const behaviors = ["allow", "ask", "deny"];
+for (let index = 0; index < 120; index++) {
+  const program = programs[index % programs.length];
+  rules.push({ rule: `Bash(${program} task${index} *)`, behavior: behaviors[index % 3] });
+}
+for (let index = 0; index < 40; index++) {
+  const tool = index % 2 === 0 ? "Read" : "Edit";
+  rules.push({ rule: `${tool}(/src/module${index}/**)`, behavior: index % 4 === 0 ? "deny" : "allow" });
+}
+for (let index = 0; index < 20; index++) {
+  rules.push({ rule: `WebFetch(domain:site${index}.example.com)`, behavior: index % 2 === 0 ? "allow" : "deny" });
+}
+for (let index = 0; index < 20; index++) {
+  rules.push({ rule: `mcp__server${index % 5}__tool${index}`, behavior: behaviors[index % 3] });
+}
+
+// ---- a realistic call mix: 60% shell (a third compound), 25% files, 10% web, 5% MCP -------------------------------
+function makeCalls(count) {
+  const calls = [];
+  for (let index = 0; calls.length < count; index++) {
+    const slot = index % 20;
+    const n = index % 150;
+    if (slot < 12) {
+      const program = programs[n % programs.length];
+      const simple = `${program} task${n} --flag value${index}`;
+      const command =
+        slot % 3 === 0
+          ? `cd /repo && ${simple} | grep ok${index}`
+          : slot % 3 === 1
+            ? `git status --short ${index}`
+            : simple;
+      calls.push({ tool: "Bash", input: { command, description: "run" } });
+    } else if (slot < 17) {
+      const tool = slot % 2 === 0 ? "Read" : "Edit";
+      calls.push({
+        tool,
+        input: { file_path: `/repo/src/module${n % 50}/file${index}.ts`, old_string: "a", new_string: "b" },
+      });
+    } else if (slot < 19) {
+      calls.push({
+        tool: "WebFetch",
+        input: { url: `https://site${n % 30}.example.com/page${index}`, prompt: "read" },
+      });
+    } else {
+      calls.push({ tool: `mcp__server${n % 5}__tool${n % 25}`, input: { query: `q${index}` } });
+    }
+  }
+  return calls;
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+const formatNs = (ns) => (ns >= 1000 ? `${(ns / 1000).toFixed(2)} µs` : `${Math.round(ns)} ns`);
+
+/** Times each decision; subtracts the measured cost of an empty timed call. */
+async function measure(label, decide, calls, rounds, isAsync = false) {
+  let overhead = [];
+  for (let index = 0; index < 20_000; index++) {
+    const start = process.hrtime.bigint();
+    overhead.push(Number(process.hrtime.bigint() - start));
+  }
+  overhead.sort((a, b) => a - b);
+  const timerCost = percentile(overhead, 50);
+  overhead = undefined;
+  for (const call of calls.slice(0, 2000)) await decide(call); // warm-up
+  const samples = new Float64Array(calls.length * rounds);
+  let sampleIndex = 0;
+  const wallStart = process.hrtime.bigint();
+  for (let round = 0; round < rounds; round++) {
+    for (const call of calls) {
+      const start = process.hrtime.bigint();
+      if (isAsync) await decide(call);
+      else decide(call);
+      samples[sampleIndex++] = Number(process.hrtime.bigint() - start) - timerCost;
+    }
+  }
+  const wallNs = Number(process.hrtime.bigint() - wallStart);
+  const sorted = Array.from(samples).sort((a, b) => a - b);
+  const result = {
+    label,
+    decisions: samples.length,
+    perSecond: Math.round(samples.length / (wallNs / 1e9)),
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+  };
+  console.log(
+    `${label.padEnd(46)} ${String(result.perSecond.toLocaleString("en-US")).padStart(12)} decisions/s   p50 ${formatNs(result.p50).padStart(9)}   p99 ${formatNs(result.p99).padStart(9)}`,
+  );
+  return result;
+}
+
+// ---- toolgate ------------------------------------------------------------------------------------------------------
+const policy = compilePolicy({ rules, cwd, homeDir });
+if (policy.rules.length !== 200) throw new Error(`expected 200 compiled rules, got ${policy.rules.length}`);
+const cold = makeCalls(20_000); // more distinct shell commands than the parse cache holds: every shell call parses
+const warm = cold.slice(0, 300); // an agent's working set: repeated commands hit the parse cache
+console.log(`200 rules (120 shell, 40 path, 20 domain, 20 MCP); call mix 60% shell / 25% file / 10% web / 5% MCP\n`);
+const ours = await measure("toolgate, distinct calls (parse every command)", (call) => policy.evaluate(call), cold, 3);
+const oursWarm = await measure(
+  "toolgate, repeated working set (cache hit)",
+  (call) => policy.evaluate(call),
+  warm,
+  200,
+);
+const byBehavior = { allow: 0, ask: 0, deny: 0 };
+for (const call of cold) byBehavior[policy.evaluate(call).behavior]++;
+console.log(`decisions over the mix: ${JSON.stringify(byBehavior)}`);
+
+// ---- Gemini CLI's PolicyEngine on equivalent rules and calls ----------------------------------------------------------
+let gemini;
+try {
+  gemini = await import("@google/gemini-cli-core/dist/src/policy/policy-engine.js");
+} catch (error) {
+  console.log(`\nGemini CLI PolicyEngine not available (${error.message}); ratio not measured.`);
+}
+if (gemini !== undefined) {
+  const { buildArgsPatterns, escapeRegex } = await import("@google/gemini-cli-core/dist/src/policy/utils.js");
+  const { initializeShellParsers } = await import("@google/gemini-cli-core/dist/src/utils/shell-utils.js");
+  // Gemini CLI installs a console patcher that drops debug output outside debug mode; do the same here so the
+  // engine's per-check console.debug calls do not dominate its time.
+  console.debug = () => {};
+  await initializeShellParsers();
+  const DECISION = { allow: "allow", ask: "ask_user", deny: "deny" };
+  const RANK = { deny: 3, ask: 2, allow: 1 }; // Claude order as priority inside Gemini's user tier
+  const geminiRules = [];
+  for (const { rule, behavior } of rules) {
+    const priority = 4 + RANK[behavior] / 1000;
+    const decision = DECISION[behavior];
+    let match = /^Bash\((.*) \*\)$/.exec(rule);
+    if (match) {
+      const [pattern] = buildArgsPatterns(undefined, match[1]);
+      geminiRules.push({ toolName: "run_shell_command", argsPattern: new RegExp(pattern), decision, priority });
+      continue;
+    }
+    match = /^(Read|Edit)\(\/(.*)\/\*\*\)$/.exec(rule);
+    if (match) {
+      const toolNames = match[1] === "Read" ? ["read_file"] : ["replace", "write_file"];
+      const argsPattern = new RegExp(`"file_path":"${escapeRegex(`${cwd}/${match[2]}/`)}`);
+      for (const toolName of toolNames) geminiRules.push({ toolName, argsPattern, decision, priority });
+      continue;
+    }
+    match = /^WebFetch\(domain:(.*)\)$/.exec(rule);
+    if (match) {
+      const argsPattern = new RegExp(`"url":"https?://${escapeRegex(match[1])}[/:"]`);
+      geminiRules.push({ toolName: "web_fetch", argsPattern, decision, priority });
+      continue;
+    }
+    match = /^mcp__(.*)__(.*)$/.exec(rule);
+    if (match) geminiRules.push({ toolName: `mcp_${match[1]}_${match[2]}`, mcpName: match[1], decision, priority });
+  }
+  // Edit rules become two Gemini rules (replace and write_file): 220 in all
+  if (geminiRules.length !== 220) throw new Error(`expected 220 Gemini rules, got ${geminiRules.length}`);
+  const engine = new gemini.PolicyEngine({ rules: geminiRules, defaultDecision: "ask_user", approvalMode: "default" });
+  const TOOL = { Bash: "run_shell_command", Read: "read_file", Edit: "replace", WebFetch: "web_fetch" };
+  const toGemini = (call) => {
+    if (call.tool.startsWith("mcp__")) {
+      const [, server, tool] = /^mcp__(.*)__(.*)$/.exec(call.tool);
+      return { call: { name: `mcp_${server}_${tool}`, args: call.input }, server };
+    }
+    return { call: { name: TOOL[call.tool], args: call.input }, server: undefined };
+  };
+  const geminiCold = cold.slice(0, 4000).map(toGemini);
+  const geminiWarm = warm.map(toGemini);
+  console.log("");
+  const theirs = await measure(
+    "Gemini CLI PolicyEngine, distinct calls",
+    (c) => engine.check(c.call, c.server),
+    geminiCold,
+    1,
+  );
+  const theirsWarm = await measure(
+    "Gemini CLI PolicyEngine, repeated working set",
+    (c) => engine.check(c.call, c.server),
+    geminiWarm,
+    5,
+  );
+  // toolgate on exactly the calls Gemini was timed on
+  const oursSame = await measure("toolgate on the same calls", (call) => policy.evaluate(call), cold.slice(0, 4000), 3);
+  console.log(
+    `\nratio (toolgate / Gemini decisions per second): distinct calls ${(oursSame.perSecond / theirs.perSecond).toFixed(0)}x, ` +
+      `repeated working set ${(oursWarm.perSecond / theirsWarm.perSecond).toFixed(0)}x; ` +
+      `p50 ratio distinct ${(theirs.p50 / oursSame.p50).toFixed(1)}x, repeated ${(theirsWarm.p50 / oursWarm.p50).toFixed(1)}x`,
+  );
+}

@@ -1,0 +1,84 @@
+import { join } from "node:path";
+import { type AuditOptions, auditSchema } from "../config/audit-schema.js";
+import type { StoreOptions } from "../config/store-schema.js";
+import { ToolgateError } from "../core/errors.js";
+import type { SessionState } from "../core/state.js";
+import { openStore } from "../store/open-store.js";
+import type { SessionStateStore, Store } from "../store/ports.js";
+import { defaultDatabasePath, defaultSpoolDirectory, resolveStoreLocation } from "../store/resolve-store-location.js";
+import { createSpooledDenialStore } from "../store/spooled-denial-store.js";
+import { createAuditLogger } from "./audit-logger.js";
+import { type AuditListeners, type AuditSink, createAuditSink } from "./create-audit-sink.js";
+import type { HookOutcome } from "./hook-dispatcher.js";
+import { createOpenTelemetryRecorder } from "./open-telemetry.js";
+
+export interface AuditTrail {
+  /** what the guard needs: `createGuard({ stateStore, sinks: [sink] })` */
+  stateStore: SessionStateStore;
+  sink: AuditSink;
+  /** the store's location for messages */
+  location: string;
+  /** closes the store (call after `guard.drain()`) */
+  close(): Promise<void>;
+}
+
+/**
+ * Everything the audit section and store section of the config describe, wired for the guard: the session state
+ * store, and a sink that writes records (spooled when the store is unreachable), logs, OpenTelemetry and hooks.
+ * The state store opens eagerly (the guard cannot count without it). When Postgres is unreachable, state falls
+ * back to the local SQLite database and records are spooled until Postgres is back (reported through `onError`);
+ * a corrupt or newer SQLite database throws its ToolgateError (STORE_CORRUPT / STORE_VERSION).
+ */
+export async function openAuditTrail(
+  options: {
+    audit?: Partial<AuditOptions>;
+    store?: StoreOptions;
+    env?: Record<string, string | undefined>;
+    listeners?: AuditListeners[];
+    onError?: (error: unknown, where: string) => void;
+    onHookOutcome?: (outcome: HookOutcome) => void;
+  } = {},
+): Promise<AuditTrail> {
+  const audit = auditSchema.parse(options.audit ?? {});
+  const env = options.env ?? process.env;
+  const location = resolveStoreLocation({ env, ...(options.store ? { config: options.store } : {}) });
+  const spoolDirectory = defaultSpoolDirectory(options.store ? { config: options.store } : {});
+  const storeConfig = options.store ? { config: options.store } : {};
+  let primary: Store<SessionState> | undefined;
+  let fallback: Store<SessionState> | undefined;
+  try {
+    primary = await openStore({ location, ...storeConfig });
+  } catch (error) {
+    if (location.engine !== "postgres" || !ToolgateError.is(error) || error.code !== "STORE_UNAVAILABLE") throw error;
+    options.onError?.(error, "store (session state falls back to the local SQLite database)");
+    fallback = await openStore({ location: { engine: "sqlite", filename: defaultDatabasePath() } });
+  }
+  const denials = createSpooledDenialStore({
+    open: async () => {
+      primary ??= await openStore({ location, ...storeConfig });
+      return primary.denials;
+    },
+    spoolDirectory,
+    ...(options.onError ? { onError: (error: unknown) => options.onError!(error, "denial store") } : {}),
+  });
+  const logger = audit.logs.destination === "off" ? undefined : createAuditLogger(audit.logs);
+  const sink = createAuditSink({
+    denialStore: denials,
+    hooks: audit.hooks,
+    hookSpoolDirectory: join(spoolDirectory, "hooks"),
+    ...(logger ? { logger } : {}),
+    ...(audit.openTelemetry ? { openTelemetry: await createOpenTelemetryRecorder() } : {}),
+    ...(options.listeners ? { listeners: options.listeners } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
+    ...(options.onHookOutcome ? { onHookOutcome: options.onHookOutcome } : {}),
+  });
+  return {
+    stateStore: (primary ?? fallback)!.sessions,
+    sink,
+    location: (primary ?? fallback)!.location,
+    async close() {
+      await primary?.close();
+      await fallback?.close();
+    },
+  };
+}

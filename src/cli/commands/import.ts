@@ -1,0 +1,75 @@
+import { existsSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { defineCommand } from "citty";
+import { mergeConfigs } from "../../config/merge-configs.js";
+import { parseConfig } from "../../config/parse-config.js";
+import type { ToolgateConfig } from "../../config/schema.js";
+import { ToolgateError } from "../../core/errors.js";
+import { importClaudeCode, importGemini, importOpencode } from "../../node/import-sources.js";
+import { findProjectConfig } from "../../node/load-config.js";
+import { readJsonFile } from "../../node/read-json-file.js";
+import { EXIT } from "../exit-codes.js";
+
+const HELP = `Convert another tool's permission rules into a toolgate config.
+
+Reads the real files: Claude Code's settings hierarchy (.claude/settings.json, .claude/settings.local.json,
+~/.claude/settings.json, managed settings), opencode's \`permission\` (opencode.json[c] here or in ~/.config/opencode),
+or Gemini CLI's policies (.gemini/policies/*.toml, ~/.gemini/policies/*.toml). Prints the config, or merges it into
+./toolgate.config.json with --write. Every rule that cannot be expressed is reported on stderr.
+
+Examples:
+  toolgate import claude-code
+  toolgate import opencode ./opencode.json --write
+  toolgate import gemini ~/.gemini/policies/my-rules.toml`;
+
+const IMPORTERS = { "claude-code": importClaudeCode, opencode: importOpencode, gemini: importGemini } as const;
+
+export default defineCommand({
+  meta: { name: "import", description: HELP },
+  args: {
+    host: { type: "positional", description: "claude-code, opencode or gemini", required: true },
+    path: {
+      type: "positional",
+      description: "a settings/config/policy file or directory (default: the usual places)",
+      required: false,
+    },
+    write: { type: "boolean", description: "merge into ./toolgate.config.json instead of printing", default: false },
+  },
+  run({ args }) {
+    const importer = IMPORTERS[String(args.host) as keyof typeof IMPORTERS];
+    if (importer === undefined) {
+      process.stderr.write(
+        `toolgate import: unknown host ${JSON.stringify(args.host)}; use claude-code, opencode or gemini.\n`,
+      );
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    const cwd = process.cwd();
+    try {
+      const imported = importer({ cwd, homeDir: homedir(), ...(args.path ? { path: String(args.path) } : {}) });
+      const config: ToolgateConfig = { permissions: imported.permissions as ToolgateConfig["permissions"] };
+      const checked = parseConfig(config, { file: "the imported config" });
+      if (!checked.ok) throw checked.error;
+      process.stderr.write(`read: ${imported.files.join(", ")}\n`);
+      for (const note of imported.notes) process.stderr.write(`note: ${note}\n`);
+      for (const item of imported.unsupported) process.stderr.write(`cannot express: ${item.entry}: ${item.reason}\n`);
+      if (!args.write) {
+        process.stdout.write(`${JSON.stringify(config, null, 2)}\n`);
+        return;
+      }
+      const target = findProjectConfig(cwd) ?? join(cwd, "toolgate.config.json");
+      const existing = existsSync(target)
+        ? parseConfig(readJsonFile(target) ?? {}, { file: target })
+        : { ok: true as const, config: {} };
+      if (!existing.ok) throw existing.error;
+      const merged = mergeConfigs(existing.config, config);
+      writeFileSync(target, `${JSON.stringify(merged, null, 2)}\n`);
+      process.stderr.write(`wrote ${target}\n`);
+    } catch (error) {
+      if (!ToolgateError.is(error)) throw error;
+      process.stderr.write(`toolgate import: ${error.message}\n`);
+      process.exitCode = EXIT.usage;
+    }
+  },
+});

@@ -1,0 +1,80 @@
+import { homedir } from "node:os";
+import { defineCommand } from "citty";
+import type { StoreOptions } from "../../config/store-schema.js";
+import { ToolgateError } from "../../core/errors.js";
+import { createRedactor } from "../../detect/redact.js";
+import { loadConfig } from "../../node/load-config.js";
+import { suggestRule } from "../../policy/grants/suggest-rule.js";
+import { formatReport, type SuggestedRule } from "../../store/format-report.js";
+import { openStore } from "../../store/open-store.js";
+import { parseSince } from "../../store/parse-since.js";
+import type { Store } from "../../store/ports.js";
+import { EXIT } from "../exit-codes.js";
+
+/**
+ * Opens the store the environment and config select, runs `fn`, closes it. Errors a user can hit print one line
+ * on stderr and set the documented exit code (usage 2, store 7); never a stack trace.
+ */
+export async function withStore(command: string, fn: (store: Store<unknown>) => Promise<void>): Promise<void> {
+  let store: Store<unknown> | undefined;
+  try {
+    const config = loadConfig({ cwd: process.cwd(), env: process.env, homeDir: homedir() }).config;
+    store = await openStore({ ...(config.store ? { config: config.store as StoreOptions } : {}) });
+    await fn(store);
+  } catch (error) {
+    if (!ToolgateError.is(error)) throw error;
+    process.stderr.write(`toolgate ${command}: ${error.message}\n`);
+    process.exitCode = error.code.startsWith("STORE") || error.code === "MIGRATION_FAILED" ? EXIT.store : EXIT.usage;
+  } finally {
+    await store?.close();
+  }
+}
+
+export default defineCommand({
+  meta: {
+    name: "report",
+    description:
+      "Summarise recorded denials: top tools, most-denied calls with a minimal allow rule for each, sessions with\n" +
+      "loops or aborts, denials per day. Reads the store chosen by TOOLGATE_DATABASE_URL, TOOLGATE_DB or config.\n\n" +
+      "Examples:\n  toolgate report\n  toolgate report --since 30d --tool Bash\n  toolgate report --session 3f2c… --json",
+  },
+  args: {
+    since: { type: "string", description: "only denials newer than this: 7d, 12h, or a date (default 7d)", default: "7d" },
+    session: { type: "string", description: "only this session id" },
+    tool: { type: "string", description: "only this tool name (exact)" },
+    top: { type: "string", description: "rows per ranked list (default 10)", default: "10" },
+    json: { type: "boolean", description: "print the report as JSON", default: false },
+  },
+  async run({ args }) {
+    await withStore("report", async (store) => {
+      const top = Number(args.top);
+      if (!Number.isInteger(top) || top < 1 || top > 1000) {
+        throw new ToolgateError({ code: "INPUT_INVALID", message: `--top must be a whole number from 1 to 1000 (got ${args.top}).` });
+      }
+      const since = parseSince(args.since, Date.now());
+      const report = await store.denials.report({
+        since,
+        top,
+        ...(args.session ? { sessionId: args.session } : {}),
+        ...(args.tool ? { tool: args.tool } : {}),
+      });
+      const redactor = createRedactor();
+      const suggestions: SuggestedRule[] = report.topSignatures.map((row) => ({
+        tool: row.tool,
+        signature: row.signature,
+        count: row.count,
+        rule: redactor.redactText(suggestRule(row.tool, row.sample.input)),
+        example: row.sample.inputSummary,
+      }));
+      if (args.json) {
+        const window = { since: new Date(since).toISOString(), sessionId: args.session ?? null, tool: args.tool ?? null };
+        process.stdout.write(`${JSON.stringify({ store: store.location, window, ...report, suggestedRules: suggestions }, null, 2)}\n`);
+        return;
+      }
+      const window = [`since ${new Date(since).toISOString().slice(0, 16).replace("T", " ")} UTC`];
+      if (args.session) window.push(`session ${args.session}`);
+      if (args.tool) window.push(`tool ${args.tool}`);
+      process.stdout.write(formatReport({ report, suggestions, location: store.location, window: window.join(", ") }));
+    });
+  },
+});

@@ -1,0 +1,156 @@
+import { compare } from "./compute-report.js";
+import type { JsonDecoder } from "./denial-row.js";
+import type { CountBySignature, DenialReport, ReportQuery } from "./ports.js";
+import { INCIDENT_KINDS } from "./report-sql.js";
+import { splitReportWindow } from "./report-window.js";
+
+type Row = Record<string, unknown>;
+type Params = (string | number)[];
+
+/**
+ * `DenialStore.report` in SQL, for both engines: whole days come from the daily rollups (migration 0002), the
+ * partial edge days and any per-session query from `denials`. Parts are merged and ranked here with the same
+ * orderings as `computeReport` (counts descending, ties in byte order), so every engine returns identical rows.
+ */
+export async function sqlReport(options: {
+  all: (sql: string, params: Params) => Promise<Row[]>;
+  /** renders the n-th (1-based) parameter: `?` for SQLite, `$n` for Postgres */
+  placeholder: (index: number) => string;
+  decodeJson: JsonDecoder;
+  query: ReportQuery;
+}): Promise<DenialReport> {
+  const { all, query, placeholder } = options;
+  const top = Math.floor(query.top ?? 10);
+  const conditions = (parts: [string, string | number | undefined][]) => {
+    const params: Params = [];
+    const sql: string[] = [];
+    for (const [condition, value] of parts) {
+      if (value === undefined) continue;
+      params.push(value);
+      sql.push(condition.replace("?", placeholder(params.length)));
+    }
+    return { where: sql.length === 0 ? "" : `WHERE ${sql.join(" AND ")}`, params };
+  };
+  const sources: { table: string; sessionTable: string; count: string; firstId: string; where: string; params: Params }[] =
+    [];
+  const window =
+    query.sessionId === undefined
+      ? splitReportWindow(query)
+      : { raw: [{ since: query.since, until: query.until }] as { since?: number; until?: number }[] };
+  if (window.days) {
+    const { where, params } = conditions([
+      ["day >= ?", window.days.from],
+      ["day <= ?", window.days.to],
+      ["tool = ?", query.tool],
+    ]);
+    sources.push({ table: "denial_daily", sessionTable: "denial_daily_sessions", count: "sum(total)", firstId: "min(first_id)", where, params });
+  }
+  for (const range of window.raw) {
+    const { where, params } = conditions([
+      ["at >= ?", range.since],
+      ["at < ?", range.until],
+      ["session_id = ?", query.sessionId],
+      ["tool = ?", query.tool],
+    ]);
+    sources.push({ table: "denials", sessionTable: "denials", count: "count(*)", firstId: "min(id)", where, params });
+  }
+
+  const tools = new Map<string, number>();
+  const days = new Map<string, number>();
+  const signatures = new Map<string, { count: number; firstId: number }>();
+  const sessions = new Set<string>();
+  const add = (map: Map<string, number>, key: string, value: number) => map.set(key, (map.get(key) ?? 0) + value);
+  await Promise.all(
+    sources.map(async (source) => {
+      const [byDayAndTool, bySignature, sessionRows] = await Promise.all([
+        all(`SELECT day, tool, ${source.count} AS n FROM ${source.table} ${source.where} GROUP BY day, tool`, source.params),
+        all(
+          `SELECT signature, ${source.count} AS n, ${source.firstId} AS first_id FROM ${source.table} ${source.where} GROUP BY signature`,
+          source.params,
+        ),
+        all(`SELECT DISTINCT session_id FROM ${source.sessionTable} ${source.where}`, source.params),
+      ]);
+      for (const row of byDayAndTool) {
+        add(tools, String(row.tool), Number(row.n));
+        add(days, String(row.day), Number(row.n));
+      }
+      for (const row of bySignature) {
+        const known = signatures.get(String(row.signature));
+        const count = Number(row.n);
+        const firstId = Number(row.first_id);
+        if (known) {
+          known.count += count;
+          known.firstId = Math.min(known.firstId, firstId);
+        } else signatures.set(String(row.signature), { count, firstId });
+      }
+      for (const row of sessionRows) sessions.add(String(row.session_id));
+    }),
+  );
+
+  const ranked = [...signatures]
+    .sort((a, b) => b[1].count - a[1].count || compare(a[0], b[0]))
+    .slice(0, top);
+  const samples = new Map<number, Row>();
+  if (ranked.length > 0) {
+    const ids = ranked.map(([, entry]) => entry.firstId);
+    const rows = await all(
+      `SELECT id, tool, input_summary, tool_input FROM denials WHERE id IN (${ids.map((_, index) => placeholder(index + 1)).join(", ")})`,
+      ids,
+    );
+    for (const row of rows) samples.set(Number(row.id), row);
+  }
+  const topSignatures: CountBySignature[] = ranked.map(([signature, entry]) => {
+    const sample = samples.get(entry.firstId) ?? {};
+    return {
+      tool: String(sample.tool),
+      signature,
+      count: entry.count,
+      sample: { inputSummary: String(sample.input_summary), input: options.decodeJson(sample.tool_input) },
+    };
+  });
+
+  const eventConditions = conditions([
+    ["at >= ?", query.since],
+    ["at < ?", query.until],
+    ["session_id = ?", query.sessionId],
+  ]);
+  const kindStart = eventConditions.params.length;
+  const eventRows = await all(
+    `SELECT session_id, kind, count(*) AS n FROM audit_events ${eventConditions.where ? `${eventConditions.where} AND` : "WHERE"} kind IN (${placeholder(kindStart + 1)}, ${placeholder(kindStart + 2)}) GROUP BY session_id, kind`,
+    [...eventConditions.params, ...INCIDENT_KINDS],
+  );
+  const incidentCounts = new Map<string, { loops: number; aborts: number }>();
+  for (const row of eventRows) {
+    const entry = incidentCounts.get(String(row.session_id)) ?? { loops: 0, aborts: 0 };
+    if (row.kind === "loop.detected") entry.loops += Number(row.n);
+    else entry.aborts += Number(row.n);
+    incidentCounts.set(String(row.session_id), entry);
+  }
+  const topIncidents = [...incidentCounts]
+    .sort((a, b) => b[1].loops + b[1].aborts - (a[1].loops + a[1].aborts) || compare(a[0], b[0]))
+    .slice(0, top);
+  const incidents = await Promise.all(
+    topIncidents.map(async ([sessionId, entry]) => {
+      const { where, params } = conditions([
+        ["session_id = ?", sessionId],
+        ["at >= ?", query.since],
+        ["at < ?", query.until],
+        ["tool = ?", query.tool],
+      ]);
+      const [row] = await all(`SELECT count(*) AS n FROM denials ${where}`, params);
+      return { sessionId, ...entry, denials: Number(row?.n ?? 0) };
+    }),
+  );
+
+  return {
+    total: [...tools.values()].reduce((sum, count) => sum + count, 0),
+    sessions: sessions.size,
+    topTools: [...tools]
+      .map(([tool, count]) => ({ tool, count }))
+      .sort((a, b) => b.count - a.count || compare(a.tool, b.tool))
+      .slice(0, top),
+    topSignatures,
+    perDay: [...days].map(([day, count]) => ({ day, count })).sort((a, b) => compare(a.day, b.day)),
+    incidents,
+  };
+}

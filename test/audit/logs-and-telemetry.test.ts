@@ -1,0 +1,104 @@
+import { Writable } from "node:stream";
+import { context, metrics, ROOT_CONTEXT, trace } from "@opentelemetry/api";
+import pino from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { createAuditLogger } from "../../src/audit/audit-logger.js";
+import { createAuditSink } from "../../src/audit/create-audit-sink.js";
+import { createOpenTelemetryRecorder } from "../../src/audit/open-telemetry.js";
+import { driveCore } from "./drive-core.js";
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { lines, logger: createAuditLogger({ logger: pino({ level: "info" }, stream) }) };
+}
+
+const secret = "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6";
+
+describe("pino audit logs", () => {
+  it("writes one WARN agent.permission.denied per denial, redacted, and a session summary", async () => {
+    const { lines, logger } = capture();
+    const sink = createAuditSink({ logger });
+    const session = driveCore({ sessionId: "log-1", deliver: sink.deliver });
+    await session.turnStarted();
+    await session.denied("Bash", { command: `curl -H "Authorization: token ${secret}" https://api.github.com` });
+    await session.denied("Bash", { command: "rm -rf /" });
+    await session.denied("Write", { file_path: "/etc/passwd", content: "x" });
+    await session.sessionEnded();
+    const denials = lines.filter((line) => line.event === "agent.permission.denied");
+    expect(denials).toHaveLength(3);
+    expect(denials[0]).toMatchObject({ level: 40, tool: "Bash", source: "rule", reason: "blocked by rule", sessionId: "log-1" });
+    expect(typeof denials[0]!.inputSummary).toBe("string");
+    expect(JSON.stringify(lines)).not.toContain(secret);
+    const summary = lines.filter((line) => line.event === "agent.session.summary");
+    expect(summary).toHaveLength(1);
+    expect(summary[0]).toMatchObject({ permissionDenialCount: 3, permissionDeniedTools: { Bash: 2, Write: 1 } });
+  });
+
+  it("always includes permissionDenialCount, zero too", async () => {
+    const { lines, logger } = capture();
+    const sink = createAuditSink({ logger });
+    const session = driveCore({ sessionId: "log-2", deliver: sink.deliver });
+    await session.turnStarted();
+    await session.sessionEnded();
+    const summary = lines.find((line) => line.event === "agent.session.summary");
+    expect(summary).toMatchObject({ permissionDenialCount: 0, permissionDeniedTools: {} });
+  });
+});
+
+describe("OpenTelemetry", () => {
+  afterEach(() => {
+    metrics.disable();
+    context.disable();
+  });
+
+  it("is a no-op with the API's default (no provider registered)", async () => {
+    const record = await createOpenTelemetryRecorder();
+    const sink = createAuditSink({ openTelemetry: record });
+    const session = driveCore({ sessionId: "otel-0", deliver: sink.deliver });
+    await expect(session.denied("Bash", { command: "ls" })).resolves.toBeDefined();
+  });
+
+  it("adds a span event and a counter per denial when the host registered providers", async () => {
+    const counted: { value: number; attributes: unknown }[] = [];
+    const events: { name: string; attributes: unknown }[] = [];
+    metrics.setGlobalMeterProvider({
+      getMeter: () =>
+        ({
+          createCounter: () => ({ add: (value: number, attributes: unknown) => counted.push({ value, attributes }) }),
+        }) as never,
+    });
+    const span = trace.wrapSpanContext({ traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", traceFlags: 1 });
+    span.addEvent = ((name: string, attributes: unknown) => {
+      events.push({ name, attributes });
+      return span;
+    }) as typeof span.addEvent;
+    const active = trace.setSpan(ROOT_CONTEXT, span);
+    context.setGlobalContextManager({
+      active: () => active,
+      with: (_context, fn, thisArg, ...args) => fn.call(thisArg, ...args),
+      bind: (_context, target) => target,
+      enable() {
+        return this;
+      },
+      disable() {
+        return this;
+      },
+    });
+    const sink = createAuditSink({ openTelemetry: await createOpenTelemetryRecorder() });
+    const session = driveCore({ sessionId: "otel-1", deliver: sink.deliver });
+    await session.denied("Bash", { command: "ls" });
+    await session.denied("Read", { file_path: "/secret" });
+    expect(counted).toEqual([
+      { value: 1, attributes: { tool: "Bash", source: "rule" } },
+      { value: 1, attributes: { tool: "Read", source: "rule" } },
+    ]);
+    expect(events.map((event) => event.name)).toEqual(["agent.permission.denied", "agent.permission.denied"]);
+    expect(events[0]!.attributes).toMatchObject({ "toolgate.tool": "Bash", "toolgate.session_id": "otel-1" });
+  });
+});

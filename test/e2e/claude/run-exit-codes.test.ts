@@ -1,0 +1,51 @@
+/** `toolgate run` with the real binary: exit 0 stays 0 when nothing was denied; a plain denial (no abort) is 5. */
+import { afterAll, describe, expect, it } from "vitest";
+import { startFakeAnthropic } from "./fake-anthropic.js";
+import { createWorkspace, runClaude } from "./run-claude.js";
+import { bash } from "./scripts.js";
+import { assertBuilt, toolgateCommand } from "./toolgate-cli.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups) await cleanup();
+});
+
+async function runThroughToolgate(turns: ReturnType<typeof bash>[], extra: string[] = []) {
+  assertBuilt();
+  const workspace = createWorkspace();
+  workspace.writeProjectSettings({ permissions: { deny: ["Bash(rm:*)"] } });
+  const fake = await startFakeAnthropic({ conversations: { main: turns } });
+  cleanups.push(async () => {
+    await fake.close();
+    workspace.remove();
+  });
+  return runClaude({
+    workspace,
+    baseUrl: fake.url,
+    prompt: "Do it.",
+    wrapper: toolgateCommand("run", ...extra, "--"),
+    env: { TOOLGATE_DB: `${workspace.root}/toolgate.db` },
+  });
+}
+
+describe("toolgate run -- claude (no toolgate hooks installed)", () => {
+  it("exit 0 stays 0 and prints nothing when nothing was denied", async () => {
+    const run = await runThroughToolgate([bash("echo ok")]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).not.toContain("toolgate run:");
+    expect(run.result?.subtype).toBe("success");
+  });
+
+  it("a denial Claude Code made on its own fails the job with 5 and is summarised from the stream", async () => {
+    const run = await runThroughToolgate([bash("rm -rf ./build")]);
+    expect(run.exitCode).toBe(5);
+    expect(run.stderr).toContain("toolgate run: 1 denied call.");
+    expect(run.stderr).toContain("minimal allow rule: Bash(rm -rf ./build)");
+  });
+
+  it("--fail-on abort keeps exit 0 for plain denials", async () => {
+    const run = await runThroughToolgate([bash("rm -rf ./build")], ["--fail-on", "abort"]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toContain("toolgate run: 1 denied call.");
+  });
+});

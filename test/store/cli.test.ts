@@ -1,0 +1,96 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { EXIT } from "../../src/cli/exit-codes.js";
+import { computeReport } from "../../src/store/compute-report.js";
+import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { makeRecord, reportFixture } from "./fixtures.js";
+
+/** The store commands, run as a user would: the built CLI against a SQLite file chosen by TOOLGATE_DB. */
+const main = join(import.meta.dirname, "../../dist/cli/main.js");
+const secret = "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6";
+let database: string;
+
+function toolgate(args: string[], env: Record<string, string> = {}) {
+  const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
+  const result = spawnSync(process.execPath, [main, ...args], {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", HOME: home, TOOLGATE_DB: database, ...env },
+    cwd: home,
+    timeout: 20_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+beforeAll(async () => {
+  database = join(mkdtempSync(join(tmpdir(), "toolgate-cli-")), "toolgate.db");
+  const store = await createSqliteStore({ filename: database });
+  const { records, events } = reportFixture();
+  await store.denials.append(records);
+  await store.denials.appendEvents(events);
+  await store.close();
+});
+
+describe("toolgate report / tail / scrub / prune", () => {
+  it("report --json returns the store's aggregates plus a minimal allow rule per top signature", () => {
+    const result = toolgate(["report", "--since", "2026-01-01", "--json"]);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(EXIT.ok);
+    const report = JSON.parse(result.stdout);
+    const { records, events } = reportFixture();
+    const expected = computeReport({ records, events, query: { since: Date.parse("2026-01-01") } });
+    expect(report).toMatchObject(expected);
+    expect(report.suggestedRules).toHaveLength(expected.topSignatures.length);
+    expect(report.suggestedRules[0]).toMatchObject({ tool: "WebFetch", count: 3 });
+    expect(typeof report.suggestedRules[0].rule).toBe("string");
+  });
+
+  it("report prints the sections for people, filtered by tool", () => {
+    const result = toolgate(["report", "--since", "2026-01-01", "--tool", "Bash"]);
+    expect(result.status).toBe(EXIT.ok);
+    expect(result.stdout).toContain("5 denials in 3 sessions");
+    for (const heading of ["Top tools", "allow rule:", "Sessions with loops or aborts", "Denials per day (UTC)"])
+      expect(result.stdout).toContain(heading);
+    expect(result.stdout).not.toContain("WebFetch");
+  });
+
+  it("tail prints the latest denials oldest first", () => {
+    const result = toolgate(["tail", "--lines", "2", "--no-follow", "--json"]);
+    expect(result.status).toBe(EXIT.ok);
+    const rows = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(rows.map((row) => `${row.sessionId}:${row.seq}`)).toEqual(["s3:1", "s3:2"]);
+  });
+
+  it("rejects bad input with a sentence and exit 2, and a corrupt database with exit 7 naming the file", () => {
+    const bad = toolgate(["report", "--since", "soon"]);
+    expect(bad.status).toBe(EXIT.usage);
+    expect(bad.stderr).toContain("--since takes a duration");
+    expect(bad.stderr).not.toContain("    at ");
+    expect(toolgate(["prune"]).status).toBe(EXIT.usage);
+    const corrupt = join(mkdtempSync(join(tmpdir(), "toolgate-cli-")), "broken.db");
+    writeFileSync(corrupt, "garbage ".repeat(1000));
+    const broken = toolgate(["report"], { TOOLGATE_DB: corrupt });
+    expect(broken.status).toBe(EXIT.store);
+    expect(broken.stderr).toContain(corrupt);
+    expect(broken.stderr).toContain("Move it aside");
+  });
+
+  it("scrub re-redacts stored rows; prune deletes old ones", async () => {
+    const store = await createSqliteStore({ filename: database });
+    await store.denials.append([
+      makeRecord({ seq: 1, sessionId: "leaky", inputSummary: `git push https://${secret}@github.com`, input: { command: secret } }),
+    ]);
+    await store.close();
+    const scrub = toolgate(["scrub", "--json"]);
+    expect(scrub.status).toBe(EXIT.ok);
+    expect(JSON.parse(scrub.stdout).changed).toBe(1);
+    expect(toolgate(["tail", "--lines", "100", "--no-follow", "--json"]).stdout).not.toContain(secret);
+    expect(JSON.parse(toolgate(["scrub", "--json"]).stdout).changed).toBe(0);
+    const prune = toolgate(["prune", "--older-than", "1d", "--json"]);
+    expect(prune.status).toBe(EXIT.ok);
+    expect(JSON.parse(prune.stdout)).toMatchObject({ denials: 11, events: 4 });
+    expect(JSON.parse(toolgate(["report", "--since", "2000-01-01", "--json"]).stdout).total).toBe(0);
+  });
+});
