@@ -105,7 +105,7 @@ if (policy.rules.length !== 200) throw new Error(`expected 200 compiled rules, g
 const cold = makeCalls(20_000); // more distinct shell commands than the parse cache holds: every shell call parses
 const warm = cold.slice(0, 300); // an agent's working set: repeated commands hit the parse cache
 console.log(`200 rules (120 shell, 40 path, 20 domain, 20 MCP); call mix 60% shell / 25% file / 10% web / 5% MCP\n`);
-const ours = await measure("toolgate, distinct calls (parse every command)", (call) => policy.evaluate(call), cold, 3);
+await measure("toolgate, distinct calls (parse every command)", (call) => policy.evaluate(call), cold, 3);
 const oursWarm = await measure(
   "toolgate, repeated working set (cache hit)",
   (call) => policy.evaluate(call),

@@ -1,16 +1,17 @@
 // Store throughput and report latency, through toolgate and through the raw driver, in one run.
 // Usage: npm run bench -- store   (Postgres parts run when TOOLGATE_TEST_DATABASE_URL is set)
 //        STORE_BENCH_ROWS=1000000 sets the report table size (default 1,000,000).
+
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { DENIAL_COLUMNS, denialRowValues } from "../dist/store/denial-row.js";
 import { createPostgresStore } from "../dist/store/postgres/index.js";
 import { createSqliteStore } from "../dist/store/sqlite/index.js";
-import { DENIAL_COLUMNS, denialRowValues } from "../dist/store/denial-row.js";
 
 const require = createRequire(import.meta.url);
 const Database = require("better-sqlite3");
@@ -22,7 +23,18 @@ const REPORT_ROWS = Number(process.env.STORE_BENCH_ROWS ?? 1_000_000);
 const postgresUrl = process.env.TOOLGATE_TEST_DATABASE_URL;
 const now = Date.now();
 const day = 86_400_000;
-const tools = ["Bash", "Read", "Write", "Edit", "WebFetch", "Grep", "Glob", "Task", "mcp__github__create_issue", "mcp__slack__post"];
+const tools = [
+  "Bash",
+  "Read",
+  "Write",
+  "Edit",
+  "WebFetch",
+  "Grep",
+  "Glob",
+  "Task",
+  "mcp__github__create_issue",
+  "mcp__slack__post",
+];
 
 // Realistic shape: denials cluster in sessions (200 each, 10 s apart, sessions spread evenly over 30 days), and a
 // session repeats ~10 signatures out of a pool of 2,000 (agents retry the same few calls).
@@ -78,7 +90,8 @@ function report(line) {
     // toolgate: DenialStore.append in batches (one transaction each)
     const store = await createSqliteStore({ filename: join(directory, `toolgate-${round}.db`) });
     let started = performance.now();
-    for (let index = 0; index < records.length; index += BATCH) await store.denials.append(records.slice(index, index + BATCH));
+    for (let index = 0; index < records.length; index += BATCH)
+      await store.denials.append(records.slice(index, index + BATCH));
     runs.toolgate.push(performance.now() - started);
     await store.close();
     // raw better-sqlite3: the same rows into the same schema, same batch size, prepared statement, one transaction per batch
@@ -112,7 +125,8 @@ async function fill(store, count) {
   const chunk = 50_000;
   for (let offset = 0; offset < count; offset += chunk) {
     const records = makeRecords(Math.min(chunk, count - offset), { seed: offset, totalRows: count });
-    for (let index = 0; index < records.length; index += 5_000) await store.denials.append(records.slice(index, index + 5_000));
+    for (let index = 0; index < records.length; index += 5_000)
+      await store.denials.append(records.slice(index, index + 5_000));
   }
   const events = [];
   for (let index = 0; index < 2_000; index++)
@@ -166,7 +180,9 @@ async function timeReports(store, label) {
     if (result.status !== 0) throw new Error(result.stderr);
     times.push(performance.now() - started);
   }
-  report(`sqlite "toolgate report" (whole CLI process, default --since 7d) on ${REPORT_ROWS} rows: median ${median(times).toFixed(0)} ms`);
+  report(
+    `sqlite "toolgate report" (whole CLI process, default --since 7d) on ${REPORT_ROWS} rows: median ${median(times).toFixed(0)} ms`,
+  );
   rmSync(directory, { recursive: true, force: true });
 }
 
@@ -183,7 +199,8 @@ if (!postgresUrl) {
       await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       const store = await createPostgresStore({ connectionString: postgresUrl, schema });
       let started = performance.now();
-      for (let index = 0; index < records.length; index += BATCH) await store.denials.append(records.slice(index, index + BATCH));
+      for (let index = 0; index < records.length; index += BATCH)
+        await store.denials.append(records.slice(index, index + BATCH));
       runs.toolgate.push(performance.now() - started);
       await store.close();
       // raw pg: the same rows, same batch size, into the same (emptied) table with a hand-written multi-row INSERT
@@ -194,7 +211,9 @@ if (!postgresUrl) {
       started = performance.now();
       for (let index = 0; index < records.length; index += BATCH) {
         const rows = records.slice(index, index + BATCH).map(denialRowValues);
-        const values = rows.map((_, row) => `(${DENIAL_COLUMNS.map((__, column) => `$${row * columns + column + 1}`).join(", ")})`);
+        const values = rows.map(
+          (_, row) => `(${DENIAL_COLUMNS.map((__, column) => `$${row * columns + column + 1}`).join(", ")})`,
+        );
         await client.query(
           `INSERT INTO ${schema}.denials (${DENIAL_COLUMNS.join(", ")}) VALUES ${values.join(", ")} ON CONFLICT (session_id, seq) DO NOTHING`,
           rows.flat(),

@@ -25,7 +25,8 @@ export function createAuditLogger(options: AuditLoggerOptions = {}) {
       for (const effect of effects) {
         if (effect.type === "record") logDenial(logger, effect.record);
         else if (effect.type === "audit") logEvent(logger, effect.event);
-        else if (effect.type === "warning") logger.warn({ event: "toolgate.warning", code: effect.code }, effect.message);
+        else if (effect.type === "warning")
+          logger.warn({ event: "toolgate.warning", code: effect.code }, effect.message);
         else if (effect.type === "flush" && effect.lost > 0)
           logger.warn(
             { event: "toolgate.records.evicted", lost: effect.lost, highWaterMark: effect.highWaterMark },
@@ -35,7 +36,12 @@ export function createAuditLogger(options: AuditLoggerOptions = {}) {
     },
     hookOutcome(outcome: HookOutcome): void {
       if (outcome.ok) {
-        logger.debug({ event: "toolgate.hook.delivered", hook: outcome.hook, hookEvent: outcome.event, durationMs: outcome.durationMs });
+        logger.debug({
+          event: "toolgate.hook.delivered",
+          hook: outcome.hook,
+          hookEvent: outcome.event,
+          durationMs: outcome.durationMs,
+        });
         return;
       }
       logger.warn(
@@ -95,7 +101,15 @@ function logEvent(logger: Logger, event: AuditEvent): void {
   }
   const level = event.kind === "run.aborted" ? "error" : "info";
   logger[level](
-    { event: `toolgate.${event.kind}`, sessionId: event.sessionId, turn: event.turn, tool: event.tool, toolUseId: event.toolUseId, agentId: event.agentId, detail: event.detail },
+    {
+      event: `toolgate.${event.kind}`,
+      sessionId: event.sessionId,
+      turn: event.turn,
+      tool: event.tool,
+      toolUseId: event.toolUseId,
+      agentId: event.agentId,
+      detail: event.detail,
+    },
     event.kind,
   );
 }

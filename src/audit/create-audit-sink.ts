@@ -74,7 +74,9 @@ export function createAuditSink(options: AuditSinkOptions) {
       for (const event of events) if (listener.event) isolate("audit listener", () => listener.event!(event));
       for (const flush of flushes)
         if (listener.flush)
-          isolate("audit listener", () => listener.flush!({ reason: flush.reason, records: flush.records, lost: flush.lost }));
+          isolate("audit listener", () =>
+            listener.flush!({ reason: flush.reason, records: flush.records, lost: flush.lost }),
+          );
     }
     const storing = (async () => {
       if (!options.denialStore) return;

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import type { HookEventName, HookOptions } from "../config/audit-schema.js";
 import { compileToolGlobs } from "../core/tool-glob.js";
 import { createSpool } from "../store/spool.js";
-import { type HookPayload, idempotencyKey } from "./record-payload.js";
 import { postWebhook } from "./post-webhook.js";
+import { type HookPayload, idempotencyKey } from "./record-payload.js";
 import { runCommandHook } from "./run-command-hook.js";
 
 /** One hook run for one payload. */
@@ -32,8 +32,8 @@ export interface PendingDelivery {
 }
 
 /**
- * Runs configured hooks for payloads: scoped by event and tool-name glob, at most `concurrency` at a time, each
- * bounded by its own timeout. Deliveries that fail are kept in the spool (when a directory is given) and retried
+ * Runs configured hooks for payloads: scoped by event and tool-name glob, in order per hook, at most `concurrency`
+ * hooks at a time, each run bounded by the hook's timeout. Deliveries that fail are kept in the spool (when a directory is given) and retried
  * on the next dispatch or `retryPending()`; delivery is at-least-once, keyed by `idempotencyKey`. Never throws.
  */
 export function createHookDispatcher(options: {
@@ -101,16 +101,32 @@ export function createHookDispatcher(options: {
     return outcome.ok;
   }
 
+  /**
+   * Each hook gets its deliveries in order, one at a time; different hooks run concurrently. After a hook's first
+   * failure the rest of its batch is kept without running, so one batch costs at most one timeout per hook.
+   */
   async function runAll(deliveries: PendingDelivery[]): Promise<PendingDelivery[]> {
+    const byHook = new Map<string, PendingDelivery[]>();
+    for (const delivery of deliveries) {
+      const queue = byHook.get(delivery.hookId) ?? [];
+      queue.push(delivery);
+      byHook.set(delivery.hookId, queue);
+    }
+    const queues = [...byHook.values()];
     const failed: PendingDelivery[] = [];
     let next = 0;
     const worker = async () => {
-      while (next < deliveries.length) {
-        const delivery = deliveries[next++]!;
-        if (!(await runOne(delivery))) failed.push(delivery);
+      while (next < queues.length) {
+        const queue = queues[next++]!;
+        for (const [index, delivery] of queue.entries()) {
+          if (!(await runOne(delivery))) {
+            failed.push(...queue.slice(index));
+            break;
+          }
+        }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, deliveries.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(concurrency, queues.length) }, worker));
     return failed;
   }
 

@@ -1,11 +1,11 @@
 import { join } from "node:path";
-import { type AuditOptions, auditSchema } from "../config/audit-schema.js";
+import { type AuditInput, auditSchema } from "../config/audit-schema.js";
 import type { StoreOptions } from "../config/store-schema.js";
 import { ToolgateError } from "../core/errors.js";
 import type { SessionState } from "../core/state.js";
 import { openStore } from "../store/open-store.js";
 import type { SessionStateStore, Store } from "../store/ports.js";
-import { defaultDatabasePath, defaultSpoolDirectory, resolveStoreLocation } from "../store/resolve-store-location.js";
+import { defaultSpoolDirectory, resolveStoreLocation } from "../store/resolve-store-location.js";
 import { createSpooledDenialStore } from "../store/spooled-denial-store.js";
 import { createAuditLogger } from "./audit-logger.js";
 import { type AuditListeners, type AuditSink, createAuditSink } from "./create-audit-sink.js";
@@ -26,12 +26,14 @@ export interface AuditTrail {
  * Everything the audit section and store section of the config describe, wired for the guard: the session state
  * store, and a sink that writes records (spooled when the store is unreachable), logs, OpenTelemetry and hooks.
  * The state store opens eagerly (the guard cannot count without it). When Postgres is unreachable, state falls
- * back to the local SQLite database and records are spooled until Postgres is back (reported through `onError`);
+ * back to the local SQLite database (TOOLGATE_DB, store.path, or ~/.toolgate/toolgate.db) and records are spooled
+ * until Postgres is back (reported through `onError`);
  * a corrupt or newer SQLite database throws its ToolgateError (STORE_CORRUPT / STORE_VERSION).
  */
 export async function openAuditTrail(
   options: {
-    audit?: Partial<AuditOptions>;
+    /** the `audit` config section, as written or already parsed */
+    audit?: AuditInput;
     store?: StoreOptions;
     env?: Record<string, string | undefined>;
     listeners?: AuditListeners[];
@@ -51,7 +53,11 @@ export async function openAuditTrail(
   } catch (error) {
     if (location.engine !== "postgres" || !ToolgateError.is(error) || error.code !== "STORE_UNAVAILABLE") throw error;
     options.onError?.(error, "store (session state falls back to the local SQLite database)");
-    fallback = await openStore({ location: { engine: "sqlite", filename: defaultDatabasePath() } });
+    const local = resolveStoreLocation({
+      env: { ...env, TOOLGATE_DATABASE_URL: undefined },
+      config: { ...options.store, engine: "sqlite", url: undefined },
+    });
+    fallback = await openStore({ location: local, ...storeConfig });
   }
   const denials = createSpooledDenialStore({
     open: async () => {

@@ -1,10 +1,15 @@
 import type { DenialRecord } from "../core/records.js";
 
 interface OpenTelemetryApi {
-  trace: { getActiveSpan(): { addEvent(name: string, attributes?: Record<string, string | number>): void } | undefined };
+  trace: {
+    getActiveSpan(): { addEvent(name: string, attributes?: Record<string, string | number>): void } | undefined;
+  };
   metrics: {
     getMeter(name: string): {
-      createCounter(name: string, options?: { description?: string }): {
+      createCounter(
+        name: string,
+        options?: { description?: string },
+      ): {
         add(value: number, attributes?: Record<string, string>): void;
       };
     };

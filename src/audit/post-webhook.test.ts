@@ -31,7 +31,13 @@ describe("postWebhook", () => {
       seen.push({ body, key: request.headers["idempotency-key"] as string, type: request.headers["content-type"] });
       return { status: 204 };
     });
-    const result = await postWebhook({ url, payload: { a: 1 }, idempotencyKey: "toolu_1", timeoutMs: 2_000, retries: 0 });
+    const result = await postWebhook({
+      url,
+      payload: { a: 1 },
+      idempotencyKey: "toolu_1",
+      timeoutMs: 2_000,
+      retries: 0,
+    });
     expect(result).toMatchObject({ ok: true, status: 204, attempts: 1 });
     expect(seen).toEqual([{ body: '{"a":1}', key: "toolu_1", type: "application/json" }]);
   });
@@ -39,7 +45,14 @@ describe("postWebhook", () => {
   it("retries 5xx with backoff, then succeeds", async () => {
     let calls = 0;
     const url = await listen(() => ({ status: ++calls < 3 ? 503 : 200 }));
-    const result = await postWebhook({ url, payload: {}, idempotencyKey: "k", timeoutMs: 2_000, retries: 3, backoffMs: 10 });
+    const result = await postWebhook({
+      url,
+      payload: {},
+      idempotencyKey: "k",
+      timeoutMs: 2_000,
+      retries: 3,
+      backoffMs: 10,
+    });
     expect(result).toMatchObject({ ok: true, attempts: 3 });
   });
 
@@ -49,7 +62,9 @@ describe("postWebhook", () => {
       calls++;
       return { status: 500 };
     });
-    expect(await postWebhook({ url, payload: {}, idempotencyKey: "k", timeoutMs: 2_000, retries: 2, backoffMs: 5 })).toMatchObject({
+    expect(
+      await postWebhook({ url, payload: {}, idempotencyKey: "k", timeoutMs: 2_000, retries: 2, backoffMs: 5 }),
+    ).toMatchObject({
       ok: false,
       attempts: 3,
       error: "HTTP 500",
@@ -57,7 +72,9 @@ describe("postWebhook", () => {
     expect(calls).toBe(3);
     server?.close();
     const bad = await listen(() => ({ status: 400 }));
-    expect(await postWebhook({ url: bad, payload: {}, idempotencyKey: "k", timeoutMs: 2_000, retries: 5, backoffMs: 5 })).toMatchObject({
+    expect(
+      await postWebhook({ url: bad, payload: {}, idempotencyKey: "k", timeoutMs: 2_000, retries: 5, backoffMs: 5 }),
+    ).toMatchObject({
       ok: false,
       attempts: 1,
     });
@@ -67,7 +84,13 @@ describe("postWebhook", () => {
     const url = await listen(() => ({ status: 200, delayMs: 5_000 }));
     const slow = await postWebhook({ url, payload: {}, idempotencyKey: "k", timeoutMs: 100, retries: 1, backoffMs: 5 });
     expect(slow).toMatchObject({ ok: false, attempts: 2, error: "timed out after 100 ms" });
-    const refused = await postWebhook({ url: "http://127.0.0.1:1/", payload: {}, idempotencyKey: "k", timeoutMs: 500, retries: 0 });
+    const refused = await postWebhook({
+      url: "http://127.0.0.1:1/",
+      payload: {},
+      idempotencyKey: "k",
+      timeoutMs: 500,
+      retries: 0,
+    });
     expect(refused.ok).toBe(false);
   });
 });

@@ -40,13 +40,17 @@ export async function postWebhook(options: {
         signal: AbortSignal.timeout(options.timeoutMs),
       });
       await response.arrayBuffer().catch(() => undefined);
-      if (response.ok) return { ok: true, status: response.status, attempts: attempt, durationMs: Date.now() - started };
+      if (response.ok)
+        return { ok: true, status: response.status, attempts: attempt, durationMs: Date.now() - started };
       last = { status: response.status, error: `HTTP ${response.status}` };
       if (response.status < 500 && response.status !== 429) break;
     } catch (error) {
       const name = (error as Error).name;
       last = {
-        error: name === "TimeoutError" ? `timed out after ${options.timeoutMs} ms` : ((error as Error).message ?? String(error)),
+        error:
+          name === "TimeoutError"
+            ? `timed out after ${options.timeoutMs} ms`
+            : ((error as Error).message ?? String(error)),
       };
     }
     if (attempt <= options.retries) {

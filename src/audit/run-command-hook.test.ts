@@ -38,7 +38,12 @@ describe("runCommandHook", () => {
   });
 
   it("does not fail when the hook ignores stdin", async () => {
-    const result = await runCommandHook({ command: "true", payload: { big: "y".repeat(1_000_000) }, event: "e", timeoutMs: 5_000 });
+    const result = await runCommandHook({
+      command: "true",
+      payload: { big: "y".repeat(1_000_000) },
+      event: "e",
+      timeoutMs: 5_000,
+    });
     expect(result.ok).toBe(true);
   });
 });

@@ -62,3 +62,6 @@ export const auditSchema = z
 export type HookOptions = z.infer<typeof hookSchema>;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 export type AuditOptions = z.infer<typeof auditSchema>;
+
+/** what a config file or caller may write (defaults not applied yet) */
+export type AuditInput = z.input<typeof auditSchema>;

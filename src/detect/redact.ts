@@ -78,6 +78,11 @@ const MIN_KNOWN_LENGTH = 6;
 const MAX_KNOWN = 64;
 /** Long secrets (PEM blocks) are distinctive where they occur; only shorter ones are chased. */
 const MAX_KNOWN_LENGTH = 1024;
+/**
+ * Copies are chased in texts up to this size (tool inputs, reasons, one transcript line). Chasing costs one linear
+ * scan per known secret, so in one multi-megabyte text it would dominate; there only the detectors run.
+ */
+const MAX_CHASE_TEXT = 1024 * 1024;
 
 function remember(known: KnownSecrets | undefined, kind: string, secret: string): void {
   if (
@@ -98,6 +103,7 @@ function replaceKnown(options: {
   findings: RedactionFindings | undefined;
 }): string {
   let text = options.text;
+  if (text.length > MAX_CHASE_TEXT) return text;
   for (const [secret, kind] of options.known) {
     const result = replaceOccurrences(text, secret, marker(kind, secret, options.hash));
     for (let i = 0; i < result.count; i += 1) count(options.findings, kind);

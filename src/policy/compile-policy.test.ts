@@ -70,6 +70,10 @@ describe("shell commands", () => {
     expect(p.evaluate(bash("cat sec*"))).toMatchObject({ behavior: "ask", rule: "Read(./secret.env)" });
     expect(decide(p, bash("ls *.md"))).toBe("ask");
     expect(decide(policy({}), bash("ls *.md"))).toBe("allow");
+    expect(decide(p, bash("cat $DIR/x"))).toBe("ask");
+    expect(decide(policy({}), bash("cat $HOME/.ssh/id_rsa"))).toBe("ask");
+    expect(decide(policy({}), bash("echo $(whoami)"))).toBe("ask");
+    expect(decide(policy({}), bash("echo $HOME"))).toBe("allow");
   });
   it("treats read-only commands inside the working directories as allowed by default", () => {
     const p = policy({});

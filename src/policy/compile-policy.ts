@@ -1,6 +1,6 @@
 import { applyMode } from "./apply-mode.js";
 import { type CompiledRule, compileRule } from "./compile-rule.js";
-import { createDecisionCache } from "./decision-cache.js";
+import { cacheSubject, createDecisionCache } from "./decision-cache.js";
 import { CLAUDE_CODE_DEFAULTS, type DefaultsPreset } from "./defaults/claude-code-defaults.js";
 import { evaluateShell } from "./evaluate-shell.js";
 import { evaluateTool } from "./evaluate-tool.js";
@@ -104,20 +104,20 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
   };
   const defaults = options.defaults ?? CLAUDE_CODE_DEFAULTS;
   const cache = createDecisionCache();
-  const targetCache = new WeakMap<Subcommand, FileTargets>();
-  /** the absolute paths a subcommand reads and writes (memoised: analyses and their subcommands are cached) */
+  let lastSubcommand: Subcommand | undefined;
+  let lastTargets: FileTargets = { recognised: false, reads: [], writes: [] };
+  /** the absolute paths a subcommand reads and writes (one evaluation asks several times for the same one) */
   const fileTargets = (sub: Subcommand): FileTargets => {
-    let targets = targetCache.get(sub);
-    if (targets === undefined) {
+    if (sub !== lastSubcommand) {
       const files = fileArguments(sub);
-      targets = {
+      lastTargets = {
         recognised: files.recognised,
         reads: files.reads.map((path) => resolvePath(path, pathContext)),
         writes: files.writes.map((path) => resolvePath(path, pathContext)),
       };
-      targetCache.set(sub, targets);
+      lastSubcommand = sub;
     }
-    return targets;
+    return lastTargets;
   };
 
   const evaluate = (call: ToolCallInput, evaluateOptions: EvaluateOptions = {}): PolicyDecision => {
@@ -131,12 +131,11 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
       if (compiled?.appliesTo(tool)) grants.push(compiled);
     }
     const family = toolFamily(tool);
-    const cacheKey =
-      grants.length === 0 && applicable.parameter.length === 0
-        ? cache.key({ tool, family, input: call.input, mode, interactive })
-        : undefined;
-    if (cacheKey !== undefined) {
-      const cached = cache.get(cacheKey);
+    const subject =
+      grants.length === 0 && applicable.parameter.length === 0 ? cacheSubject(family, call.input) : undefined;
+    const scope = subject === undefined ? "" : `${tool}\u0000${mode}\u0000${interactive ? 1 : 0}`;
+    if (subject !== undefined) {
+      const cached = cache.get(scope, subject);
       if (cached !== undefined) return cached;
     }
     const forbidden = neverGrant.length === 0 ? neverGrant : neverGrant.filter((rule) => rule.appliesTo(tool));
@@ -156,7 +155,7 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
         ? evaluateShell(call.input, applicable, context)
         : evaluateTool({ tool, input: call.input, rules: applicable, context, neverGrant: forbidden });
     const decision = applyMode(outcome, { mode, interactive });
-    return cacheKey === undefined ? decision : cache.set(cacheKey, decision);
+    return subject === undefined ? decision : cache.set(scope, subject, decision);
   };
   return { evaluate, warnings, rules, workingDirectories };
 }

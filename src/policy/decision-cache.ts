@@ -3,41 +3,47 @@ import { commandOf, pathOf, type ToolFamily, urlOf } from "./tool-families.js";
 
 const LIMIT = 2048;
 
+export interface DecisionCache {
+  /** the cached decision, or undefined; `subject` is the call's command, path or URL */
+  get(scope: string, subject: string): PolicyDecision | undefined;
+  set(scope: string, subject: string, decision: PolicyDecision): PolicyDecision;
+}
+
+/** The one input field a cacheable call's decision depends on (command, path or URL), or undefined. */
+export function cacheSubject(family: ToolFamily, input: unknown): string | undefined {
+  if (family === "shell") return commandOf(input);
+  if (family === "read" || family === "edit") return pathOf(input) ?? "";
+  if (family === "web") return urlOf(input);
+  return undefined;
+}
+
 /**
  * Remembers decisions for calls whose outcome depends only on the tool, one input field, the mode and the session
- * kind: shell commands, file paths and URLs, when no session grant and no parameter rule is involved. Agents
- * repeat calls, so the hot path then costs one Map lookup. Bounded (oldest entries go first); decisions are frozen.
+ * kind (`scope`): shell commands, file paths and URLs, when no session grant and no parameter rule is involved.
+ * Agents repeat calls, so the hot path then costs two Map lookups. Bounded (oldest entries go first); decisions
+ * are frozen because they are shared.
  */
-export function createDecisionCache(): {
-  key: (options: {
-    tool: string;
-    family: ToolFamily;
-    input: unknown;
-    mode: string;
-    interactive: boolean;
-  }) => string | undefined;
-  get: (key: string) => PolicyDecision | undefined;
-  set: (key: string, decision: PolicyDecision) => PolicyDecision;
-} {
-  const entries = new Map<string, PolicyDecision>();
+export function createDecisionCache(): DecisionCache {
+  const scopes = new Map<string, Map<string, PolicyDecision>>();
+  /** insertion order as a ring buffer: slot `next` holds the oldest entry once the cache is full */
+  const order: ([Map<string, PolicyDecision>, string] | undefined)[] = new Array(LIMIT);
+  let next = 0;
   return {
-    key({ tool, family, input, mode, interactive }) {
-      const subject =
-        family === "shell"
-          ? commandOf(input)
-          : family === "read" || family === "edit"
-            ? (pathOf(input) ?? "")
-            : family === "web"
-              ? urlOf(input)
-              : undefined;
-      if (subject === undefined) return undefined;
-      return `${tool}\u0000${mode}\u0000${interactive ? 1 : 0}\u0000${subject}`;
-    },
-    get: (key) => entries.get(key),
-    set(key, decision) {
-      if (entries.size >= LIMIT) entries.delete(entries.keys().next().value as string);
+    get: (scope, subject) => scopes.get(scope)?.get(subject),
+    set(scope, subject, decision) {
+      let entries = scopes.get(scope);
+      if (entries === undefined) {
+        entries = new Map();
+        scopes.set(scope, entries);
+      }
       const frozen = Object.freeze(decision);
-      entries.set(key, frozen);
+      if (!entries.has(subject)) {
+        const oldest = order[next];
+        if (oldest !== undefined) oldest[0].delete(oldest[1]);
+        order[next] = [entries, subject];
+        next = (next + 1) % LIMIT;
+      }
+      entries.set(subject, frozen);
       return frozen;
     },
   };

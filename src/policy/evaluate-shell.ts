@@ -93,7 +93,7 @@ function decideSubcommand(options: {
       behavior: "ask",
       source: "policy",
       rule: guarded.rule,
-      reason: `A wildcard in a file argument of "${sub.text}" could name a path that ${guarded.rule} denies, so it needs approval.`,
+      reason: `A wildcard or expansion in a file argument of "${sub.text}" could name a path that ${guarded.rule} denies, so it needs approval.`,
     };
   }
   if (winner?.behavior !== "allow") {
@@ -144,6 +144,14 @@ function defaultForSubcommand(options: { sub: Subcommand; context: EvaluationCon
     }
     return { behavior: "allow", source: "mode", reason: "Allowed by bypassPermissions mode." };
   }
+  const unknown = files.reads.find(isUnknownPath) ?? files.writes.find(isUnknownPath);
+  if (unknown !== undefined || SUBSTITUTION.test(sub.text)) {
+    return {
+      behavior: undefined,
+      source: "default",
+      reason: `${sub.text} uses an expansion or substitution whose result cannot be checked before it runs, so it needs approval.`,
+    };
+  }
   const outside =
     files.reads.find((path) => !isInsideAny(path, context.workingDirectories)) ??
     files.writes.find((path) => !isInsideAny(path, context.workingDirectories));
@@ -186,12 +194,24 @@ function matchingPathRules(sub: Subcommand, context: EvaluationContext, into: Co
   }
 }
 
-/** A deny path rule that a wildcard file argument (`cat sec*`) might reach; globs are not expanded before matching. */
+const SUBSTITUTION = /\$\(|`|<\(|>\(/;
+const UNKNOWN_PATH = /[$`]/;
+const VARIABLE_PATH = /[$`*?[]/;
+
+/** A path argument that names a variable or substitution: what it reads or writes is unknown until it runs. */
+function isUnknownPath(path: string): boolean {
+  return UNKNOWN_PATH.test(path);
+}
+
+/**
+ * A deny path rule that a file argument with a wildcard or expansion (`cat sec*`, `cat $DIR/x`) might reach: such
+ * arguments are not expanded before matching, so the command asks instead.
+ */
 function globMayReachDeniedPath(sub: Subcommand, context: EvaluationContext): CompiledRule | undefined {
   if (context.shellPathRules.length === 0) return undefined;
   const files = context.fileTargets(sub);
-  const readGlob = files.reads.some((path) => /[*?[]/.test(path));
-  const writeGlob = files.writes.some((path) => /[*?[]/.test(path));
+  const readGlob = files.reads.some((path) => VARIABLE_PATH.test(path));
+  const writeGlob = files.writes.some((path) => VARIABLE_PATH.test(path));
   if (!readGlob && !writeGlob) return undefined;
   return context.shellPathRules.find(
     (rule) => rule.behavior === "deny" && (toolFamily(rule.tool) === "read" ? readGlob : writeGlob),

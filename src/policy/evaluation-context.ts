@@ -17,7 +17,7 @@ export interface EvaluationContext {
   grantForbidden: (subcommand: Subcommand) => boolean;
   /** Read/Edit/Write deny and ask rules, applied to the paths shell readers and writers name */
   shellPathRules: readonly CompiledRule[];
-  /** the absolute paths a shell subcommand reads and writes (memoised per policy) */
+  /** the absolute paths a shell subcommand reads and writes */
   fileTargets: (subcommand: Subcommand) => FileTargets;
 }
 

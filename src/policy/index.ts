@@ -18,6 +18,9 @@ export { CLAUDE_CODE_DEFAULTS, type DefaultsPreset, NO_DEFAULTS } from "./defaul
 export { type GrantScopeRequest, minimumGrantScope } from "./grants/minimum-grant-scope.js";
 export { SAFE_GRANT_PREFIXES } from "./grants/safe-grant-prefixes.js";
 export { suggestRule } from "./grants/suggest-rule.js";
+export { GEMINI_TIERS, importGeminiPolicy } from "./import/import-gemini.js";
+export { importOpencodePermission } from "./import/import-opencode.js";
+export type { ImportedRule, ImportResult } from "./import/imported-rules.js";
 export { formatRule, type ParsedRule, parseRule } from "./parse-rule.js";
 export {
   type CompileWarning,

@@ -43,7 +43,8 @@ export function computeReport(options: {
     incidents.set(event.sessionId, entry);
   }
   const denialsBySession = new Map<string, number>();
-  for (const record of records) denialsBySession.set(record.sessionId, (denialsBySession.get(record.sessionId) ?? 0) + 1);
+  for (const record of records)
+    denialsBySession.set(record.sessionId, (denialsBySession.get(record.sessionId) ?? 0) + 1);
   return {
     total: records.length,
     sessions: sessions.size,

@@ -18,7 +18,9 @@ export function formatReport(options: {
 }): string {
   const { report } = options;
   const out: string[] = [];
-  out.push(`toolgate report: ${report.total} denials in ${report.sessions} sessions (${options.window}; ${options.location})`);
+  out.push(
+    `toolgate report: ${report.total} denials in ${report.sessions} sessions (${options.window}; ${options.location})`,
+  );
   if (report.total === 0) {
     out.push("", "No denials recorded in this window.");
     return `${out.join("\n")}\n`;

@@ -1,5 +1,4 @@
-import type { DenialRecord } from "../core/records.js";
-import type { AuditEvent } from "../core/records.js";
+import type { AuditEvent, DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 
 /**

@@ -41,7 +41,8 @@ describe("splitReportWindow", () => {
             (window.days.from === undefined || day >= window.days.from) &&
             (window.days.to === undefined || day <= window.days.to);
           const inRaw = window.raw.filter(
-            (range) => (range.since === undefined || at >= range.since) && (range.until === undefined || at < range.until),
+            (range) =>
+              (range.since === undefined || at >= range.since) && (range.until === undefined || at < range.until),
           ).length;
           expect(Number(inDays) + inRaw).toBe(inWindow ? 1 : 0);
         },

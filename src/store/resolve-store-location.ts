@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { ToolgateError } from "../core/errors.js";
 import type { StoreOptions } from "../config/store-schema.js";
+import { ToolgateError } from "../core/errors.js";
 
 export type StoreLocation =
   | { engine: "sqlite"; filename: string }
@@ -53,5 +53,7 @@ export function defaultDatabasePath(home?: string): string {
 }
 
 export function defaultSpoolDirectory(options: { config?: StoreOptions; home?: string } = {}): string {
-  return options.config?.spoolDirectory ? resolve(options.config.spoolDirectory) : join(toolgateHome(options.home), "spool");
+  return options.config?.spoolDirectory
+    ? resolve(options.config.spoolDirectory)
+    : join(toolgateHome(options.home), "spool");
 }

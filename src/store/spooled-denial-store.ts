@@ -49,10 +49,7 @@ export function createSpooledDenialStore(options: {
       return;
     }
     try {
-      await withTimeout(
-        (async () => deliver(batch, await store()))(),
-        timeoutMs,
-      );
+      await withTimeout((async () => deliver(batch, await store()))(), timeoutMs);
     } catch (error) {
       brokenUntil = clock() + retryAfterMs;
       spool.append(batch);

@@ -31,8 +31,14 @@ export async function sqlReport(options: {
     }
     return { where: sql.length === 0 ? "" : `WHERE ${sql.join(" AND ")}`, params };
   };
-  const sources: { table: string; sessionTable: string; count: string; firstId: string; where: string; params: Params }[] =
-    [];
+  const sources: {
+    table: string;
+    sessionTable: string;
+    count: string;
+    firstId: string;
+    where: string;
+    params: Params;
+  }[] = [];
   const window =
     query.sessionId === undefined
       ? splitReportWindow(query)
@@ -43,7 +49,14 @@ export async function sqlReport(options: {
       ["day <= ?", window.days.to],
       ["tool = ?", query.tool],
     ]);
-    sources.push({ table: "denial_daily", sessionTable: "denial_daily_sessions", count: "sum(total)", firstId: "min(first_id)", where, params });
+    sources.push({
+      table: "denial_daily",
+      sessionTable: "denial_daily_sessions",
+      count: "sum(total)",
+      firstId: "min(first_id)",
+      where,
+      params,
+    });
   }
   for (const range of window.raw) {
     const { where, params } = conditions([
@@ -63,7 +76,10 @@ export async function sqlReport(options: {
   await Promise.all(
     sources.map(async (source) => {
       const [byDayAndTool, bySignature, sessionRows] = await Promise.all([
-        all(`SELECT day, tool, ${source.count} AS n FROM ${source.table} ${source.where} GROUP BY day, tool`, source.params),
+        all(
+          `SELECT day, tool, ${source.count} AS n FROM ${source.table} ${source.where} GROUP BY day, tool`,
+          source.params,
+        ),
         all(
           `SELECT signature, ${source.count} AS n, ${source.firstId} AS first_id FROM ${source.table} ${source.where} GROUP BY signature`,
           source.params,
@@ -87,9 +103,7 @@ export async function sqlReport(options: {
     }),
   );
 
-  const ranked = [...signatures]
-    .sort((a, b) => b[1].count - a[1].count || compare(a[0], b[0]))
-    .slice(0, top);
+  const ranked = [...signatures].sort((a, b) => b[1].count - a[1].count || compare(a[0], b[0])).slice(0, top);
   const samples = new Map<number, Row>();
   if (ranked.length > 0) {
     const ids = ranked.map(([, entry]) => entry.firstId);

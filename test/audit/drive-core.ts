@@ -19,7 +19,14 @@ export function driveCore(options: {
   let state = initialState({ sessionId: options.sessionId, interactive: true, host: "test" });
   let at = Date.UTC(2026, 10, 22, 9, 0, 0);
   let callIndex = 0;
-  const base = () => ({ at: (at += 1000), sessionId: options.sessionId });
+  const nextCall = () => {
+    callIndex += 1;
+    return callIndex;
+  };
+  const base = () => {
+    at += 1000;
+    return { at, sessionId: options.sessionId };
+  };
   async function send(event: ToolgateEvent): Promise<Effect[]> {
     const result = step(state, event, config);
     state = result.state;
@@ -29,13 +36,14 @@ export function driveCore(options: {
   return {
     state: () => state,
     turnStarted: () => send({ type: "turn.started", ...base() }),
-    turnEnded: (outcome: "completed" | "error" | "cancelled" = "completed") => send({ type: "turn.ended", ...base(), outcome }),
+    turnEnded: (outcome: "completed" | "error" | "cancelled" = "completed") =>
+      send({ type: "turn.ended", ...base(), outcome }),
     sessionEnded: () => send({ type: "session.ended", ...base() }),
     denied: (tool: string, input: unknown, reason = "blocked by rule") =>
       send({
         type: "call.denied",
         ...base(),
-        call: { toolUseId: `toolu_${++callIndex}`, tool, input },
+        call: { toolUseId: `toolu_${nextCall()}`, tool, input },
         source: "rule",
         reason,
         rule: `${tool}(*)`,

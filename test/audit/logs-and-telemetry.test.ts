@@ -32,7 +32,13 @@ describe("pino audit logs", () => {
     await session.sessionEnded();
     const denials = lines.filter((line) => line.event === "agent.permission.denied");
     expect(denials).toHaveLength(3);
-    expect(denials[0]).toMatchObject({ level: 40, tool: "Bash", source: "rule", reason: "blocked by rule", sessionId: "log-1" });
+    expect(denials[0]).toMatchObject({
+      level: 40,
+      tool: "Bash",
+      source: "rule",
+      reason: "blocked by rule",
+      sessionId: "log-1",
+    });
     expect(typeof denials[0]!.inputSummary).toBe("string");
     expect(JSON.stringify(lines)).not.toContain(secret);
     const summary = lines.filter((line) => line.event === "agent.session.summary");
@@ -73,7 +79,11 @@ describe("OpenTelemetry", () => {
           createCounter: () => ({ add: (value: number, attributes: unknown) => counted.push({ value, attributes }) }),
         }) as never,
     });
-    const span = trace.wrapSpanContext({ traceId: "0af7651916cd43dd8448eb211c80319c", spanId: "b7ad6b7169203331", traceFlags: 1 });
+    const span = trace.wrapSpanContext({
+      traceId: "0af7651916cd43dd8448eb211c80319c",
+      spanId: "b7ad6b7169203331",
+      traceFlags: 1,
+    });
     span.addEvent = ((name: string, attributes: unknown) => {
       events.push({ name, attributes });
       return span;

@@ -14,7 +14,11 @@ const directory = () => mkdtempSync(join(tmpdir(), "toolgate-hooks-"));
 const hooksFrom = (hooks: unknown[]) => auditSchema.parse({ hooks }).hooks;
 const lines = (file: string): PermissionDeniedPayload[] => {
   try {
-    return readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
+    return readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
   } catch {
     return [];
   }
@@ -50,7 +54,15 @@ describe("per-denial hooks (agent-code conformance, plus flush on failure)", () 
       host: "test",
       tool_input: { command: "rm -rf build" },
     });
-    for (const key of ["input_summary", "timestamp", "signature", "decision_reason_type", "agent_id", "parent_session_id", "labels"])
+    for (const key of [
+      "input_summary",
+      "timestamp",
+      "signature",
+      "decision_reason_type",
+      "agent_id",
+      "parent_session_id",
+      "labels",
+    ])
       expect(payloads[0]).toHaveProperty(key);
     await session.turnStarted();
     await session.turnEnded();
@@ -72,7 +84,11 @@ describe("per-denial hooks (agent-code conformance, plus flush on failure)", () 
     await session.turnStarted();
     await session.denied("Bash", { command: "c" });
     await session.sessionEnded();
-    expect(lines(out).map((payload) => payload.tool_input)).toEqual([{ command: "a" }, { command: "b" }, { command: "c" }]);
+    expect(lines(out).map((payload) => payload.tool_input)).toEqual([
+      { command: "a" },
+      { command: "b" },
+      { command: "c" },
+    ]);
   });
 
   it("scopes hooks by tool-name glob and by event", async () => {
@@ -94,7 +110,10 @@ describe("per-denial hooks (agent-code conformance, plus flush on failure)", () 
     expect(lines(join(dir, "bash.jsonl")).map((payload) => payload.tool)).toEqual(["Bash"]);
     expect(lines(join(dir, "mcp.jsonl")).map((payload) => payload.tool)).toEqual(["mcp__github__create_issue"]);
     expect(lines(join(dir, "all.jsonl"))).toHaveLength(3);
-    const summary = lines(join(dir, "summary.jsonl")) as unknown as { event: string; detail: Record<string, unknown> }[];
+    const summary = lines(join(dir, "summary.jsonl")) as unknown as {
+      event: string;
+      detail: Record<string, unknown>;
+    }[];
     expect(summary).toHaveLength(1);
     expect(summary[0]).toMatchObject({ event: "session.summary", detail: { permissionDenialCount: 3 } });
   });

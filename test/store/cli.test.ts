@@ -7,6 +7,7 @@ import { EXIT } from "../../src/cli/exit-codes.js";
 import { computeReport } from "../../src/store/compute-report.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { makeRecord, reportFixture } from "./fixtures.js";
+import { describePostgres } from "./postgres-test-database.js";
 
 /** The store commands, run as a user would: the built CLI against a SQLite file chosen by TOOLGATE_DB. */
 const main = join(import.meta.dirname, "../../dist/cli/main.js");
@@ -59,7 +60,10 @@ describe("toolgate report / tail / scrub / prune", () => {
   it("tail prints the latest denials oldest first", () => {
     const result = toolgate(["tail", "--lines", "2", "--no-follow", "--json"]);
     expect(result.status).toBe(EXIT.ok);
-    const rows = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const rows = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(rows.map((row) => `${row.sessionId}:${row.seq}`)).toEqual(["s3:1", "s3:2"]);
   });
 
@@ -80,7 +84,12 @@ describe("toolgate report / tail / scrub / prune", () => {
   it("scrub re-redacts stored rows; prune deletes old ones", async () => {
     const store = await createSqliteStore({ filename: database });
     await store.denials.append([
-      makeRecord({ seq: 1, sessionId: "leaky", inputSummary: `git push https://${secret}@github.com`, input: { command: secret } }),
+      makeRecord({
+        seq: 1,
+        sessionId: "leaky",
+        inputSummary: `git push https://${secret}@github.com`,
+        input: { command: secret },
+      }),
     ]);
     await store.close();
     const scrub = toolgate(["scrub", "--json"]);
@@ -92,5 +101,54 @@ describe("toolgate report / tail / scrub / prune", () => {
     expect(prune.status).toBe(EXIT.ok);
     expect(JSON.parse(prune.stdout)).toMatchObject({ denials: 11, events: 4 });
     expect(JSON.parse(toolgate(["report", "--since", "2000-01-01", "--json"]).stdout).total).toBe(0);
+  });
+});
+
+describe("toolgate tail follows new denials", () => {
+  it("prints a denial recorded after it started", async () => {
+    const { spawn } = await import("node:child_process");
+    const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
+    const child = spawn(process.execPath, [main, "tail", "--lines", "0", "--interval", "100", "--json"], {
+      env: { PATH: process.env.PATH ?? "", HOME: home, TOOLGATE_DB: database },
+      cwd: home,
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += String(chunk);
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const store = await createSqliteStore({ filename: database });
+      await store.denials.append([makeRecord({ seq: 1, sessionId: "followed", at: Date.now() })]);
+      await store.close();
+      for (let waited = 0; !output.includes("followed") && waited < 10_000; waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(JSON.parse(output.trim().split("\n").at(-1)!)).toMatchObject({ sessionId: "followed", seq: 1 });
+    } finally {
+      child.kill("SIGINT");
+    }
+  });
+});
+
+describePostgres("toolgate report on Postgres", (database) => {
+  it("reads the store named by TOOLGATE_DATABASE_URL and the config's schema", async () => {
+    const schema = database.newSchema();
+    const store = await database.createStore({ schema });
+    const { records, events } = reportFixture();
+    await store.denials.append(records);
+    await store.denials.appendEvents(events);
+    await store.close();
+    const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
+    writeFileSync(join(home, "toolgate.config.json"), JSON.stringify({ store: { schema } }));
+    const result = spawnSync(process.execPath, [main, "report", "--since", "2026-01-01", "--json"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", HOME: home, TOOLGATE_DATABASE_URL: database.url() },
+      cwd: home,
+      timeout: 20_000,
+    });
+    expect(result.stderr).toBe("");
+    const report = JSON.parse(result.stdout);
+    expect(report.store).toContain("postgres://");
+    expect(report).toMatchObject(computeReport({ records, events, query: { since: Date.parse("2026-01-01") } }));
   });
 });

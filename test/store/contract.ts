@@ -55,10 +55,7 @@ export function runStoreContract(options: { name: string; create: () => Promise<
         ];
         await store.denials.append(records);
         const seqs = (rows: DenialRecord[]) => rows.map((row) => `${row.sessionId}:${row.seq}`);
-        expect(seqs(await store.denials.query({ since: 2_000, until: 3_000 }))).toEqual([
-          "session-a:2",
-          "session-b:1",
-        ]);
+        expect(seqs(await store.denials.query({ since: 2_000, until: 3_000 }))).toEqual(["session-a:2", "session-b:1"]);
         expect(seqs(await store.denials.query({ sessionId: "session-b" }))).toEqual(["session-b:1"]);
         expect(seqs(await store.denials.query({ tool: "Bash", sessionId: "session-a" }))).toEqual([
           "session-a:1",
@@ -73,7 +70,9 @@ export function runStoreContract(options: { name: string; create: () => Promise<
         const { events } = reportFixture();
         await store.denials.appendEvents(events);
         const loops = await store.denials.queryEvents({ kinds: ["loop.detected"] });
-        expect(loops.map(({ id, ...event }) => event)).toEqual(events.filter((event) => event.kind === "loop.detected"));
+        expect(loops.map(({ id, ...event }) => event)).toEqual(
+          events.filter((event) => event.kind === "loop.detected"),
+        );
         expect(await store.denials.queryEvents({ sessionId: "s3" })).toHaveLength(1);
       });
 
@@ -138,7 +137,9 @@ export function runStoreContract(options: { name: string; create: () => Promise<
         const kept = records.filter((record) => record.at >= cut);
         const keptEvents = events.filter((event) => event.at >= cut);
         for (const query of [{}, { since: Date.UTC(2026, 0, 1) }, { tool: "WebFetch" }]) {
-          expect(await store.denials.report(query)).toEqual(computeReport({ records: kept, events: keptEvents, query }));
+          expect(await store.denials.report(query)).toEqual(
+            computeReport({ records: kept, events: keptEvents, query }),
+          );
         }
         await store.denials.append([makeRecord({ seq: 99, sessionId: "late", at: cut + 10 })]);
         expect((await store.denials.report()).total).toBe(kept.length + 1);
@@ -185,8 +186,9 @@ export function runStoreContract(options: { name: string; create: () => Promise<
         await Promise.all(Array.from({ length: 50 }, (_, index) => store.sessions.update("s", increment(`w${index}`))));
         const result = await store.sessions.get("s");
         expect(result?.version).toBe(50);
-        expect((result?.state as CounterState).count).toBe(50);
-        expect(new Set((result?.state as CounterState).writers).size).toBe(50);
+        const state = result!.state as CounterState;
+        expect(state.count).toBe(50);
+        expect(new Set(state.writers).size).toBe(50);
       });
 
       it("deletes a session and starts over at version 1", async () => {

@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { ToolgateError } from "../../src/core/errors.js";
 import { createMemoryDenialStore } from "../../src/store/memory-store.js";
 import type { DenialStore } from "../../src/store/ports.js";
-import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { createSpooledDenialStore } from "../../src/store/spooled-denial-store.js";
+import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { makeRecord } from "./fixtures.js";
 
 const temporaryFile = () => join(mkdtempSync(join(tmpdir(), "toolgate-faults-")), "toolgate.db");
@@ -15,7 +15,12 @@ const temporaryFile = () => join(mkdtempSync(join(tmpdir(), "toolgate-faults-"))
 describe("SQLite faults (R4)", () => {
   it("retries a locked database with bounded backoff and succeeds once the lock is released", async () => {
     const filename = temporaryFile();
-    const store = await createSqliteStore<{ count: number }>({ filename, busyTimeoutMs: 5, lockAttempts: 6, retryDelayMs: 20 });
+    const store = await createSqliteStore<{ count: number }>({
+      filename,
+      busyTimeoutMs: 5,
+      lockAttempts: 6,
+      retryDelayMs: 20,
+    });
     const locker = new Database(filename);
     locker.exec("BEGIN IMMEDIATE");
     setTimeout(() => locker.exec("COMMIT"), 60);
@@ -52,7 +57,9 @@ describe("SQLite faults (R4)", () => {
     const filename = temporaryFile();
     await (await createSqliteStore({ filename })).close();
     const raw = new Database(filename);
-    raw.prepare("INSERT INTO toolgate_migrations (id, name, checksum, applied_at) VALUES (999, 'future', 'x', 'now')").run();
+    raw
+      .prepare("INSERT INTO toolgate_migrations (id, name, checksum, applied_at) VALUES (999, 'future', 'x', 'now')")
+      .run();
     raw.close();
     const error = await createSqliteStore({ filename }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "STORE_VERSION" });

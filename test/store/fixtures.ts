@@ -58,9 +58,23 @@ export function reportFixture(): { records: DenialRecord[]; events: AuditEvent[]
     );
   }
   const events: AuditEvent[] = [
-    { kind: "loop.detected", sessionId: "s2", turn: 1, at: start + 2 * day, tool: "WebFetch", detail: { level: "steer" } },
+    {
+      kind: "loop.detected",
+      sessionId: "s2",
+      turn: 1,
+      at: start + 2 * day,
+      tool: "WebFetch",
+      detail: { level: "steer" },
+    },
     { kind: "loop.detected", sessionId: "s2", turn: 1, at: start + 2 * day + 1, tool: "WebFetch", detail: {} },
-    { kind: "run.aborted", sessionId: "s3", turn: 1, at: start + 2 * day + 5, tool: "Bash", detail: { reason: "denials" } },
+    {
+      kind: "run.aborted",
+      sessionId: "s3",
+      turn: 1,
+      at: start + 2 * day + 5,
+      tool: "Bash",
+      detail: { reason: "denials" },
+    },
     { kind: "nudge.sent", sessionId: "s1", turn: 1, at: start, detail: {} },
   ];
   return { records, events };

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, describe } from "vitest";
-import { createPostgresStore } from "../../src/store/postgres/postgres-store.js";
 import type { Store } from "../../src/store/ports.js";
+import { createPostgresStore } from "../../src/store/postgres/postgres-store.js";
 
 /**
  * Postgres test database: TOOLGATE_TEST_DATABASE_URL (set by .ci/run). Unset locally → the suites skip with one

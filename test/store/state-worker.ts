@@ -48,7 +48,14 @@ if (process.env.TOOLGATE_WORKER_MODE === "step") {
     await stateStore.update(sessionId, (state) => {
       const current = state ?? initialState({ sessionId, interactive: false });
       const call = { toolUseId: `${name}-${index}`, tool: "Bash", input: { command: `rm -rf /tmp/${name}/${index}` } };
-      const event = { type: "call.denied", at: 1_700_000_000_000 + index, sessionId, call, source: "rule", reason: "no" } as const;
+      const event = {
+        type: "call.denied",
+        at: 1_700_000_000_000 + index,
+        sessionId,
+        call,
+        source: "rule",
+        reason: "no",
+      } as const;
       return step(current, event, config).state;
     });
   }

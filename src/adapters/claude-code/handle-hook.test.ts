@@ -97,6 +97,18 @@ describe("handleClaudeHook (recorded payloads)", () => {
     ]);
   });
 
+  it("PermissionDenied records a classifier denial; a subagent's call is attributed to it", async () => {
+    const hook = context({ interactive: false });
+    await handleClaudeHook(payload("permission-denied.json"), hook);
+    await handleClaudeHook(payload("subagent-start.json"), hook);
+    await handleClaudeHook(payload("pre-tool-use-subagent.json"), hook);
+    const records = (await hook.session.state()).records;
+    expect(records.map((record) => [record.source, record.agentId])).toEqual([
+      ["classifier", undefined],
+      ["rule", JSON.parse(fixture("subagent-start.json")).agent_id],
+    ]);
+  });
+
   it("PostToolUseFailure counts a failure; PostToolUse a success (no decision either way)", async () => {
     const hook = context({ interactive: false });
     const failed = await handleClaudeHook(payload("post-tool-use-failure.json"), hook);

@@ -30,6 +30,11 @@ describe("findTranscriptDenials (recorded 2.1.330 transcript)", () => {
     expect(denials[0]?.source).toBe("rule");
   });
 
+  it("reads a person's No (an SDK canUseTool deny) as source user", () => {
+    const denials = findTranscriptDenials(readFileSync(join(fixtures, "transcript-user-reject.jsonl"), "utf8"));
+    expect(denials).toEqual([expect.objectContaining({ toolUseId: "toolu_main_000_0", tool: "Bash", source: "user" })]);
+  });
+
   it("skips a partial last line", () => {
     const cut = mainTranscript.slice(0, mainTranscript.length - 40);
     expect(() => findTranscriptDenials(cut)).not.toThrow();

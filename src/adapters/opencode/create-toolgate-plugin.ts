@@ -1,3 +1,4 @@
+import { homedir } from "node:os";
 import type { Hooks, Plugin, PluginInput } from "@opencode-ai/plugin";
 import type { CoreOptions } from "../../core/config.js";
 import type { AuditSink, GuardOptions, PolicyEvaluator } from "../../guard/create-guard.js";
@@ -76,32 +77,35 @@ function deliveryFor(client: Client, options: { noteWith: "promptAsync" | "promp
  */
 export function createToolgatePlugin(options: ToolgatePluginOptions = {}): Plugin {
   return async (input) => {
-    const settings = readOpencodeSettings(options.environment ?? process.env);
+    const environment = options.environment ?? process.env;
+    const settings = readOpencodeSettings(environment);
     const interactive = options.interactive ?? settings.interactive;
     const delivery = deliveryFor(input.client, { noteWith: options.noteWith ?? "promptAsync", headless: !interactive });
+    const onError = (error: unknown, where: string) =>
+      delivery.warn(`${where}: ${error instanceof Error ? error.message : String(error)}`);
     let records: OpencodeRecords | undefined;
-    if (settings.databasePath !== undefined) {
-      records = await openOpencodeRecords({
-        databasePath: settings.databasePath,
-        onError: (message) => delivery.warn(message),
-      });
+    if (settings.records) {
+      try {
+        records = await openOpencodeRecords({ directory: input.directory, homeDir: homedir(), environment, onError });
+      } catch (error) {
+        onError(error, "toolgate config or store (denials are counted, not recorded)");
+      }
     }
-    const core: CoreOptions = {
-      ...options.core,
-      ...(settings.nudgeThreshold === undefined
-        ? {}
-        : { nudge: { ...options.core?.nudge, threshold: settings.nudgeThreshold } }),
-    };
+    const configured: CoreOptions = { ...records?.core, ...options.core };
+    const core: CoreOptions =
+      settings.nudgeThreshold === undefined
+        ? configured
+        : { ...configured, nudge: { ...configured.nudge, threshold: settings.nudgeThreshold } };
+    const warnings = [...(records?.warnings ?? []), ...settings.warnings];
     const guard = createGuard({
       core,
-      warnings: settings.warnings,
+      warnings,
       sinks: [...(records?.sinks ?? []), ...(options.sinks ?? [])],
       ports: { suggestRule: suggestOpencodeRule },
       ...(options.policy === undefined ? {} : { policy: options.policy }),
       classifyFailure: options.classifyFailure ?? classifyOutput,
-      onError: (error, where) => delivery.warn(`${where}: ${error instanceof Error ? error.message : String(error)}`),
+      onError,
     });
-    for (const warning of settings.warnings) delivery.warn(warning.message);
     const tracker = new OpencodeTracker({
       isOsDenial: (output) => (options.classifyFailure ?? classifyOutput)(output) !== undefined,
       openSession: (sessionId, sessionOptions) => guard.session(sessionId, sessionOptions),

@@ -25,8 +25,9 @@ describe("readOpencodeSettings", () => {
     expect(readOpencodeSettings({}, ["opencode", "run"]).interactive).toBe(false);
   });
 
-  test("TOOLGATE_DB chooses the database; off keeps records in memory", () => {
-    expect(readOpencodeSettings({ TOOLGATE_DB: "/tmp/x.db" }, []).databasePath).toBe("/tmp/x.db");
-    expect(readOpencodeSettings({ TOOLGATE_DB: "off" }, []).databasePath).toBeUndefined();
+  test("TOOLGATE_DB=off keeps records in memory; anything else leaves the store to TOOLGATE_DB / the config", () => {
+    expect(readOpencodeSettings({ TOOLGATE_DB: "/tmp/x.db" }, []).records).toBe(true);
+    expect(readOpencodeSettings({}, []).records).toBe(true);
+    expect(readOpencodeSettings({ TOOLGATE_DB: "off" }, []).records).toBe(false);
   });
 });

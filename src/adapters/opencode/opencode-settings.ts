@@ -1,14 +1,11 @@
-import { homedir } from "node:os";
-import { join } from "node:path";
-
 /** What the opencode plugin reads from its environment, with the problems it found (logged as warnings). */
 export interface OpencodeSettings {
   /** consecutive denials or OS-permission failures before a nudge; undefined keeps the core's default (2) */
   nudgeThreshold?: number;
   /** whether a person can answer asks: false under `opencode run` */
   interactive: boolean;
-  /** the SQLite file records go to (`$TOOLGATE_DB`, else ~/.toolgate/toolgate.db); undefined: no store */
-  databasePath?: string;
+  /** false when `TOOLGATE_DB=off`: records stay in memory (the store otherwise follows TOOLGATE_DB / the config) */
+  records: boolean;
   warnings: { code: string; message: string }[];
 }
 
@@ -44,14 +41,11 @@ export function readOpencodeSettings(
       : override === "0" || override === "false"
         ? false
         : !isHeadlessRun(argv);
-  const configured = environment.TOOLGATE_DB;
-  const databasePath =
-    configured === "off" ? undefined : configured !== undefined && configured !== "" ? configured : defaultDatabase();
   return {
     interactive,
     warnings,
+    records: environment.TOOLGATE_DB !== "off",
     ...(nudgeThreshold === undefined ? {} : { nudgeThreshold }),
-    ...(databasePath === undefined ? {} : { databasePath }),
   };
 }
 
@@ -59,8 +53,4 @@ export function readOpencodeSettings(
 export function isHeadlessRun(argv: readonly string[]): boolean {
   const subcommand = argv.slice(1).find((argument) => !argument.startsWith("-") && !argument.includes("/"));
   return subcommand === "run";
-}
-
-function defaultDatabase(): string {
-  return join(homedir(), ".toolgate", "toolgate.db");
 }

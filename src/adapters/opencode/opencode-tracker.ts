@@ -1,6 +1,8 @@
 import type { AbortEffect, Effect } from "../../core/effects.js";
 import type { DenialSource, ToolCall } from "../../core/events.js";
 import type { GuardSession, GuardSessionOptions } from "../../guard/types.js";
+import { describeHostStop } from "./describe-host-stop.js";
+import { EffectDelivery } from "./effect-delivery.js";
 import { recognizeOpencodeDenial } from "./opencode-denial-text.js";
 import { type OpencodeSignal, opencodeSignal } from "./opencode-signal.js";
 
@@ -62,22 +64,21 @@ export class OpencodeTracker {
   readonly #asks = new Map<string, PendingAsk>();
   readonly #calls = new Map<string, { tool: string; input: unknown }>();
   readonly #counted = new Set<string>();
-  /** text appended to a denied call's error for the model, by call id */
-  readonly #guidance = new Map<string, string>();
-  readonly #aborts = new Map<string, AbortEffect>();
+  readonly #effects: EffectDelivery;
   readonly #stopped = new Set<string>();
 
   constructor(options: OpencodeTrackerOptions) {
     this.#options = options;
+    this.#effects = new EffectDelivery({ delivery: options.delivery, stopOnAbort: options.stopOnAbort ?? true });
   }
 
   /** the guidance toolgate has for a call (appended to its error text by the messages transform) */
   guidanceFor(callId: string): string | undefined {
-    return this.#guidance.get(callId);
+    return this.#effects.guidanceFor(callId);
   }
 
   abortOf(sessionId: string): AbortEffect | undefined {
-    return this.#aborts.get(this.#root(sessionId));
+    return this.#effects.abortOf(this.#root(sessionId));
   }
 
   async onEvent(event: unknown): Promise<void> {
@@ -214,12 +215,13 @@ export class OpencodeTracker {
     const root = this.#root(options.sessionId);
     if (this.#stopped.has(root)) return; // one line per run: a reject rejects the session's other asks too
     this.#stopped.add(root);
-    const permission = options.ask?.permission ?? options.tool;
     const rulePattern = options.ask?.always[0] ?? options.pattern;
-    const ruleToAdd = `"permission": { "${permission}": { ${JSON.stringify(rulePattern)}: "allow" } }`;
-    const line =
-      `toolgate: opencode run auto-rejected ${options.tool} ${JSON.stringify(options.pattern)} (pattern ${JSON.stringify(rulePattern)}) ` +
-      `and stopped the run; nobody can answer an ask headless. To allow it, add to opencode.json: ${ruleToAdd}`;
+    const { line, ruleToAdd } = describeHostStop({
+      tool: options.tool,
+      subject: options.pattern,
+      permission: options.ask?.permission ?? options.tool,
+      rulePattern,
+    });
     this.#options.delivery.tell(line);
     await this.#options.onHostStopped?.({
       sessionId: this.#root(options.sessionId),
@@ -266,51 +268,7 @@ export class OpencodeTracker {
   }
 
   async #handle(sessionId: string, effects: readonly Effect[]): Promise<void> {
-    const root = this.#root(sessionId);
-    for (const effect of effects) {
-      switch (effect.type) {
-        case "guidance":
-        case "fallback":
-        case "skip":
-          this.#addGuidance(effect.toolUseId, effect.text);
-          break;
-        case "loop":
-          if (effect.text !== undefined) this.#addGuidance(effect.toolUseId, effect.text);
-          break;
-        case "nudge":
-          await this.#options.delivery.note(root, effect.text);
-          break;
-        case "abort":
-          await this.#abort(root, effect);
-          break;
-        case "warning":
-          this.#options.delivery.warn(`${effect.code}: ${effect.message}`);
-          break;
-        case "offer-grant":
-          this.#options.delivery.warn(
-            `toolgate would offer a session grant (${effect.scope.rule}); the opencode plugin cannot ask, answer the host's own prompt instead`,
-          );
-          break;
-        default:
-          break;
-      }
-    }
-  }
-
-  #addGuidance(callId: string, text: string): void {
-    if (text.length === 0) return;
-    const previous = this.#guidance.get(callId);
-    if (previous?.includes(text)) return;
-    this.#guidance.set(callId, previous === undefined ? text : `${previous}\n${text}`);
-    if (this.#guidance.size > 512) this.#guidance.delete(this.#guidance.keys().next().value as string);
-  }
-
-  async #abort(root: string, effect: AbortEffect): Promise<void> {
-    if (this.#aborts.has(root)) return;
-    this.#aborts.set(root, effect);
-    if (effect.toolUseId !== undefined) this.#addGuidance(effect.toolUseId, effect.text);
-    this.#options.delivery.tell(`toolgate: ${effect.error}`);
-    if (this.#options.stopOnAbort ?? true) await this.#options.delivery.stop(root);
+    await this.#effects.deliver(this.#root(sessionId), effects);
   }
 
   #root(sessionId: string): string {

@@ -22,4 +22,5 @@ export const subCommands: SubCommandsDef = {
   tail: lazy(() => import("./tail.js")),
   scrub: lazy(() => import("./scrub.js")),
   prune: lazy(() => import("./prune.js")),
+  redact: lazy(() => import("./redact.js")),
 };

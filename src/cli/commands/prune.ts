@@ -18,11 +18,17 @@ export default defineCommand({
     await withStore("prune", async (store) => {
       const olderThan = args["older-than"];
       if (!olderThan) {
-        throw new ToolgateError({ code: "INPUT_INVALID", message: "--older-than is required, for example --older-than 30d." });
+        throw new ToolgateError({
+          code: "INPUT_INVALID",
+          message: "--older-than is required, for example --older-than 30d.",
+        });
       }
       const before = Date.now() - parseDuration(olderThan, "--older-than");
       const deleted = await store.denials.prune(before);
-      if (args.json) process.stdout.write(`${JSON.stringify({ store: store.location, before: new Date(before).toISOString(), ...deleted })}\n`);
+      if (args.json)
+        process.stdout.write(
+          `${JSON.stringify({ store: store.location, before: new Date(before).toISOString(), ...deleted })}\n`,
+        );
       else
         process.stdout.write(
           `deleted ${deleted.denials} denials and ${deleted.events} audit events older than ${new Date(before).toISOString()} from ${store.location}\n`,

@@ -39,7 +39,11 @@ export default defineCommand({
       "Examples:\n  toolgate report\n  toolgate report --since 30d --tool Bash\n  toolgate report --session 3f2c… --json",
   },
   args: {
-    since: { type: "string", description: "only denials newer than this: 7d, 12h, or a date (default 7d)", default: "7d" },
+    since: {
+      type: "string",
+      description: "only denials newer than this: 7d, 12h, or a date (default 7d)",
+      default: "7d",
+    },
     session: { type: "string", description: "only this session id" },
     tool: { type: "string", description: "only this tool name (exact)" },
     top: { type: "string", description: "rows per ranked list (default 10)", default: "10" },
@@ -49,7 +53,10 @@ export default defineCommand({
     await withStore("report", async (store) => {
       const top = Number(args.top);
       if (!Number.isInteger(top) || top < 1 || top > 1000) {
-        throw new ToolgateError({ code: "INPUT_INVALID", message: `--top must be a whole number from 1 to 1000 (got ${args.top}).` });
+        throw new ToolgateError({
+          code: "INPUT_INVALID",
+          message: `--top must be a whole number from 1 to 1000 (got ${args.top}).`,
+        });
       }
       const since = parseSince(args.since, Date.now());
       const report = await store.denials.report({
@@ -67,8 +74,14 @@ export default defineCommand({
         example: row.sample.inputSummary,
       }));
       if (args.json) {
-        const window = { since: new Date(since).toISOString(), sessionId: args.session ?? null, tool: args.tool ?? null };
-        process.stdout.write(`${JSON.stringify({ store: store.location, window, ...report, suggestedRules: suggestions }, null, 2)}\n`);
+        const window = {
+          since: new Date(since).toISOString(),
+          sessionId: args.session ?? null,
+          tool: args.tool ?? null,
+        };
+        process.stdout.write(
+          `${JSON.stringify({ store: store.location, window, ...report, suggestedRules: suggestions }, null, 2)}\n`,
+        );
         return;
       }
       const window = [`since ${new Date(since).toISOString().slice(0, 16).replace("T", " ")} UTC`];

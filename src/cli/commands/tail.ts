@@ -33,10 +33,14 @@ export default defineCommand({
           message: "--lines must be a whole number ≥ 0 and --interval a whole number of ms ≥ 50.",
         });
       }
-      const filter = { ...(args.session ? { sessionId: args.session } : {}), ...(args.tool ? { tool: args.tool } : {}) };
+      const filter = {
+        ...(args.session ? { sessionId: args.session } : {}),
+        ...(args.tool ? { tool: args.tool } : {}),
+      };
       const print = (record: StoredDenial) =>
         process.stdout.write(`${args.json ? JSON.stringify(record) : line(record)}\n`);
-      const recent = count === 0 ? [] : (await store.denials.query({ ...filter, order: "desc", limit: count })).reverse();
+      const recent =
+        count === 0 ? [] : (await store.denials.query({ ...filter, order: "desc", limit: count })).reverse();
       recent.forEach(print);
       let afterId = recent.at(-1)?.id ?? (await store.denials.query({ order: "desc", limit: 1 }))[0]?.id ?? 0;
       if (!args.follow) return;

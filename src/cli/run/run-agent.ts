@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { constants } from "node:os";
 import type { HostStreamParser, HostStreamSummary } from "./host-stream.js";
 import { HOST_STREAMS } from "./host-streams.js";
 
@@ -46,7 +47,12 @@ export async function runAgent(options: {
       child.once("close", (exitCode, exitSignal) => resolve([exitCode, exitSignal]));
     });
     if (parser !== undefined && pending !== "") parser.push(pending);
-    return { exitCode: code ?? (signal === null ? 1 : 128 + 15), signal, stream: parser?.summary() };
+    const signalNumber = signal === null ? undefined : constants.signals[signal];
+    return {
+      exitCode: code ?? (signalNumber === undefined ? 1 : 128 + signalNumber),
+      signal,
+      stream: parser?.summary(),
+    };
   } finally {
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onTerminate);

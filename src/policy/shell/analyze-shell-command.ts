@@ -24,45 +24,72 @@ export interface ShellAnalysis {
   readonly normalized: string;
 }
 
-const cache = new Map<string, ShellAnalysis>();
-const CACHE_LIMIT = 512;
+/**
+ * The last few analyses, compared by string. One call is analysed several times in a row (escalation pattern,
+ * decision, suggested rule), so a tiny cache catches those; a large Map cache costs more in garbage collection
+ * than it saves for distinct commands (measured: ~5 µs per distinct command), and repeated calls are served by
+ * the policy's decision cache anyway.
+ */
+const RECENT_LIMIT = 8;
+const recentCommands: string[] = [];
+const recentAnalyses: ShellAnalysis[] = [];
+let recentNext = 0;
 
 /**
  * Splits a command line into the subcommands it would run (compound commands, subshells, substitutions), with
- * `VAR=1` prefixes and wrappers removed. Results are memoised (bounded) because agents repeat commands.
+ * `VAR=1` prefixes and wrappers removed.
  */
 export function analyzeShellCommand(command: string): ShellAnalysis {
-  const cached = cache.get(command);
-  if (cached !== undefined) return cached;
+  for (let index = 0; index < recentCommands.length; index++) {
+    if (recentCommands[index] === command) return recentAnalyses[index] as ShellAnalysis;
+  }
   const parsed = parseShellCommand(command);
   const subcommands: Subcommand[] = [];
   for (const simple of parsed.commands) {
     const stripped = stripWrappers(simple.words);
     if (stripped.words.length === 0 && simple.redirects.length === 0) continue;
-    const text = stripped.words.map((word) => word.raw).join(" ");
-    const plain = stripped.words.map((word) => word.value).join(" ");
+    let text = "";
+    let plain = "";
+    const words: string[] = [];
+    for (const word of stripped.words) {
+      text = text === "" ? word.raw : `${text} ${word.raw}`;
+      plain = words.length === 0 ? word.value : `${plain} ${word.value}`;
+      words.push(word.value);
+    }
     subcommands.push({
       text,
       plain,
-      head: text.split(" ", 1)[0] ?? "",
-      plainHead: plain.split(" ", 1)[0] ?? "",
-      words: stripped.words.map((word) => word.value),
+      head: firstToken(text),
+      plainHead: firstToken(plain),
+      words,
       redirects: simple.redirects,
       wrappers: stripped.wrappers,
     });
   }
-  let normalized: string | undefined;
-  const analysis: ShellAnalysis = {
-    subcommands,
-    complete: parsed.complete,
-    get normalized() {
-      normalized ??= command.trim().replace(/\s+/g, " ");
-      return normalized;
-    },
-  };
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-  cache.set(command, analysis);
+  const analysis = new Analysis(command, subcommands, parsed.complete);
+  recentCommands[recentNext] = command;
+  recentAnalyses[recentNext] = analysis;
+  recentNext = (recentNext + 1) % RECENT_LIMIT;
   return analysis;
+}
+
+class Analysis implements ShellAnalysis {
+  #normalized: string | undefined;
+  constructor(
+    private readonly command: string,
+    readonly subcommands: Subcommand[],
+    readonly complete: boolean,
+  ) {}
+  get normalized(): string {
+    this.#normalized ??= this.command.trim().replace(/\s+/g, " ");
+    return this.#normalized;
+  }
+}
+
+/** The text up to the first space: the key rules are indexed by (a rule's first whitespace-separated word). */
+function firstToken(text: string): string {
+  const space = text.indexOf(" ");
+  return space < 0 ? text : text.slice(0, space);
 }
 
 /** The script of `bash -c "..."` (also sh, zsh, dash), or undefined. */

@@ -1,5 +1,6 @@
 import type { Pool } from "pg";
 import type { AuditEvent, DenialRecord } from "../../core/records.js";
+import { utcDay } from "../compute-report.js";
 import {
   DENIAL_COLUMNS,
   type DenialRowValues,
@@ -12,12 +13,29 @@ import {
 } from "../denial-row.js";
 import type { DenialQuery, DenialStore, ReportQuery } from "../ports.js";
 import { whereClause } from "../report-sql.js";
-import { utcDay } from "../compute-report.js";
 import { sqlReport } from "../sql-report.js";
 
 const DENIAL_TYPES = [
-  "text", "int", "text", "text", "int", "text", "text", "text", "text", "text",
-  "text", "text", "text", "text", "jsonb", "bigint", "text", "text", "text", "jsonb",
+  "text",
+  "int",
+  "text",
+  "text",
+  "int",
+  "text",
+  "text",
+  "text",
+  "text",
+  "text",
+  "text",
+  "text",
+  "text",
+  "text",
+  "jsonb",
+  "bigint",
+  "text",
+  "text",
+  "text",
+  "jsonb",
 ];
 const EVENT_TYPES = ["text", "text", "text", "int", "bigint", "text", "text", "jsonb"];
 const CHUNK = 500;

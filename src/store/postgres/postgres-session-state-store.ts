@@ -16,9 +16,10 @@ export function createPostgresSessionStateStore<S = SessionState>(options: {
   const begin = options.durableState === false ? "BEGIN; SET LOCAL synchronous_commit = off" : "BEGIN";
   return {
     async get(sessionId) {
-      const { rows } = await pool.query("SELECT version, state FROM session_state WHERE session_id = $1 AND version > 0", [
-        sessionId,
-      ]);
+      const { rows } = await pool.query(
+        "SELECT version, state FROM session_state WHERE session_id = $1 AND version > 0",
+        [sessionId],
+      );
       return rows[0] && { state: rows[0].state as S, version: Number(rows[0].version) };
     },
     async update(sessionId, fn) {

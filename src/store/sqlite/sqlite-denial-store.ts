@@ -1,4 +1,5 @@
 import type { AuditEvent, DenialRecord } from "../../core/records.js";
+import { utcDay } from "../compute-report.js";
 import {
   DAY_COLUMN,
   DENIAL_COLUMNS,
@@ -9,7 +10,6 @@ import {
   rowToDenial,
   rowToEvent,
 } from "../denial-row.js";
-import { utcDay } from "../compute-report.js";
 import type { DenialQuery, DenialStore, ReportQuery } from "../ports.js";
 import { whereClause } from "../report-sql.js";
 import { sqlReport } from "../sql-report.js";
@@ -43,7 +43,10 @@ export function createSqliteDenialStore(options: {
           () => {
             const statement = driver.prepare(insertDenial);
             const daily = new Map<string, { day: string; tool: string; key: string; total: number; firstId: number }>();
-            const sessions = new Map<string, { day: string; tool: string; key: string; total: number; firstId: number }>();
+            const sessions = new Map<
+              string,
+              { day: string; tool: string; key: string; total: number; firstId: number }
+            >();
             for (const [index, row] of rows.entries()) {
               const result = statement.run(...row);
               if (result.changes === 0) continue; // already stored (a replay)
@@ -54,7 +57,8 @@ export function createSqliteDenialStore(options: {
               tally(sessions, { day, tool: record.tool, key: record.sessionId, id });
             }
             const dailyStatement = driver.prepare(upsertDaily);
-            for (const entry of daily.values()) dailyStatement.run(entry.day, entry.tool, entry.key, entry.total, entry.firstId);
+            for (const entry of daily.values())
+              dailyStatement.run(entry.day, entry.tool, entry.key, entry.total, entry.firstId);
             const sessionStatement = driver.prepare(upsertDailySessions);
             for (const entry of sessions.values()) sessionStatement.run(entry.day, entry.tool, entry.key, entry.total);
           },
@@ -79,7 +83,9 @@ export function createSqliteDenialStore(options: {
       const where = whereClause({ query, placeholder, extra: { afterId: query.afterId } });
       const limit = query.limit === undefined ? "" : ` LIMIT ${Math.floor(query.limit)}`;
       const order = query.order === "desc" ? "DESC" : "ASC";
-      return all(`SELECT * FROM denials ${where.sql} ORDER BY id ${order}${limit}`, where.params).map((row) => rowToDenial(row));
+      return all(`SELECT * FROM denials ${where.sql} ORDER BY id ${order}${limit}`, where.params).map((row) =>
+        rowToDenial(row),
+      );
     },
     async queryEvents(query: DenialQuery & { kinds?: readonly string[] } = {}) {
       const where = whereClause({ query, placeholder, extra: { afterId: query.afterId } });
@@ -91,7 +97,9 @@ export function createSqliteDenialStore(options: {
       }
       const limit = query.limit === undefined ? "" : ` LIMIT ${Math.floor(query.limit)}`;
       const order = query.order === "desc" ? "DESC" : "ASC";
-      return all(`SELECT * FROM audit_events ${sql} ORDER BY id ${order}${limit}`, params).map((row) => rowToEvent(row));
+      return all(`SELECT * FROM audit_events ${sql} ORDER BY id ${order}${limit}`, params).map((row) =>
+        rowToEvent(row),
+      );
     },
     async report(query: ReportQuery = {}) {
       return sqlReport({ all: async (sql, params) => all(sql, params), placeholder, decodeJson: parseJson, query });
@@ -133,7 +141,8 @@ export function createSqliteDenialStore(options: {
             const denials = driver.prepare("DELETE FROM denials WHERE at < ?").run(before).changes;
             const events = driver.prepare("DELETE FROM audit_events WHERE at < ?").run(before).changes;
             // Rollups: whole days before the cut go; the cut's own day is recounted from the rows left.
-            for (const table of ["denial_daily", "denial_daily_sessions"]) driver.prepare(`DELETE FROM ${table} WHERE day <= ?`).run(day);
+            for (const table of ["denial_daily", "denial_daily_sessions"])
+              driver.prepare(`DELETE FROM ${table} WHERE day <= ?`).run(day);
             driver
               .prepare(
                 "INSERT INTO denial_daily (day, tool, signature, total, first_id) SELECT day, tool, signature, count(*), min(id) FROM denials WHERE at >= ? AND at < ? GROUP BY day, tool, signature",

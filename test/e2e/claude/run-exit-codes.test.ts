@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startFakeAnthropic } from "./fake-anthropic.js";
 import { createWorkspace, runClaude } from "./run-claude.js";
 import { bash } from "./scripts.js";
-import { assertBuilt, toolgateCommand } from "./toolgate-cli.js";
+import { assertBuilt, runToolgate, toolgateCommand } from "./toolgate-cli.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -47,5 +47,38 @@ describe("toolgate run -- claude (no toolgate hooks installed)", () => {
     const run = await runThroughToolgate([bash("rm -rf ./build")], ["--fail-on", "abort"]);
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toContain("toolgate run: 1 denied call.");
+  });
+});
+
+describe("toolgate run -- claude, hooks installed, headless asks", () => {
+  it("PermissionRequest aborts with interrupt past the threshold: claude exits 1, toolgate run exits 6", async () => {
+    assertBuilt();
+    const results: { exitCode: number | null; calls: number; stderr: string }[] = [];
+    for (const throughRun of [false, true]) {
+      const workspace = createWorkspace();
+      const database = `${workspace.root}/toolgate.db`;
+      const env = { TOOLGATE_DB: database, HOME: workspace.home };
+      expect(runToolgate({ args: ["install", "claude-code"], cwd: workspace.project, env }).exitCode).toBe(0);
+      const fake = await startFakeAnthropic({
+        conversations: { main: ["a", "b", "c", "d", "e", "f"].map((name) => bash(`touch ${name}.txt`)) },
+      });
+      cleanups.push(async () => {
+        await fake.close();
+        workspace.remove();
+      });
+      const run = await runClaude({
+        workspace,
+        baseUrl: fake.url,
+        prompt: "Create the files.",
+        env: { TOOLGATE_DB: database },
+        ...(throughRun ? { wrapper: toolgateCommand("run", "--") } : {}),
+      });
+      expect(run.result?.terminal_reason).toBe("aborted_tools");
+      results.push({ exitCode: run.exitCode, calls: fake.servedToolUses().length, stderr: run.stderr });
+    }
+    expect(results[0]?.exitCode).toBe(1);
+    expect(results[1]?.exitCode).toBe(6);
+    expect(results[1]?.stderr).toContain("toolgate aborted the run");
+    for (const result of results) expect(result.calls).toBeLessThan(6);
   });
 });

@@ -1,11 +1,21 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
 import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
-import { bash, sequenceScript, stubbornScript, toolStep } from "./fake-openai.js";
-import { notesIn, pluginWithOptions, requireBuiltCli, runScenario, TOOLGATE_CLI, toolResultsIn } from "./scenario.js";
+import { bash, sequenceScript, startFakeOpenAI, stubbornScript, toolStep } from "./fake-openai.js";
+import { serveOpencode } from "./run-opencode.js";
+import {
+  notesIn,
+  PLUGIN_SOURCE,
+  pluginWithOptions,
+  requireBuiltCli,
+  runScenario,
+  TOOLGATE_CLI,
+  toolResultsIn,
+} from "./scenario.js";
 
 /**
  * The toolgate plugin inside the real opencode 1.18.33 binary, against the scripted fake model. Every assertion
@@ -27,7 +37,7 @@ async function storedRun(database: string) {
 }
 
 describe("toolgate plugin in the real opencode binary", () => {
-  test("two rule-denied calls: exactly one nudge, in the model's very next request (busy/idle churn between them does not reset)", async () => {
+  test("two rule-denied calls: exactly one nudge, in the model's very next request (seed defects 2 and 3: no tool.execute.after for denials, busy status between them does not reset)", async () => {
     const { run, conversations, database } = await runScenario({
       script: sequenceScript([toolStep(bash("rm -rf victim")), toolStep(bash("rmdir victim"))]),
       permission: denyRm,
@@ -111,7 +121,7 @@ describe("toolgate plugin in the real opencode binary", () => {
     expect(run.stderr).toContain("toolgate stopped the run");
   }, 90_000);
 
-  test("ask + headless reject: opencode stops with exit 0, toolgate records the stop as an abort and names the rule", async () => {
+  test("ask + headless reject (seed defect 1: the reply is `reject`, never `deny`): opencode exits 0, toolgate records an abort and names the rule", async () => {
     const { run, database, conversations } = await runScenario({
       script: sequenceScript([toolStep(bash("rm -rf victim"))]),
       permission: { bash: { "*": "allow", "rm *": "ask" } },
@@ -136,6 +146,62 @@ describe("toolgate plugin in the real opencode binary", () => {
     const { records } = await storedRun(database);
     expect(records.map((record) => record.toolUseId).sort()).toEqual(["call_2_0", "call_2_1"]);
     expect(run.stderr.match(/opencode run auto-rejected/g)).toHaveLength(1);
+  }, 60_000);
+});
+
+describe("a new user message", () => {
+  test("resets the streak: a denial in each of two turns does not nudge (opencode serve, one plugin instance)", async () => {
+    const fake = await startFakeOpenAI(
+      sequenceScript([
+        toolStep(bash("rm -rf victim")),
+        { kind: "text", text: "FINAL: turn one done." },
+        toolStep(bash("rmdir victim")),
+        { kind: "text", text: "FINAL: turn two done." },
+      ]),
+    );
+    const database = join(mkdtempSync(join(tmpdir(), "toolgate-opencode-db-")), "toolgate.db");
+    const server = await serveOpencode({
+      fake,
+      permission: denyRm,
+      files,
+      plugins: [PLUGIN_SOURCE],
+      env: { TOOLGATE_DB: database },
+    });
+    try {
+      const sessionId = await server.createSession();
+      await server.prompt(sessionId, "First, clean up");
+      await server.prompt(sessionId, "Now try again");
+      const conversations = fake.agentRequests().map((request) => request.body.messages ?? []);
+      expect(conversations).toHaveLength(4);
+      expect(conversations.map((conversation) => toolResultsIn(conversation).length)).toEqual([0, 1, 1, 2]);
+      expect(conversations.flatMap(notesIn).filter((note) => note.includes(NUDGE))).toEqual([]);
+    } finally {
+      await server.close();
+      await fake.close();
+    }
+    const { records } = await storedRun(database);
+    expect(records.map((record) => record.turn)).toEqual([1, 2]);
+  }, 90_000);
+});
+
+describe("toolgate config in the project", () => {
+  test("per-denial hooks from toolgate.config.json fire for opencode's denials", async () => {
+    const hookLog = join(mkdtempSync(join(tmpdir(), "toolgate-opencode-hook-")), "hook.jsonl");
+    const config = {
+      audit: { hooks: [{ command: `cat >> ${hookLog}; echo >> ${hookLog}` }], logs: { destination: "off" } },
+    };
+    await runScenario({
+      script: sequenceScript([toolStep(bash("rm -rf victim")), toolStep(bash("rmdir victim"))]),
+      permission: denyRm,
+      files: { ...files, "toolgate.config.json": JSON.stringify(config) },
+    });
+    const payloads = readFileSync(hookLog, "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const text = JSON.stringify(payloads);
+    expect(text).toContain("rm -rf victim");
+    expect(text).toContain("rmdir victim");
   }, 60_000);
 });
 
@@ -164,28 +230,6 @@ describe("OS-level failures in bash output", () => {
     expect(conversations.flatMap(notesIn)).toEqual([]);
     const { records } = await storedRun(database);
     expect(records.map((record) => record.source)).toEqual(["rule"]);
-  }, 60_000);
-});
-
-describe("seed plugin defects (opencode-nudge) as regression tests", () => {
-  test("defect 1: a rejected ask counts although the reply is `reject` (never `deny`)", async () => {
-    const { database } = await runScenario({
-      script: sequenceScript([toolStep(bash("rm -rf victim"))]),
-      permission: { bash: { "*": "allow", "rm *": "ask" } },
-      files,
-    });
-    const { records } = await storedRun(database);
-    expect(records).toHaveLength(1);
-  }, 60_000);
-
-  test("defect 2: a deny-rule denial counts although tool.execute.after never runs for it", async () => {
-    const { database } = await runScenario({
-      script: sequenceScript([toolStep(bash("rm -rf victim"))]),
-      permission: denyRm,
-      files,
-    });
-    const { records } = await storedRun(database);
-    expect(records.map((record) => record.tool)).toEqual(["bash"]);
   }, 60_000);
 });
 

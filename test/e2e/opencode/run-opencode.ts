@@ -180,3 +180,69 @@ export async function runOpencode(options: OpencodeRunOptions): Promise<Opencode
     durationMs: Math.round(performance.now() - started),
   };
 }
+
+export interface OpencodeServer {
+  url: string;
+  projectDir: string;
+  home: string;
+  stderr(): string;
+  /** a user message in `sessionId`; resolves when the agent finished the turn */
+  prompt(sessionId: string, text: string): Promise<unknown>;
+  createSession(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** `opencode serve` on an ephemeral loopback port: several user messages in one process (one plugin instance). */
+export async function serveOpencode(options: Omit<OpencodeRunOptions, "prompt">): Promise<OpencodeServer> {
+  const { projectDir, home } = prepareProject({ ...options, prompt: "" });
+  const child = spawn(opencodeBinary(), ["serve", "--port", "0", "--hostname", "127.0.0.1"], {
+    cwd: projectDir,
+    env: opencodeEnvironment(home, options.env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`opencode serve did not start: ${stdout}${stderr}`)), 30_000);
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+      const found = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[0]);
+      }
+    });
+    child.on("close", () => reject(new Error(`opencode serve exited: ${stdout}${stderr}`)));
+  });
+  const call = async (path: string, body: unknown) => {
+    const response = await fetch(`${url}${path}?directory=${encodeURIComponent(projectDir)}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<unknown>;
+  };
+  return {
+    url,
+    projectDir,
+    home,
+    stderr: () => stderr,
+    createSession: async () => ((await call("/session", {})) as { id: string }).id,
+    prompt: (sessionId, text) =>
+      call(`/session/${sessionId}/message`, {
+        model: { providerID: "fake", modelID: "fake-model" },
+        parts: [{ type: "text", text }],
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("close", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+      }),
+  };
+}

@@ -1,0 +1,12 @@
+// An opencode plugin file with custom toolgate options (docs/opencode.md quotes it). Put it in
+// .opencode/plugins/toolgate.ts; `toolgate install opencode` is the zero-option alternative.
+// Type-checked by `npm run typecheck` against the real @opencode-ai/plugin types.
+import type { Plugin } from "@opencode-ai/plugin";
+import { createToolgatePlugin } from "toolgate/opencode";
+
+const server: Plugin = createToolgatePlugin({
+  // headless: name the unavailable capability and carry on, instead of aborting the run at the threshold
+  core: { headlessStrategy: "fallback", nudge: { cooldownMs: 60_000 } },
+});
+
+export default { id: "toolgate", server };
