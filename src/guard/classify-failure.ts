@@ -1,4 +1,5 @@
 import type { OsDenialKind } from "../core/events.js";
+import { classifyOsDenial } from "../detect/classify-os-denial.js";
 
 export interface FailureInput {
   tool: string;
@@ -15,7 +16,13 @@ export interface OsDenial {
   path?: string;
 }
 
-/** detect/'s OS-denial classifier, mapped to the event's shape (`none` → undefined). */
-export function defaultClassifyFailure(_input: FailureInput): OsDenial | undefined {
-  return undefined;
+/** detect/'s OS-denial classifier, mapped to the event's shape (`none` becomes undefined). */
+export function defaultClassifyFailure(input: FailureInput): OsDenial | undefined {
+  const classified = classifyOsDenial(input);
+  if (classified.kind === "none") return undefined;
+  return {
+    kind: classified.kind,
+    evidence: classified.evidence,
+    ...(classified.path === undefined ? {} : { path: classified.path }),
+  };
 }

@@ -139,6 +139,19 @@ describe("createGuard", () => {
   });
 });
 
+describe("failures", () => {
+  it("classifies an OS permission error in a failure as a sandbox denial; an ordinary failure is not", async () => {
+    const session = createGuard().session("s", { interactive: false });
+    const denied = await session.failed(bash("mkdir /etc/x", "t1"), {
+      error: "mkdir: cannot create directory '/etc/x': Permission denied",
+      exitCode: 1,
+    });
+    expect(denied.find((effect) => effect.type === "record")).toMatchObject({ record: { source: "sandbox" } });
+    const ordinary = await session.failed(bash("grep nothing file", "t2"), { error: "", exitCode: 1 });
+    expect(ordinary.some((effect) => effect.type === "record")).toBe(false);
+  });
+});
+
 describe("state across processes", () => {
   it("counting survives a new guard per call (Qwen's per-call headless executor bug): the 4th denial is hard", async () => {
     const stateStore = createLruStateStore();
