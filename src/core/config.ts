@@ -76,6 +76,7 @@ export type TemplateName =
   | "soft.mode"
   | "soft.hook"
   | "soft.sandbox"
+  | "soft.loop"
   | "soft.other"
   | "escalated.rule"
   | "escalated.offer"

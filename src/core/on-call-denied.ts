@@ -62,7 +62,9 @@ export function onCallDenied(context: StepContext, event: CallDeniedEvent): void
   } else {
     text = softText(context, event, variables);
   }
-  context.effects.push({ type: "guidance", toolUseId: event.call.toolUseId, tool: event.call.tool, stage, text });
+  if (text !== "") {
+    context.effects.push({ type: "guidance", toolUseId: event.call.toolUseId, tool: event.call.tool, stage, text });
+  }
   if (stage === "hard" && !pattern.escalated) escalate({ context, event, pattern, variables });
 
   checkTreeBudget(context, event, facts);
@@ -150,6 +152,8 @@ function softText(context: StepContext, event: CallDeniedEvent, variables: Templ
       return templates["soft.hook"](variables);
     case "sandbox":
       return templates["soft.sandbox"](variables);
+    case "loop":
+      return templates["soft.loop"](variables);
     default:
       return templates["soft.other"](variables);
   }

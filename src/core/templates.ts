@@ -22,6 +22,8 @@ export const DEFAULT_TEMPLATES: Record<TemplateName, string> = {
     "[toolgate] A hook blocked {summary}: {reason}. Retrying will be blocked again. Use a different approach. ({tool} denials this session: {total})",
   "soft.sandbox":
     "[toolgate] {summary} failed because the operating system or sandbox denied access{path}. This is a permission boundary, not a bug to fix: do not retry the same path or work around it. Work inside the allowed workspace, or ask the user for access.",
+  // a loop block already carries its own text (loop.block); nothing to add below the threshold
+  "soft.loop": "",
   "soft.other":
     "[toolgate] {summary} was denied ({reason}). Retrying will be denied again. Try a different approach. ({tool} denials this session: {total})",
   "escalated.rule":

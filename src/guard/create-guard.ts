@@ -153,7 +153,13 @@ export function createGuard(options: GuardOptions = {}): Guard {
         const block = effects.find((effect) => effect.type === "block");
         if (block !== undefined) {
           decision = { behavior: "deny", source: "toolgate", reason: block.text };
-          const denied = await apply({ type: "call.denied", ...common, call, source: "loop", reason: block.text });
+          const denied = await apply({
+            type: "call.denied",
+            ...common,
+            call,
+            source: "loop",
+            reason: block.reason === "aborted" ? "the run was stopped" : "blocked by toolgate's loop detector",
+          });
           return { decision, effects: [...effects, ...denied], text: textForModel([...effects, ...denied]) };
         }
         if (options.policy === undefined) {
