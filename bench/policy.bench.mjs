@@ -102,7 +102,9 @@ async function measure(label, decide, calls, rounds, isAsync = false) {
 // ---- toolgate ------------------------------------------------------------------------------------------------------
 const policy = compilePolicy({ rules, cwd, homeDir });
 if (policy.rules.length !== 200) throw new Error(`expected 200 compiled rules, got ${policy.rules.length}`);
-const cold = makeCalls(20_000); // more distinct shell commands than the parse cache holds: every shell call parses
+// calls arrive as JSON from the host (hook payloads, SDK messages): parse them from JSON so strings are flat, as in
+// production, for both engines
+const cold = JSON.parse(JSON.stringify(makeCalls(20_000))); // 20,000 distinct calls: every shell call is parsed
 const warm = cold.slice(0, 300); // an agent's working set: repeated commands hit the parse cache
 console.log(`200 rules (120 shell, 40 path, 20 domain, 20 MCP); call mix 60% shell / 25% file / 10% web / 5% MCP\n`);
 await measure("toolgate, distinct calls (parse every command)", (call) => policy.evaluate(call), cold, 3);

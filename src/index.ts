@@ -47,6 +47,7 @@ export { callSignature } from "./core/signature.js";
 export type { SessionState } from "./core/state.js";
 export { type StepResult, step } from "./core/step.js";
 export { DEFAULT_TEMPLATES } from "./core/templates.js";
+export { classifyOsDenial } from "./detect/classify-os-denial.js";
 // detection and redaction
 export { createRedactor, redactText, redactValue, redactWithFindings } from "./detect/redact.js";
 export { summarizeInput } from "./detect/summarize-input.js";
@@ -69,8 +70,20 @@ export type {
   GuardSession,
   GuardSessionOptions,
 } from "./guard/types.js";
-
 // policy
 export { commandPattern } from "./policy/command-pattern.js";
 export { minimumGrantScope } from "./policy/grants/minimum-grant-scope.js";
 export { suggestRule } from "./policy/grants/suggest-rule.js";
+// stores: the in-memory twins and the ports (SQLite and Postgres are subpaths: toolgate/store/sqlite, .../postgres)
+export { createMemoryDenialStore, createMemorySessionStateStore, createMemoryStore } from "./store/memory-store.js";
+export type {
+  DenialQuery,
+  DenialReport,
+  DenialStore,
+  ReportQuery,
+  SessionStateStore,
+  Store,
+  StoredAuditEvent,
+  StoredDenial,
+  VersionedState,
+} from "./store/ports.js";

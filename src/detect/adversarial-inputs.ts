@@ -37,6 +37,8 @@ export function adversarialInputs(size = 1024 * 1024): { label: string; text: st
     { label: "authorization bearer", text: `Authorization: Bearer ${fill("b")}` },
     { label: "bearer repeated", text: fill("Bearer ") },
     { label: "basic auth", text: fill("-u a:") },
+    { label: "mysql -p flood", text: `mysql ${fill(" -p")}` },
+    { label: "mysql -p values", text: `mysql ${fill(" -pa")}` },
     { label: "telegram", text: fill("12345678:AA") },
     { label: "slack webhook", text: fill("hooks.slack.com/services/") },
     { label: "aws secret context", text: `aws_secret ${fill("Ab1/")}` },

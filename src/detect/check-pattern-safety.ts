@@ -1,16 +1,53 @@
 /**
  * Decides whether an extension redaction pattern from config is safe to run on untrusted text in a backtracking
- * engine. Conservative: it rejects backreferences, lookbehind, nested quantifiers (`(a+)+`), unbounded quantifiers
- * (`*`, `+`, `{n,}`: write `{0,64}` instead), quantified groups with alternatives whose ranges multiply past a budget,
- * and flags other than `i`, `m`, `s`, `u`. Accepted patterns do at most a constant amount of work per input position.
+ * engine. Conservative: a pattern must start with a fixed prefix of at least 3 characters (`acme_`, so it is only
+ * tried where that prefix occurs), may not use backreferences, lookbehind, alternatives outside a group, nested
+ * quantifiers (`(a+)+`) or unbounded quantifiers (`*`, `+`, `{n,}`: write `{1,64}`), may match at most 512
+ * characters, and may use only the flags `i`, `m`, `s`, `u`. Accepted patterns do a small, bounded amount of work at
+ * each occurrence of their prefix.
  */
 
-export type PatternSafety = { safe: true } | { safe: false; reason: string };
+export type PatternSafety = { safe: true; prefix: string } | { safe: false; reason: string };
 
 const MAX_SOURCE = 1000;
 const MAX_RANGE = 4096;
 /** the product of (max - min + 1) over all variable-length quantifiers */
-const MAX_RANGE_PRODUCT = 1 << 16;
+const MAX_RANGE_PRODUCT = 4096;
+const MAX_MATCH_LENGTH = 512;
+const MIN_PREFIX = 3;
+const LITERAL = /[A-Za-z0-9_\-:=@#%&'"<>,;/~` !]/;
+const ESCAPED_LITERAL = /[.\-/\\_:=@#%&'"<>,;~`!*+?()[\]{}|^$]/;
+
+/** The fixed text every match starts with (after leading group openers and `^`/`\b`); "" when there is none. */
+function literalPrefix(source: string): { prefix: string; depth: number } {
+  let index = 0;
+  let depth = 0;
+  for (;;) {
+    const opener = /^(?:\^|\\b|\((?:\?:|\?<[A-Za-z_$][\w$]*>)?)/.exec(source.slice(index, index + 80));
+    if (opener === null) break;
+    if (opener[0].startsWith("(")) depth += 1;
+    index += opener[0].length;
+  }
+  let prefix = "";
+  while (index < source.length) {
+    const char = source[index] as string;
+    let literal: string | undefined;
+    let width = 1;
+    if (char === "\\" && ESCAPED_LITERAL.test(source[index + 1] ?? "")) {
+      literal = source[index + 1];
+      width = 2;
+    } else if (LITERAL.test(char)) {
+      literal = char;
+    }
+    if (literal === undefined) break;
+    // a literal followed by a quantifier is not fixed
+    if (/[?*+{]/.test(source[index + width] ?? "")) break;
+    prefix += literal;
+    index += width;
+  }
+  return { prefix, depth };
+}
+
 const ALLOWED_FLAGS = /^[imsu]*$/;
 
 interface Frame {
@@ -43,6 +80,14 @@ export function checkPatternSafety(source: string, flags = ""): PatternSafety {
   } catch (error) {
     return { safe: false, reason: `the pattern does not compile: ${(error as Error).message}` };
   }
+  const { prefix, depth: prefixDepth } = literalPrefix(source);
+  if (prefix.length < MIN_PREFIX) {
+    return {
+      safe: false,
+      reason: `the pattern must start with a fixed prefix of at least ${MIN_PREFIX} characters (such as acme_), so it only runs where that prefix occurs`,
+    };
+  }
+  let matchLength = 0;
   const stack: Frame[] = [{ quantified: false, alternation: false }];
   /** the last atom: a group's frame, or a single character/class */
   let lastAtom: Frame | "single" | undefined;
@@ -82,6 +127,12 @@ export function checkPatternSafety(source: string, flags = ""): PatternSafety {
       parent.quantified ||= closed.quantified;
       lastAtom = closed;
     } else if (char === "|") {
+      if (stack.length - 1 <= prefixDepth) {
+        return {
+          safe: false,
+          reason: "alternatives (|) must sit inside a group after the fixed prefix; write one pattern per alternative",
+        };
+      }
       top.alternation = true;
       lastAtom = undefined;
     } else if (char === "*" || char === "+") {
@@ -94,7 +145,10 @@ export function checkPatternSafety(source: string, flags = ""): PatternSafety {
     } else {
       lastAtom = "single";
     }
-    if (quantifier === undefined) continue;
+    if (quantifier === undefined) {
+      if (lastAtom === "single") matchLength += 1;
+      continue;
+    }
     if (lastAtom === undefined) return { safe: false, reason: "a quantifier follows nothing" };
     if (quantifier.max === undefined) {
       return { safe: false, reason: "unbounded quantifiers (*, +, {n,}) are not allowed; use a bound such as {1,64}" };
@@ -105,6 +159,13 @@ export function checkPatternSafety(source: string, flags = ""): PatternSafety {
       return {
         safe: false,
         reason: "a repeated group may not contain quantifiers or alternatives (nested quantifiers)",
+      };
+    }
+    matchLength += quantifier.max;
+    if (matchLength > MAX_MATCH_LENGTH) {
+      return {
+        safe: false,
+        reason: `the longest possible match is over ${MAX_MATCH_LENGTH} characters; lower the bounds`,
       };
     }
     product *= quantifier.max - quantifier.min + 1;
@@ -118,5 +179,5 @@ export function checkPatternSafety(source: string, flags = ""): PatternSafety {
     lastAtom = undefined;
   }
   if (stack.length !== 1) return { safe: false, reason: "unbalanced parentheses" };
-  return { safe: true };
+  return { safe: true, prefix };
 }

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { classifyOsDenial, type OsDenialInput } from "./classify-os-denial.js";
 
@@ -336,5 +337,50 @@ describe("classifyOsDenial", () => {
       stderr: "Error: EROFS: read-only file system, open '/x'",
     });
     expect(result).toMatchObject({ kind: "os-permission", path: "/x" });
+  });
+});
+
+describe("classifyOsDenial properties", () => {
+  const line = fc.oneof(
+    fc.constantFrom(
+      "Operation not permitted",
+      "permission denied",
+      "EACCES",
+      "listen EPERM: operation not permitted 0.0.0.0:8080",
+      "Could not resolve host: x",
+      "rg: x: Permission denied",
+      "src/a.ts:1: permission denied",
+      "Permission denied (publickey).",
+      "",
+    ),
+    fc.string({ maxLength: 40 }),
+  );
+  const output = fc.array(line, { maxLength: 6 }).map((lines) => lines.join("\n"));
+
+  it("never throws, and `none` carries no evidence", () => {
+    fc.assert(
+      fc.property(
+        output,
+        fc.option(fc.integer({ min: 0, max: 255 }), { nil: undefined }),
+        fc.boolean(),
+        (text, exitCode, sandboxed) => {
+          const result = classifyOsDenial({ tool: "Bash", exitCode, stderr: text, sandboxed });
+          if (result.kind === "none") expect(result.evidence).toBe("");
+          else expect(result.evidence.length).toBeGreaterThan(0);
+          if (!sandboxed) expect(result.kind.startsWith("sandbox")).toBe(false);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("a text without a refusal or network word is never a denial, whatever the exit code", () => {
+    const plain = fc.string({ unit: fc.constantFrom("a", "b", " ", "\n", "1", ":", "/", ".", "x"), maxLength: 200 });
+    fc.assert(
+      fc.property(plain, fc.integer({ min: 1, max: 158 }), fc.boolean(), (text, exitCode, sandboxed) => {
+        expect(classifyOsDenial({ tool: "Bash", exitCode, stderr: text, sandboxed }).kind).toBe("none");
+      }),
+      { numRuns: 500 },
+    );
   });
 });

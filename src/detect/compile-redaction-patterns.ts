@@ -30,6 +30,6 @@ export function compileRedactionPatterns(options: readonly RedactionPatternOptio
         message: `redaction.patterns[${index}] (${option.kind}) was rejected: ${safety.reason}. Rewrite it with bounded quantifiers and no nested repetition.`,
       });
     }
-    return { kind: option.kind, pattern: new RegExp(option.pattern, `${option.flags ?? ""}gd`) };
+    return { kind: option.kind, pattern: new RegExp(option.pattern, `${option.flags ?? ""}gd`), prefix: safety.prefix };
   });
 }

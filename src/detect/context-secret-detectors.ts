@@ -79,6 +79,12 @@ function selectKeyValue(match: RegExpExecArray): SecretSelection | SecretSkip {
     if (!/[ \t]$/.test(separator)) return skipKey;
     if (/^[A-Za-z]{1,11}$/.test(value.value)) return skipKey;
   }
+  if (kind === "cookie" && value.quoted === undefined) {
+    // a Cookie header holds several `name=value;` pairs: the whole header value goes
+    const rest = /^[^"'\n\\]{0,4096}/.exec(match.input.slice(value.start, value.start + 4096))?.[0] ?? value.value;
+    const end = value.start + rest.trimEnd().length;
+    return { start: value.start, end, kind, resumeAt: end };
+  }
   return { start: value.start, end: value.end, kind, resumeAt: value.after };
 }
 
@@ -135,6 +141,17 @@ export const CONTEXT_SECRET_DETECTORS: readonly SecretDetector[] = [
         return { resumeAt: match.index + 2 };
       return { start: span[0], end: span[1], kind: "basic-auth" };
     },
+  },
+  {
+    // mysql -uroot -pS3cret (no space: with a space, mysql prompts and the next word is the database)
+    kind: "password",
+    pattern: /(?<![A-Za-z0-9_-])-p(?<secret>[^\s'"-][^\s'"]{0,255})/dg,
+    appliesTo: (text) => /\b(?:mysql|mariadb|mysqldump|mysqladmin|mysqlimport|mysqlsh)\b/.test(text),
+  },
+  {
+    kind: "password",
+    pattern: /\bsshpass[ \t]+-p[ \t]*["']?(?<secret>[^\s'"]{1,256})/dg,
+    appliesTo: (text) => text.includes("sshpass"),
   },
   { kind: "secret", pattern: FLAG_HEAD, select: selectFlagValue, appliesTo: (text) => text.includes("-") },
   { kind: "secret", pattern: KEY_HEAD, select: selectKeyValue, appliesTo: (text) => /[:=]/.test(text) },

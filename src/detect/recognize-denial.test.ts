@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { normalizeDenialText } from "./normalize-denial-text.js";
 import { HOST_DENIAL_TABLES, type RecognizeDenialInput, recognizeDenial } from "./recognize-denial.js";
@@ -409,5 +410,33 @@ describe("recognizeDenial", () => {
         expect(covered, `${table.host}: ${rule.note}`).toBe(true);
       }
     }
+  });
+});
+
+describe("recognizeDenial properties", () => {
+  it("a call the host reports as successful is never a denial", () => {
+    const texts = fc.oneof(
+      fc.string(),
+      fc.constantFrom("Permission denied by user", "Tool execution denied by policy."),
+    );
+    fc.assert(
+      fc.property(texts, fc.constantFrom(undefined, "claude-code", "opencode", "codex"), (text, host) => {
+        expect(recognizeDenial({ text, host, isError: false })).toBeUndefined();
+      }),
+    );
+  });
+
+  it("never throws and always names a non-empty reason", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 300 }),
+        fc.constantFrom(undefined, "gemini", "qwen", "agent-code"),
+        (text, host) => {
+          const result = recognizeDenial({ text: `PreToolUse:Bash hook error: ${text}`, host });
+          if (result !== undefined) expect(result.reason.length).toBeGreaterThan(0);
+          recognizeDenial({ text, host });
+        },
+      ),
+    );
   });
 });

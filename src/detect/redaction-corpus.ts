@@ -186,6 +186,9 @@ export function secretCorpus(seed = 20261122): CorpusSecret[] {
     { kind: "password", text: `spring.datasource.password=${dbPassword}`, secrets: [dbPassword] },
     { kind: "password", text: `Server=db;Database=app;User Id=sa;Password=${dbPassword};`, secrets: [dbPassword] },
     { kind: "password", text: `db:\n  user: app\n  password: ${dbPassword}\n`, secrets: [dbPassword] },
+    { kind: "password", text: `mysql -h db -uroot -p${dbPassword} app < dump.sql`, secrets: [dbPassword] },
+    { kind: "password", text: `sshpass -p '${password}' ssh deploy@host uptime`, secrets: [password] },
+    { kind: "password", text: `MYSQL_PWD=${dbPassword} mysqldump app`, secrets: [dbPassword] },
     { kind: "password", text: `openssl pkcs12 -export -passout pass:x --passphrase ${password}`, secrets: [password] },
     { kind: "secret", text: `--client-secret ${clientSecret}`, secrets: [clientSecret] },
     { kind: "secret", text: `{"client_id": "web", "client_secret": "${clientSecret}"}`, secrets: [clientSecret] },
@@ -195,6 +198,11 @@ export function secretCorpus(seed = 20261122): CorpusSecret[] {
     { kind: "api-key", text: `mytool deploy --api-key ${apiKey} --region eu`, secrets: [apiKey] },
     { kind: "token", text: `export VAULT_TOKEN=${vault}`, secrets: [vault] },
     { kind: "token", text: `{"refresh_token": "${refresh}"}`, secrets: [refresh] },
+    {
+      kind: "cookie",
+      text: `curl -H "Cookie: theme=dark; sessionid=${refresh}" https://app.example.com`,
+      secrets: [refresh],
+    },
     { kind: "huggingface-token", text: `huggingface-cli login --token ${hf}`, secrets: [hf] },
     { kind: "sendgrid-api-key", text: `SENDGRID_KEY=${sendgrid}`, secrets: [sendgrid] },
   ];
@@ -260,6 +268,8 @@ export function negativeCorpus(seed = 20261122): CorpusNegative[] {
     ["placeholder", 'password = "<your password>"'],
     ["redacted", "password=[REDACTED:password] token=[REDACTED:github-token]"],
     ["python", "python -c 'import secrets; print(secrets.token_hex(16))'"],
+    ["mysql prompt", "mysql -h 127.0.0.1 -P 3306 -u root -p app && mkdir -p backups"],
+    ["pwd", "cd /tmp && PWD=/work/app OLDPWD=/home/dev make"],
     ["cargo", "cargo build --release --target x86_64-unknown-linux-gnu"],
     ["make", "make -j4 CFLAGS='-O2 -Wall' install"],
   ];

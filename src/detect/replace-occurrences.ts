@@ -17,9 +17,16 @@ function failureTable(needle: string): Int32Array {
 }
 
 /** Returns the text with every occurrence replaced, and how many there were. */
-export function replaceOccurrences(text: string, needle: string, replacement: string): { text: string; count: number } {
+export function replaceOccurrences(options: {
+  text: string;
+  needle: string;
+  replacement: string;
+  /** product of lengths up to which the engine's own search is used (tests lower it to exercise the scan) */
+  nativeBudget?: number;
+}): { text: string; count: number } {
+  const { text, needle, replacement } = options;
   if (needle.length === 0 || needle.length > text.length) return { text, count: 0 };
-  if (text.length * needle.length <= NATIVE_BUDGET) {
+  if (text.length * needle.length <= (options.nativeBudget ?? NATIVE_BUDGET)) {
     if (!text.includes(needle)) return { text, count: 0 };
     const parts = text.split(needle);
     return { text: parts.join(replacement), count: parts.length - 1 };

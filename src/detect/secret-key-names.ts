@@ -52,7 +52,7 @@ function splitWords(name: string): string[] {
 }
 
 /** The redaction kind for values of this name, or undefined when the name does not name a secret. */
-const HINT = /pass|secret|token|key|auth|cookie|credential/i;
+const HINT = /pass|pwd|secret|token|key|auth|cookie|credential/i;
 
 export function secretKindForName(name: string): string | undefined {
   if (name.length === 0 || name.length > 128 || !HINT.test(name)) return undefined;
@@ -68,6 +68,8 @@ export function secretKindForName(name: string): string | undefined {
     return "aws-secret-access-key";
   }
   if (last === "key" && previous !== undefined) return KEY_QUALIFIER[previous];
+  // MYSQL_PWD, DB_PWD (but not PWD, the working directory)
+  if (last === "pwd" && previous !== undefined && previous !== "old") return "password";
   const direct = LAST_WORD[last];
   if (direct !== undefined) return direct;
   // run-together names: PGPASSWORD, DBPASSWD, APITOKEN, CLIENTSECRET

@@ -1,18 +1,9 @@
 import { homedir } from "node:os";
 import type { ToolgateConfig } from "../config/schema.js";
-import { compilePolicy } from "../policy/compile-policy.js";
-import { CLAUDE_CODE_DEFAULTS, NO_DEFAULTS } from "../policy/defaults/claude-code-defaults.js";
-import { parseRule } from "../policy/parse-rule.js";
-import type {
-  CompileWarning,
-  EvaluateOptions,
-  PermissionMode,
-  PolicyDecision,
-  PolicyRule,
-  ToolCallInput,
-} from "../policy/policy-types.js";
-import { readClaudeSettings } from "./claude-settings.js";
+import { buildPolicy, type Policy } from "./build-policy.js";
 import { loadConfig } from "./load-config.js";
+
+export type { Policy } from "./build-policy.js";
 
 export interface CreatePolicyOptions {
   /** the project directory; relative rules and paths resolve against it (default: process.cwd()) */
@@ -27,101 +18,23 @@ export interface CreatePolicyOptions {
   claudeSettings?: boolean;
 }
 
-export interface Policy {
-  /**
-   * The decision for one call. Never throws: an internal error is a deny with source `toolgate` (fail closed).
-   * `options.mode` defaults to the configured defaultMode; `interactive` to true; `grants` are session grants as
-   * rules (they never override a deny).
-   */
-  evaluate(call: ToolCallInput, options?: EvaluateOptions): PolicyDecision;
-  /** ignored rules, untrusted-workspace skips, env problems */
-  readonly warnings: readonly CompileWarning[];
-  /** the files the rules came from */
-  readonly sources: readonly string[];
-  readonly defaultMode: PermissionMode;
-}
-
 /**
- * What `toolgate check` and the Claude Code hook evaluate: the toolgate config plus (unless turned off) the Claude
- * Code settings hierarchy of the project and home directory, with the Claude Code defaults preset for calls no rule
- * matches. Throws CONFIG_INVALID / CONFIG_NOT_FOUND for a broken toolgate config.
+ * What `toolgate check` and the Claude Code hook evaluate: the toolgate config (loaded from the files and env when
+ * not given) plus, unless turned off, the Claude Code settings hierarchy of the project and home directory, with the
+ * Claude Code defaults preset for calls no rule matches. Throws CONFIG_INVALID / CONFIG_NOT_FOUND for a broken
+ * toolgate config. `evaluate` never throws (an internal error is a deny).
  */
 export function createPolicy(options: CreatePolicyOptions = {}): Policy {
   const cwd = options.cwd ?? process.cwd();
   const homeDir = options.homeDir ?? homedir();
   const env = options.env ?? process.env;
-  const loaded =
-    options.config === undefined
-      ? loadConfig({ cwd, env, homeDir })
-      : { config: options.config, warnings: [], sources: [] };
-  const { config } = loaded;
-  const warnings: CompileWarning[] = [...loaded.warnings];
-  const sources: string[] = [...loaded.sources];
-  const origin = loaded.sources.find((source) => !source.startsWith("env:"));
-  const label = origin === undefined ? "toolgate config" : `toolgate config (${origin})`;
-  const rules: PolicyRule[] = [];
-  const permissions = config.permissions ?? {};
-  for (const behavior of ["deny", "ask", "allow"] as const) {
-    for (const rule of permissions[behavior] ?? []) rules.push({ rule, behavior, origin: label });
-  }
-  for (const rule of permissions.rules ?? []) {
-    rules.push({ ...rule, modes: rule.modes as PermissionMode[] | undefined, origin: label });
-  }
-  const claudeEnabled = options.claudeSettings ?? config.claudeSettings?.enabled ?? true;
-  let defaultMode = permissions.defaultMode as PermissionMode | undefined;
-  const additionalDirectories = [...(permissions.additionalDirectories ?? [])];
-  if (claudeEnabled) {
-    const settings = readClaudeSettings({
-      cwd,
-      homeDir,
-      env,
-      ...(config.claudeSettings?.managedSettingsPath === undefined
-        ? {}
-        : { managedSettingsPath: config.claudeSettings.managedSettingsPath }),
-      ...(config.claudeSettings?.workspaceTrust === undefined
-        ? {}
-        : { workspaceTrust: config.claudeSettings.workspaceTrust }),
-    });
-    sources.push(...settings.files);
-    for (const rule of settings.rules) {
-      try {
-        parseRule(rule.rule);
-        rules.push(rule);
-      } catch (error) {
-        warnings.push({ code: "RULE_SYNTAX", message: `${(error as Error).message} (${rule.origin})` });
-      }
-    }
-    for (const skipped of settings.ignored) {
-      warnings.push({
-        code: "RULE_IGNORED",
-        message: `The ${skipped.scope} allow rule ${JSON.stringify(skipped.rule)} is ignored: ${skipped.why}.`,
-      });
-    }
-    defaultMode ??= settings.defaultMode;
-    additionalDirectories.push(...settings.additionalDirectories);
-  }
-  const presetName = permissions.defaults ?? (claudeEnabled ? "claude-code" : "none");
-  const compiled = compilePolicy({
-    rules,
+  const loaded = options.config === undefined ? loadConfig({ cwd, env, homeDir }) : undefined;
+  return buildPolicy({
     cwd,
     homeDir,
-    additionalDirectories,
-    defaults: presetName === "claude-code" ? CLAUDE_CODE_DEFAULTS : NO_DEFAULTS,
-    neverGrant: permissions.neverGrant ?? [],
-    ...(defaultMode === undefined ? {} : { defaultMode }),
+    env,
+    config: options.config ?? loaded?.config ?? {},
+    ...(loaded === undefined ? {} : { loaded }),
+    ...(options.claudeSettings === undefined ? {} : { claudeSettings: options.claudeSettings }),
   });
-  warnings.push(...compiled.warnings);
-  const evaluate = (call: ToolCallInput, evaluateOptions: EvaluateOptions = {}): PolicyDecision => {
-    try {
-      return compiled.evaluate(call, evaluateOptions);
-    } catch (error) {
-      return {
-        behavior: "deny",
-        source: "toolgate",
-        reason: `toolgate could not evaluate this call (${(error as Error).message}), so it is denied (fail closed).`,
-        denialSource: "rule",
-      };
-    }
-  };
-  return { evaluate, warnings, sources, defaultMode: defaultMode ?? "default" };
 }

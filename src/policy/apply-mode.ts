@@ -4,8 +4,9 @@ import type { PermissionMode, PolicyDecision } from "./policy-types.js";
 /**
  * Turns an outcome into a decision: the permission mode decides what no rule, grant or default decided, and an
  * ask that nobody can answer becomes a deny.
- * - default / acceptEdits / plan: undecided -> ask (plan mode adds no permissions: Claude Code keeps the model to
- *   planning through its instructions, and anything not allowed still needs approval).
+ * - default / acceptEdits: undecided -> ask.
+ * - plan: undecided -> deny (source mode): observed with Claude Code 2.1.330, writes are refused ("Cannot write to
+ *   ... while in plan mode") and other non-read-only calls are not run; reads and allowed calls still run.
  * - dontAsk: undecided or ask -> deny (source mode): only what is pre-approved runs.
  * - bypassPermissions: undecided -> allow; explicit ask and deny rules still apply.
  * - not interactive: ask -> deny, denialSource `headless` (no prompt surface; never a hang).
@@ -32,9 +33,9 @@ export function applyMode(outcome: Outcome, options: { mode: PermissionMode; int
     if (mode === "bypassPermissions") {
       return { behavior: "allow", ...base, source: "mode", reason: "Allowed by bypassPermissions mode." };
     }
-    if (mode === "dontAsk") return modeDeny(base);
+    if (mode === "dontAsk" || mode === "plan") return modeDeny(mode, base);
   } else if (mode === "dontAsk") {
-    return modeDeny(base);
+    return modeDeny(mode, base);
   }
   const source = outcome.behavior === "ask" ? outcome.source : "default";
   if (!interactive) {
@@ -49,7 +50,10 @@ export function applyMode(outcome: Outcome, options: { mode: PermissionMode; int
   return { behavior: "ask", ...base, source, reason: outcome.reason };
 }
 
-function modeDeny(base: { rule?: string; origin?: string }): PolicyDecision {
-  const reason = "Denied because the session runs in dontAsk mode: only pre-approved calls run.";
+function modeDeny(mode: PermissionMode, base: { rule?: string; origin?: string }): PolicyDecision {
+  const reason =
+    mode === "dontAsk"
+      ? "Denied because the session runs in dontAsk mode: only pre-approved calls run."
+      : "Denied because the session is in plan mode: nothing that changes the system runs while planning.";
   return { behavior: "deny", ...base, source: "mode", reason, denialSource: "mode" };
 }

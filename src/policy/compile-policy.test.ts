@@ -68,9 +68,14 @@ describe("shell commands", () => {
     expect(decide(p, bash("cat readme.md"))).toBe("allow");
     expect(decide(p, bash(`python3 -c "open('secret.env')"`))).toBe("ask");
     expect(p.evaluate(bash("cat sec*"))).toMatchObject({ behavior: "ask", rule: "Read(./secret.env)" });
-    expect(decide(p, bash("ls *.md"))).toBe("ask");
+    expect(decide(p, bash("ls *.md"))).toBe("allow");
+    expect(decide(p, bash("cat secret.e?v"))).toBe("ask");
+    expect(decide(p, bash("echo x > docs/*.md"))).toBe("deny");
     expect(decide(policy({}), bash("ls *.md"))).toBe("allow");
     expect(decide(p, bash("cat $DIR/x"))).toBe("ask");
+    expect(p.evaluate(bash("cat sub/../secret.env")).reason).toContain("'..'");
+    expect(decide(p, bash("cat sub/../secret.env"))).toBe("ask");
+    expect(decide(policy({}), bash("cat ../x"))).toBe("ask");
     expect(decide(policy({}), bash("cat $HOME/.ssh/id_rsa"))).toBe("ask");
     expect(decide(policy({}), bash("echo $(whoami)"))).toBe("ask");
     expect(decide(policy({}), bash("echo $HOME"))).toBe("allow");
@@ -134,6 +139,17 @@ describe("file, web and MCP tools", () => {
     expect(decide(p, { tool: "mcp__github__create_issue", input: {} })).toBe("allow");
     expect(p.evaluate({ tool: "mcp__evil__x", input: {} })).toMatchObject({ behavior: "deny", removesTool: true });
   });
+  it("Task rules match the subagent type", () => {
+    const p = policy({ deny: ["Task(Explore)"], allow: ["Agent(code-*)"] });
+    expect(decide(p, { tool: "Task", input: { subagent_type: "Explore", prompt: "x" } })).toBe("deny");
+    expect(decide(p, { tool: "Task", input: { subagent_type: "general", prompt: "x" } })).toBe("allow");
+    expect(decide(p, { tool: "Agent", input: { subagent_type: "code-reviewer" } })).toBe("allow");
+  });
+  it("sed -i writes its files", () => {
+    const p = policy({ deny: ["Edit(/docs/**)"] });
+    expect(decide(p, bash("sed -i s/a/b/ docs/x.md"))).toBe("deny");
+    expect(decide(p, bash("sed -n 1p docs/x.md"))).toBe("allow");
+  });
   it("reports ignored rules", () => {
     const p = policy({ allow: ["*", "Bash(run_in_background:true)"], deny: ["Bash(command:rm *)"] });
     expect(p.warnings.map((warning) => warning.code)).toEqual(["RULE_IGNORED", "RULE_IGNORED", "RULE_IGNORED"]);
@@ -152,8 +168,15 @@ describe("modes", () => {
     ["dontAsk", "zzother", "deny", "mode"],
     ["dontAsk", "zzask x", "deny", "mode"],
     ["dontAsk", "zzfake a", "allow"],
-    ["plan", "zzother", "ask"],
-    ["plan", "touch a.txt", "ask"],
+    ["plan", "zzother", "deny", "mode"],
+    ["plan", "touch a.txt", "deny", "mode"],
+    ["plan", "zzfake a", "allow"],
+    ["acceptEdits", "rm old.txt", "allow"],
+    ["acceptEdits", "sed -i s/a/b/ f.txt", "allow"],
+    ["acceptEdits", "echo x > b.txt", "allow"],
+    ["acceptEdits", "echo x > /elsewhere/b.txt", "ask"],
+    ["acceptEdits", "tee c.txt", "ask"],
+    ["acceptEdits", "chmod +x f.txt", "ask"],
     ["plan", "ls", "allow"],
     ["bypassPermissions", "zzother", "allow"],
     ["bypassPermissions", "zzask x", "ask"],
@@ -216,6 +239,13 @@ describe("session grants", () => {
     expect(decide(files, { tool: "Edit", input: { file_path: "/repo/a.ts" } }, { grants: ["Edit(//repo/**)"] })).toBe(
       "allow",
     );
+  });
+  it("canGrant says whether a grant could help", () => {
+    expect(p.canGrant(bash("npm test"))).toBe(true);
+    expect(p.canGrant(bash("git push origin"))).toBe(false);
+    expect(p.canGrant(bash("rm -rf x"))).toBe(false);
+    expect(p.canGrant(bash("echo a && rm x"))).toBe(false);
+    expect(p.canGrant({ tool: "mcp__srv__echo", input: {} })).toBe(true);
   });
   it("ignores grants it cannot read", () => {
     expect(decide(p, bash("zzx"), { grants: ["Bash(unclosed"] })).toBe("ask");

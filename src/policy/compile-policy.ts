@@ -7,13 +7,14 @@ import { evaluateTool } from "./evaluate-tool.js";
 import type { EvaluationContext, FileTargets } from "./evaluation-context.js";
 import type { PathSpecifierContext } from "./match/path-specifier.js";
 import { resolvePath } from "./paths.js";
-import type {
-  CompileWarning,
-  EvaluateOptions,
-  PermissionMode,
-  PolicyDecision,
-  PolicyRule,
-  ToolCallInput,
+import {
+  type CompileWarning,
+  type EvaluateOptions,
+  PERMISSION_MODES,
+  type PermissionMode,
+  type PolicyDecision,
+  type PolicyRule,
+  type ToolCallInput,
 } from "./policy-types.js";
 import type { Subcommand } from "./shell/analyze-shell-command.js";
 import { fileArguments } from "./shell/file-arguments.js";
@@ -41,6 +42,11 @@ export interface PolicyOptions {
 export interface CompiledPolicy {
   /** the decision for one call; never throws for a well-formed call (an internal error is the caller's deny) */
   evaluate(call: ToolCallInput, options?: EvaluateOptions): PolicyDecision;
+  /**
+   * Whether a session grant could let this call through: false when a deny rule matches or `neverGrant` forbids
+   * it. The guard should not offer a grant when this is false.
+   */
+  canGrant(call: ToolCallInput, options?: EvaluateOptions): boolean;
   /** rules that were ignored, and why */
   readonly warnings: readonly CompileWarning[];
   readonly rules: readonly CompiledRule[];
@@ -133,9 +139,9 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     const family = toolFamily(tool);
     const subject =
       grants.length === 0 && applicable.parameter.length === 0 ? cacheSubject(family, call.input) : undefined;
-    const scope = subject === undefined ? "" : `${tool}\u0000${mode}\u0000${interactive ? 1 : 0}`;
+    const variant = PERMISSION_MODES.indexOf(mode) * 2 + (interactive ? 1 : 0);
     if (subject !== undefined) {
-      const cached = cache.get(scope, subject);
+      const cached = cache.get(tool, variant, subject);
       if (cached !== undefined) return cached;
     }
     const forbidden = neverGrant.length === 0 ? neverGrant : neverGrant.filter((rule) => rule.appliesTo(tool));
@@ -155,9 +161,11 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
         ? evaluateShell(call.input, applicable, context)
         : evaluateTool({ tool, input: call.input, rules: applicable, context, neverGrant: forbidden });
     const decision = applyMode(outcome, { mode, interactive });
-    return subject === undefined ? decision : cache.set(scope, subject, decision);
+    return subject === undefined ? decision : cache.set(tool, variant, subject, decision);
   };
-  return { evaluate, warnings, rules, workingDirectories };
+  const canGrant = (call: ToolCallInput, evaluateOptions: EvaluateOptions = {}): boolean =>
+    evaluate(call, { ...evaluateOptions, grants: [canonicalToolName(call.tool)] }).source === "grant";
+  return { evaluate, canGrant, warnings, rules, workingDirectories };
 }
 
 function compileList(

@@ -1,7 +1,13 @@
 import type { Behavior } from "../core/decision.js";
 import { compileBashSpecifier } from "./match/bash-specifier.js";
 import { compileDomainSpecifier } from "./match/domain-specifier.js";
-import { compilePathSpecifier, type PathSpecifierContext } from "./match/path-specifier.js";
+import {
+  anchorPattern,
+  compilePathSpecifier,
+  GLOB_CHARACTERS,
+  literalPrefix,
+  type PathSpecifierContext,
+} from "./match/path-specifier.js";
 import { compileWildcard } from "./match/wildcard.js";
 import { parseRule } from "./parse-rule.js";
 import type { CompileWarning, PermissionMode, PolicyRule } from "./policy-types.js";
@@ -37,6 +43,10 @@ export interface CompiledRule {
   removesTool: boolean;
   /** position in the policy's rule list (ties go to the earlier rule) */
   order: number;
+  /** path rules: the literal directory every matching path starts with */
+  pathPrefix?: string;
+  /** path rules whose last segment is literal (`.env`, `secret.env`): that name */
+  pathName?: string;
   /** command rules: the literal first word every matching command starts with (an index key); else undefined */
   firstWord?: string;
 }
@@ -132,11 +142,20 @@ export function compileRule(rule: PolicyRule, context: PathSpecifierContext): Co
       return { compiled, warnings };
     }
     case "read":
-    case "edit":
-      return {
-        compiled: { ...base, kind: "path", tool, appliesTo, test: compilePathSpecifier(specifier, context) },
-        warnings,
+    case "edit": {
+      const compiled: CompiledRule = {
+        ...base,
+        kind: "path",
+        tool,
+        appliesTo,
+        test: compilePathSpecifier(specifier, context),
       };
+      const glob = anchorPattern(specifier.trim(), context);
+      compiled.pathPrefix = literalPrefix(glob);
+      const name = glob.slice(glob.lastIndexOf("/") + 1);
+      if (!GLOB_CHARACTERS.test(name)) compiled.pathName = name;
+      return { compiled, warnings };
+    }
     case "web": {
       if (!specifier.startsWith("domain:")) {
         warnings.push(ignored(rule, "WebFetch rules take `domain:host`, e.g. `WebFetch(domain:example.com)`"));
@@ -146,6 +165,12 @@ export function compileRule(rule: PolicyRule, context: PathSpecifierContext): Co
       return { compiled: { ...base, kind: "domain", tool, appliesTo, test }, warnings };
     }
     default:
+      if (tool === "Task" || tool === "Agent") {
+        // `Task(Explore)`: the subagent type
+        const matches = compileWildcard(specifier);
+        const testInput = (input: unknown) => matches(scalarField(input, "subagent_type") ?? "");
+        return { compiled: { ...base, kind: "parameter", tool, appliesTo: (t) => t === tool, testInput }, warnings };
+      }
       warnings.push(ignored(rule, `${tool} has no specifier syntax; write \`${tool}\` or \`${tool}(param:value)\``));
       return { compiled: undefined, warnings };
   }

@@ -4,9 +4,12 @@ import { commandOf, pathOf, type ToolFamily, urlOf } from "./tool-families.js";
 const LIMIT = 2048;
 
 export interface DecisionCache {
-  /** the cached decision, or undefined; `subject` is the call's command, path or URL */
-  get(scope: string, subject: string): PolicyDecision | undefined;
-  set(scope: string, subject: string, decision: PolicyDecision): PolicyDecision;
+  /**
+   * The cached decision, or undefined. `tool` is the canonical tool, `variant` a small number for the mode and the
+   * session kind, `subject` the call's command, path or URL.
+   */
+  get(tool: string, variant: number, subject: string): PolicyDecision | undefined;
+  set(tool: string, variant: number, subject: string, decision: PolicyDecision): PolicyDecision;
 }
 
 /** The one input field a cacheable call's decision depends on (command, path or URL), or undefined. */
@@ -19,22 +22,27 @@ export function cacheSubject(family: ToolFamily, input: unknown): string | undef
 
 /**
  * Remembers decisions for calls whose outcome depends only on the tool, one input field, the mode and the session
- * kind (`scope`): shell commands, file paths and URLs, when no session grant and no parameter rule is involved.
+ * kind: shell commands, file paths and URLs, when no session grant and no parameter rule is involved.
  * Agents repeat calls, so the hot path then costs two Map lookups. Bounded (oldest entries go first); decisions
  * are frozen because they are shared.
  */
 export function createDecisionCache(): DecisionCache {
-  const scopes = new Map<string, Map<string, PolicyDecision>>();
+  const scopes = new Map<string, Map<number, Map<string, PolicyDecision>>>();
   /** insertion order as a ring buffer: slot `next` holds the oldest entry once the cache is full */
   const order: ([Map<string, PolicyDecision>, string] | undefined)[] = new Array(LIMIT);
   let next = 0;
   return {
-    get: (scope, subject) => scopes.get(scope)?.get(subject),
-    set(scope, subject, decision) {
-      let entries = scopes.get(scope);
+    get: (tool, variant, subject) => scopes.get(tool)?.get(variant)?.get(subject),
+    set(tool, variant, subject, decision) {
+      let variants = scopes.get(tool);
+      if (variants === undefined) {
+        variants = new Map();
+        scopes.set(tool, variants);
+      }
+      let entries = variants.get(variant);
       if (entries === undefined) {
         entries = new Map();
-        scopes.set(scope, entries);
+        variants.set(variant, entries);
       }
       const frozen = Object.freeze(decision);
       if (!entries.has(subject)) {

@@ -1,8 +1,7 @@
 import type { CompiledRule } from "./compile-rule.js";
-import { isReadOnlyCommand } from "./defaults/is-read-only-command.js";
+import { defaultForSubcommand, globMayReachDeniedPath, traversalIn } from "./evaluate-shell-defaults.js";
 import type { EvaluationContext } from "./evaluation-context.js";
 import { fromOrigin, type Outcome, ruleOutcome } from "./outcome.js";
-import { isInsideAny } from "./paths.js";
 import { combineParts, pickWinningRule } from "./precedence.js";
 import { analyzeShellCommand, type Subcommand, shellScriptOf } from "./shell/analyze-shell-command.js";
 import { commandOf, toolFamily } from "./tool-families.js";
@@ -86,6 +85,10 @@ function decideSubcommand(options: {
 }): Outcome {
   const { sub, matches, context } = options;
   const winner = pickWinningRule(matches);
+  // as in Claude Code: command rules first, then path checks ('..' traversal asks before path deny rules apply)
+  if (winner?.behavior === "deny" && winner.kind !== "path") return ruleOutcome(winner, deniedText(sub.text, winner));
+  const traversal = traversalIn(sub);
+  if (traversal !== undefined) return traversal;
   if (winner?.behavior === "deny") return ruleOutcome(winner, deniedText(sub.text, winner));
   const guarded = globMayReachDeniedPath(sub, context);
   if (guarded !== undefined) {
@@ -132,54 +135,6 @@ function decideSubcommand(options: {
   return defaultForSubcommand(options);
 }
 
-function defaultForSubcommand(options: { sub: Subcommand; context: EvaluationContext; hasCd: boolean }): Outcome {
-  const { sub, context } = options;
-  const { defaults, mode } = context;
-  const program = sub.words[0] ?? "";
-  const files = context.fileTargets(sub);
-  if (mode === "bypassPermissions") {
-    const home = context.pathContext.homeDir;
-    if (program === "rm" && files.writes.some((path) => path === "/" || path === home)) {
-      return { behavior: "ask", source: "mode", reason: `${sub.text} would remove / or the home directory.` };
-    }
-    return { behavior: "allow", source: "mode", reason: "Allowed by bypassPermissions mode." };
-  }
-  const unknown = files.reads.find(isUnknownPath) ?? files.writes.find(isUnknownPath);
-  if (unknown !== undefined || SUBSTITUTION.test(sub.text)) {
-    return {
-      behavior: undefined,
-      source: "default",
-      reason: `${sub.text} uses an expansion or substitution whose result cannot be checked before it runs, so it needs approval.`,
-    };
-  }
-  const outside =
-    files.reads.find((path) => !isInsideAny(path, context.workingDirectories)) ??
-    files.writes.find((path) => !isInsideAny(path, context.workingDirectories));
-  if (outside !== undefined) {
-    return {
-      behavior: undefined,
-      source: "default",
-      reason: `${program} in '${outside}' needs approval. The path is outside the working directories for this session.`,
-    };
-  }
-  const gitAfterCd = program === "git" && options.hasCd;
-  if (!gitAfterCd && isReadOnlyCommand(sub, defaults)) {
-    return {
-      behavior: "allow",
-      source: "default",
-      reason: `${program} is a read-only command (${defaults.name} defaults).`,
-    };
-  }
-  if (mode === "acceptEdits" && defaults.acceptEditsCommands.has(program)) {
-    return {
-      behavior: "allow",
-      source: "mode",
-      reason: `${program} inside the working directories is allowed in acceptEdits mode.`,
-    };
-  }
-  return { behavior: undefined, source: "default", reason: "This command requires approval." };
-}
-
 function matchingPathRules(sub: Subcommand, context: EvaluationContext, into: CompiledRule[]): void {
   const files = context.fileTargets(sub);
   if (files.reads.length === 0 && files.writes.length === 0) return;
@@ -192,30 +147,6 @@ function matchingPathRules(sub: Subcommand, context: EvaluationContext, into: Co
       }
     }
   }
-}
-
-const SUBSTITUTION = /\$\(|`|<\(|>\(/;
-const UNKNOWN_PATH = /[$`]/;
-const VARIABLE_PATH = /[$`*?[]/;
-
-/** A path argument that names a variable or substitution: what it reads or writes is unknown until it runs. */
-function isUnknownPath(path: string): boolean {
-  return UNKNOWN_PATH.test(path);
-}
-
-/**
- * A deny path rule that a file argument with a wildcard or expansion (`cat sec*`, `cat $DIR/x`) might reach: such
- * arguments are not expanded before matching, so the command asks instead.
- */
-function globMayReachDeniedPath(sub: Subcommand, context: EvaluationContext): CompiledRule | undefined {
-  if (context.shellPathRules.length === 0) return undefined;
-  const files = context.fileTargets(sub);
-  const readGlob = files.reads.some((path) => VARIABLE_PATH.test(path));
-  const writeGlob = files.writes.some((path) => VARIABLE_PATH.test(path));
-  if (!readGlob && !writeGlob) return undefined;
-  return context.shellPathRules.find(
-    (rule) => rule.behavior === "deny" && (toolFamily(rule.tool) === "read" ? readGlob : writeGlob),
-  );
 }
 
 function deniedText(command: string, rule: CompiledRule): string {

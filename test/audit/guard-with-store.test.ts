@@ -48,7 +48,7 @@ describe("guard + audit trail on a shared SQLite file", () => {
 
     const store = await createSqliteStore({ filename: env.TOOLGATE_DB });
     const state = await store.sessions.get("shared-session");
-    expect((state?.state as { total: number }).total).toBe(3);
+    expect((state!.state as { total: number }).total).toBe(3);
     expect((await store.denials.query({ sessionId: "shared-session" })).map((record) => record.seq)).toEqual([1, 2, 3]);
     expect((await store.denials.queryEvents({ kinds: ["session.summary"] })).length).toBe(1);
     await store.close();

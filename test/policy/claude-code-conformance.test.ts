@@ -41,7 +41,8 @@ interface ConformanceCase {
   calls: ConformanceCall[];
 }
 
-function cliScope(args: string[]): { scope: ClaudeSettingsScope; mode: string | undefined } {
+function cliScope(args: string[]): { scopes: ClaudeSettingsScope[]; mode: string | undefined } {
+  const settings: { permissions?: Record<string, unknown> }[] = [];
   const permissions: { allow: string[]; deny: string[]; additionalDirectories: string[] } = {
     allow: [],
     deny: [],
@@ -57,10 +58,15 @@ function cliScope(args: string[]): { scope: ClaudeSettingsScope; mode: string | 
     else if (flag === "--disallowedTools" || flag === "--disallowed-tools")
       permissions.deny.push(...value.split(/[ ,]+(?![^(]*\))/));
     else if (flag === "--add-dir") permissions.additionalDirectories.push(value);
-    else continue;
+    else if (flag === "--settings") settings.push(JSON.parse(value) as { permissions?: Record<string, unknown> });
+    else if (flag === "--dangerously-skip-permissions") {
+      mode = "bypassPermissions";
+      continue;
+    } else continue;
     index++;
   }
-  return { scope: { scope: "cli", permissions }, mode };
+  const extra = settings.map((value) => ({ scope: "cli" as const, permissions: value.permissions }));
+  return { scopes: [{ scope: "cli", permissions }, ...extra], mode };
 }
 
 function policyForCase(testCase: ConformanceCase) {
@@ -68,7 +74,7 @@ function policyForCase(testCase: ConformanceCase) {
   const merged = mergeClaudeSettings({
     trusted: testCase.workspaceTrusted,
     scopes: [
-      cli.scope,
+      ...cli.scopes,
       { scope: "project", permissions: testCase.rules },
       { scope: "user", permissions: testCase.userSettings?.permissions },
     ],

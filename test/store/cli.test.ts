@@ -1,10 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { computeReport } from "../../src/store/compute-report.js";
+import { createSpool } from "../../src/store/spool.js";
+import type { SpoolBatch } from "../../src/store/spooled-denial-store.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { makeRecord, reportFixture } from "./fixtures.js";
 import { describePostgres } from "./postgres-test-database.js";
@@ -101,6 +103,57 @@ describe("toolgate report / tail / scrub / prune", () => {
     expect(prune.status).toBe(EXIT.ok);
     expect(JSON.parse(prune.stdout)).toMatchObject({ denials: 11, events: 4 });
     expect(JSON.parse(toolgate(["report", "--since", "2000-01-01", "--json"]).stdout).total).toBe(0);
+  });
+});
+
+describe("toolgate scrub with the config's redaction section", () => {
+  it("applies the configured extra patterns to stored rows", async () => {
+    const store = await createSqliteStore({ filename: database });
+    await store.denials.append([
+      makeRecord({
+        seq: 1,
+        sessionId: "ticket",
+        inputSummary: "cat ACME-123456",
+        input: { command: "cat ACME-123456" },
+      }),
+    ]);
+    await store.close();
+    const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
+    writeFileSync(
+      join(home, "toolgate.config.json"),
+      JSON.stringify({ redaction: { patterns: [{ kind: "internal-id", pattern: "ACME-[0-9]{6}" }] } }),
+    );
+    const result = spawnSync(process.execPath, [main, "scrub", "--json"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", HOME: home, TOOLGATE_DB: database },
+      cwd: home,
+    });
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout).changed).toBe(1);
+    const after = await createSqliteStore({ filename: database });
+    const [row] = await after.denials.query({ sessionId: "ticket" });
+    await after.close();
+    expect(JSON.stringify(row)).not.toContain("ACME-123456");
+    expect(row?.inputSummary).toContain("[REDACTED:internal-id");
+  });
+});
+
+describe("spooled records reach the store", () => {
+  it("report replays the spool left by an outage before reading", async () => {
+    const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
+    const spooled = makeRecord({ seq: 1, sessionId: "from-spool", at: Date.now() });
+    createSpool<SpoolBatch>({ directory: join(home, ".toolgate", "spool"), prefix: "denials" }).append({
+      kind: "denials",
+      records: [spooled],
+    });
+    const result = spawnSync(process.execPath, [main, "report", "--session", "from-spool", "--json"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", HOME: home, TOOLGATE_DB: database },
+      cwd: home,
+    });
+    expect(result.stderr).toContain("replayed 1 spooled batches");
+    expect(JSON.parse(result.stdout).total).toBe(1);
+    expect(readdirSync(join(home, ".toolgate", "spool"))).toEqual([]);
   });
 });
 

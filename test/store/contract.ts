@@ -46,6 +46,19 @@ export function runStoreContract(options: { name: string; create: () => Promise<
         expect(report.topSignatures[0]?.count).toBe(3);
       });
 
+      it("accepts records and state carrying NUL characters and lone surrogates (never a poison batch)", async () => {
+        const odd = "a\u0000b\ud800c";
+        await store.denials.append([makeRecord({ seq: 1, reason: odd, inputSummary: odd, input: { [odd]: odd } })]);
+        await store.denials.appendEvents([{ kind: "nudge.sent", sessionId: "s", turn: 1, at: 1, detail: { odd } }]);
+        const [row] = await store.denials.query();
+        expect(row?.reason.startsWith("a")).toBe(true);
+        expect(row?.reason.endsWith("c")).toBe(true);
+        expect(await store.denials.queryEvents()).toHaveLength(1);
+        const saved = await store.sessions.update("odd", () => ({ text: odd }));
+        expect(saved.version).toBe(1);
+        expect(((await store.sessions.get("odd"))!.state as { text: string }).text.endsWith("c")).toBe(true);
+      });
+
       it("filters by time window, session, tool and id, and orders and limits", async () => {
         const records = [
           makeRecord({ seq: 1, at: 1_000, tool: "Bash" }),

@@ -1,7 +1,8 @@
 /**
  * Child-process worker for the concurrency tests: opens the store named by argv and does N read-modify-write
  * updates of one session, then reports to the parent. argv: engine (sqlite|postgres), location (file or URL),
- * session id, iterations, worker name, [schema], [durable|fast]. With TOOLGATE_WORKER_MODE=step each update is the
+ * session id, iterations, worker name, [schema], [durable|fast], [connections: concurrent workers in this process,
+ * each with its own connection and name `<name>.<k>`, default 1]. With TOOLGATE_WORKER_MODE=step each update is the
  * core's `step` with a `call.denied` event (the total is the core's `state.total`); otherwise a plain counter.
  */
 import { compileCoreConfig } from "../../src/core/compile-config.js";
@@ -11,12 +12,13 @@ import { step } from "../../src/core/step.js";
 import { defaultPorts } from "../../src/guard/default-ports.js";
 import type { Store } from "../../src/store/ports.js";
 
-const [engine, location, sessionId, iterations, name, schema, durability] = process.argv.slice(2) as [
+const [engine, location, sessionId, iterations, name, schema, durability, connections] = process.argv.slice(2) as [
   string,
   string,
   string,
   string,
   string,
+  string | undefined,
   string | undefined,
   string | undefined,
 ];
@@ -63,14 +65,19 @@ if (process.env.TOOLGATE_WORKER_MODE === "step") {
   process.send?.({ done: name });
   process.exit(0);
 }
-for (let index = 0; index < Number(iterations); index++) {
-  await store.sessions.update(sessionId, (state) => {
-    const previous = state ?? { count: 0, perWorker: {} };
-    return {
-      count: previous.count + 1,
-      perWorker: { ...previous.perWorker, [name]: (previous.perWorker[name] ?? 0) + 1 },
-    };
-  });
+async function count(workerStore: Store<Counter>, worker: string): Promise<void> {
+  for (let index = 0; index < Number(iterations); index++) {
+    await workerStore.sessions.update(sessionId, (state) => {
+      const previous = state ?? { count: 0, perWorker: {} };
+      return {
+        count: previous.count + 1,
+        perWorker: { ...previous.perWorker, [worker]: (previous.perWorker[worker] ?? 0) + 1 },
+      };
+    });
+  }
 }
+const extra = await Promise.all(Array.from({ length: Number(connections ?? 1) - 1 }, () => open()));
+await Promise.all([store, ...extra].map((workerStore, k) => count(workerStore, connections ? `${name}.${k}` : name)));
+for (const workerStore of extra) await workerStore.close();
 await store.close();
 process.send?.({ done: name });

@@ -4,7 +4,8 @@ import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import type { GuardSession } from "../../guard/types.js";
 import type { ClaudeHookInput } from "./hook-input.js";
 import { additionalContext, type HookAnswer, PASS, permissionRequestDeny, preToolUseDeny } from "./hook-output.js";
-import { findToolUseId, findTranscriptDenials } from "./transcript-denials.js";
+import { reconcileTranscript } from "./reconcile-transcript.js";
+import { findToolUseId } from "./transcript-denials.js";
 
 /** What the hook handler needs beyond the guard session: reading transcripts and knowing recorded denials. */
 export interface ClaudeHookContext {
@@ -37,41 +38,6 @@ function callOf(input: { tool_name: string; tool_input: unknown }, toolUseId: st
 
 function agentOf(input: ClaudeHookInput): { agentId?: string } {
   return input.agent_id === undefined ? {} : { agentId: input.agent_id };
-}
-
-/**
- * Records the denials in a transcript that no hook recorded (path-denied Read/Edit, a person's "No", removed
- * tools, rule denials toolgate did not pre-empt), each once, keyed by tool_use_id.
- */
-export async function reconcileTranscript(options: {
-  context: ClaudeHookContext;
-  path: string | undefined;
-  agentId?: string;
-}): Promise<Effect[]> {
-  const { context, path } = options;
-  if (path === undefined) return [];
-  const text = context.readTranscript(path);
-  if (text === undefined) return [];
-  const denials = findTranscriptDenials(text);
-  if (denials.length === 0) return [];
-  const recorded = await context.recordedDenialIds();
-  const effects: Effect[] = [];
-  for (const denial of denials) {
-    if (recorded.has(denial.toolUseId)) continue;
-    const agentId = denial.agentId ?? options.agentId;
-    effects.push(
-      ...(await context.session.denied(
-        { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
-        {
-          source: denial.source,
-          reason: denial.text,
-          ...(denial.decisionReasonType === undefined ? {} : { decisionReasonType: denial.decisionReasonType }),
-          ...(agentId === undefined ? {} : { agentId }),
-        },
-      )),
-    );
-  }
-  return effects;
 }
 
 async function preToolUse(

@@ -100,11 +100,13 @@ export class OpencodeTracker {
     input: unknown;
   }): Promise<string | undefined> {
     this.#calls.set(this.#key(options.sessionId, options.callId), { tool: options.tool, input: options.input });
+    trim(this.#calls);
     const result = await this.#session(options.sessionId).decide(this.#call(options), this.#agent(options.sessionId));
     await this.#handle(options.sessionId, result.effects);
     if (result.decision.behavior === "allow") return undefined;
     const key = this.#key(options.sessionId, options.callId);
     this.#counted.add(key);
+    trim(this.#counted);
     return result.text || result.decision.reason;
   }
 
@@ -186,6 +188,7 @@ export class OpencodeTracker {
     const key = this.#key(sessionId, callId);
     if (this.#counted.has(key)) return;
     this.#counted.add(key);
+    trim(this.#counted);
     const known = this.#calls.get(key);
     const tool = known?.tool ?? ask?.permission ?? "unknown";
     const input = known?.input ?? ask?.metadata ?? {};
@@ -250,6 +253,7 @@ export class OpencodeTracker {
       return;
     }
     this.#counted.add(key);
+    trim(this.#counted);
     const source: DenialSource =
       denial.kind === "rule"
         ? "rule"
@@ -302,4 +306,10 @@ export class OpencodeTracker {
   #call(options: { callId: string; tool: string; input: unknown; sessionId: string }): ToolCall {
     return { toolUseId: options.callId, tool: options.tool, input: options.input ?? {} };
   }
+}
+
+/** Keeps per-call bookkeeping bounded in long TUI sessions (oldest entries go first). */
+const KEPT_CALLS = 2048;
+function trim(collection: Map<string, unknown> | Set<string>): void {
+  while (collection.size > KEPT_CALLS) collection.delete(collection.keys().next().value as string);
 }

@@ -3,24 +3,35 @@ import { defineCommand } from "citty";
 import type { StoreOptions } from "../../config/store-schema.js";
 import { ToolgateError } from "../../core/errors.js";
 import { createRedactor } from "../../detect/redact.js";
+import { createRedactOptions } from "../../detect-node/redact-options.js";
 import { loadConfig } from "../../node/load-config.js";
 import { suggestRule } from "../../policy/grants/suggest-rule.js";
 import { formatReport, type SuggestedRule } from "../../store/format-report.js";
 import { openStore } from "../../store/open-store.js";
 import { parseSince } from "../../store/parse-since.js";
 import type { Store } from "../../store/ports.js";
+import { defaultSpoolDirectory } from "../../store/resolve-store-location.js";
+import { createSpool } from "../../store/spool.js";
+import type { SpoolBatch } from "../../store/spooled-denial-store.js";
 import { EXIT } from "../exit-codes.js";
 
 /**
  * Opens the store the environment and config select, runs `fn`, closes it. Errors a user can hit print one line
  * on stderr and set the documented exit code (usage 2, store 7); never a stack trace.
  */
-export async function withStore(command: string, fn: (store: Store<unknown>) => Promise<void>): Promise<void> {
+export async function withStore(
+  command: string,
+  fn: (store: Store<unknown>, context: { redactor: ReturnType<typeof createRedactor> }) => Promise<void>,
+): Promise<void> {
   let store: Store<unknown> | undefined;
   try {
     const config = loadConfig({ cwd: process.cwd(), env: process.env, homeDir: homedir() }).config;
-    store = await openStore({ ...(config.store ? { config: config.store as StoreOptions } : {}) });
-    await fn(store);
+    // The configured redaction (extra patterns, keyed suffix), as the guard uses it.
+    const redactor = createRedactor(createRedactOptions(config.redaction, process.env));
+    const storeConfig = config.store ? { config: config.store as StoreOptions } : {};
+    store = await openStore(storeConfig);
+    await replaySpool(store, defaultSpoolDirectory(storeConfig));
+    await fn(store, { redactor });
   } catch (error) {
     if (!ToolgateError.is(error)) throw error;
     process.stderr.write(`toolgate ${command}: ${error.message}\n`);
@@ -28,6 +39,20 @@ export async function withStore(command: string, fn: (store: Store<unknown>) => 
   } finally {
     await store?.close();
   }
+}
+
+/** Records spooled while the store was unreachable go in first, so reports and scrubs see them. */
+async function replaySpool(store: Store<unknown>, directory: string): Promise<void> {
+  const spool = createSpool<SpoolBatch>({ directory, prefix: "denials" });
+  if (!spool.hasPending()) return;
+  const result = await spool.replay(async (batches) => {
+    for (const batch of batches) {
+      if (batch.kind === "denials") await store.denials.append(batch.records);
+      else await store.denials.appendEvents(batch.events);
+    }
+  });
+  if (result.replayed > 0)
+    process.stderr.write(`toolgate: replayed ${result.replayed} spooled batches into the store\n`);
 }
 
 export default defineCommand({
@@ -50,7 +75,7 @@ export default defineCommand({
     json: { type: "boolean", description: "print the report as JSON", default: false },
   },
   async run({ args }) {
-    await withStore("report", async (store) => {
+    await withStore("report", async (store, { redactor }) => {
       const top = Number(args.top);
       if (!Number.isInteger(top) || top < 1 || top > 1000) {
         throw new ToolgateError({
@@ -65,7 +90,6 @@ export default defineCommand({
         ...(args.session ? { sessionId: args.session } : {}),
         ...(args.tool ? { tool: args.tool } : {}),
       });
-      const redactor = createRedactor();
       const suggestions: SuggestedRule[] = report.topSignatures.map((row) => ({
         tool: row.tool,
         signature: row.signature,

@@ -1,21 +1,19 @@
 import { defineCommand } from "citty";
 import type { DenialRecord } from "../../core/records.js";
-import { createRedactor } from "../../detect/redact.js";
 import { withStore } from "./report.js";
 
 export default defineCommand({
   meta: {
     name: "scrub",
     description:
-      "Re-apply the current secret redaction to every stored denial (after adding a detector, or upgrading\n" +
-      "toolgate). Rewrites only rows that change.\n\nExamples:\n  toolgate scrub\n  TOOLGATE_DB=./ci.db toolgate scrub --json",
+      "Re-apply the current secret redaction (built-in detectors plus the config's redaction section) to every\n" +
+      "stored denial, after adding a pattern or upgrading toolgate. Rewrites only rows that change.\n\nExamples:\n  toolgate scrub\n  TOOLGATE_DB=./ci.db toolgate scrub --json",
   },
   args: {
     json: { type: "boolean", description: "print the result as JSON", default: false },
   },
   async run({ args }) {
-    await withStore("scrub", async (store) => {
-      const redactor = createRedactor();
+    await withStore("scrub", async (store, { redactor }) => {
       const redact = (record: DenialRecord): DenialRecord => {
         const next: DenialRecord = {
           ...record,

@@ -3,7 +3,8 @@
  * ../shared/conformance/claude-code-rules.json and documented in docs/rules.md ("Defaults preset").
  * - read-only shell commands run without approval when every path they name is inside the working directories;
  * - Read/Grep/Glob/LS inside the working directories run without approval;
- * - in acceptEdits mode, file edits and `mkdir`/`touch`/`mv`/`cp` inside the working directories run;
+ * - in acceptEdits mode, file edits, `mkdir`/`touch`/`mv`/`cp`/`rm`/`rmdir`/`sed -i` and output redirections of
+ *   read-only commands inside the working directories run;
  * - tools that need no permission in Claude Code (TodoWrite, Task, ...) run;
  * - everything else asks (the mode then decides).
  * The preset is data so it can be read, tested and turned off (`--claude-settings off` / `defaults: "none"`).
@@ -164,7 +165,8 @@ export const CLAUDE_CODE_DEFAULTS: DefaultsPreset = {
     ],
     "git stash": ["push", "pop", "apply", "drop", "clear", "save", "create", "store", "branch"],
   },
-  acceptEditsCommands: new Set(["mkdir", "touch", "mv", "cp"]),
+  // observed with 2.1.330 in acceptEdits: these ran inside the working directories; tee, ln, chmod, truncate asked
+  acceptEditsCommands: new Set(["mkdir", "touch", "mv", "cp", "rm", "rmdir", "sed"]),
   noPermissionTools: new Set([
     "Task",
     "Agent",

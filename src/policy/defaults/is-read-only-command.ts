@@ -9,10 +9,14 @@ const GIT_STASH_READS = new Set(["list", "show"]);
  * Whether a subcommand only reads, per the preset: a read-only program without a flag that makes it write or run
  * something, and no output redirection to a file. (Paths are checked separately against the working directories.)
  */
-export function isReadOnlyCommand(subcommand: Subcommand, preset: DefaultsPreset): boolean {
+export function isReadOnlyCommand(
+  subcommand: Subcommand,
+  preset: DefaultsPreset,
+  options: { ignoreOutputRedirects?: boolean } = {},
+): boolean {
   const [program, ...args] = subcommand.words;
   if (program === undefined || !preset.readOnlyCommands.has(program)) return false;
-  for (const redirect of subcommand.redirects) {
+  for (const redirect of options.ignoreOutputRedirects ? [] : subcommand.redirects) {
     if (redirect.operator === "<" || redirect.operator === "<<<" || redirect.operator.startsWith("<<")) continue;
     if (redirect.target.startsWith("&") || redirect.target === "/dev/null") continue;
     return false;

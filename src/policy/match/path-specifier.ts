@@ -24,9 +24,12 @@ export function compilePathSpecifier(specifier: string, context: PathSpecifierCo
   return (path) => path.startsWith(prefix) && (exact.test(path) || below.test(path));
 }
 
+/** Characters that make a path pattern a glob. */
+export const GLOB_CHARACTERS = /[*?[\]{}()!+@\\]/;
+
 /** The literal directory part of a glob before its first special character: every match starts with it. */
-function literalPrefix(glob: string): string {
-  const special = glob.search(/[*?[\]{}()!+@\\]/);
+export function literalPrefix(glob: string): string {
+  const special = glob.search(GLOB_CHARACTERS);
   const literal = special < 0 ? glob : glob.slice(0, special);
   return literal.slice(0, literal.lastIndexOf("/") + 1);
 }

@@ -127,5 +127,7 @@ export function fileArguments(subcommand: Subcommand): FileArguments {
     // copying or moving a file reads it too, so Read deny rules cover `cp secret.env x`
     if (program === "cp" || program === "mv" || program === "ln") reads.push(word);
   }
+  // `sed -i` edits its files in place
+  if (program === "sed" && args.some((arg) => arg === "--in-place" || /^-[a-zA-Z]*i/.test(arg))) writes.push(...reads);
   return { recognised: true, reads, writes };
 }

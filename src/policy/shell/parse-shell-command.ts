@@ -29,6 +29,8 @@ export interface ShellParse {
   complete: boolean;
 }
 
+/** characters that end a word or need a closer look inside one */
+const SPECIAL_IN_WORD = new Set([" ", "\t", "\n", "\r", ";", "&", "|", "(", ")", "<", ">", "\\", "'", '"', "$", "`"]);
 const SEPARATORS = ["&&", "||", ";;", "|&", ";", "|", "&"];
 const REDIRECTS = ["&>>", "&>", "<<<", "<<-", "<<", ">>", ">&", "<&", ">|", "<>", ">", "<"];
 
@@ -86,13 +88,14 @@ function parseList(cursor: Cursor, closer: string | undefined): void {
       if (char === "(") parseList(cursor, ")");
       continue;
     }
-    const separator = startsWithAny(text, cursor.at, SEPARATORS);
+    const separator =
+      char === "&" || char === "|" || char === ";" ? startsWithAny(text, cursor.at, SEPARATORS) : undefined;
     if (separator !== undefined && !(separator === "&" && text[cursor.at + 1] === ">")) {
       cursor.at += separator.length;
       flush();
       continue;
     }
-    const redirect = readRedirectOperator(text, cursor.at);
+    const redirect = mayStartRedirect(char) ? readRedirectOperator(text, cursor.at) : undefined;
     if (redirect !== undefined) {
       cursor.at += redirect.length;
       skipBlanks(cursor);
@@ -123,10 +126,18 @@ function startsWithAny(text: string, at: number, options: string[]): string | un
   return undefined;
 }
 
+function isDigit(char: string | undefined): boolean {
+  return char !== undefined && char >= "0" && char <= "9";
+}
+
+function mayStartRedirect(char: string): boolean {
+  return char === "<" || char === ">" || char === "&" || isDigit(char);
+}
+
 /** `>`, `2>>`, `&>`...; a leading file-descriptor number only counts when it is its own word so far. */
 function readRedirectOperator(text: string, at: number): { operator: string; length: number } | undefined {
   let index = at;
-  while (index < text.length && /[0-9]/.test(text[index] as string)) index++;
+  while (isDigit(text[index])) index++;
   const digits = index - at;
   if (digits > 0 && !(text[index] === ">" || text[index] === "<")) return undefined;
   if (text.startsWith("<(", index) || text.startsWith(">(", index)) return undefined;
@@ -174,8 +185,11 @@ function readWord(cursor: Cursor): ShellWord {
       value += readBackticks(cursor);
       continue;
     }
-    value += char;
-    cursor.at++;
+    // a run of ordinary characters at once
+    let end = cursor.at + 1;
+    while (end < text.length && !SPECIAL_IN_WORD.has(text[end] as string)) end++;
+    value += text.slice(cursor.at, end);
+    cursor.at = end;
   }
   return { value, raw: text.slice(start, cursor.at) };
 }

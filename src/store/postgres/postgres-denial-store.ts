@@ -14,6 +14,7 @@ import {
 import type { DenialQuery, DenialStore, ReportQuery } from "../ports.js";
 import { whereClause } from "../report-sql.js";
 import { sqlReport } from "../sql-report.js";
+import { postgresSafe } from "./postgres-safe.js";
 
 const DENIAL_TYPES = [
   "text",
@@ -60,13 +61,6 @@ SELECT day, tool, session_id, count(*) FROM inserted GROUP BY day, tool, session
 ON CONFLICT (day, tool, session_id) DO UPDATE SET total = denial_daily_sessions.total + excluded.total`;
 const insertEvents = unnestInsert("audit_events", EVENT_COLUMNS, EVENT_TYPES, "");
 
-/** Postgres rejects NUL in text and `\u0000` in JSONB; replace it so a record is never refused. */
-function sanitize(values: DenialRowValues): DenialRowValues {
-  return values.map((value) =>
-    typeof value === "string" ? value.replaceAll("\u0000", "\uFFFD").replaceAll("\\u0000", "\\uFFFD") : value,
-  );
-}
-
 function columnArrays(rows: DenialRowValues[], width: number): unknown[][] {
   const arrays: unknown[][] = Array.from({ length: width }, () => []);
   for (const row of rows) for (let column = 0; column < width; column++) arrays[column]!.push(row[column]);
@@ -80,12 +74,12 @@ export function createPostgresDenialStore(options: { pool: Pool }): DenialStore 
   return {
     async append(records: readonly DenialRecord[]) {
       if (records.length === 0) return;
-      const rows = records.map((record) => sanitize(denialRowValues(record)));
+      const rows = records.map((record) => denialRowValues(postgresSafe(record)));
       await pool.query(insertDenials, columnArrays(rows, DENIAL_COLUMNS.length));
     },
     async appendEvents(events: readonly AuditEvent[]) {
       if (events.length === 0) return;
-      const rows = events.map((event) => sanitize(eventRowValues(event)));
+      const rows = events.map((event) => eventRowValues(postgresSafe(event)));
       await pool.query(insertEvents, columnArrays(rows, EVENT_COLUMNS.length));
     },
     async query(query: DenialQuery = {}) {
@@ -127,7 +121,7 @@ export function createPostgresDenialStore(options: { pool: Pool }): DenialStore 
         const updated: DenialRowValues[] = [];
         for (const row of rows) {
           const { id, ...record } = rowToDenial(row, parsedJson);
-          const after = sanitize(denialRowValues(redact(record)));
+          const after = denialRowValues(postgresSafe(redact(record)));
           if (JSON.stringify(denialRowValues(record)) === JSON.stringify(after)) continue;
           ids.push(id);
           updated.push(after);

@@ -1,6 +1,7 @@
 import type { Pool, QueryResult } from "pg";
 import type { SessionState } from "../../core/state.js";
 import type { SessionStateStore } from "../ports.js";
+import { postgresSafe } from "./postgres-safe.js";
 
 /**
  * SessionStateStore over Postgres: one transaction per update that makes sure the row exists (version 0 means
@@ -33,7 +34,7 @@ export function createPostgresSessionStateStore<S = SessionState>(options: {
         )) as unknown as QueryResult[];
         const row = results.at(-1)!.rows[0]!;
         const version = Number(row.version);
-        const text = JSON.stringify(fn(version === 0 ? undefined : (row.state as S)));
+        const text = JSON.stringify(postgresSafe(fn(version === 0 ? undefined : (row.state as S))));
         await client.query(
           `UPDATE session_state SET version = ${version + 1}, state = ${client.escapeLiteral(text)}::jsonb, updated_at = ${Date.now()} WHERE session_id = ${id}; COMMIT`,
         );

@@ -14,7 +14,7 @@ import { type FakeAnthropic, firstUserText, startFakeAnthropic } from "./fake-an
 import { installHookLogger } from "./hook-logger.js";
 import { createWorkspace, runClaude, type Workspace } from "./run-claude.js";
 import { bash } from "./scripts.js";
-import { assertBuilt, runToolgate } from "./toolgate-cli.js";
+import { assertBuilt, removeSnapshot, runToolgate } from "./toolgate-cli.js";
 
 const SECRET = "ghp_Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1Jh0Gf9Ed8Cb7A";
 
@@ -92,6 +92,7 @@ describe("Claude Code with toolgate hooks: every denial recorded once", () => {
   });
 
   afterAll(async () => {
+    removeSnapshot();
     await fake?.close();
     workspace?.remove();
   });

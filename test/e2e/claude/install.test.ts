@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace, type Workspace } from "./run-claude.js";
-import { assertBuilt, runToolgate } from "./toolgate-cli.js";
+import { assertBuilt, removeSnapshot, runToolgate } from "./toolgate-cli.js";
 
 describe("toolgate install / uninstall claude-code", () => {
   let workspace: Workspace;
@@ -17,7 +17,10 @@ describe("toolgate install / uninstall claude-code", () => {
     workspace = createWorkspace();
     workspace.writeProjectSettings(original);
   });
-  afterAll(() => workspace?.remove());
+  afterAll(() => {
+    removeSnapshot();
+    workspace?.remove();
+  });
 
   const settingsPath = () => join(workspace.project, ".claude", "settings.json");
   const run = (...args: string[]) => runToolgate({ args, cwd: workspace.project, env: { HOME: workspace.home } });

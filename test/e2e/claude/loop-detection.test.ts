@@ -8,7 +8,7 @@ import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import { type FakeAnthropic, startFakeAnthropic } from "./fake-anthropic.js";
 import { type ClaudeRunResult, createWorkspace, runClaude, type Workspace } from "./run-claude.js";
 import { identicalRetries } from "./scripts.js";
-import { assertBuilt, runToolgate, toolgateCommand } from "./toolgate-cli.js";
+import { assertBuilt, removeSnapshot, runToolgate, toolgateCommand } from "./toolgate-cli.js";
 
 const ATTEMPTS = 15;
 
@@ -37,6 +37,7 @@ describe("Claude Code with toolgate hooks: identical retries", () => {
   });
 
   afterAll(async () => {
+    removeSnapshot();
     console.info(
       `[effectiveness] identical failing call x${ATTEMPTS}: ${fake?.servedToolUses().length} calls, exit ${run?.exitCode}`,
     );

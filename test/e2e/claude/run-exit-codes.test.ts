@@ -3,10 +3,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startFakeAnthropic } from "./fake-anthropic.js";
 import { createWorkspace, runClaude } from "./run-claude.js";
 import { bash } from "./scripts.js";
-import { assertBuilt, runToolgate, toolgateCommand } from "./toolgate-cli.js";
+import { assertBuilt, removeSnapshot, runToolgate, toolgateCommand } from "./toolgate-cli.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
+  removeSnapshot();
   for (const cleanup of cleanups) await cleanup();
 });
 

@@ -9,7 +9,7 @@ import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import { startFakeAnthropic } from "./fake-anthropic.js";
 import { type ClaudeRunResult, createWorkspace, runClaude } from "./run-claude.js";
 import { stubbornRemover } from "./scripts.js";
-import { assertBuilt, runToolgate, toolgateCommand } from "./toolgate-cli.js";
+import { assertBuilt, removeSnapshot, runToolgate, toolgateCommand } from "./toolgate-cli.js";
 
 const ATTEMPTS = 25;
 
@@ -43,11 +43,21 @@ describe("Claude Code with toolgate hooks: stubborn rm -rf", () => {
   });
 
   afterAll(async () => {
+    removeSnapshot();
     // Effectiveness figures for BENCHMARKS.md (## Claude Code)
     console.info(
       `[effectiveness] stubborn rm -rf x${ATTEMPTS}: toolgate run -> ${withRun?.fake.servedToolUses().length} calls, exit ${withRun?.run.exitCode}; bare claude + hooks -> ${bare?.fake.servedToolUses().length} calls, exit ${bare?.run.exitCode}`,
     );
     console.info(`[toolgate run stderr]\n${withRun?.run.stderr}`);
+    if (process.env.TOOLGATE_E2E_DEBUG) {
+      console.info(
+        JSON.stringify(
+          { results: withRun?.fake.toolResults(), result: withRun?.run.result, bareStderr: bare?.run.stderr },
+          null,
+          1,
+        ),
+      );
+    }
     for (const item of [withRun, bare]) {
       await item?.fake.close();
       item?.workspace.remove();

@@ -36,5 +36,5 @@ describe("stubborn model: model calls and tool calls with and without toolgate",
     expect(headlessAbort.modelCalls).toBeLessThan(without.modelCalls);
     expect(headlessAbort.toolCalls).toBeLessThan(without.toolCalls);
     expect(ladder.toolCalls).toBeLessThan(without.toolCalls);
-  }, 120_000);
+  }, 480_000);
 });

@@ -59,7 +59,7 @@ describe("toolgate plugin in the real opencode binary", () => {
       ["rule", 'bash "rm *": deny'],
       ["rule", 'bash "rmdir *": deny'],
     ]);
-  }, 60_000);
+  }, 180_000);
 
   test("threshold from OPENCODE_DENY_THRESHOLD: 3 means two denials do not nudge", async () => {
     const { conversations } = await runScenario({
@@ -70,7 +70,7 @@ describe("toolgate plugin in the real opencode binary", () => {
     });
     expect(conversations).toHaveLength(3);
     expect(conversations.flatMap(notesIn)).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   test("a non-numeric threshold is ignored with a warning and the default (2) applies", async () => {
     const { run, conversations } = await runScenario({
@@ -81,7 +81,7 @@ describe("toolgate plugin in the real opencode binary", () => {
     });
     expect(run.stderr).toContain('OPENCODE_DENY_THRESHOLD="two" is not a positive whole number');
     expect(notesIn(conversations[2] ?? [])).toHaveLength(1);
-  }, 60_000);
+  }, 180_000);
 
   test("a successful call between two denials resets the streak: no nudge", async () => {
     const { conversations } = await runScenario({
@@ -96,7 +96,7 @@ describe("toolgate plugin in the real opencode binary", () => {
     expect(conversations).toHaveLength(4);
     expect(toolResultsIn(conversations[3] ?? [])[1]).toContain("ok");
     expect(conversations.flatMap(notesIn)).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   test("stubborn model: escalating guidance in the tool text, then toolgate blocks in tool.execute.before and stops the run", async () => {
     const plugin = pluginWithOptions('{ core: { headlessStrategy: "fallback" } }');
@@ -119,7 +119,7 @@ describe("toolgate plugin in the real opencode binary", () => {
     const { events } = await storedRun(database);
     expect(events.map((event) => event.kind)).toContain("run.aborted");
     expect(run.stderr).toContain("toolgate stopped the run");
-  }, 90_000);
+  }, 180_000);
 
   test("ask + headless reject (seed defect 1: the reply is `reject`, never `deny`): opencode exits 0, toolgate records an abort and names the rule", async () => {
     const { run, database, conversations } = await runScenario({
@@ -135,7 +135,7 @@ describe("toolgate plugin in the real opencode binary", () => {
     expect(aborts.map((event) => event.detail.reason)).toEqual(["host-stopped"]);
     expect(run.stderr).toContain('toolgate: opencode run auto-rejected bash "rm -rf victim" (pattern "rm *")');
     expect(run.stderr).toContain('"permission": { "bash": { "rm *": "allow" } }');
-  }, 60_000);
+  }, 180_000);
 
   test("a reject that also rejects the other pending ask counts each call once", async () => {
     const { run, database } = await runScenario({
@@ -146,7 +146,7 @@ describe("toolgate plugin in the real opencode binary", () => {
     const { records } = await storedRun(database);
     expect(records.map((record) => record.toolUseId).sort()).toEqual(["call_2_0", "call_2_1"]);
     expect(run.stderr.match(/opencode run auto-rejected/g)).toHaveLength(1);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("a new user message", () => {
@@ -181,7 +181,31 @@ describe("a new user message", () => {
     }
     const { records } = await storedRun(database);
     expect(records.map((record) => record.turn)).toEqual([1, 2]);
-  }, 90_000);
+  }, 180_000);
+});
+
+describe("subagents", () => {
+  test("a denial inside a task subagent is recorded in the parent session under the subagent's id", async () => {
+    const subtask = "SUBTASK: remove the victim directory";
+    const parent = sequenceScript([
+      toolStep({ tool: "task", args: { description: "Remove victim", prompt: subtask, subagent_type: "general" } }),
+    ]);
+    const child = sequenceScript([toolStep(bash("rm -rf victim"))], "FINAL: the subagent could not remove it.");
+    const { database, conversations } = await runScenario({
+      script: (request) =>
+        JSON.stringify(request.messages ?? []).includes(subtask) &&
+        !JSON.stringify(request.messages ?? []).includes('"task"')
+          ? child(request)
+          : parent(request),
+      permission: denyRm,
+      files,
+    });
+    expect(conversations.length).toBeGreaterThanOrEqual(3);
+    const { records } = await storedRun(database);
+    expect(records).toHaveLength(1);
+    expect(records[0]?.agentId).toMatch(/^ses_/);
+    expect(records[0]?.agentId).not.toBe(records[0]?.sessionId);
+  }, 180_000);
 });
 
 describe("toolgate config in the project", () => {
@@ -202,7 +226,7 @@ describe("toolgate config in the project", () => {
     const text = JSON.stringify(payloads);
     expect(text).toContain("rm -rf victim");
     expect(text).toContain("rmdir victim");
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("OS-level failures in bash output", () => {
@@ -218,7 +242,7 @@ describe("OS-level failures in bash output", () => {
     expect(notes[0]).toContain("operating-system permission errors");
     const { records } = await storedRun(database);
     expect(records.map((record) => record.source)).toEqual(["sandbox", "rule"]);
-  }, 60_000);
+  }, 180_000);
 
   test("a search with no match (exit 1; rg is not installed here, grep behaves the same) does not count", async () => {
     const { conversations, database } = await runScenario({
@@ -230,7 +254,7 @@ describe("OS-level failures in bash output", () => {
     expect(conversations.flatMap(notesIn)).toEqual([]);
     const { records } = await storedRun(database);
     expect(records.map((record) => record.source)).toEqual(["rule"]);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("toolgate run -- opencode run", () => {
@@ -245,7 +269,7 @@ describe("toolgate run -- opencode run", () => {
     expect(run.exitCode).toBe(6);
     expect(conversations.length).toBeLessThan(4);
     expect(run.stderr).toContain("toolgate aborted the run: bash was denied 2 times");
-  }, 60_000);
+  }, 180_000);
 
   test("an ask rejected headless (opencode exits 0) makes `toolgate run` exit non-zero", async () => {
     requireBuiltCli();
@@ -257,7 +281,7 @@ describe("toolgate run -- opencode run", () => {
     });
     expect(run.exitCode).toBe(5);
     expect(run.stderr).toContain("toolgate run: 1 denied call");
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("toolgate install opencode", () => {
@@ -284,5 +308,5 @@ describe("toolgate install opencode", () => {
     });
     expect(installs.join("")).toContain("opencode.json");
     expect(notesIn(conversations[2] ?? [])).toHaveLength(1);
-  }, 60_000);
+  }, 180_000);
 });

@@ -164,7 +164,7 @@ export async function runOpencode(options: OpencodeRunOptions): Promise<Opencode
   const timer = setTimeout(() => {
     timedOut = true;
     child.kill("SIGKILL");
-  }, options.timeoutMs ?? 60_000);
+  }, options.timeoutMs ?? 150_000);
   const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
     child.on("close", (code, closeSignal) => resolve([code, closeSignal])),
   );

@@ -1,0 +1,38 @@
+import type { Effect } from "../../core/effects.js";
+import type { ClaudeHookContext } from "./handle-hook.js";
+import { findTranscriptDenials } from "./transcript-denials.js";
+
+/**
+ * Records the denials in a transcript that no hook recorded (path-denied Read/Edit, a person's "No", removed
+ * tools, rule denials toolgate did not pre-empt), each once, keyed by tool_use_id.
+ */
+export async function reconcileTranscript(options: {
+  context: ClaudeHookContext;
+  path: string | undefined;
+  agentId?: string;
+}): Promise<Effect[]> {
+  const { context, path } = options;
+  if (path === undefined) return [];
+  const text = context.readTranscript(path);
+  if (text === undefined) return [];
+  const denials = findTranscriptDenials(text);
+  if (denials.length === 0) return [];
+  const recorded = await context.recordedDenialIds();
+  const effects: Effect[] = [];
+  for (const denial of denials) {
+    if (recorded.has(denial.toolUseId)) continue;
+    const agentId = denial.agentId ?? options.agentId;
+    effects.push(
+      ...(await context.session.denied(
+        { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
+        {
+          source: denial.source,
+          reason: denial.text,
+          ...(denial.decisionReasonType === undefined ? {} : { decisionReasonType: denial.decisionReasonType }),
+          ...(agentId === undefined ? {} : { agentId }),
+        },
+      )),
+    );
+  }
+  return effects;
+}

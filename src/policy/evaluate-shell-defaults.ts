@@ -1,0 +1,121 @@
+import picomatch from "picomatch/posix.js";
+import type { CompiledRule } from "./compile-rule.js";
+import { isReadOnlyCommand } from "./defaults/is-read-only-command.js";
+import type { EvaluationContext } from "./evaluation-context.js";
+import type { Outcome } from "./outcome.js";
+import { isInsideAny } from "./paths.js";
+import type { Subcommand } from "./shell/analyze-shell-command.js";
+import { fileArguments } from "./shell/file-arguments.js";
+import { toolFamily } from "./tool-families.js";
+
+/**
+ * What the defaults preset and the mode say about a shell subcommand no rule or grant decided, and the guard for
+ * file arguments that cannot be checked before the command runs (wildcards, `$VAR`, substitutions).
+ */
+export function defaultForSubcommand(options: {
+  sub: Subcommand;
+  context: EvaluationContext;
+  hasCd: boolean;
+}): Outcome {
+  const { sub, context } = options;
+  const { defaults, mode } = context;
+  const program = sub.words[0] ?? "";
+  const files = context.fileTargets(sub);
+  if (mode === "bypassPermissions") {
+    const home = context.pathContext.homeDir;
+    if (program === "rm" && files.writes.some((path) => path === "/" || path === home)) {
+      return { behavior: "ask", source: "mode", reason: `${sub.text} would remove / or the home directory.` };
+    }
+    return { behavior: "allow", source: "mode", reason: "Allowed by bypassPermissions mode." };
+  }
+  const unknown = files.reads.find(isUnknownPath) ?? files.writes.find(isUnknownPath);
+  if (unknown !== undefined || SUBSTITUTION.test(sub.text)) {
+    return {
+      behavior: undefined,
+      source: "default",
+      reason: `${sub.text} uses an expansion or substitution whose result cannot be checked before it runs, so it needs approval.`,
+    };
+  }
+  const outside =
+    files.reads.find((path) => !isInsideAny(path, context.workingDirectories)) ??
+    files.writes.find((path) => !isInsideAny(path, context.workingDirectories));
+  if (outside !== undefined) {
+    return {
+      behavior: undefined,
+      source: "default",
+      reason: `${program} in '${outside}' needs approval. The path is outside the working directories for this session.`,
+    };
+  }
+  const gitAfterCd = program === "git" && options.hasCd;
+  if (!gitAfterCd && isReadOnlyCommand(sub, defaults)) {
+    return {
+      behavior: "allow",
+      source: "default",
+      reason: `${program} is a read-only command (${defaults.name} defaults).`,
+    };
+  }
+  const edits =
+    defaults.acceptEditsCommands.has(program) ||
+    (files.writes.length > 0 && isReadOnlyCommand(sub, defaults, { ignoreOutputRedirects: true }));
+  if (mode === "acceptEdits" && edits) {
+    return {
+      behavior: "allow",
+      source: "mode",
+      reason: `${program} inside the working directories is allowed in acceptEdits mode.`,
+    };
+  }
+  return { behavior: undefined, source: "default", reason: "This command requires approval." };
+}
+
+/** An ask when a file argument has `..` after a directory (`sub/../x`): it may follow a symlink out of the tree. */
+export function traversalIn(sub: Subcommand): Outcome | undefined {
+  const files = fileArguments(sub);
+  const traversal =
+    files.reads.find((path) => TRAVERSAL.test(path)) ?? files.writes.find((path) => TRAVERSAL.test(path));
+  if (traversal === undefined) return undefined;
+  return {
+    behavior: "ask",
+    source: "default",
+    reason: `Path ${traversal} contains '..' after a directory segment, which may follow a symlink outside the working directory.`,
+  };
+}
+
+/** `sub/../x`: `..` after a directory segment (a leading `../` is an ordinary path outside the directory) */
+const TRAVERSAL = /[^/.][^/]*\/\.\.(?:\/|$)|\/[^/]*[^/.]\/\.\.(?:\/|$)/;
+const SUBSTITUTION = /\$\(|`|<\(|>\(/;
+const UNKNOWN_PATH = /[$`]/;
+const VARIABLE_PATH = /[$`*?[]/;
+
+/** A path argument that names a variable or substitution: what it reads or writes is unknown until it runs. */
+function isUnknownPath(path: string): boolean {
+  return UNKNOWN_PATH.test(path);
+}
+
+/**
+ * A deny path rule that a file argument with a wildcard or expansion (`cat sec*`, `cat $DIR/x`) might reach: such
+ * arguments are not expanded before matching, so the command asks instead. A wildcard argument is checked against
+ * the rule's literal file name (`*.txt` cannot name `secret.env`) or, for rules ending in a wildcard, its directory.
+ */
+export function globMayReachDeniedPath(sub: Subcommand, context: EvaluationContext): CompiledRule | undefined {
+  if (context.shellPathRules.length === 0) return undefined;
+  const files = context.fileTargets(sub);
+  const reads = files.reads.filter((path) => VARIABLE_PATH.test(path));
+  const writes = files.writes.filter((path) => VARIABLE_PATH.test(path));
+  if (reads.length === 0 && writes.length === 0) return undefined;
+  return context.shellPathRules.find((rule) => {
+    if (rule.behavior !== "deny") return false;
+    const paths = toolFamily(rule.tool) === "read" ? reads : writes;
+    return paths.some((path) => mayReach(path, rule));
+  });
+}
+
+function mayReach(path: string, rule: CompiledRule): boolean {
+  if (UNKNOWN_PATH.test(path)) return true;
+  const slash = path.lastIndexOf("/");
+  const directory = path.slice(0, slash + 1);
+  const name = path.slice(slash + 1);
+  if (VARIABLE_PATH.test(directory)) return true;
+  if (rule.pathName !== undefined) return picomatch.isMatch(rule.pathName, name, { dot: true });
+  const prefix = rule.pathPrefix ?? "/";
+  return prefix.startsWith(directory) || directory.startsWith(prefix);
+}

@@ -1,0 +1,55 @@
+import { mkdtempSync, readdirSync, renameSync, utimesSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createSpool } from "./spool.js";
+
+const directory = () => join(mkdtempSync(join(tmpdir(), "toolgate-spool-")), "spool");
+
+describe("spool", () => {
+  it("keeps batches in order, one immutable file each, and deletes them only after delivery", async () => {
+    const spool = createSpool<number[]>({ directory: directory(), prefix: "denials" });
+    expect(spool.hasPending()).toBe(false);
+    spool.append([1, 2]);
+    spool.append([3]);
+    expect(spool.pending()).toEqual([[1, 2], [3]]);
+    const delivered: number[][] = [];
+    expect(await spool.replay(async (batches) => void delivered.push(...batches))).toEqual({ replayed: 2, failed: 0 });
+    expect(delivered).toEqual([[1, 2], [3]]);
+    expect(spool.hasPending()).toBe(false);
+  });
+
+  it("puts a batch back when delivery fails, for the next replay", async () => {
+    const spool = createSpool<string>({ directory: directory(), prefix: "hooks" });
+    spool.append("a");
+    expect(
+      await spool.replay(async () => {
+        throw new Error("still down");
+      }),
+    ).toEqual({ replayed: 0, failed: 1 });
+    expect(spool.pending()).toEqual(["a"]);
+    expect(readdirSync(spool.directory).every((name) => name.endsWith(".jsonl"))).toBe(true);
+  });
+
+  it("lets only one replayer claim a file, and takes over a claim left stale by a crash", async () => {
+    const dir = directory();
+    const spool = createSpool<string>({ directory: dir, prefix: "denials", staleClaimMs: 1_000 });
+    spool.append("x");
+    const [file] = readdirSync(dir);
+    const claimed = join(dir, `${file}.999999.claimed`);
+    renameSync(join(dir, file!), claimed); // another process is replaying it
+    const seen: string[] = [];
+    await spool.replay(async (batches) => void seen.push(...batches));
+    expect(seen).toEqual([]);
+    utimesSync(claimed, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000)); // ... and crashed
+    await spool.replay(async (batches) => void seen.push(...batches));
+    expect(seen).toEqual(["x"]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("ignores files of another prefix", async () => {
+    const dir = directory();
+    createSpool<string>({ directory: dir, prefix: "hooks" }).append("hook");
+    expect(createSpool<string>({ directory: dir, prefix: "denials" }).pending()).toEqual([]);
+  });
+});
