@@ -50,6 +50,17 @@ function positiveInteger(value: number | undefined, path: string): number | unde
   return value;
 }
 
+function atLeastOne(value: number | undefined, path: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isFinite(value) || value < 1) {
+    throw new ToolgateError({
+      code: "CONFIG_INVALID",
+      message: `${path} must be a number of at least 1 (got ${String(value)}).`,
+    });
+  }
+  return value;
+}
+
 function level(value: number | false | undefined, fallback: number, path: string): number | false {
   if (value === false) return false;
   return positiveInteger(value, path) ?? fallback;
@@ -82,7 +93,7 @@ export function compileCoreConfig(options: {
     thresholds,
     defaultThreshold:
       positiveInteger(core.defaultThreshold, "escalation.defaultThreshold") ?? DEFAULTS.defaultThreshold,
-    hardMultiplier: positiveInteger(core.hardMultiplier, "escalation.hardMultiplier") ?? DEFAULTS.hardMultiplier,
+    hardMultiplier: atLeastOne(core.hardMultiplier, "escalation.hardMultiplier") ?? DEFAULTS.hardMultiplier,
     totalThreshold: positiveInteger(core.totalThreshold, "escalation.totalThreshold") ?? DEFAULTS.totalThreshold,
     headlessStrategy: core.headlessStrategy ?? DEFAULTS.headlessStrategy,
     alternatives: Object.entries(core.alternatives ?? {}).map(([glob, names]) => ({

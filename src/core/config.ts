@@ -114,8 +114,16 @@ export interface CorePorts {
   redactValue: (value: unknown) => unknown;
   /** redact free text (reasons, errors) */
   redactText: (text: string) => string;
-  /** the minimum scope that covers the repeated requests (exact call first) */
-  grantScope: (request: { tool: string; inputs: unknown[]; pattern: string; wholeTool: boolean }) => GrantScope;
+  /**
+   * the minimum scope that covers the repeated requests (exact call first); undefined when no grant may cover
+   * them (a deny rule or `neverGrant` would override it), so nothing is offered
+   */
+  grantScope: (request: {
+    tool: string;
+    inputs: unknown[];
+    pattern: string;
+    wholeTool: boolean;
+  }) => GrantScope | undefined;
   /** the narrowest allow rule that would let this call through (for abort errors and reports) */
   suggestRule: (tool: string, input: unknown) => string;
 }

@@ -43,6 +43,7 @@ export function escalate(options: {
       pattern: pattern.pattern,
       wholeTool: config.grantWholeTool,
     });
+    if (scope === undefined) return config.templates["escalated.rule"](variables);
     const offerId = nextId(context, "offer");
     state.offers = {
       ...state.offers,

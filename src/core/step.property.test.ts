@@ -195,7 +195,8 @@ describe("reducer properties", () => {
         if (!interactive) expect(history.at(-1)!.grants).toHaveLength(0);
         if (history.some((state) => state.grants.length > 0)) sequencesWithGrants += 1;
       }),
-      { numRuns: 300 },
+      // a fixed seed: the coverage check below must not depend on luck
+      { numRuns: 500, seed: 20261122 },
     );
     // the generator must reach the interesting case, or this property proves nothing
     expect(sequencesWithGrants).toBeGreaterThan(0);

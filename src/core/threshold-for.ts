@@ -9,7 +9,7 @@ export function thresholdFor(config: CompiledConfig, tool: string): { threshold:
       break;
     }
   }
-  return { threshold, hard: threshold * config.hardMultiplier };
+  return { threshold, hard: Math.ceil(threshold * config.hardMultiplier) };
 }
 
 export function strategyFor(config: CompiledConfig, tool: string): HeadlessStrategy {

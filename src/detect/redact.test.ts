@@ -118,6 +118,14 @@ describe("redactValue", () => {
     ]);
   });
 
+  it("keeps an own __proto__ key as data (JSON.parse creates them)", () => {
+    const parsed = JSON.parse('{"__proto__": {"password": "hunter22"}, "a": 1}');
+    const redacted = redactValue(parsed) as Record<string, unknown>;
+    expect(Object.keys(redacted)).toEqual(["__proto__", "a"]);
+    expect(JSON.stringify(redacted)).toBe('{"__proto__":{"password":"[REDACTED:password]"},"a":1}');
+    expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype);
+  });
+
   it("survives cycles and values with toJSON", () => {
     const cyclic: Record<string, unknown> = { name: "a" };
     cyclic["self"] = cyclic;

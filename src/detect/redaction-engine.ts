@@ -11,7 +11,8 @@ import { defaultSelection, MARKER_PREFIX, redactionMarker, type SecretDetector }
  */
 
 const BUILT_IN: readonly SecretDetector[] = [...KNOWN_SECRET_DETECTORS, ...CONTEXT_SECRET_DETECTORS];
-const MAX_ROUNDS = 4;
+/** Passes over a text at most (in practice one extra pass when anything was found). */
+export const MAX_ROUNDS = 4;
 const HASH_SAFE = /[^A-Za-z0-9_-]/g;
 
 function withFlags(pattern: RegExp): RegExp {
@@ -48,7 +49,9 @@ function detectorsFor(options: RedactOptions | undefined): readonly SecretDetect
   return cached;
 }
 
-export function marker(kind: string, secret: string, hash: KeyedHash | undefined): string {
+/** The marker for one found secret. */
+export function marker(found: { kind: string; secret: string; hash: KeyedHash | undefined }): string {
+  const { kind, secret, hash } = found;
   if (hash === undefined) return redactionMarker(kind);
   return redactionMarker(kind, hash(kind, secret).replace(HASH_SAFE, "").slice(0, 16));
 }
@@ -70,7 +73,8 @@ const MAX_KNOWN_LENGTH = 1024;
  */
 const MAX_CHASE_TEXT = 1024 * 1024;
 
-export function remember(known: KnownSecrets | undefined, kind: string, secret: string): void {
+export function remember(known: KnownSecrets | undefined, found: { kind: string; secret: string }): void {
+  const { kind, secret } = found;
   if (
     known !== undefined &&
     secret.length >= MIN_KNOWN_LENGTH &&
@@ -91,7 +95,11 @@ export function replaceKnown(options: {
   let text = options.text;
   if (text.length > MAX_CHASE_TEXT) return text;
   for (const [secret, kind] of options.known) {
-    const result = replaceOccurrences({ text, needle: secret, replacement: marker(kind, secret, options.hash) });
+    const result = replaceOccurrences({
+      text,
+      needle: secret,
+      replacement: marker({ kind, secret, hash: options.hash }),
+    });
     for (let i = 0; i < result.count; i += 1) count(options.findings, kind);
     text = result.text;
   }
@@ -121,10 +129,10 @@ function runDetector(options: {
     pattern.lastIndex = Math.max(choice.resumeAt ?? matchEnd, match.index + 1);
     const secret = text.slice(choice.start, choice.end);
     if (secret.length === 0 || secret.includes(MARKER_PREFIX) || choice.start < copiedUpTo) continue;
-    output += text.slice(copiedUpTo, choice.start) + marker(choice.kind, secret, options.hash);
+    output += text.slice(copiedUpTo, choice.start) + marker({ kind: choice.kind, secret, hash: options.hash });
     copiedUpTo = choice.end;
     count(options.findings, choice.kind);
-    remember(options.known, choice.kind, secret);
+    remember(options.known, { kind: choice.kind, secret });
   }
   pattern.lastIndex = 0;
   return copiedUpTo === 0 ? text : output + text.slice(copiedUpTo);

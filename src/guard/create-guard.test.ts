@@ -85,6 +85,19 @@ describe("createGuard", () => {
     expect(seen.at(-1)?.grants).toEqual([offer.scope.rule]);
   });
 
+  it("never offers a grant the policy says could not work (a deny rule or neverGrant)", async () => {
+    const { policy } = fakePolicy();
+    const strict: PolicyEvaluator = { evaluate: policy.evaluate, canGrant: () => false };
+    const session = createGuard({ policy: strict }).session("s", { interactive: true });
+    const effects = [];
+    for (const id of ["t1", "t2", "t3"]) {
+      await session.decide(bash("git push", id));
+      effects.push(...(await session.denied(bash("git push", id), { source: "user", reason: "no" })));
+    }
+    expect(effects.some((effect) => effect.type === "offer-grant")).toBe(false);
+    expect(effects.some((effect) => effect.type === "guidance" && effect.stage === "escalated")).toBe(true);
+  });
+
   it("fails closed: an error inside the policy becomes a deny, never an allow, and is reported", async () => {
     const onError = vi.fn();
     const policy: PolicyEvaluator = {

@@ -6,6 +6,7 @@ import type { ToolCall, ToolgateEvent } from "../core/events.js";
 import { initialState } from "../core/initial-state.js";
 import type { SessionState } from "../core/state.js";
 import { step } from "../core/step.js";
+import type { RedactOptions } from "../detect/redaction-types.js";
 import type { EvaluateOptions, PermissionMode, PolicyDecision, ToolCallInput } from "../policy/policy-types.js";
 import type { SessionStateStore } from "../store/ports.js";
 import { defaultClassifyFailure, type FailureInput, type OsDenial } from "./classify-failure.js";
@@ -18,6 +19,8 @@ import type { DecideResult, GuardSession, GuardSessionOptions } from "./types.js
 /** What the guard needs from a policy: `createPolicy(...)` from the policy layer fits. */
 export interface PolicyEvaluator {
   evaluate(call: ToolCallInput, options: EvaluateOptions): PolicyDecision;
+  /** whether a session grant could ever let this call through (no deny rule, no `neverGrant`) */
+  canGrant?(call: ToolCallInput, options?: EvaluateOptions): boolean;
 }
 
 /** Receives every step's effects (records, audit events, flushes, nudges, aborts): stores, hooks, logs. */
@@ -38,6 +41,8 @@ export interface GuardOptions {
   /** how long a decision waits for sinks before going on without them (250 ms); deliveries continue */
   sinkWaitMs?: number;
   clock?: () => number;
+  /** redaction options (extension patterns, keyed hash) for the default ports; see detect-node/redact-options */
+  redaction?: RedactOptions;
   ports?: Partial<CorePorts>;
   /** classifies a failed call's output as an OS or sandbox denial (detect/'s classifier by default) */
   classifyFailure?: (input: FailureInput) => OsDenial | undefined;
@@ -53,8 +58,19 @@ export interface Guard {
 }
 
 export function createGuard(options: GuardOptions = {}): Guard {
+  const ports = {
+    ...defaultPorts(options.redaction === undefined ? {} : { redaction: options.redaction }),
+    ...options.ports,
+  };
+  const canGrant = options.policy?.canGrant?.bind(options.policy);
+  if (canGrant !== undefined) {
+    const scopeOf = ports.grantScope;
+    // never offer a grant the policy would ignore (a deny rule or `neverGrant` matches one of the calls)
+    ports.grantScope = (request) =>
+      request.inputs.every((input) => canGrant({ tool: request.tool, input })) ? scopeOf(request) : undefined;
+  }
   const config = compileCoreConfig({
-    ports: { ...defaultPorts(), ...options.ports },
+    ports,
     ...(options.core === undefined ? {} : { options: options.core }),
     ...(options.warnings === undefined ? {} : { warnings: options.warnings }),
   });

@@ -1,10 +1,10 @@
 import { homedir } from "node:os";
 import { openAuditTrail } from "../audit/open-audit-trail.js";
 import type { ToolgateConfig } from "../config/schema.js";
+import { createRedactOptions } from "../detect-node/redact-options.js";
 import { createPolicy, type Policy } from "../node/create-policy.js";
 import { loadConfig } from "../node/load-config.js";
 import { type AuditSink, createGuard, type Guard } from "./create-guard.js";
-import { defaultPorts } from "./default-ports.js";
 
 export interface OpenGuardOptions {
   /** the project directory (config discovery, Claude settings, relative rules); default process.cwd() */
@@ -63,7 +63,7 @@ export async function openGuard(options: OpenGuardOptions = {}): Promise<OpenedG
     policy,
     ...(options.persistState === false ? {} : { stateStore: trail.stateStore }),
     sinks: [trail.sink, ...(options.sinks ?? [])],
-    ports: defaultPorts(),
+    redaction: createRedactOptions(loaded.config.redaction, env as NodeJS.ProcessEnv),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
   return {

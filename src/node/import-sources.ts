@@ -121,6 +121,7 @@ export function importGemini(options: SourceOptions): ImportedConfig {
       sources.map((source) => source.path),
     );
   const merged: ImportedConfig = { permissions: { rules: [] }, files: [], unsupported: [], notes: [] };
+  let ruleCount = 0;
   for (const { file, tier } of files) {
     let parsed: unknown;
     try {
@@ -131,7 +132,9 @@ export function importGemini(options: SourceOptions): ImportedConfig {
         message: `${file} is not valid TOML: ${(error as Error).message}`,
       });
     }
-    const result = importGeminiPolicy(parsed, { tier, file });
+    const result = importGeminiPolicy(parsed, { tier, file, firstIndex: ruleCount });
+    const tables = (parsed as { rule?: unknown }).rule;
+    ruleCount += Array.isArray(tables) ? tables.length : 0;
     (merged.permissions.rules as unknown[]).push(...result.rules);
     merged.files.push(file);
     merged.unsupported.push(...result.unsupported);

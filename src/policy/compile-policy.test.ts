@@ -125,6 +125,13 @@ describe("file, web and MCP tools", () => {
     }
     expect(decide(p, { tool: "Read", input: { file_path: "/repo/docs/a.md" } })).toBe("allow");
   });
+  it("Read rules cover search tools on the denied directory itself", () => {
+    const p = policy({ deny: ["Read(src/**)", "Read(//etc)"] });
+    expect(decide(p, { tool: "Grep", input: { pattern: "x", path: "/repo/src" } })).toBe("deny");
+    expect(decide(p, { tool: "Glob", input: { pattern: "*.ts", path: "/repo/src/a" } })).toBe("deny");
+    expect(decide(p, { tool: "LS", input: { path: "/etc" } })).toBe("deny");
+    expect(decide(p, { tool: "Grep", input: { pattern: "x", path: "/repo/srcx" } })).toBe("allow");
+  });
   it("reads inside the working directories are allowed, outside they ask", () => {
     const p = policy({});
     expect(decide(p, { tool: "Read", input: { file_path: "/repo/a" } })).toBe("allow");

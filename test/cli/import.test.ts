@@ -106,12 +106,13 @@ decision = "deny"
     const result = runCli(["import", "gemini"], { cwd: project, home });
     expect(result.status).toBe(0);
     expect(result.stderr).toContain("commandRegex");
+    // tier + priority/1000, minus position/10^7 so equal priorities keep Gemini's load order
     expect(JSON.parse(result.stdout).permissions.rules).toEqual([
       { rule: "Bash(git status *)", behavior: "allow", priority: 3.1 },
       { rule: "Bash(git log *)", behavior: "allow", priority: 3.1 },
-      { rule: "Bash", behavior: "deny", priority: 3.05, interactive: false },
-      { rule: "Write", behavior: "ask", priority: 3, modes: ["default", "acceptEdits"] },
-      { rule: "WebFetch", behavior: "deny", priority: 4 },
+      { rule: "Bash", behavior: "deny", priority: 3.0499999, interactive: false },
+      { rule: "Write", behavior: "ask", priority: 2.9999997, modes: ["default", "acceptEdits"] },
+      { rule: "WebFetch", behavior: "deny", priority: 3.9999996 },
     ]);
     runCli(["import", "gemini", "--write"], { cwd: project, home });
     const check = (command: string, ...flags: string[]) =>

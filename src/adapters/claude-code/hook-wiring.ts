@@ -1,5 +1,6 @@
 import type { StoreOptions } from "../../config/store-schema.js";
 import type { CoreOptions } from "../../core/config.js";
+import type { RedactOptions } from "../../detect/redaction-types.js";
 import type { AuditSink, PolicyEvaluator } from "../../guard/create-guard.js";
 import type { SessionStateStore } from "../../store/ports.js";
 
@@ -11,6 +12,8 @@ export interface HookWiring {
   stateStore: SessionStateStore;
   sink: AuditSink;
   store: StoreOptions | undefined;
+  /** redaction options from the config (extension patterns, keyed hash); absent without a config */
+  redaction?: RedactOptions;
   close(): Promise<void>;
 }
 
@@ -47,10 +50,11 @@ export async function openHookWiring(options: {
       close: () => store.close(),
     };
   }
-  const [{ loadConfig }, { createPolicy }, { openAuditTrail }] = await Promise.all([
+  const [{ loadConfig }, { createPolicy }, { openAuditTrail }, { createRedactOptions }] = await Promise.all([
     import("../../node/load-config.js"),
     import("../../node/create-policy.js"),
     import("../../audit/open-audit-trail.js"),
+    import("../../detect-node/redact-options.js"),
   ]);
   const loaded = loadConfig({ cwd, env: environment, homeDir });
   const policy = createPolicy({ cwd, homeDir, env: environment, config: loaded.config });
@@ -67,6 +71,7 @@ export async function openHookWiring(options: {
     stateStore: trail.stateStore,
     sink: trail.sink,
     store: loaded.config.store,
+    redaction: createRedactOptions(loaded.config.redaction, environment),
     close: () => trail.close(),
   };
 }

@@ -53,6 +53,7 @@ export async function runClaudeCodeHook(options: RunClaudeCodeHookOptions): Prom
     const guard = createGuard({
       ...(wiring.core === undefined ? {} : { core: wiring.core }),
       warnings: wiring.warnings,
+      ...(wiring.redaction === undefined ? {} : { redaction: wiring.redaction }),
       policy: asksStayAsks(wiring.policy),
       stateStore: wiring.stateStore,
       sinks: [wiring.sink],

@@ -100,6 +100,7 @@ export function createToolgatePlugin(options: ToolgatePluginOptions = {}): Plugi
     const guard = createGuard({
       core,
       warnings,
+      ...(records?.redaction === undefined ? {} : { redaction: records.redaction }),
       sinks: [...(records?.sinks ?? []), ...(options.sinks ?? [])],
       ports: { suggestRule: suggestOpencodeRule },
       ...(options.policy === undefined ? {} : { policy: options.policy }),

@@ -4,6 +4,7 @@ import type { CoreOptions } from "../../core/config.js";
 import type { Effect } from "../../core/effects.js";
 import type { AuditEvent } from "../../core/records.js";
 import type { SessionState } from "../../core/state.js";
+import type { RedactOptions } from "../../detect/redaction-types.js";
 import type { AuditSink } from "../../guard/create-guard.js";
 import type { SessionStateStore, Store } from "../../store/ports.js";
 
@@ -13,6 +14,8 @@ export interface OpencodeRecords {
   /** escalation options from toolgate.config.json / .toolgate.json, when one exists */
   core?: CoreOptions;
   warnings: { code: string; message: string }[];
+  /** redaction options from the config (extension patterns, keyed hash) */
+  redaction?: RedactOptions;
   /** an audit event toolgate writes itself (a headless reject that stopped the run): store, logs and hooks */
   appendEvent(event: AuditEvent): Promise<void>;
   close(): Promise<void>;
@@ -54,9 +57,10 @@ export async function openOpencodeRecords(options: {
 }): Promise<OpencodeRecords> {
   const { environment, onError } = options;
   if (hasToolgateConfig(options)) {
-    const [{ loadConfig }, { openAuditTrail }] = await Promise.all([
+    const [{ loadConfig }, { openAuditTrail }, { createRedactOptions }] = await Promise.all([
       import("../../node/load-config.js"),
       import("../../audit/open-audit-trail.js"),
+      import("../../detect-node/redact-options.js"),
     ]);
     const loaded = loadConfig({ cwd: options.directory, env: environment, homeDir: options.homeDir });
     const trail = await openAuditTrail({
@@ -69,6 +73,7 @@ export async function openOpencodeRecords(options: {
       sinks: [trail.sink, stateMirror(trail.stateStore)],
       ...(loaded.config.escalation === undefined ? {} : { core: loaded.config.escalation }),
       warnings: loaded.warnings,
+      redaction: createRedactOptions(loaded.config.redaction, environment),
       appendEvent: async (event) => trail.sink.deliver([{ type: "audit", event }]),
       close: () => trail.close(),
     };

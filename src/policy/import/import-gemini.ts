@@ -31,13 +31,18 @@ export const GEMINI_TIERS = { default: 1, extension: 2, workspace: 3, user: 4, a
 
 /**
  * Imports a parsed Gemini CLI policy file (`[[rule]]` tables). Gemini picks the highest effective priority
- * (tier + priority/1000); toolgate uses the same number as the rule's priority, so the order is preserved across
- * files of different tiers. `commandPrefix` becomes `Bash(prefix *)`; `commandRegex`, `argsPattern`,
+ * (tier + priority/1000) and, among equal ones, the rule loaded first; toolgate uses that number minus
+ * position/10^7 as the rule's priority, so the order is preserved within and across files. `commandPrefix` becomes `Bash(prefix *)`; `commandRegex`, `argsPattern`,
  * `toolAnnotations` and `subagent` conditions have no Claude Code form and are reported.
  */
 export function importGeminiPolicy(
   parsed: unknown,
-  options: { tier: keyof typeof GEMINI_TIERS; file: string },
+  options: {
+    tier: keyof typeof GEMINI_TIERS;
+    file: string;
+    /** position of this file's first rule among all imported Gemini rules (ties keep load order) */
+    firstIndex?: number;
+  },
 ): ImportResult {
   const result: ImportResult = { rules: [], unsupported: [], notes: [] };
   const tables = (parsed as { rule?: unknown })?.rule;
@@ -61,14 +66,17 @@ export function importGeminiPolicy(
         return;
       }
     }
-    const priority = GEMINI_TIERS[options.tier] + Math.min(Math.max(Number(table.priority ?? 0), 0), 999) / 1000;
+    // Gemini sorts by priority and keeps load order among equal ones: a tiny decreasing offset keeps that order
+    const order = (options.firstIndex ?? 0) + index;
+    const priority =
+      GEMINI_TIERS[options.tier] + Math.min(Math.max(Number(table.priority ?? 0), 0), 999) / 1000 - order / 1e7;
     const modes = Array.isArray(table.modes)
       ? table.modes
           .map((mode) => MODE_FOR_NAME[String(mode)])
           .filter((mode): mode is PermissionMode => mode !== undefined)
       : undefined;
     const extra = {
-      priority: Math.round(priority * 1000) / 1000,
+      priority: Math.round(priority * 1e7) / 1e7,
       ...(typeof table.interactive === "boolean" ? { interactive: table.interactive } : {}),
       ...(modes === undefined ? {} : { modes }),
     };

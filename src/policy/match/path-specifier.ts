@@ -31,7 +31,8 @@ export const GLOB_CHARACTERS = /[*?[\]{}()!+@\\]/;
 export function literalPrefix(glob: string): string {
   const special = glob.search(GLOB_CHARACTERS);
   const literal = special < 0 ? glob : glob.slice(0, special);
-  return literal.slice(0, literal.lastIndexOf("/") + 1);
+  // without the trailing slash, so the directory itself (`/repo/src` for `/repo/src/**`) passes the prefilter
+  return literal.slice(0, Math.max(literal.lastIndexOf("/"), 0));
 }
 
 /** Turns a specifier into an absolute glob. Exported for tests and for `toolgate check` explanations. */
