@@ -13,8 +13,8 @@ const packages = lock.packages;
 
 function platformOf(name) {
   const base = name.split("/").pop();
-  const os = ["android", "darwin", "linux", "win32", "windows", "freebsd", "openbsd", "sunos", "aix"].find((candidate) =>
-    base.includes(candidate),
+  const os = ["android", "darwin", "linux", "win32", "windows", "freebsd", "openbsd", "sunos", "aix"].find(
+    (candidate) => base.includes(candidate),
   );
   const cpu = ["arm64", "x64", "ia32", "arm", "ppc64", "s390x", "riscv64", "loong64"].find((candidate) =>
     new RegExp(`(^|-)${candidate}(-|$)`).test(base),
@@ -45,7 +45,9 @@ for (const [path, entry] of Object.entries(packages)) {
     added += 1;
   }
 }
-const sorted = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : a > b ? 1 : 0)));
+const sorted = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : a > b ? 1 : 0)),
+);
 lock.packages = sorted;
 writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: added ${added} platform-specific optional entries`);

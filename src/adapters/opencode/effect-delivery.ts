@@ -31,6 +31,7 @@ export class EffectDelivery {
         case "guidance":
         case "fallback":
         case "skip":
+        case "block":
           this.#addGuidance(effect.toolUseId, effect.text);
           break;
         case "loop":
