@@ -94,7 +94,9 @@ export type TemplateName =
   | "loop.stop"
   | "tree-budget";
 
-export type TemplateVariables = Record<string, string | number>;
+/** A value, or a function computed only when a template actually uses the placeholder. */
+export type TemplateValue = string | number | (() => string);
+export type TemplateVariables = Record<string, TemplateValue>;
 export type CompiledTemplate = (variables: TemplateVariables) => string;
 
 /** Facts the edge derives from a call once; the reducer uses them when an event does not carry them. */

@@ -3,6 +3,7 @@ import type { TemplateVariables } from "./config.js";
 import type { CallDeniedEvent } from "./events.js";
 import type { PatternCounters } from "./state.js";
 import { nextId, patternKey, type StepContext } from "./step-context.js";
+import { templateValue } from "./templates.js";
 import { alternativesFor, strategyFor } from "./threshold-for.js";
 
 /**
@@ -75,8 +76,8 @@ export function escalate(options: {
   if (strategy === "abort") {
     const wayOut =
       event.source === "rule"
-        ? `remove or narrow the deny rule ${variables["rule"]}`
-        : `add the allow rule ${variables["suggestion"]} to the agent's settings, or run it interactively`;
+        ? `remove or narrow the deny rule ${templateValue(variables["rule"])}`
+        : `add the allow rule ${templateValue(variables["suggestion"])} to the agent's settings, or run it interactively`;
     const error = config.templates["abort.error"]({ ...variables, wayOut });
     state.aborted = { at: event.at, tool: pattern.tool, reason: "denials" };
     context.effects.push({

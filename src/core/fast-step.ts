@@ -1,7 +1,7 @@
 import type { CompiledConfig } from "./config.js";
 import type { ToolgateEvent } from "./events.js";
 import { advanceWindow } from "./loop-detector.js";
-import type { SessionState } from "./state.js";
+import type { AgentState, SessionState } from "./state.js";
 import { agentKey } from "./step-context.js";
 
 /**
@@ -46,7 +46,19 @@ export function fastStep(
         return undefined;
       }
       if (advanced.bestLength !== 0 && advanced.bestRepeats >= lowestLevel(config)) return undefined;
-      const agents = { ...state.agents, [key]: { ...agent, window: advanced.window, runs: advanced.runs } };
+      const next: AgentState = {
+        total: agent.total,
+        turnTotal: agent.turnTotal,
+        consecutive: agent.consecutive,
+        tools: agent.tools,
+        patterns: agent.patterns,
+        window: advanced.window,
+        runs: advanced.runs,
+        loopLevels: agent.loopLevels,
+      };
+      if (agent.errorStreak !== undefined) next.errorStreak = agent.errorStreak;
+      const agents = { ...state.agents };
+      agents[key] = next;
       return { state: { ...state, agents }, effects: [] };
     }
     default:

@@ -34,9 +34,7 @@ export function onCallDenied(context: StepContext, event: CallDeniedEvent): void
   const overTotal = pattern.total >= config.totalThreshold;
   const variables: TemplateVariables = {
     // computed only when a template or the escalation needs it (it parses the command)
-    get suggestion() {
-      return config.ports.suggestRule(event.call.tool, input);
-    },
+    suggestion: () => config.ports.suggestRule(event.call.tool, input),
     tool: event.call.tool,
     summary: facts.summary,
     pattern: facts.pattern,

@@ -1,4 +1,4 @@
-import type { CompiledTemplate, TemplateName, TemplateVariables } from "./config.js";
+import type { CompiledTemplate, TemplateName, TemplateValue, TemplateVariables } from "./config.js";
 
 /**
  * Every text toolgate shows the model or a person. Each is replaceable from config (`escalation.templates`).
@@ -52,6 +52,12 @@ export const DEFAULT_TEMPLATES: Record<TemplateName, string> = {
     "toolgate aborted the run: {total} denials across this session and its subagents reached the budget of {budget}.",
 };
 
+/** The text of a template value, computing it when it is lazy. */
+export function templateValue(value: TemplateValue | undefined): string {
+  if (value === undefined) return "";
+  return typeof value === "function" ? value() : String(value);
+}
+
 export const TEMPLATE_NAMES = Object.keys(DEFAULT_TEMPLATES) as TemplateName[];
 
 /** Splits a template once into literal and placeholder parts; rendering is a single pass. */
@@ -70,7 +76,7 @@ export function compileTemplate(template: string): CompiledTemplate {
       out += part.literal;
       if (part.name !== undefined) {
         const value = variables[part.name];
-        if (value !== undefined) out += String(value);
+        if (value !== undefined) out += typeof value === "function" ? value() : String(value);
       }
     }
     return out;
