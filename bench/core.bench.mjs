@@ -77,7 +77,9 @@ for (let index = 0; index < events.length; index++) {
   const t0 = process.hrtime.bigint();
   state = step(state, events[index], config).state;
   single[index] = Number(process.hrtime.bigint() - t0);
-  (byType[events[index].type] ??= []).push(single[index]);
+  const type = events[index].type;
+  byType[type] ??= [];
+  byType[type].push(single[index]);
 }
 const sortedSingle = Array.from(single).sort((a, b) => a - b);
 // 2. throughput: the whole stream, no per-step timer
@@ -98,7 +100,9 @@ console.log(
 console.log(`  mean over the whole stream (median of 10 runs): ${percentile(rounds, 50).toFixed(0)} ns per step`);
 for (const [type, times] of Object.entries(byType)) {
   times.sort((a, b) => a - b);
-  console.log(`  ${type.padEnd(15)} p50 ${percentile(times, 50).toFixed(0)} ns, p99 ${percentile(times, 99).toFixed(0)} ns`);
+  console.log(
+    `  ${type.padEnd(15)} p50 ${percentile(times, 50).toFixed(0)} ns, p99 ${percentile(times, 99).toFixed(0)} ns`,
+  );
 }
 
 // denial-only stream (the expensive path: counting, redaction of the record, guidance text)
