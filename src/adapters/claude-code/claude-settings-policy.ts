@@ -1,11 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { PolicyEvaluator } from "../../guard/create-guard.js";
-import { readClaudeSettings } from "../../node/claude-settings.js";
-import { compilePolicy } from "../../policy/compile-policy.js";
-import { CLAUDE_CODE_DEFAULTS } from "../../policy/defaults/claude-code-defaults.js";
-import { parseRule } from "../../policy/parse-rule.js";
-import type { CompileWarning, PolicyRule } from "../../policy/policy-types.js";
+import { buildPolicy, type Policy } from "../../node/build-policy.js";
 
 /** The toolgate config files `loadConfig` reads (src/node/load-config.ts), and the env variables it applies. */
 const CONFIG_FILE_NAMES = ["toolgate.config.json", ".toolgate.json"];
@@ -40,46 +35,6 @@ export function claudeSettingsPolicy(options: {
   cwd: string;
   homeDir: string;
   env: Readonly<Record<string, string | undefined>>;
-}): PolicyEvaluator & { warnings: CompileWarning[] } {
-  const settings = readClaudeSettings({ cwd: options.cwd, homeDir: options.homeDir, env: options.env });
-  const warnings: CompileWarning[] = [];
-  const rules: PolicyRule[] = [];
-  for (const rule of settings.rules) {
-    try {
-      parseRule(rule.rule);
-      rules.push(rule);
-    } catch (error) {
-      warnings.push({ code: "RULE_SYNTAX", message: `${(error as Error).message} (${rule.origin})` });
-    }
-  }
-  for (const skipped of settings.ignored) {
-    warnings.push({
-      code: "RULE_IGNORED",
-      message: `The ${skipped.scope} allow rule ${JSON.stringify(skipped.rule)} is ignored: ${skipped.why}.`,
-    });
-  }
-  const compiled = compilePolicy({
-    rules,
-    cwd: options.cwd,
-    homeDir: options.homeDir,
-    additionalDirectories: settings.additionalDirectories,
-    defaults: CLAUDE_CODE_DEFAULTS,
-    ...(settings.defaultMode === undefined ? {} : { defaultMode: settings.defaultMode }),
-  });
-  warnings.push(...compiled.warnings);
-  return {
-    warnings,
-    evaluate(call, evaluateOptions) {
-      try {
-        return compiled.evaluate(call, evaluateOptions);
-      } catch (error) {
-        return {
-          behavior: "deny",
-          source: "toolgate",
-          reason: `toolgate could not evaluate this call (${(error as Error).message}), so it is denied (fail closed).`,
-          denialSource: "rule",
-        };
-      }
-    },
-  };
+}): Policy {
+  return buildPolicy({ cwd: options.cwd, homeDir: options.homeDir, env: options.env, config: {} });
 }

@@ -43,7 +43,7 @@ export async function openHookWiring(options: {
     return {
       policy,
       core: undefined,
-      warnings: policy.warnings,
+      warnings: [...policy.warnings],
       stateStore: store.sessions,
       sink: createAuditSink({ denialStore: store.denials, onError: report }),
       store: undefined,
