@@ -1,6 +1,8 @@
 /**
  * Which family a tool belongs to, across hosts (Claude Code, opencode, Gemini CLI, Qwen Code, Codex, agent-code).
- * The core, the policy layer and input summaries share this one table. Lookup is exact first, then case-insensitive;
+ * Input summaries and the OS-denial classifier use this table; the policy layer keeps its own canonical-name
+ * table (src/policy/tool-families.ts) because rule semantics follow Claude Code's tool names exactly, and the core's
+ * default thresholds name the same shell-like and read-like tools as globs. Lookup is exact first, then case-insensitive;
  * `mcp__<server>__<tool>` (Claude) and `mcp_<server>_<tool>` (Gemini) names are `mcp`.
  *
  * To extend: add the host's tool name to `TOOL_FAMILIES` with its family.

@@ -218,8 +218,6 @@ export function createGuard(options: GuardOptions = {}): Guard {
       }
     }
 
-    const opt = <T extends object>(value: T | undefined): T | Record<string, never> => value ?? {};
-
     return {
       id: sessionId,
       decide,
@@ -241,11 +239,11 @@ export function createGuard(options: GuardOptions = {}): Guard {
       failed: (call, failed) => {
         const osDenial = classifyFailure({
           tool: call.tool,
-          ...opt(failed.exitCode === undefined ? undefined : { exitCode: failed.exitCode }),
-          ...opt(failed.stdout === undefined ? undefined : { stdout: failed.stdout }),
-          ...opt(failed.stderr === undefined ? undefined : { stderr: failed.stderr }),
+          ...(failed.exitCode === undefined ? {} : { exitCode: failed.exitCode }),
+          ...(failed.stdout === undefined ? {} : { stdout: failed.stdout }),
+          ...(failed.stderr === undefined ? {} : { stderr: failed.stderr }),
           output: failed.error,
-          ...opt(failed.sandboxed === undefined ? undefined : { sandboxed: failed.sandboxed }),
+          ...(failed.sandboxed === undefined ? {} : { sandboxed: failed.sandboxed }),
         });
         return apply({
           type: "call.failed",

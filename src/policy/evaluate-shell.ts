@@ -1,7 +1,7 @@
 import type { CompiledRule } from "./compile-rule.js";
 import { defaultForSubcommand, globMayReachDeniedPath, traversalIn } from "./evaluate-shell-defaults.js";
 import type { EvaluationContext } from "./evaluation-context.js";
-import { fromOrigin, type Outcome, ruleOutcome } from "./outcome.js";
+import { fromOrigin, grantOutcome, type Outcome, ruleOutcome } from "./outcome.js";
 import { combineParts, pickWinningRule } from "./precedence.js";
 import { analyzeShellCommand, type Subcommand, shellScriptOf } from "./shell/analyze-shell-command.js";
 import { commandOf, toolFamily } from "./tool-families.js";
@@ -61,12 +61,7 @@ export function evaluateShell(input: unknown, rules: ToolRules, context: Evaluat
       rule.kind === "command" && rule.rule.replace(/\s+/g, " ").endsWith(line) && rule.test(analysis.normalized),
   );
   if (grant !== undefined && !subcommands.some((sub) => context.grantForbidden(sub))) {
-    return {
-      behavior: "allow",
-      source: "grant",
-      rule: grant.rule,
-      reason: `Allowed by the session grant ${grant.rule}.`,
-    };
+    return grantOutcome(grant.rule);
   }
   const pending = subcommands.filter((_, index) => parts[index]?.behavior === undefined).map((sub) => sub.text);
   return {
@@ -117,12 +112,7 @@ function decideSubcommand(options: {
   if (context.grants.length > 0) {
     const grant = context.grants.find((rule) => rule.kind === "tool" || rule.test(sub.text) || rule.test(sub.plain));
     if (grant !== undefined && !context.grantForbidden(sub)) {
-      return {
-        behavior: "allow",
-        source: "grant",
-        rule: grant.rule,
-        reason: `Allowed by the session grant ${grant.rule}.`,
-      };
+      return grantOutcome(grant.rule);
     }
   }
   if (winner !== undefined) {

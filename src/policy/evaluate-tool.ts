@@ -1,7 +1,7 @@
 import type { CompiledRule } from "./compile-rule.js";
 import type { EvaluationContext } from "./evaluation-context.js";
 import { hostOf } from "./match/domain-specifier.js";
-import { fromOrigin, type Outcome, ruleOutcome } from "./outcome.js";
+import { fromOrigin, grantOutcome, type Outcome, ruleOutcome } from "./outcome.js";
 import { isInsideAny, resolvePath } from "./paths.js";
 import { pickWinningRule } from "./precedence.js";
 import { pathOf, toolFamily, urlOf } from "./tool-families.js";
@@ -56,12 +56,7 @@ export function evaluateTool(options: {
   const forbidden = options.neverGrant.some((rule) => ruleMatches(rule, input, subject));
   const grant = forbidden ? undefined : context.grants.find((rule) => ruleMatches(rule, input, subject));
   if (grant !== undefined) {
-    return {
-      behavior: "allow",
-      source: "grant",
-      rule: grant.rule,
-      reason: `Allowed by the session grant ${grant.rule}.`,
-    };
+    return grantOutcome(grant.rule);
   }
   if (winner !== undefined) {
     const text =

@@ -26,6 +26,11 @@ export function ruleOutcome(rule: CompiledRule, reason: string): Outcome {
   };
 }
 
+/** A session grant let the call through. */
+export function grantOutcome(rule: string): Outcome {
+  return { behavior: "allow", source: "grant", rule, reason: `Allowed by the session grant ${rule}.` };
+}
+
 export function fromOrigin(rule: CompiledRule): string {
   return rule.origin === undefined ? "" : ` (${rule.origin})`;
 }

@@ -4,6 +4,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { CLAUDE_HOOK_EVENTS } from "../../../src/adapters/claude-code/hook-input.js";
 import type { Workspace } from "./run-claude.js";
 
 const LOGGER_SOURCE = `import { appendFileSync } from "node:fs";
@@ -15,19 +16,8 @@ process.stdin.on("end", () => {
 });
 `;
 
-export const ALL_HOOK_EVENTS = [
-  "SessionStart",
-  "UserPromptSubmit",
-  "PreToolUse",
-  "PermissionRequest",
-  "PermissionDenied",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "SubagentStart",
-  "SubagentStop",
-  "Stop",
-  "SessionEnd",
-] as const;
+/** Every hook event Claude Code sends (the adapter's own list), so the recorder logs them all. */
+export const ALL_HOOK_EVENTS = CLAUDE_HOOK_EVENTS;
 
 /** Installs the logger in the workspace and returns the `hooks` settings block plus a reader for the log. */
 export function installHookLogger(workspace: Workspace) {
