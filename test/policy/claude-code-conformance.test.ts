@@ -10,10 +10,11 @@ import { compilePolicy } from "../../src/policy/compile-policy.js";
 import type { PolicyDecision } from "../../src/policy/policy-types.js";
 
 /**
- * Every case observed with the real Claude Code 2.1.330 binary (../shared/conformance) must hold. The cases are
- * read from the shared file as they are, so new cases in it are tested without editing this file.
+ * Every case observed with the real Claude Code 2.1.330 binary must hold. The cases are vendored from the team's
+ * shared conformance set into test/fixtures/conformance (see its README for where and when they were observed) and
+ * read as they are, so new cases there are tested without editing this file.
  */
-const sharedDirectory = fileURLToPath(new URL("../../../shared/conformance/", import.meta.url));
+const fixtureDirectory = fileURLToPath(new URL("../fixtures/conformance/", import.meta.url));
 const PLACES = {
   "<project>": "/srv/cc/project",
   "<home>": "/srv/cc/home",
@@ -95,12 +96,12 @@ function observed(decision: PolicyDecision): ConformanceCall["outcome"] {
 }
 
 function loadCases(): ConformanceCase[] {
-  const data = JSON.parse(readFileSync(`${sharedDirectory}claude-code-rules.json`, "utf8")) as {
+  const data = JSON.parse(readFileSync(`${fixtureDirectory}claude-code-rules.json`, "utf8")) as {
     cases: ConformanceCase[];
   };
   const cases = fill(data.cases);
   // MCP cases are recorded as a markdown table: | case | `behavior rule` | tool | OBSERVED | notes |
-  const table = readFileSync(`${sharedDirectory}claude-code-mcp-rules.md`, "utf8");
+  const table = readFileSync(`${fixtureDirectory}claude-code-mcp-rules.md`, "utf8");
   const outcomes: Record<string, ConformanceCall["outcome"]> = {
     "NO-TOOL": "removed",
     "ASK-DENY": "ask",
@@ -129,7 +130,7 @@ function loadCases(): ConformanceCase[] {
 const cases = loadCases();
 
 describe("Claude Code 2.1.330 conformance", () => {
-  it("loads the shared cases", () => {
+  it("loads the vendored cases", () => {
     expect(cases.length).toBeGreaterThan(40);
   });
   for (const testCase of cases) {

@@ -1,6 +1,6 @@
 /**
  * The "claude-code" defaults preset: what Claude Code 2.1.330 does for a call that no rule matches, as observed in
- * ../shared/conformance/claude-code-rules.json and documented in docs/rules.md ("Defaults preset").
+ * test/fixtures/conformance/claude-code-rules.json and documented in docs/rules.md ("Defaults preset").
  * - read-only shell commands run without approval when every path they name is inside the working directories;
  * - Read/Grep/Glob/LS inside the working directories run without approval;
  * - in acceptEdits mode, file edits, `mkdir`/`touch`/`mv`/`cp`/`rm`/`rmdir`/`sed -i` and output redirections of
