@@ -1,26 +1,29 @@
 import type {
   CompiledConfig,
+  CompiledThreshold,
   CoreOptions,
   CorePorts,
   HeadlessStrategy,
   TemplateName,
-  ToolThresholdOption,
 } from "./config.js";
 import { ToolgateError } from "./errors.js";
 import { compileTemplate, DEFAULT_TEMPLATES, TEMPLATE_NAMES } from "./templates.js";
+import { type ToolFamily, toolFamily } from "./tool-families.js";
 import { compileToolGlob, compileToolGlobs } from "./tool-glob.js";
 
-/** Shell-like tools escalate after 2 denials, read-like after 5, everything else after 3 (the seed's defaults). */
-export const DEFAULT_THRESHOLDS: readonly ToolThresholdOption[] = [
-  {
-    tool: "{Bash,bash,shell,Shell,run_shell_command,exec_command,local_shell,PowerShell,powershell}",
-    threshold: 2,
-  },
-  {
-    tool: "{Read,read,Glob,glob,Grep,grep,LS,ls,list,read_file,read_many_files,list_directory,search_file_content,NotebookRead}",
-    threshold: 5,
-  },
-];
+/**
+ * Default thresholds per tool family (core/tool-families.ts): shell tools escalate after 2 denials, read and search
+ * tools after 5, everything else after `defaultThreshold` (3). Threshold globs in the config come first.
+ */
+export const DEFAULT_THRESHOLDS: Readonly<Partial<Record<ToolFamily, number>>> = { shell: 2, read: 5, search: 5 };
+
+const DEFAULT_FAMILY_THRESHOLDS: CompiledThreshold[] = Object.entries(DEFAULT_THRESHOLDS).map(
+  ([family, threshold]) => ({
+    matches: (tool: string) => toolFamily(tool) === family,
+    threshold,
+    headlessStrategy: undefined,
+  }),
+);
 
 export const DEFAULTS = {
   defaultThreshold: 3,
@@ -76,11 +79,12 @@ export function compileCoreConfig(options: {
   warnings?: { code: string; message: string }[];
 }): CompiledConfig {
   const core = options.options ?? {};
-  const thresholds = [...(core.thresholds ?? []), ...DEFAULT_THRESHOLDS].map((entry, index) => ({
+  const thresholds: CompiledThreshold[] = (core.thresholds ?? []).map((entry, index) => ({
     matches: compileThresholdGlob(entry.tool),
     threshold: positiveInteger(entry.threshold, `escalation.thresholds[${index}].threshold`),
     headlessStrategy: entry.headlessStrategy,
   }));
+  thresholds.push(...DEFAULT_FAMILY_THRESHOLDS);
   const templates = {} as Record<TemplateName, ReturnType<typeof compileTemplate>>;
   for (const name of TEMPLATE_NAMES) {
     templates[name] = compileTemplate(core.templates?.[name] ?? DEFAULT_TEMPLATES[name]);

@@ -93,7 +93,7 @@ export function compileRule(rule: PolicyRule, context: PathSpecifierContext): Co
   const tool = canonicalToolName(parsed.tool);
   const family = toolFamily(tool);
   if (specifier === undefined) {
-    const serverOnly = family === "mcp" && !tool.slice(5).includes("__");
+    const serverOnly = tool.startsWith("mcp__") && !tool.slice(5).includes("__");
     const appliesTo = serverOnly
       ? (callTool: string) => callTool.startsWith(`${tool}__`)
       : (callTool: string) => callTool === tool;

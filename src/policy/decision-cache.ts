@@ -1,5 +1,5 @@
 import type { PolicyDecision } from "./policy-types.js";
-import { commandOf, pathOf, type ToolFamily, urlOf } from "./tool-families.js";
+import { commandOf, pathOf, type RuleFamily, urlOf } from "./tool-families.js";
 
 const LIMIT = 2048;
 
@@ -13,7 +13,7 @@ export interface DecisionCache {
 }
 
 /** The one input field a cacheable call's decision depends on (command, path or URL), or undefined. */
-export function cacheSubject(family: ToolFamily, input: unknown): string | undefined {
+export function cacheSubject(family: RuleFamily, input: unknown): string | undefined {
   if (family === "shell") return commandOf(input);
   if (family === "read" || family === "edit") return pathOf(input) ?? "";
   if (family === "web") return urlOf(input);

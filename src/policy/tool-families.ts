@@ -1,11 +1,17 @@
+import { toolFamily as familyOf, type ToolFamily } from "../core/tool-families.js";
+
 /**
- * The matcher table: which family a tool belongs to, how hosts name it, and where its rule-relevant input lives.
- * Rule matching never tests tool names directly; it asks this table.
+ * How rules see tools: Claude Code's canonical names, and each tool's family from the one table
+ * (core/tool-families.ts). Rule matching never tests tool names directly; it asks this module.
  */
 
-export type ToolFamily = "shell" | "read" | "edit" | "web" | "mcp" | "other";
+/**
+ * The family a rule sees. Claude Code's Read rules cover the searching tools (Grep, Glob), so `search` counts as
+ * `read` here; every other family is the table's.
+ */
+export type RuleFamily = Exclude<ToolFamily, "search">;
 
-/** Host tool names (opencode, Gemini CLI) mapped to Claude Code's canonical names. */
+/** Host tool names (opencode, Gemini CLI, Qwen Code) mapped to Claude Code's canonical names. */
 const ALIASES: Record<string, string> = {
   bash: "Bash",
   shell: "Bash",
@@ -21,6 +27,7 @@ const ALIASES: Record<string, string> = {
   write_file: "Write",
   glob: "Glob",
   grep: "Grep",
+  grep_search: "Grep",
   search_file_content: "Grep",
   list: "LS",
   list_directory: "LS",
@@ -30,22 +37,8 @@ const ALIASES: Record<string, string> = {
   google_web_search: "WebSearch",
 };
 
-const FAMILIES: Record<string, ToolFamily> = {
-  Bash: "shell",
-  Read: "read",
-  Grep: "read",
-  Glob: "read",
-  LS: "read",
-  NotebookRead: "read",
-  Edit: "edit",
-  Write: "edit",
-  MultiEdit: "edit",
-  NotebookEdit: "edit",
-  WebFetch: "web",
-};
-
 /** Input fields that rules match through their own syntax; `Tool(field:value)` parameter rules ignore them. */
-export const CANONICAL_FIELDS: Record<ToolFamily, readonly string[]> = {
+export const CANONICAL_FIELDS: Record<RuleFamily, readonly string[]> = {
   shell: ["command"],
   read: ["file_path", "filePath", "path", "notebook_path"],
   edit: ["file_path", "filePath", "path", "notebook_path"],
@@ -55,7 +48,7 @@ export const CANONICAL_FIELDS: Record<ToolFamily, readonly string[]> = {
 };
 
 /** Parameter names that turn `Tool(name:value)` into a parameter rule for the built-in families. */
-export const PARAMETER_FIELDS: Record<ToolFamily, ReadonlySet<string> | "any"> = {
+export const PARAMETER_FIELDS: Record<RuleFamily, ReadonlySet<string> | "any"> = {
   shell: new Set(["run_in_background", "timeout", "description", "dangerouslyDisableSandbox"]),
   read: new Set(["offset", "limit", "pages", "pattern", "glob", "type", "output_mode", "head_limit", "multiline"]),
   edit: new Set(["old_string", "new_string", "replace_all", "content", "cell_id", "cell_type", "edit_mode"]),
@@ -68,9 +61,10 @@ export function canonicalToolName(tool: string): string {
   return ALIASES[tool] ?? tool;
 }
 
-export function toolFamily(canonicalTool: string): ToolFamily {
-  if (canonicalTool.startsWith("mcp__")) return "mcp";
-  return FAMILIES[canonicalTool] ?? "other";
+/** The family of a (canonical) tool name as rules see it: the table's, with `search` folded into `read`. */
+export function toolFamily(canonicalTool: string): RuleFamily {
+  const family = familyOf(canonicalTool);
+  return family === "search" ? "read" : family;
 }
 
 /** Which call tools a specifier rule written for `ruleTool` applies to: `Edit(...)` covers every editing tool. */
@@ -85,9 +79,12 @@ function field(input: unknown, name: string): unknown {
   return typeof input === "object" && input !== null ? (input as Record<string, unknown>)[name] : undefined;
 }
 
+/** The command line of a shell call: `command` (Claude Code, opencode, Gemini CLI), else `cmd` (Codex exec_command). */
 export function commandOf(input: unknown): string | undefined {
   const value = field(input, "command");
-  return typeof value === "string" ? value : undefined;
+  if (typeof value === "string") return value;
+  const cmd = field(input, "cmd");
+  return typeof cmd === "string" ? cmd : undefined;
 }
 
 /** The file or directory a file tool acts on; search tools without a path act on the working directory. */
