@@ -1,6 +1,16 @@
 import type { AuditEvent, DenialRecord } from "../core/records.js";
 import { utcDay } from "./compute-report.js";
-import type { StoredAuditEvent, StoredDenial } from "./ports.js";
+import type { KeyedAuditEvent, StoredAuditEvent, StoredDenial } from "./ports.js";
+
+/**
+ * A denial record's identity, as one string: (session, seq, at, tool-use id). The SQL stores enforce the same
+ * tuple with a unique index (migration 0003). Two records share it only if they are the same denial: a spool
+ * replay or a write that timed out but committed. Records of two numbering epochs of one session (seq restarted
+ * from 1) differ in `at` and `toolUseId`.
+ */
+export function denialIdentity(record: DenialRecord): string {
+  return JSON.stringify([record.sessionId, record.seq, record.at, record.toolUseId]);
+}
 
 /**
  * Mapping between records (camelCase) and rows (snake_case columns, the same names on every engine and in hook
@@ -87,9 +97,19 @@ export function rowToDenial(row: Record<string, unknown>, decode: JsonDecoder = 
   return stored;
 }
 
-export const EVENT_COLUMNS = ["kind", "session_id", "agent_id", "turn", "at", "tool", "tool_use_id", "detail"] as const;
+export const EVENT_COLUMNS = [
+  "kind",
+  "session_id",
+  "agent_id",
+  "turn",
+  "at",
+  "tool",
+  "tool_use_id",
+  "detail",
+  "event_key",
+] as const;
 
-export function eventRowValues(event: AuditEvent): DenialRowValues {
+export function eventRowValues(event: KeyedAuditEvent): DenialRowValues {
   return [
     event.kind,
     event.sessionId,
@@ -99,6 +119,7 @@ export function eventRowValues(event: AuditEvent): DenialRowValues {
     event.tool ?? null,
     event.toolUseId ?? null,
     JSON.stringify(event.detail ?? {}),
+    event.eventKey ?? null,
   ];
 }
 

@@ -1,10 +1,12 @@
-import type { AuditEvent, DenialRecord } from "../core/records.js";
+import type { DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import { computeReport, matchesQuery } from "./compute-report.js";
+import { denialIdentity } from "./denial-row.js";
 import type {
   DenialQuery,
   DenialReport,
   DenialStore,
+  KeyedAuditEvent,
   ReportQuery,
   SessionStateStore,
   Store,
@@ -36,19 +38,26 @@ export function createMemoryDenialStore(): DenialStore {
   const records: StoredDenial[] = [];
   const events: StoredAuditEvent[] = [];
   const keys = new Set<string>();
+  const eventKeys = new Set<string>();
   let nextId = 1;
   let nextEventId = 1;
   return {
     async append(batch: readonly DenialRecord[]) {
       for (const record of batch) {
-        const key = `${record.sessionId}\u0000${record.seq}`;
+        const key = denialIdentity(record);
         if (keys.has(key)) continue;
         keys.add(key);
         records.push({ ...copy(record), id: nextId++ });
       }
     },
-    async appendEvents(batch: readonly AuditEvent[]) {
-      for (const event of batch) events.push({ ...copy(event), id: nextEventId++ });
+    async appendEvents(batch: readonly KeyedAuditEvent[]) {
+      for (const { eventKey, ...event } of batch) {
+        if (eventKey !== undefined) {
+          if (eventKeys.has(eventKey)) continue;
+          eventKeys.add(eventKey);
+        }
+        events.push({ ...copy(event), id: nextEventId++ });
+      }
     },
     async query(query: DenialQuery = {}) {
       return copy(select(records, query));
@@ -75,7 +84,7 @@ export function createMemoryDenialStore(): DenialStore {
       const keptRecords = records.filter((record) => record.at >= before);
       const keptEvents = events.filter((event) => event.at >= before);
       const result = { denials: records.length - keptRecords.length, events: events.length - keptEvents.length };
-      for (const record of records) if (record.at < before) keys.delete(`${record.sessionId}\u0000${record.seq}`);
+      for (const record of records) if (record.at < before) keys.delete(denialIdentity(record));
       records.splice(0, records.length, ...keptRecords);
       events.splice(0, events.length, ...keptEvents);
       return result;

@@ -76,11 +76,26 @@ export interface DenialReport {
   incidents: SessionIncident[];
 }
 
+/**
+ * An audit event on its way to a store, with an optional delivery identity: the spooled store mints one per event
+ * before the first attempt, so a batch delivered twice is stored once. Events without a key are always stored.
+ * The key is not part of the event (`queryEvents` does not return it).
+ */
+export type KeyedAuditEvent = AuditEvent & { eventKey?: string };
+
+/**
+ * A denial record's identity: the session, its `seq`, its `at` and its `toolUseId` (see denialIdentity). `seq`
+ * alone is not enough: numbering restarts from 1 when a session's state is lost or kept elsewhere during an outage
+ * (issue 12, class 2), and the records of both numberings must all be kept.
+ */
 export interface DenialStore {
-  /** Appends records in one batch (one transaction). Idempotent on (sessionId, seq): replays never duplicate. */
+  /**
+   * Appends records in one batch (one transaction). Idempotent on the record identity (session, seq, at,
+   * tool-use id): replays never duplicate, and records of two numbering epochs of one session are all kept.
+   */
   append(records: readonly DenialRecord[]): Promise<void>;
-  /** Appends audit events in one batch. */
-  appendEvents(events: readonly AuditEvent[]): Promise<void>;
+  /** Appends audit events in one batch; an event whose `eventKey` is already stored is skipped. */
+  appendEvents(events: readonly KeyedAuditEvent[]): Promise<void>;
   query(query?: DenialQuery): Promise<StoredDenial[]>;
   queryEvents(query?: DenialQuery & { kinds?: readonly string[] }): Promise<StoredAuditEvent[]>;
   /** aggregates for `toolgate report` */
@@ -105,6 +120,12 @@ export interface VersionedState<S = SessionState> {
  * Atomic read-modify-write of a session's reducer state across processes. `fn` may run more than once when an
  * implementation retries after a conflict, so it must be pure (the core's `step` is); use the value of the
  * committed call only.
+ *
+ * Failures are ToolgateErrors the caller turns into its fail-closed answer: `STORE_UNAVAILABLE` (the store cannot
+ * be reached or written, or a lock was not granted within the implementation's budget; `data.reason` says which)
+ * and `STORE_CORRUPT` when the stored state of the session cannot be read (`data.reason: "state-corrupt"`; the file
+ * store moves the bad file aside so the next update starts from no state, and counts can be rebuilt from the
+ * session's denial records).
  */
 export interface SessionStateStore<S = SessionState> {
   get(sessionId: string): Promise<VersionedState<S> | undefined>;

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -19,6 +18,8 @@ export interface Spool<T> {
   pending(): T[];
   replay(deliver: (batches: T[]) => Promise<void>): Promise<{ replayed: number; failed: number }>;
 }
+
+let written = 0;
 
 export function createSpool<T>(options: { directory: string; prefix: string; staleClaimMs?: number }): Spool<T> {
   const { directory, prefix } = options;
@@ -47,10 +48,18 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
   return {
     directory,
     append(batch) {
-      mkdirSync(directory, { recursive: true, mode: 0o700 });
-      const name = `${prefix}-${String(Date.now()).padStart(15, "0")}-${process.pid}-${randomUUID().slice(0, 8)}`;
+      // time first (replay order), then pid and a per-process counter (unique), without loading node:crypto
+      const unique = `${process.pid}-${String(written++).padStart(9, "0")}-${Math.random().toString(36).slice(2, 8)}`;
+      const name = `${prefix}-${String(Date.now()).padStart(15, "0")}-${unique}`;
       const temporary = join(directory, `.${name}.tmp`);
-      writeFileSync(temporary, `${JSON.stringify(batch)}\n`, { mode: 0o600 });
+      const text = `${JSON.stringify(batch)}\n`;
+      try {
+        writeFileSync(temporary, text, { mode: 0o600 });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        mkdirSync(directory, { recursive: true, mode: 0o700 });
+        writeFileSync(temporary, text, { mode: 0o600 });
+      }
       renameSync(temporary, join(directory, `${name}.jsonl`));
     },
     hasPending() {

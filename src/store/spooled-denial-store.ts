@@ -1,25 +1,53 @@
 import type { AuditEvent, DenialRecord } from "../core/records.js";
-import type { DenialStore } from "./ports.js";
+import type { DenialStore, KeyedAuditEvent } from "./ports.js";
 import { createSpool, type Spool } from "./spool.js";
 
-export type SpoolBatch = { kind: "denials"; records: DenialRecord[] } | { kind: "events"; events: AuditEvent[] };
+export type SpoolBatch = { kind: "denials"; records: DenialRecord[] } | { kind: "events"; events: KeyedAuditEvent[] };
+
+export interface SpooledDenialStore extends DenialStore {
+  readonly spool: Spool<SpoolBatch>;
+  /** ships every spooled batch to the store; throws when the store cannot be opened */
+  replay(): Promise<{ replayed: number; failed: number }>;
+  /**
+   * Ships every spooled batch to the store, each within `timeoutMs`; never throws (failures go to `onError` and
+   * the batches stay spooled). Safe to call from any process at any time: files are claimed by rename and
+   * delivery is idempotent. The composition root calls it off the hot path (`report`, `tail`, `run`, Stop,
+   * SessionEnd, a non-gating event).
+   */
+  drain(): Promise<{ replayed: number; failed: number }>;
+  /** records still waiting in the spool (not yet in the store): what `report`/`tail` add when the store is down */
+  pendingRecords(): DenialRecord[];
+  pendingEvents(): AuditEvent[];
+}
 
 /**
- * A DenialStore that never loses a write and never blocks a decision on a broken store: writes go to the store
- * (opened lazily) within `timeoutMs`; when it is unreachable, slow or failing, the batch goes to the local spool
- * instead, and the store is not tried again for `retryAfterMs`. After the next successful write the spool is
- * replayed into the store (denials are idempotent on (session, seq), so a replay never duplicates them).
- * Reads go to the store and throw when it is unavailable.
+ * A DenialStore that never loses a write and never blocks a decision on a broken store.
+ *
+ * `mode: "spool-first"` (the hook's hot path): `append`/`appendEvents` only write the local spool (one small file,
+ * renamed into place) and return; `drain()` ships the spool to the store later, off the hot path.
+ *
+ * `mode: "store-first"` (default, in-process hosts): a write goes to the store (opened lazily) within
+ * `timeoutMs`; when the store is unreachable, slow or failing, the batch goes to the spool instead and the store
+ * is not tried again for `retryAfterMs`. After the next successful write the spool is drained.
+ *
+ * Either way, delivery is exactly once: denial records carry their identity (session, seq, at, tool-use id), and
+ * each audit event gets an `eventKey` minted here, before the first attempt, and kept in the spool, so a batch
+ * delivered twice (a write that timed out but committed, a drainer that died before deleting its claim) is stored
+ * once. Reads (`query`, `report`, …) drain first (bounded by `timeoutMs`), then read the store, so what was
+ * spooled is visible as soon as the store is reachable; they throw when it is not (`pendingRecords()` then shows
+ * what waits).
  */
 export function createSpooledDenialStore(options: {
   open: () => Promise<DenialStore>;
   spoolDirectory: string;
+  mode?: "store-first" | "spool-first";
   timeoutMs?: number;
   retryAfterMs?: number;
   onError?: (error: unknown) => void;
   clock?: () => number;
-}): DenialStore & { readonly spool: Spool<SpoolBatch>; replay(): Promise<{ replayed: number; failed: number }> } {
+}): SpooledDenialStore {
   const spool = createSpool<SpoolBatch>({ directory: options.spoolDirectory, prefix: "denials" });
+  const spoolFirst = options.mode === "spool-first";
   const timeoutMs = options.timeoutMs ?? 5_000;
   const retryAfterMs = options.retryAfterMs ?? 5_000;
   const clock = options.clock ?? Date.now;
@@ -38,37 +66,57 @@ export function createSpooledDenialStore(options: {
     else await target.appendEvents(batch.events);
   };
   const replay = async () => {
-    const target = await store();
+    const target = await withTimeout(store(), timeoutMs, "opening the store");
     return spool.replay(async (batches) => {
-      for (const batch of batches) await deliver(batch, target);
+      await withTimeout(
+        (async () => {
+          for (const batch of batches) await deliver(batch, target);
+        })(),
+        timeoutMs,
+        "a spool delivery",
+      );
     });
   };
+  const drain = async () => {
+    if (!spool.hasPending()) return { replayed: 0, failed: 0 };
+    try {
+      return await replay();
+    } catch (error) {
+      options.onError?.(error);
+      return { replayed: 0, failed: pendingBatches().length };
+    }
+  };
+  const pendingBatches = () => spool.pending();
   async function write(batch: SpoolBatch): Promise<void> {
-    if (clock() < brokenUntil) {
+    if (spoolFirst || clock() < brokenUntil) {
       spool.append(batch);
       return;
     }
     try {
-      await withTimeout((async () => deliver(batch, await store()))(), timeoutMs);
+      await withTimeout((async () => deliver(batch, await store()))(), timeoutMs, "a store write");
     } catch (error) {
       brokenUntil = clock() + retryAfterMs;
       spool.append(batch);
       options.onError?.(error);
       return;
     }
-    if (spool.hasPending()) {
-      await replay().catch((error) => options.onError?.(error));
-    }
+    if (spool.hasPending()) await drain();
   }
-  const read = async <T>(fn: (target: DenialStore) => Promise<T>) => fn(await store());
+  const read = async <T>(fn: (target: DenialStore) => Promise<T>) => {
+    await drain();
+    return fn(await store());
+  };
   return {
     spool,
     replay,
+    drain,
+    pendingRecords: () => pendingBatches().flatMap((batch) => (batch.kind === "denials" ? batch.records : [])),
+    pendingEvents: () => pendingBatches().flatMap((batch) => (batch.kind === "events" ? batch.events : [])),
     async append(records) {
       if (records.length > 0) await write({ kind: "denials", records: [...records] });
     },
     async appendEvents(events) {
-      if (events.length > 0) await write({ kind: "events", events: [...events] });
+      if (events.length > 0) await write({ kind: "events", events: events.map(withEventKey) });
     },
     query: (query) => read((target) => target.query(query)),
     queryEvents: (query) => read((target) => target.queryEvents(query)),
@@ -81,10 +129,19 @@ export function createSpooledDenialStore(options: {
   };
 }
 
-function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+let minted = 0;
+
+/** an event's delivery identity: minted once, before the first attempt, and kept in the spool */
+function withEventKey(event: KeyedAuditEvent): KeyedAuditEvent {
+  if (event.eventKey !== undefined) return event;
+  const key = `${Date.now().toString(36)}-${process.pid}-${(minted++).toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+  return { ...event, eventKey: key };
+}
+
+function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`store write timed out after ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${timeoutMs} ms`)), timeoutMs);
     timer.unref?.();
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));

@@ -46,6 +46,31 @@ export function runStoreContract(options: { name: string; create: () => Promise<
         expect(report.topSignatures[0]?.count).toBe(3);
       });
 
+      it("keeps all records of two numbering epochs of one session, and still skips replays of either", async () => {
+        // issue 12, class 2: the session's numbering restarted from 1 (state lost, or kept locally during an
+        // outage); both epochs' records are real and must all be kept.
+        const first = [1, 2, 3].map((seq) => makeRecord({ seq, toolUseId: `toolu_first_${seq}` }));
+        const second = [1, 2, 3].map((seq) =>
+          makeRecord({ seq, toolUseId: `toolu_second_${seq}`, at: Date.UTC(2026, 10, 20, 13, 0, seq) }),
+        );
+        await store.denials.append(first);
+        await store.denials.append(second);
+        await store.denials.append([...second, ...first]); // both replayed
+        const rows = await store.denials.query();
+        expect(rows.map((row) => row.toolUseId)).toEqual([...first, ...second].map((record) => record.toolUseId));
+        expect((await store.denials.report()).total).toBe(6);
+      });
+
+      it("stores a keyed audit event once however often its batch is delivered, unkeyed events every time", async () => {
+        const keyed = { kind: "nudge.sent", sessionId: "s", turn: 1, at: 1, detail: {}, eventKey: "k-1" } as const;
+        const unkeyed = { kind: "nudge.sent", sessionId: "s", turn: 1, at: 2, detail: {} } as const;
+        await store.denials.appendEvents([keyed, unkeyed]);
+        await store.denials.appendEvents([keyed, unkeyed]);
+        const events = await store.denials.queryEvents();
+        expect(events.map((event) => event.at)).toEqual([1, 2, 2]);
+        expect(Object.keys(events[0]!)).not.toContain("eventKey");
+      });
+
       it("accepts records and state carrying NUL characters and lone surrogates (never a poison batch)", async () => {
         const odd = "a\u0000b\ud800c";
         await store.denials.append([makeRecord({ seq: 1, reason: odd, inputSummary: odd, input: { [odd]: odd } })]);

@@ -1,5 +1,5 @@
 import type { Pool } from "pg";
-import type { AuditEvent, DenialRecord } from "../../core/records.js";
+import type { DenialRecord } from "../../core/records.js";
 import { utcDay } from "../compute-report.js";
 import {
   DENIAL_COLUMNS,
@@ -11,7 +11,7 @@ import {
   rowToDenial,
   rowToEvent,
 } from "../denial-row.js";
-import type { DenialQuery, DenialStore, ReportQuery } from "../ports.js";
+import type { DenialQuery, DenialStore, KeyedAuditEvent, ReportQuery } from "../ports.js";
 import { whereClause } from "../report-sql.js";
 import { sqlReport } from "../sql-report.js";
 import { postgresSafe } from "./postgres-safe.js";
@@ -38,7 +38,7 @@ const DENIAL_TYPES = [
   "text",
   "jsonb",
 ];
-const EVENT_TYPES = ["text", "text", "text", "int", "bigint", "text", "text", "jsonb"];
+const EVENT_TYPES = ["text", "text", "text", "int", "bigint", "text", "text", "jsonb", "text"];
 const CHUNK = 500;
 const DAY = 86_400_000;
 
@@ -47,9 +47,12 @@ function unnestInsert(table: string, columns: readonly string[], types: string[]
   const arrays = types.map((type, index) => `$${index + 1}::${type}[]`).join(", ");
   return `INSERT INTO ${table} (${columns.join(", ")}) SELECT * FROM unnest(${arrays}) ${conflict}`;
 }
-/** one statement: insert the batch, then add what was really inserted (not replays) to the daily rollups */
+/**
+ * one statement: insert the batch (a record whose identity (session_id, seq, at, tool_use_id) is stored already is a
+ * replay and skipped; see migration 0003), then add what was really inserted to the daily rollups
+ */
 const insertDenials = `WITH inserted AS (
-  ${unnestInsert("denials", DENIAL_COLUMNS, DENIAL_TYPES, "ON CONFLICT (session_id, seq) DO NOTHING RETURNING id, day, tool, signature, session_id")}
+  ${unnestInsert("denials", DENIAL_COLUMNS, DENIAL_TYPES, "ON CONFLICT (md5(session_id), seq, at, md5(tool_use_id)) DO NOTHING RETURNING id, day, tool, signature, session_id")}
 ), daily AS (
   INSERT INTO denial_daily (day, tool, signature, total, first_id)
   SELECT day, tool, signature, count(*), min(id) FROM inserted GROUP BY day, tool, signature ORDER BY day, tool, signature
@@ -59,7 +62,8 @@ const insertDenials = `WITH inserted AS (
 INSERT INTO denial_daily_sessions (day, tool, session_id, total)
 SELECT day, tool, session_id, count(*) FROM inserted GROUP BY day, tool, session_id ORDER BY day, tool, session_id
 ON CONFLICT (day, tool, session_id) DO UPDATE SET total = denial_daily_sessions.total + excluded.total`;
-const insertEvents = unnestInsert("audit_events", EVENT_COLUMNS, EVENT_TYPES, "");
+/** an event whose event_key is stored already is a replay: skipped (NULL keys never conflict) */
+const insertEvents = unnestInsert("audit_events", EVENT_COLUMNS, EVENT_TYPES, "ON CONFLICT (event_key) DO NOTHING");
 
 function columnArrays(rows: DenialRowValues[], width: number): unknown[][] {
   const arrays: unknown[][] = Array.from({ length: width }, () => []);
@@ -77,7 +81,7 @@ export function createPostgresDenialStore(options: { pool: Pool }): DenialStore 
       const rows = records.map((record) => denialRowValues(postgresSafe(record)));
       await pool.query(insertDenials, columnArrays(rows, DENIAL_COLUMNS.length));
     },
-    async appendEvents(events: readonly AuditEvent[]) {
+    async appendEvents(events: readonly KeyedAuditEvent[]) {
       if (events.length === 0) return;
       const rows = events.map((event) => eventRowValues(postgresSafe(event)));
       await pool.query(insertEvents, columnArrays(rows, EVENT_COLUMNS.length));

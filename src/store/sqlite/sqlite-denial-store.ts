@@ -1,4 +1,4 @@
-import type { AuditEvent, DenialRecord } from "../../core/records.js";
+import type { DenialRecord } from "../../core/records.js";
 import { utcDay } from "../compute-report.js";
 import {
   DAY_COLUMN,
@@ -10,15 +10,17 @@ import {
   rowToDenial,
   rowToEvent,
 } from "../denial-row.js";
-import type { DenialQuery, DenialStore, ReportQuery } from "../ports.js";
+import type { DenialQuery, DenialStore, KeyedAuditEvent, ReportQuery } from "../ports.js";
 import { whereClause } from "../report-sql.js";
 import { sqlReport } from "../sql-report.js";
 import { tally } from "../tally.js";
 import type { SqliteDriver } from "./driver.js";
 
 const CHUNK = 500;
-const insertDenial = `INSERT OR IGNORE INTO denials (${DENIAL_COLUMNS.join(", ")}) VALUES (${DENIAL_COLUMNS.map(() => "?").join(", ")})`;
-const insertEvent = `INSERT INTO audit_events (${EVENT_COLUMNS.join(", ")}) VALUES (${EVENT_COLUMNS.map(() => "?").join(", ")})`;
+/** a record whose identity (session_id, seq, at, tool_use_id) is stored already is a replay: skipped */
+const insertDenial = `INSERT INTO denials (${DENIAL_COLUMNS.join(", ")}) VALUES (${DENIAL_COLUMNS.map(() => "?").join(", ")}) ON CONFLICT DO NOTHING`;
+/** an event whose event_key is stored already is a replay: skipped (NULL keys never conflict) */
+const insertEvent = `INSERT INTO audit_events (${EVENT_COLUMNS.join(", ")}) VALUES (${EVENT_COLUMNS.map(() => "?").join(", ")}) ON CONFLICT DO NOTHING`;
 const placeholder = () => "?";
 const upsertDaily = `INSERT INTO denial_daily (day, tool, signature, total, first_id) VALUES (?, ?, ?, ?, ?)
   ON CONFLICT (day, tool, signature) DO UPDATE SET total = total + excluded.total, first_id = min(first_id, excluded.first_id)`;
@@ -66,7 +68,7 @@ export function createSqliteDenialStore(options: {
         ),
       );
     },
-    async appendEvents(events: readonly AuditEvent[]) {
+    async appendEvents(events: readonly KeyedAuditEvent[]) {
       if (events.length === 0) return;
       const rows = events.map(eventRowValues);
       await write(() =>
