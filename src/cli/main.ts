@@ -1,83 +1,93 @@
 #!/usr/bin/env node
-import { type CommandDef, defineCommand, runCommand, showUsage } from "citty";
+import { readFileSync } from "node:fs";
+import { closestMatch } from "./args/closest-match.js";
+import type { ArgsSpec, CommandSpec } from "./args/command-spec.js";
+import { parseCommandArgs } from "./args/parse-command-args.js";
 import { subCommands } from "./commands/index.js";
 import { EXIT } from "./exit-codes.js";
+import { renderCommandHelp, renderRootHelp } from "./help/render-help.js";
+import { useColor } from "./help/use-color.js";
+import { endQuietlyOnClosedPipe } from "./output/quiet-pipe.js";
 
-const VERSION = "0.1.0";
-const main = defineCommand({
-  meta: {
-    name: "toolgate",
-    version: VERSION,
-    description: "Stop AI coding agents from burning their budget on denied tool calls, and make every denial visible.",
-  },
-  subCommands,
-});
+const SUMMARY = "Stop AI coding agents from burning their budget on denied tool calls, and make every denial visible.";
 
-async function load(name: string): Promise<CommandDef | undefined> {
-  const entry = subCommands[name];
-  if (entry === undefined) return undefined;
-  return (typeof entry === "function" ? await entry() : await entry) as CommandDef;
+function version(): string {
+  try {
+    const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    return String(manifest.version);
+  } catch {
+    return "unknown";
+  }
 }
 
-/** The root's help lists each command with the first line of its description; `<command> --help` shows the rest. */
-async function rootUsage(write: (text: string) => void): Promise<void> {
-  const lines = [
-    "Stop AI coding agents from burning their budget on denied tool calls, and make every denial visible.",
-    "",
-    "Usage: toolgate <command> [options]",
-    "",
-    "Commands:",
-  ];
-  for (const name of Object.keys(subCommands)) {
-    const command = await load(name);
-    const meta = (typeof command?.meta === "function" ? await command.meta() : await command?.meta) ?? {};
-    lines.push(`  ${name.padEnd(10)} ${(meta.description ?? "").split("\n")[0]}`);
-  }
-  lines.push("", "Run `toolgate <command> --help` for a command's options and examples. Exit codes: docs/cli.md.");
-  write(`${lines.join("\n")}\n`);
+async function rootHelp(stream: NodeJS.WriteStream): Promise<void> {
+  const commands = await Promise.all(
+    Object.entries(subCommands).map(async ([name, load]) => ({ name, summary: (await load()).meta.summary })),
+  );
+  const color = useColor({ stream, env: process.env });
+  stream.write(renderRootHelp({ summary: SUMMARY, version: version(), commands, color }));
+}
+
+async function commandHelp(spec: CommandSpec<ArgsSpec>): Promise<void> {
+  const color = useColor({ stream: process.stdout, env: process.env });
+  const details = typeof spec.meta.details === "function" ? await spec.meta.details() : spec.meta.details;
+  process.stdout.write(renderCommandHelp(spec, { color, ...(details === undefined ? {} : { details }) }));
+}
+
+function usageError(message: string): void {
+  process.stderr.write(`${message}\n`);
+  process.exitCode = EXIT.usage;
+}
+
+function unknownCommand(name: string): void {
+  const names = Object.keys(subCommands);
+  const suggestion = closestMatch(name, [...names, "help"]);
+  const hint = suggestion === undefined ? `the commands are ${names.join(", ")}` : `did you mean ${suggestion}?`;
+  const what = name.startsWith("-") ? "flag" : "command";
+  usageError(`toolgate: unknown ${what} ${JSON.stringify(name)}; ${hint} (\`toolgate --help\` lists them)`);
+}
+
+/** `toolgate help [command]`. */
+async function help(topic: string | undefined, extra: readonly string[]): Promise<void> {
+  if (topic === undefined) return rootHelp(process.stdout);
+  if (extra.length > 0) return usageError(`toolgate help: give one command, e.g. toolgate help ${topic}.`);
+  const load = subCommands[topic];
+  if (load === undefined) return unknownCommand(topic);
+  await commandHelp(await load());
 }
 
 /**
- * Runs the command line. Usage errors (no or unknown command, a missing or invalid argument) exit 2 with one
- * sentence on stderr; an unexpected error exits 1 with its message, never a stack trace.
+ * Runs the command line. Usage errors (no or unknown command, an unknown flag, a missing or invalid argument) exit
+ * 2 with one sentence on stderr before the command does anything; an unexpected error exits 1 with its message,
+ * never a stack trace; a closed stdout ends the command quietly.
  */
 async function cli(args: string[]): Promise<void> {
-  const [first] = args;
+  const [first, ...rest] = args;
   if (first === "--version" || first === "-v") {
-    process.stdout.write(`${VERSION}\n`);
+    process.stdout.write(`${version()}\n`);
     return;
   }
-  if (first === undefined || first === "--help" || first === "-h") {
-    await rootUsage((text) => (first === undefined ? process.stderr : process.stdout).write(text));
-    if (first === undefined) process.exitCode = EXIT.usage;
-    return;
-  }
-  const command = await load(first);
-  if (command === undefined) {
-    process.stderr.write(`toolgate: unknown command "${first}".\n`);
-    await rootUsage((text) => process.stderr.write(text));
+  if (first === "--help" || first === "-h") return rootHelp(process.stdout);
+  if (first === undefined) {
+    await rootHelp(process.stderr);
     process.exitCode = EXIT.usage;
     return;
   }
-  const separator = args.indexOf("--");
-  const ownArgs = separator === -1 ? args : args.slice(0, separator);
-  if (ownArgs.includes("--help") || ownArgs.includes("-h")) {
-    await showUsage(command, main);
-    return;
-  }
+  if (first === "help") return help(rest[0], rest.slice(1));
+  const load = subCommands[first];
+  if (load === undefined) return unknownCommand(first);
+  const spec = await load();
+  const parsed = parseCommandArgs({ argv: rest, spec: spec.args, passthrough: spec.passthrough === true });
+  if (parsed.kind === "help") return commandHelp(spec);
+  if (parsed.kind === "error") return usageError(`toolgate ${first}: ${parsed.message}`);
   try {
-    await runCommand(main, { rawArgs: args });
+    await spec.run({ args: parsed.values as never, rawArgs: rest, rest: parsed.rest });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (error instanceof Error && error.name === "CLIError") {
-      const sentence = /[.!?]$/.test(message) ? message : `${message}.`;
-      process.stderr.write(`toolgate ${first}: ${sentence} Run \`toolgate ${first} --help\` for usage.\n`);
-      process.exitCode = EXIT.usage;
-    } else {
-      process.stderr.write(`toolgate ${first}: ${message}\n`);
-      process.exitCode = EXIT.error;
-    }
+    process.stderr.write(`toolgate ${first}: ${message}\n`);
+    process.exitCode = EXIT.error;
   }
 }
 
+endQuietlyOnClosedPipe({ stdout: process.stdout, stderr: process.stderr, exit: (code) => process.exit(code) });
 await cli(process.argv.slice(2));

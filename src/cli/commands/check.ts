@@ -1,22 +1,16 @@
-import { defineCommand } from "citty";
 import { ToolgateError } from "../../core/errors.js";
 import { createPolicy } from "../../node/create-policy.js";
 import { normalizeMode } from "../../policy/claude-settings-rules.js";
+import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
+import { checkDocument, checkText } from "../output/check-output.js";
+import { toCliWarnings, writeJson } from "../output/json-document.js";
 
-const HELP = `Show what toolgate decides for one tool call, and which rule decided it.
-
-It evaluates exactly what the Claude Code hook evaluates: toolgate.config.json (or .toolgate.json) plus the Claude Code
-settings hierarchy of this directory and $HOME (.claude/settings.local.json, .claude/settings.json,
-~/.claude/settings.json, managed settings), with Claude Code's defaults for calls no rule matches.
-
-Exit codes: 0 allow, 3 ask, 4 deny, 2 usage or config error.
-
-Examples:
-  toolgate check Bash '{"command":"git push origin main"}'
-  toolgate check Read '{"file_path":".env"}' --json
-  toolgate check Bash '{"command":"npm test"}' --mode dontAsk --headless
-  toolgate check WebFetch '{"url":"https://example.com"}' --claude-settings off`;
+const DETAILS = `It evaluates exactly what the Claude Code hook evaluates: toolgate.config.json (or .toolgate.json) plus the Claude
+Code settings hierarchy of this directory and $HOME (.claude/settings.local.json, .claude/settings.json,
+~/.claude/settings.json, managed settings), with Claude Code's defaults for calls no rule matches. Warnings (an
+ignored rule, an untrusted workspace) are printed after the decision, each with its fix; with --json they are in
+"warnings".`;
 
 function fail(message: string): void {
   process.stderr.write(`toolgate check: ${message}\n`);
@@ -24,7 +18,19 @@ function fail(message: string): void {
 }
 
 export default defineCommand({
-  meta: { name: "check", description: HELP },
+  meta: {
+    name: "check",
+    summary: "Show what toolgate decides for one tool call, and which rule decided it.",
+    details: DETAILS,
+    exitCodes: "0 allow, 3 ask, 4 deny, 2 usage or config error.",
+    examples: [
+      `toolgate check Bash '{"command":"git push origin main"}'`,
+      `toolgate check Read '{"file_path":".env"}' --json`,
+      `toolgate check Bash '{"command":"npm test"}' --mode dontAsk --headless`,
+      `toolgate check WebFetch '{"url":"https://example.com"}' --claude-settings off`,
+      `toolgate check Bash '{"command":"npm publish"}' --grant 'Bash(npm publish)'`,
+    ],
+  },
   args: {
     tool: {
       type: "positional",
@@ -32,20 +38,30 @@ export default defineCommand({
       required: true,
     },
     input: { type: "positional", description: "the tool input as JSON", required: false, default: "{}" },
-    mode: { type: "string", description: "permission mode: default, acceptEdits, plan, dontAsk, bypassPermissions" },
+    mode: {
+      type: "enum",
+      description: "the permission mode (manual is Claude Code's other name for default)",
+      options: ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions", "manual"],
+    },
     headless: {
       type: "boolean",
       description: "no prompt surface: an ask becomes a deny (source headless)",
       default: false,
     },
-    json: { type: "boolean", description: "print {behavior, rule, source, reason} as JSON", default: false },
+    json: { type: "boolean", description: "print one JSON document (shape in docs/cli.md)", default: false },
     "claude-settings": {
-      type: "string",
-      description: "on (default) or off: read the Claude Code settings and defaults",
+      type: "enum",
+      description: "read the Claude Code settings hierarchy and its defaults",
+      options: ["on", "off"],
       default: "on",
     },
-    grant: { type: "string", description: "a session grant rule to apply (repeat the flag for more)" },
-    cwd: { type: "string", description: "project directory (default: the current directory)" },
+    grant: {
+      type: "string",
+      description: "a session grant (an allow rule in Claude Code syntax) to apply",
+      multiple: true,
+      valueHint: "rule",
+    },
+    cwd: { type: "string", description: "project directory (default: the current directory)", valueHint: "directory" },
   },
   run({ args }) {
     let input: unknown;
@@ -73,27 +89,19 @@ export default defineCommand({
       if (ToolgateError.is(error)) return fail(error.message);
       throw error;
     }
-    const grants = args.grant === undefined ? [] : ([] as string[]).concat(args.grant as string | string[]);
+    const grants = args.grant;
     const decision = policy.evaluate(
       { tool: String(args.tool), input },
       { ...(mode === undefined ? {} : { mode }), interactive: !args.headless, grants },
     );
-    if (args.json) {
-      const { behavior, rule, source, reason, denialSource, origin } = decision;
-      process.stdout.write(
-        `${JSON.stringify({ behavior, rule: rule ?? null, source, reason, ...(denialSource ? { denialSource } : {}), ...(origin ? { origin } : {}) })}\n`,
-      );
-    } else {
-      const lines = [`${decision.behavior.toUpperCase()}  ${decision.reason}`];
-      if (decision.rule !== undefined)
-        lines.push(`rule:   ${decision.rule}${decision.origin ? `  (${decision.origin})` : ""}`);
-      lines.push(
-        `source: ${decision.source}${decision.denialSource ? ` (recorded as a ${decision.denialSource} denial)` : ""}`,
-      );
-      lines.push(`mode:   ${mode ?? policy.defaultMode}${args.headless ? ", headless" : ""}`);
-      for (const warning of policy.warnings) lines.push(`warning: ${warning.message}`);
-      process.stdout.write(`${lines.join("\n")}\n`);
-    }
+    const output = {
+      decision,
+      mode: mode ?? policy.defaultMode,
+      headless: args.headless,
+      warnings: toCliWarnings(policy.warnings),
+    };
+    if (args.json) writeJson(checkDocument(output));
+    else process.stdout.write(checkText(output));
     process.exitCode = decision.behavior === "allow" ? EXIT.ok : decision.behavior === "ask" ? EXIT.ask : EXIT.deny;
   },
 });

@@ -1,6 +1,8 @@
-import { defineCommand } from "citty";
 import { runDemo } from "../../demo/run-demo.js";
+import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
+import { demoDocument } from "../output/demo-output.js";
+import { writeJson } from "../output/json-document.js";
 
 function padTo(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
@@ -9,13 +11,15 @@ function padTo(text: string, width: number): string {
 export default defineCommand({
   meta: {
     name: "demo",
-    description:
-      "Show a stubborn headless agent retrying a denied command, without toolgate and with it.\n\n" +
-      "Examples:\n  toolgate demo\n  toolgate demo --turns 50\n  toolgate demo --json",
+    summary: "Show a stubborn headless agent retrying a denied command, without toolgate and with it.",
+    details:
+      "A scripted agent, no model and no network: it retries a denied `rm -rf build` with small variations until\n" +
+      "the host's turn cap, once as hosts behave today and once through toolgate's guard.",
+    examples: ["toolgate demo", "toolgate demo --turns 50", "toolgate demo --json"],
   },
   args: {
-    turns: { type: "string", description: "the host's turn cap (default 30)", default: "30" },
-    json: { type: "boolean", description: "print the result as JSON", default: false },
+    turns: { type: "string", description: "the host's turn cap, 1 to 1000", default: "30", valueHint: "count" },
+    json: { type: "boolean", description: "print one JSON document (shape in docs/cli.md)", default: false },
   },
   async run({ args }) {
     const turnCap = Number(args.turns);
@@ -26,7 +30,7 @@ export default defineCommand({
     }
     const result = await runDemo({ turnCap });
     if (args.json) {
-      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      writeJson(demoDocument(result), { pretty: true });
       return;
     }
     const out: string[] = [];

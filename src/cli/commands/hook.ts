@@ -1,4 +1,4 @@
-import { defineCommand } from "citty";
+import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 
 async function readStdin(): Promise<string> {
@@ -12,17 +12,34 @@ const SUPPORTED_HOSTS = ["claude-code"];
 export default defineCommand({
   meta: {
     name: "hook",
-    description: `Answer one host hook event (JSON on stdin) and record it. Installed by \`toolgate install\`.
-
-Examples:
-  echo '{"hook_event_name":"PreToolUse",...}' | toolgate hook claude-code
-  # in .claude/settings.json (what \`toolgate install claude-code\` writes):
-  #   "PreToolUse": [{"matcher": "*", "hooks": [{"type": "command", "command": "toolgate hook claude-code"}]}]
-
-State and denial records go to $TOOLGATE_DB (default ~/.toolgate/toolgate.db).`,
+    summary: "Answer one Claude Code hook event (JSON on stdin) and record it; `toolgate install` wires it.",
+    details: async () => {
+      const [{ defaultHookCommand }, { TOOLGATE_HOOK_EVENTS, HOOK_TIMEOUT_SECONDS }] = await Promise.all([
+        import("../../adapters/claude-code/install-claude-code.js"),
+        import("../../adapters/claude-code/settings-hooks.js"),
+      ]);
+      const entry = { type: "command", command: defaultHookCommand(), timeout: HOOK_TIMEOUT_SECONDS };
+      const events = TOOLGATE_HOOK_EVENTS.map(({ event }) => event).join(", ");
+      return `You do not run this yourself: \`toolgate install claude-code\` adds it to .claude/settings.json for these events:
+${events}. For this toolgate and this node, each entry it writes is (tool events also get "matcher": "*"):
+  ${JSON.stringify(entry)}
+A hook that fails or times out never lets a call through (exit 2 blocks it in Claude Code). State and denial
+records go to $TOOLGATE_DB (default ~/.toolgate/toolgate.db), or Postgres with $TOOLGATE_DATABASE_URL.`;
+    },
+    exitCodes:
+      "0 answered (a decision is in the JSON on stdout), 1 a non-blocking error on a non-gating event, 2 blocked (the reason on stderr) or bad usage.",
+    examples: [
+      `echo '{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"ls"}}' | toolgate hook claude-code`,
+      "toolgate install claude-code --dry-run   # shows the hook entries it would write",
+    ],
   },
   args: {
-    host: { type: "positional", required: true, description: "the host that sends the event: claude-code" },
+    host: {
+      type: "positional",
+      required: true,
+      description: "the host that sends the event",
+      options: ["claude-code"],
+    },
   },
   async run({ args }) {
     if (!SUPPORTED_HOSTS.includes(args.host)) {

@@ -1,7 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { defineCommand } from "citty";
 import { mergeConfigs } from "../../config/merge-configs.js";
 import { parseConfig } from "../../config/parse-config.js";
 import type { ToolgateConfig } from "../../config/schema.js";
@@ -9,26 +8,35 @@ import { ToolgateError } from "../../core/errors.js";
 import { importClaudeCode, importGemini, importOpencode } from "../../node/import-sources.js";
 import { findProjectConfig } from "../../node/load-config.js";
 import { readJsonFile } from "../../node/read-json-file.js";
+import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 
-const HELP = `Convert another tool's permission rules into a toolgate config.
-
-Reads the real files: Claude Code's settings hierarchy (.claude/settings.json, .claude/settings.local.json,
+const DETAILS = `Reads the real files: Claude Code's settings hierarchy (.claude/settings.json, .claude/settings.local.json,
 ~/.claude/settings.json, managed settings), opencode's \`permission\` (opencode.json[c] here or in ~/.config/opencode),
 or Gemini CLI's policies (.gemini/policies/*.toml, ~/.gemini/policies/*.toml). Prints the config, or merges it into
-./toolgate.config.json with --write. Every rule that cannot be expressed is reported on stderr.
-
-Examples:
-  toolgate import claude-code
-  toolgate import opencode ./opencode.json --write
-  toolgate import gemini ~/.gemini/policies/my-rules.toml`;
+./toolgate.config.json with --write. Every rule that cannot be expressed is reported on stderr.`;
 
 const IMPORTERS = { "claude-code": importClaudeCode, opencode: importOpencode, gemini: importGemini } as const;
 
 export default defineCommand({
-  meta: { name: "import", description: HELP },
+  meta: {
+    name: "import",
+    summary: "Convert Claude Code, opencode or Gemini CLI permission rules into a toolgate config.",
+    details: DETAILS,
+    exitCodes: "0 done, 2 bad usage or a file that cannot be read or converted.",
+    examples: [
+      "toolgate import claude-code",
+      "toolgate import opencode ./opencode.json --write",
+      "toolgate import gemini ~/.gemini/policies/my-rules.toml",
+    ],
+  },
   args: {
-    host: { type: "positional", description: "claude-code, opencode or gemini", required: true },
+    host: {
+      type: "positional",
+      description: "whose rules to read",
+      required: true,
+      options: Object.keys(IMPORTERS) as (keyof typeof IMPORTERS)[],
+    },
     path: {
       type: "positional",
       description: "a settings/config/policy file or directory (default: the usual places)",

@@ -1,22 +1,22 @@
-import type { SubCommandsDef } from "citty";
+import type { ArgsSpec, CommandSpec } from "../args/command-spec.js";
 
 /**
- * Every subcommand, loaded lazily so `toolgate hook ...` imports only what it needs. One line per command;
- * each command lives in its own file named after it.
+ * Every subcommand, loaded lazily so `toolgate hook ...` imports only what it needs. One line per command, in the
+ * order the root help lists them; each command lives in its own file named after it.
  */
-type Lazy = SubCommandsDef[string];
+type Load = () => Promise<CommandSpec<ArgsSpec>>;
 const lazy =
-  (load: () => Promise<{ default: SubCommandsDef[string] }>): Lazy =>
+  (load: () => Promise<{ default: unknown }>): Load =>
   () =>
-    load().then((module) => module.default) as never;
+    load().then((module) => module.default as CommandSpec<ArgsSpec>);
 
-export const subCommands: SubCommandsDef = {
-  check: lazy(() => import("./check.js")),
+export const subCommands: Record<string, Load> = {
   demo: lazy(() => import("./demo.js")),
-  hook: lazy(() => import("./hook.js")),
+  check: lazy(() => import("./check.js")),
   import: lazy(() => import("./import.js")),
   install: lazy(() => import("./install.js")),
   uninstall: lazy(() => import("./uninstall.js")),
+  hook: lazy(() => import("./hook.js")),
   run: lazy(() => import("./run.js")),
   report: lazy(() => import("./report.js")),
   tail: lazy(() => import("./tail.js")),

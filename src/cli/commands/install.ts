@@ -1,5 +1,5 @@
-import { defineCommand } from "citty";
 import { ToolgateError } from "../../core/errors.js";
+import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 
 /** What `toolgate install <host>` / `toolgate uninstall <host>` call. One entry per host, loaded lazily. */
@@ -36,13 +36,25 @@ export const installArgs = {
   host: {
     type: "positional",
     required: true,
-    description: `the agent host: ${Object.keys(hostInstallers).join(", ")}`,
+    description: "the agent host",
+    options: Object.keys(hostInstallers),
   },
-  project: { type: "boolean", description: "the project's shared settings (.claude/settings.json; the default)" },
+  project: {
+    type: "boolean",
+    description: "the project's shared settings (.claude/settings.json, ./opencode.json; the default)",
+  },
   local: { type: "boolean", description: "the project's local settings (.claude/settings.local.json, not committed)" },
-  user: { type: "boolean", description: "your user settings (~/.claude/settings.json): every project" },
+  user: {
+    type: "boolean",
+    description: "your user settings (~/.claude/settings.json, ~/.config/opencode/opencode.json): every project",
+  },
   "dry-run": { type: "boolean", description: "show the change without writing it" },
-  command: { type: "string", description: "the hook command to install (default: this toolgate, run by this node)" },
+  command: {
+    type: "string",
+    description:
+      "what the settings should run: the Claude Code hook command or the opencode plugin URL (default: this toolgate, run by this node)",
+    valueHint: "command",
+  },
 } as const;
 
 /** Runs install or uninstall for the parsed arguments; prints the diff; returns the exit code. */
@@ -94,14 +106,18 @@ export async function runInstaller(options: {
 export default defineCommand({
   meta: {
     name: "install",
-    description: `Add toolgate's hooks to an agent host's settings (idempotent; shows the change).
-
-Examples:
-  toolgate install claude-code              # .claude/settings.json of this project
-  toolgate install claude-code --user       # ~/.claude/settings.json
-  toolgate install claude-code --dry-run    # show the diff only
-  toolgate install opencode                 # "plugin" entry in ./opencode.json
-  toolgate install opencode --user          # ~/.config/opencode/opencode.json`,
+    summary: "Add toolgate's hooks (Claude Code) or plugin (opencode) to a host's settings, showing the change.",
+    details:
+      "Idempotent: installing twice changes nothing, and an older toolgate entry (another path) is replaced.\n" +
+      "Every other setting stays as it was. `toolgate uninstall <host>` removes exactly what this adds.",
+    exitCodes: "0 installed or already installed, 2 bad usage or a settings file that is not valid JSON.",
+    examples: [
+      "toolgate install claude-code              # .claude/settings.json of this project",
+      "toolgate install claude-code --user       # ~/.claude/settings.json",
+      "toolgate install claude-code --dry-run    # show the diff only",
+      "toolgate install opencode                 # a plugin entry in ./opencode.json",
+      "toolgate install opencode --user          # ~/.config/opencode/opencode.json",
+    ],
   },
   args: installArgs,
   async run({ args }) {

@@ -1,18 +1,25 @@
-import { defineCommand } from "citty";
 import { ToolgateError } from "../../core/errors.js";
 import { parseDuration } from "../../store/parse-since.js";
+import { defineCommand } from "../args/command-spec.js";
+import { writeJson } from "../output/json-document.js";
 import { withStore } from "./report.js";
 
 export default defineCommand({
   meta: {
     name: "prune",
-    description:
-      "Delete denial records and audit events older than a duration.\n\n" +
-      "Examples:\n  toolgate prune --older-than 30d\n  toolgate prune --older-than 12w --json",
+    summary: "Delete stored denial records and audit events older than a duration.",
+    details: "Reads the store chosen by TOOLGATE_DATABASE_URL, TOOLGATE_DB or the config's store section.",
+    exitCodes: "0 done, 2 bad usage, 7 the store could not be opened.",
+    examples: ["toolgate prune --older-than 30d", "toolgate prune --older-than 12w --json"],
   },
   args: {
-    "older-than": { type: "string", description: "delete rows older than this: 30d, 12h, 2w (required)" },
-    json: { type: "boolean", description: "print the result as JSON", default: false },
+    "older-than": {
+      type: "string",
+      description: "delete rows older than this: 30d, 12h, 2w",
+      required: true,
+      valueHint: "duration",
+    },
+    json: { type: "boolean", description: "print one JSON document (shape in docs/cli.md)", default: false },
   },
   async run({ args }) {
     await withStore("prune", async (store) => {
@@ -26,9 +33,13 @@ export default defineCommand({
       const before = Date.now() - parseDuration(olderThan, "--older-than");
       const deleted = await store.denials.prune(before);
       if (args.json)
-        process.stdout.write(
-          `${JSON.stringify({ store: store.location, before: new Date(before).toISOString(), ...deleted })}\n`,
-        );
+        writeJson({
+          store: store.location,
+          before: new Date(before).toISOString(),
+          denials: deleted.denials,
+          events: deleted.events,
+          warnings: [],
+        });
       else
         process.stdout.write(
           `deleted ${deleted.denials} denials and ${deleted.events} audit events older than ${new Date(before).toISOString()} from ${store.location}\n`,

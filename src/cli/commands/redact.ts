@@ -1,28 +1,20 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { defineCommand } from "citty";
 import { ToolgateError } from "../../core/errors.js";
 import type { RedactOptions } from "../../detect/redact.js";
 import { type DocumentFormat, redactDocument } from "../../detect/redact-document.js";
 import { createRedactOptions } from "../../detect-node/redact-options.js";
 import { loadConfig } from "../../node/load-config.js";
+import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 
-const HELP = `Redact secrets from a file or from standard input, for sharing transcripts and logs safely.
+const FORMATS = ["auto", "text", "json", "jsonl"] as const;
 
-Secrets (cloud keys, GitHub/GitLab/Slack/Stripe/OpenAI/Anthropic/Google/npm tokens, JWTs, private keys, passwords in
+const DETAILS = `Secrets (cloud keys, GitHub/GitLab/Slack/Stripe/OpenAI/Anthropic/Google/npm tokens, JWTs, private keys, passwords in
 URLs, Authorization headers, and values of keys, variables and flags named like password, token, secret, api_key)
 become [REDACTED:<kind>]. JSON stays valid; JSONL (an agent transcript) is redacted line by line. The redacted text
 goes to stdout; how many secrets of each kind were replaced goes to stderr. Extra patterns and the keyed suffix come
-from the "redaction" section of toolgate.config.json unless --no-config is given.
-
-Exit codes: 0 done (whether or not secrets were found), 2 bad usage, unreadable file, invalid JSON or invalid config.
-
-Examples:
-  toolgate redact ~/.claude/projects/-work-app/3f2a.jsonl > transcript.redacted.jsonl
-  cat session.log | toolgate redact > session.redacted.log
-  toolgate redact --format json tool-input.json
-  toolgate redact --quiet notes.txt`;
+from the "redaction" section of toolgate.config.json unless --no-config is given.`;
 
 function fail(message: string): void {
   process.stderr.write(`toolgate redact: ${message}\n`);
@@ -50,17 +42,29 @@ function summary(findings: Record<string, number>, total: number): string {
 }
 
 export default defineCommand({
-  meta: { name: "redact", description: HELP },
+  meta: {
+    name: "redact",
+    summary: "Redact secrets from a file or standard input, for sharing transcripts and logs safely.",
+    details: DETAILS,
+    exitCodes:
+      "0 done (whether or not secrets were found), 2 bad usage, unreadable file, invalid JSON or invalid config.",
+    examples: [
+      "toolgate redact ~/.claude/projects/-work-app/3f2a.jsonl > transcript.redacted.jsonl",
+      "cat session.log | toolgate redact > session.redacted.log",
+      "toolgate redact --format json tool-input.json",
+      "toolgate redact --quiet notes.txt",
+    ],
+  },
   args: {
     file: {
       type: "positional",
       description: "the file to redact (default: standard input; - also means stdin)",
       required: false,
     },
-    format: { type: "string", description: "auto (default), text, json or jsonl", default: "auto" },
+    format: { type: "enum", description: "how to read the input", options: FORMATS, default: "auto" },
     config: {
       type: "boolean",
-      description: "use the redaction section of toolgate.config.json (--no-config: built-ins only)",
+      description: "leave out the redaction section of toolgate.config.json: built-in detectors only",
       default: true,
     },
     quiet: { type: "boolean", description: "do not print the counts on stderr", default: false },

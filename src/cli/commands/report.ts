@@ -1,5 +1,4 @@
 import { homedir } from "node:os";
-import { defineCommand } from "citty";
 import type { StoreOptions } from "../../config/store-schema.js";
 import { ToolgateError } from "../../core/errors.js";
 import { createRedactor } from "../../detect/redact.js";
@@ -13,7 +12,10 @@ import type { Store } from "../../store/ports.js";
 import { defaultSpoolDirectory } from "../../store/resolve-store-location.js";
 import { createSpool } from "../../store/spool.js";
 import type { SpoolBatch } from "../../store/spooled-denial-store.js";
+import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
+import { writeJson } from "../output/json-document.js";
+import { reportDocument } from "../output/report-output.js";
 
 /**
  * Opens the store the environment and config select, runs `fn`, closes it. Errors a user can hit print one line
@@ -58,21 +60,29 @@ async function replaySpool(store: Store<unknown>, directory: string): Promise<vo
 export default defineCommand({
   meta: {
     name: "report",
-    description:
-      "Summarise recorded denials: top tools, most-denied calls with a minimal allow rule for each, sessions with\n" +
-      "loops or aborts, denials per day. Reads the store chosen by TOOLGATE_DATABASE_URL, TOOLGATE_DB or config.\n\n" +
-      "Examples:\n  toolgate report\n  toolgate report --since 30d --tool Bash\n  toolgate report --session 3f2c… --json",
+    summary:
+      "Summarise recorded denials: top tools and calls, the rule to add or narrow, sessions with loops or aborts.",
+    details:
+      "Also counts denials per day. Reads the store chosen by TOOLGATE_DATABASE_URL, TOOLGATE_DB or the config's\n" +
+      "store section.",
+    exitCodes: "0 done, 2 bad usage or config, 7 the store could not be opened.",
+    examples: [
+      "toolgate report",
+      "toolgate report --since 30d --tool Bash",
+      "toolgate report --session 3f2c9a1e --json",
+    ],
   },
   args: {
     since: {
       type: "string",
-      description: "only denials newer than this: 7d, 12h, or a date (default 7d)",
+      description: "only denials newer than this: 7d, 12h, or a date",
       default: "7d",
+      valueHint: "duration|date",
     },
-    session: { type: "string", description: "only this session id" },
-    tool: { type: "string", description: "only this tool name (exact)" },
-    top: { type: "string", description: "rows per ranked list (default 10)", default: "10" },
-    json: { type: "boolean", description: "print the report as JSON", default: false },
+    session: { type: "string", description: "only this session id", valueHint: "id" },
+    tool: { type: "string", description: "only this tool name (exact)", valueHint: "tool" },
+    top: { type: "string", description: "rows per ranked list, 1 to 1000", default: "10", valueHint: "count" },
+    json: { type: "boolean", description: "print one JSON document (shape in docs/cli.md)", default: false },
   },
   async run({ args }) {
     await withStore("report", async (store, { redactor }) => {
@@ -103,9 +113,7 @@ export default defineCommand({
           sessionId: args.session ?? null,
           tool: args.tool ?? null,
         };
-        process.stdout.write(
-          `${JSON.stringify({ store: store.location, window, ...report, suggestedRules: suggestions }, null, 2)}\n`,
-        );
+        writeJson(reportDocument({ store: store.location, window, report, suggestions }), { pretty: true });
         return;
       }
       const window = [`since ${new Date(since).toISOString().slice(0, 16).replace("T", " ")} UTC`];

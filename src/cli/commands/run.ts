@@ -1,17 +1,10 @@
 import { existsSync } from "node:fs";
-import { defineCommand } from "citty";
 import type { DenialRecord } from "../../core/records.js";
+import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 import type { FailOn } from "../run/run-report.js";
 
-const FAIL_ON: readonly FailOn[] = ["any", "abort", "never"];
-
-/** The arguments after `--` (or every positional when there is no `--`). */
-function agentCommand(rawArgs: readonly string[]): string[] {
-  const separator = rawArgs.indexOf("--");
-  if (separator >= 0) return rawArgs.slice(separator + 1);
-  return rawArgs.filter((argument) => !argument.startsWith("--fail-on") && !FAIL_ON.includes(argument as FailOn));
-}
+const FAIL_ON = ["any", "abort", "never"] as const satisfies readonly FailOn[];
 
 async function lookUpSession(sessionId: string | undefined): Promise<{
   records: DenialRecord[];
@@ -44,31 +37,35 @@ async function lookUpSession(sessionId: string | undefined): Promise<{
 export default defineCommand({
   meta: {
     name: "run",
-    description: `Run an agent command, watch its output, and fail the job when a denial blocked it.
-
-Exit codes: 5 when calls were denied (with --fail-on any, the default), 6 when toolgate aborted the run,
-otherwise the agent's own exit code (0 stays 0 when nothing was denied). A summary of the denied calls, grouped
-by tool and signature with the minimal allow rule for each, goes to stderr.
-
-Examples:
-  toolgate run -- claude -p "fix the build" --output-format stream-json --verbose
-  toolgate run --fail-on abort -- claude -p "tidy up" --output-format stream-json --verbose`,
+    summary: "Run an agent command, pass its output through, and fail the job when a denial blocked it.",
+    usageTail: "-- <agent command...>",
+    details: `A summary of the denied calls, grouped by tool and signature with the minimal allow rule for each, goes to
+stderr. Everything after \`--\` (or from the first word that is not a toolgate flag) is the agent's command line,
+passed on untouched: toolgate never reads its flags.`,
+    exitCodes:
+      "5 when calls were denied (with --fail-on any, the default), 6 when toolgate aborted the run, otherwise the agent's own exit code.",
+    examples: [
+      `toolgate run -- claude -p "fix the build" --output-format stream-json --verbose`,
+      `toolgate run --fail-on abort -- claude -p "tidy up" --output-format stream-json --verbose`,
+    ],
   },
+  passthrough: true,
   args: {
     "fail-on": {
-      type: "string",
-      description: "when a denial fails the run: any (default), abort (only toolgate aborts), never",
+      type: "enum",
+      description: "when a denial fails the run: any, abort (only when toolgate aborts), never",
+      options: FAIL_ON,
       default: "any",
     },
   },
-  async run({ args, rawArgs }) {
-    const failOn = args["fail-on"] as FailOn;
+  async run({ args, rest }) {
+    const failOn: FailOn = args["fail-on"];
     if (!FAIL_ON.includes(failOn)) {
       process.stderr.write(`toolgate run: --fail-on must be one of ${FAIL_ON.join(", ")}.\n`);
       process.exitCode = EXIT.usage;
       return;
     }
-    const command = agentCommand(rawArgs);
+    const command = rest;
     if (command.length === 0) {
       process.stderr.write('toolgate run: give the agent command after "--", e.g. toolgate run -- claude -p "..."\n');
       process.exitCode = EXIT.usage;

@@ -1,16 +1,20 @@
-import { defineCommand } from "citty";
 import type { DenialRecord } from "../../core/records.js";
+import { defineCommand } from "../args/command-spec.js";
+import { writeJson } from "../output/json-document.js";
 import { withStore } from "./report.js";
 
 export default defineCommand({
   meta: {
     name: "scrub",
-    description:
-      "Re-apply the current secret redaction (built-in detectors plus the config's redaction section) to every\n" +
-      "stored denial, after adding a pattern or upgrading toolgate. Rewrites only rows that change.\n\nExamples:\n  toolgate scrub\n  TOOLGATE_DB=./ci.db toolgate scrub --json",
+    summary: "Re-apply the current secret redaction to every stored denial (after adding a pattern or upgrading).",
+    details:
+      "Uses the built-in detectors plus the config's redaction section, and rewrites only rows that change.\n" +
+      "Reads the store chosen by TOOLGATE_DATABASE_URL, TOOLGATE_DB or the config's store section.",
+    exitCodes: "0 done, 2 bad usage or config, 7 the store could not be opened.",
+    examples: ["toolgate scrub", "TOOLGATE_DB=./ci.db toolgate scrub --json"],
   },
   args: {
-    json: { type: "boolean", description: "print the result as JSON", default: false },
+    json: { type: "boolean", description: "print one JSON document (shape in docs/cli.md)", default: false },
   },
   async run({ args }) {
     await withStore("scrub", async (store, { redactor }) => {
@@ -26,7 +30,7 @@ export default defineCommand({
         return next;
       };
       const changed = await store.denials.scrub(redact);
-      if (args.json) process.stdout.write(`${JSON.stringify({ store: store.location, changed })}\n`);
+      if (args.json) writeJson({ store: store.location, changed, warnings: [] });
       else process.stdout.write(`scrubbed ${changed} stored denial${changed === 1 ? "" : "s"} in ${store.location}\n`);
     });
   },

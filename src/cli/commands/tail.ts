@@ -1,6 +1,7 @@
-import { defineCommand } from "citty";
 import { ToolgateError } from "../../core/errors.js";
 import type { StoredDenial } from "../../store/ports.js";
+import { defineCommand } from "../args/command-spec.js";
+import { denialDocument } from "../output/denial-output.js";
 import { withStore } from "./report.js";
 
 function line(record: StoredDenial): string {
@@ -11,17 +12,25 @@ function line(record: StoredDenial): string {
 export default defineCommand({
   meta: {
     name: "tail",
-    description:
-      "Print the latest denials, then follow new ones as they are recorded (Ctrl-C stops).\n\n" +
-      "Examples:\n  toolgate tail\n  toolgate tail --lines 50 --json\n  toolgate tail --session 3f2c… --no-follow",
+    summary: "Print the latest denials, then follow new ones as they are recorded (Ctrl-C stops).",
+    details:
+      "Reads the store chosen by TOOLGATE_DATABASE_URL, TOOLGATE_DB or the config's store section. With --json,\n" +
+      "each denial is one JSON object on its own line (shape in docs/cli.md).",
+    exitCodes: "0 done, 2 bad usage or config, 7 the store could not be opened.",
+    examples: [
+      "toolgate tail",
+      "toolgate tail --lines 50 --json",
+      "toolgate tail --session 3f2c9a1e --no-follow",
+      "toolgate tail --no-follow --json | head -1",
+    ],
   },
   args: {
-    lines: { type: "string", description: "how many recent denials to show first (default 10)", default: "10" },
-    session: { type: "string", description: "only this session id" },
-    tool: { type: "string", description: "only this tool name" },
-    follow: { type: "boolean", description: "keep following new denials (default true)", default: true },
-    interval: { type: "string", description: "poll interval in ms (default 1000)", default: "1000" },
-    json: { type: "boolean", description: "one JSON object per line", default: false },
+    lines: { type: "string", description: "how many recent denials to show first", default: "10", valueHint: "count" },
+    session: { type: "string", description: "only this session id", valueHint: "id" },
+    tool: { type: "string", description: "only this tool name", valueHint: "tool" },
+    follow: { type: "boolean", description: "print the recent denials and stop, instead of following", default: true },
+    interval: { type: "string", description: "poll interval in ms, at least 50", default: "1000", valueHint: "ms" },
+    json: { type: "boolean", description: "one JSON object per denial, one per line", default: false },
   },
   async run({ args }) {
     await withStore("tail", async (store) => {
@@ -38,7 +47,7 @@ export default defineCommand({
         ...(args.tool ? { tool: args.tool } : {}),
       };
       const print = (record: StoredDenial) =>
-        process.stdout.write(`${args.json ? JSON.stringify(record) : line(record)}\n`);
+        process.stdout.write(`${args.json ? JSON.stringify(denialDocument(record)) : line(record)}\n`);
       const recent =
         count === 0 ? [] : (await store.denials.query({ ...filter, order: "desc", limit: count })).reverse();
       recent.forEach(print);

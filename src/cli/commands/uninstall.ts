@@ -1,16 +1,29 @@
-import { defineCommand } from "citty";
+import { defineCommand } from "../args/command-spec.js";
 import { installArgs, runInstaller } from "./install.js";
 
 export default defineCommand({
   meta: {
     name: "uninstall",
-    description: `Remove exactly the hooks \`toolgate install\` added; every other setting stays.
-
-Examples:
-  toolgate uninstall claude-code
-  toolgate uninstall claude-code --user --dry-run`,
+    summary: "Remove exactly the hooks or plugin entry `toolgate install` added; every other setting stays.",
+    details:
+      "Claude Code: every hook whose command ends in `hook claude-code` is removed, whatever path runs toolgate.\n" +
+      "opencode: every plugin entry that points at toolgate's opencode plugin is removed.",
+    exitCodes: "0 removed or not installed, 2 bad usage or a settings file that is not valid JSON.",
+    examples: [
+      "toolgate uninstall claude-code",
+      "toolgate uninstall claude-code --user --dry-run",
+      "toolgate uninstall opencode --command file:///opt/toolgate/dist/adapters/opencode/index.js",
+    ],
   },
-  args: installArgs,
+  args: {
+    ...installArgs,
+    command: {
+      type: "string",
+      description:
+        "opencode only: also remove this plugin entry, if you installed one with --command (Claude Code hooks are found without it)",
+      valueHint: "plugin-url",
+    },
+  },
   async run({ args }) {
     process.exitCode = await runInstaller({ action: "uninstall", args });
   },

@@ -1,0 +1,34 @@
+import type { SuggestedRule } from "../../store/format-report.js";
+import type { DenialReport } from "../../store/ports.js";
+
+/** `toolgate report --json`: every key always present, lists possibly empty. */
+export function reportDocument(options: {
+  store: string;
+  window: { since: string; sessionId: string | null; tool: string | null };
+  report: DenialReport;
+  suggestions: readonly SuggestedRule[];
+}) {
+  const { report } = options;
+  return {
+    store: options.store,
+    window: { since: options.window.since, sessionId: options.window.sessionId, tool: options.window.tool },
+    total: report.total,
+    sessions: report.sessions,
+    topTools: report.topTools.map((row) => ({ tool: row.tool, count: row.count })),
+    topSignatures: report.topSignatures.map((row) => ({
+      tool: row.tool,
+      signature: row.signature,
+      count: row.count,
+      sample: { inputSummary: row.sample.inputSummary, input: row.sample.input ?? null },
+    })),
+    perDay: report.perDay.map((row) => ({ day: row.day, count: row.count })),
+    incidents: report.incidents.map((row) => ({
+      sessionId: row.sessionId,
+      loops: row.loops,
+      aborts: row.aborts,
+      denials: row.denials,
+    })),
+    suggestedRules: [...options.suggestions],
+    warnings: [],
+  };
+}
