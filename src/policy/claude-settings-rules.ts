@@ -31,6 +31,12 @@ export interface ClaudeSettingsRules {
 }
 
 const ORDER = ["managed", "cli", "local", "project", "user"] as const;
+
+/** Why a rule is skipped, and how to fix it (the text ends up in `toolgate check` and hook warnings). */
+const UNTRUSTED =
+  "this workspace is not trusted in Claude Code; to trust it, run `claude` in this project once and accept the trust dialog (Claude Code then records hasTrustDialogAccepted for it in ~/.claude.json)";
+const MANAGED_ONLY =
+  "managed settings set allowManagedPermissionRulesOnly, so only managed rules apply; ask whoever manages this machine's Claude Code settings to add the rule there";
 const LABEL: Record<ClaudeSettingsScope["scope"], string> = {
   managed: "managed settings",
   cli: "command-line arguments",
@@ -67,9 +73,9 @@ export function mergeClaudeSettings(options: {
       for (const rule of permissions[behavior] ?? []) {
         if (typeof rule !== "string") continue;
         if (managedOnly && scope.scope !== "managed") {
-          ignored.push({ rule, scope: scope.scope, why: "managed settings set allowManagedPermissionRulesOnly" });
+          ignored.push({ rule, scope: scope.scope, why: MANAGED_ONLY });
         } else if (!options.trusted && scope.scope === "project" && behavior === "allow") {
-          ignored.push({ rule, scope: scope.scope, why: "this workspace has not been trusted" });
+          ignored.push({ rule, scope: scope.scope, why: UNTRUSTED });
         } else {
           rules.push({ rule, behavior, origin });
         }
