@@ -1,3 +1,5 @@
+import { CLAUDE_CODE_FLAG_ALLOWLISTS, type FlagAllowlist } from "./claude-code-flag-allowlists.js";
+
 /**
  * The "claude-code" defaults preset: what Claude Code 2.1.330 does for a call that no rule matches, as observed in
  * test/fixtures/conformance/claude-code-rules.json and documented in docs/rules.md ("Defaults preset").
@@ -23,26 +25,35 @@ export interface DefaultsPreset {
   noPermissionTools: ReadonlySet<string>;
   /** whether read-family tools inside the working directories run without approval */
   readInsideWorkingDirectories: boolean;
+  /** programs read-only only when every flag is in their list (an unknown flag asks); checked before the lists above */
+  flagAllowlists?: Readonly<Record<string, FlagAllowlist>>;
+  /** programs read-only only without arguments (`pwd`, `whoami`) */
+  noArgumentCommands?: ReadonlySet<string>;
+  /** whole command lines that are read-only as written (`node --version`, `ip addr`) */
+  exactCommands?: ReadonlySet<string>;
+  /** command prefixes read-only with any arguments after them (`docker ps`) */
+  readOnlyPrefixes?: ReadonlySet<string>;
+  /** wrappers a read-only command may run under (`timeout 5 ls`); absent: any wrapper */
+  readOnlyWrappers?: ReadonlySet<string>;
 }
 
 export const CLAUDE_CODE_DEFAULTS: DefaultsPreset = {
   name: "claude-code",
+  // any arguments (paths checked against the working directories); recorded: printenv, tty, whereis, xxd, less,
+  // more, sha512sum, cksum, b2sum, vmstat, lscpu, env ask in Claude Code 2.1.330
   readOnlyCommands: new Set([
     "ls",
     "cat",
     "echo",
-    "printf",
-    "pwd",
     "head",
     "tail",
     "grep",
     "egrep",
     "fgrep",
-    "rg",
     "find",
+    "fd",
+    "fdfind",
     "wc",
-    "which",
-    "whereis",
     "type",
     "diff",
     "cmp",
@@ -53,7 +64,6 @@ export const CLAUDE_CODE_DEFAULTS: DefaultsPreset = {
     "file",
     "tree",
     "sort",
-    "uniq",
     "cut",
     "tr",
     "nl",
@@ -61,46 +71,41 @@ export const CLAUDE_CODE_DEFAULTS: DefaultsPreset = {
     "dirname",
     "realpath",
     "readlink",
-    "date",
-    "whoami",
     "id",
     "uname",
-    "hostname",
     "true",
     "false",
     "test",
     "[",
-    "sed",
     "jq",
-    "less",
-    "more",
     "od",
     "hexdump",
-    "xxd",
     "strings",
     "md5sum",
     "sha1sum",
     "sha256sum",
-    "sha512sum",
-    "cksum",
+    "base64",
     "column",
     "paste",
     "comm",
     "fold",
     "fmt",
+    "expand",
+    "unexpand",
+    "numfmt",
+    "tsort",
+    "pr",
     "rev",
     "tac",
     "expr",
     "seq",
     "sleep",
+    "cal",
     "uptime",
     "free",
-    "ps",
-    "pgrep",
+    "nproc",
     "groups",
     "locale",
-    "tty",
-    "printenv",
     "git",
   ]),
   readOnlyGitSubcommands: new Set([
@@ -130,12 +135,15 @@ export const CLAUDE_CODE_DEFAULTS: DefaultsPreset = {
   ]),
   unsafeFlags: {
     find: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"],
-    sed: ["-i", "--in-place"],
-    sort: ["-o", "--output"],
     tree: ["-o"],
-    rg: ["--pre"],
-    date: ["-s", "--set"],
-    hostname: ["*"],
+    fd: ["-x", "--exec", "-X", "--exec-batch"],
+    fdfind: ["-x", "--exec", "-X", "--exec-batch"],
+    file: ["-C", "--compile"],
+    base64: ["-o", "--output"],
+    sort: ["-o", "--output", "--compress-program"],
+    test: ["-v", "-R", "-a", "-o"],
+    "[": ["-v", "-R", "-a", "-o"],
+    jq: ["-f", "--from-file", "-L", "--library-path", "--rawfile", "--slurpfile", "--argfile", "--run-tests"],
     "git branch": [
       "-d",
       "-D",
@@ -184,6 +192,20 @@ export const CLAUDE_CODE_DEFAULTS: DefaultsPreset = {
     "ToolSearch",
   ]),
   readInsideWorkingDirectories: true,
+  flagAllowlists: CLAUDE_CODE_FLAG_ALLOWLISTS,
+  noArgumentCommands: new Set(["pwd", "whoami"]),
+  exactCommands: new Set([
+    "node -v",
+    "node --version",
+    "python --version",
+    "python3 --version",
+    "ip addr",
+    "claude -h",
+    "claude --help",
+  ]),
+  readOnlyPrefixes: new Set(["docker ps", "docker images"]),
+  // recorded: `timeout 1 true` and `xargs echo` run, `nohup true` asks
+  readOnlyWrappers: new Set(["timeout", "xargs"]),
 };
 
 /** No defaults: every call no rule matches asks (the mode then decides). */

@@ -1,5 +1,7 @@
 import type { Subcommand } from "../shell/analyze-shell-command.js";
 import type { DefaultsPreset } from "./claude-code-defaults.js";
+import type { FlagAllowlist } from "./claude-code-flag-allowlists.js";
+import { allowlistedOperands, followsFlagAllowlist } from "./follows-flag-allowlist.js";
 
 const GIT_NEEDS_NO_POSITIONAL = new Set(["branch", "tag"]);
 const GIT_CONFIG_READS = ["--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch"];
@@ -15,15 +17,76 @@ export function isReadOnlyCommand(
   options: { ignoreOutputRedirects?: boolean } = {},
 ): boolean {
   const [program, ...args] = subcommand.words;
-  if (program === undefined || !preset.readOnlyCommands.has(program)) return false;
+  if (program === undefined) return false;
+  const wrappers = preset.readOnlyWrappers;
+  if (wrappers !== undefined && !subcommand.wrappers.every((wrapper) => wrappers.has(wrapper))) return false;
   for (const redirect of options.ignoreOutputRedirects ? [] : subcommand.redirects) {
     if (redirect.operator === "<" || redirect.operator === "<<<" || redirect.operator.startsWith("<<")) continue;
     if (redirect.target.startsWith("&") || redirect.target === "/dev/null") continue;
     return false;
   }
+  return programReadsOnly({ program, args, preset });
+}
+
+function programReadsOnly(options: { program: string; args: string[]; preset: DefaultsPreset }): boolean {
+  const { program, args, preset } = options;
+  const line = [program, ...args].join(" ");
+  if (preset.exactCommands?.has(line)) return true;
+  if (args.length > 0 && preset.readOnlyPrefixes !== undefined) {
+    for (const prefix of preset.readOnlyPrefixes) if (line === prefix || line.startsWith(`${prefix} `)) return true;
+  }
+  if (preset.noArgumentCommands?.has(program)) return args.length === 0;
+  const allowlist = preset.flagAllowlists?.[program];
+  if (allowlist !== undefined) {
+    if (!followsFlagAllowlist(args, allowlist)) return false;
+    if (program === "ps") return !psShowsEnvironment(args);
+    if (program === "sed") return sedOnlyPrints(args, allowlist);
+    return true;
+  }
+  if (!preset.readOnlyCommands.has(program)) return false;
   if (hasUnsafeFlag(preset.unsafeFlags[program], args)) return false;
   if (program !== "git") return true;
   return isReadOnlyGit(args, preset);
+}
+
+/**
+ * `ps e`/`ps eww` (BSD) and `ps -e` combined with selection or format flags can show other processes' environments,
+ * where secrets live: only `-e` among plain listing flags (`ps -ef`, `ps -eLf`) stays read-only.
+ */
+function psShowsEnvironment(args: readonly string[]): boolean {
+  if (args.some((arg) => !arg.startsWith("-") && /[eE]/.test(arg))) return true;
+  if (!args.some((arg) => /^-[a-zA-Z]*e/.test(arg))) return false;
+  const plain = args.every((arg) => arg === "--forest" || /^-[AacdeFfjlwHLTm]+$/.test(arg));
+  const threadFlags = args.flatMap((arg) => (arg === "--forest" ? [arg] : (arg.match(/[HLTm]/g) ?? [])));
+  return !(plain && threadFlags.length <= 1);
+}
+
+/** sed scripts that only print lines (`1,5p`, `/re/p`, `$p`, `10q`): no `s`, `w`, `e`, `r` or other commands. */
+const PRINT_ONLY = /^(?:(?:\d+|\$|\/(?:[^/\\\n]|\\.)*\/)(?:,(?:\d+|\$|\/(?:[^/\\\n]|\\.)*\/|[+~]\d+))?)?[p=]$|^\d+q$/;
+
+function sedOnlyPrints(args: readonly string[], allowlist: FlagAllowlist): boolean {
+  const scripts: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] as string;
+    if (arg === "-e" || arg === "--expression") scripts.push(args[++index] ?? "");
+    else if (arg.startsWith("--expression=")) scripts.push(arg.slice("--expression=".length));
+    else if (/^-[a-zA-Z]*e/.test(arg)) {
+      // a cluster ending in e takes the next word (`-ne 1p`); otherwise the rest is the script (`-ne1p`)
+      const rest = arg.slice(arg.indexOf("e") + 1);
+      scripts.push(rest === "" ? (args[++index] ?? "") : rest);
+    }
+  }
+  if (scripts.length === 0) {
+    const operands = allowlistedOperands(args, allowlist) ?? [];
+    if (operands[0] === undefined) return false;
+    scripts.push(operands[0]);
+  }
+  return scripts.every((script) =>
+    script
+      .split(/[;\n]/)
+      .map((command) => command.trim())
+      .every((command) => PRINT_ONLY.test(command)),
+  );
 }
 
 function isReadOnlyGit(args: string[], preset: DefaultsPreset): boolean {
