@@ -1,6 +1,7 @@
 /**
  * Child-process worker for the concurrency tests: opens the store named by argv and does N read-modify-write
- * updates of one session, then reports to the parent. argv: engine (sqlite|postgres), location (file or URL),
+ * updates of one session, then reports to the parent. argv: engine (sqlite|postgres|file), location (file, URL, or
+ * the state directory of the file store),
  * session id, iterations, worker name, [schema], [durable|fast], [connections: concurrent workers in this process,
  * each with its own connection and name `<name>.<k>`, default 1]. With TOOLGATE_WORKER_MODE=step each update is the
  * core's `step` with a `call.denied` event (the total is the core's `state.total`); otherwise a plain counter.
@@ -29,6 +30,12 @@ interface Counter {
 }
 
 async function open(): Promise<Store<Counter>> {
+  if (engine === "file") {
+    const { createFileSessionStateStore } = await import("../../src/store/file/file-session-state-store.js");
+    const { createMemoryDenialStore } = await import("../../src/store/memory-store.js");
+    const sessions = createFileSessionStateStore<Counter>({ directory: location, lockWaitMs: 60_000 });
+    return { location, sessions, denials: createMemoryDenialStore(), close: () => sessions.close() };
+  }
   if (engine === "sqlite") {
     const { createSqliteStore } = await import("../../src/store/sqlite/sqlite-store.js");
     return createSqliteStore<Counter>({ filename: location });
