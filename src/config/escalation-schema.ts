@@ -1,10 +1,12 @@
 import * as z from "zod";
+import { CORE_OPTION_LIMITS } from "../core/compile-config.js";
 import type { CoreOptions, TemplateName } from "../core/config.js";
 import { DEFAULT_TEMPLATES } from "../core/templates.js";
 
 /**
  * The `escalation` section: mirrors `CoreOptions` (src/core/config.ts) field for field; a compile-time check below
- * fails the build if the two drift apart.
+ * fails the build if the two drift apart, and a property test (escalation-schema.property.test.ts) proves that every
+ * value accepted here compiles with `compileCoreConfig`.
  */
 const headlessStrategy = z.enum(["fallback", "skip", "abort"]);
 const positiveInteger = z.number().int().positive();
@@ -38,13 +40,16 @@ export const escalationSchema = z
     headlessStrategy: headlessStrategy.optional().describe('what a headless session does at the threshold ("abort")'),
     alternatives: z.record(z.string(), z.array(z.string())).optional().describe("alternatives to name, per tool glob"),
     grantWholeTool: z.boolean().optional().describe("whether a grant may cover the whole tool (false)"),
-    recordBufferSize: positiveInteger.optional().describe("denial records a session keeps (100)"),
+    recordBufferSize: positiveInteger
+      .max(CORE_OPTION_LIMITS.recordBufferSize)
+      .optional()
+      .describe("denial records a session keeps (100)"),
     sessionTreeBudget: positiveInteger.optional().describe("cap on denials across a session and its subagents"),
     nudge: z
       .object({
         threshold: positiveInteger.optional(),
         cooldownMs: z.number().int().nonnegative().optional(),
-        hourlyCap: z.number().int().nonnegative().optional(),
+        hourlyCap: z.number().int().nonnegative().optional().describe("nudges per rolling hour (3; 0: none)"),
         enabled: z.boolean().optional(),
       })
       .strict()
@@ -54,9 +59,9 @@ export const escalationSchema = z
         observe: level.optional(),
         steer: level.optional(),
         block: level.optional(),
-        stop: positiveInteger.optional(),
+        stop: positiveInteger.max(CORE_OPTION_LIMITS.loopStop).optional(),
         sameErrorSteer: positiveInteger.optional(),
-        maxCycleLength: positiveInteger.optional(),
+        maxCycleLength: positiveInteger.max(CORE_OPTION_LIMITS.maxCycleLength).optional(),
         exemptTools: z.array(z.string()).optional(),
       })
       .strict()

@@ -42,15 +42,31 @@ function compileThresholdGlob(glob: string): (tool: string) => boolean {
   return compileToolGlob(glob);
 }
 
-function positiveInteger(value: number | undefined, path: string): number | undefined {
+/**
+ * Upper bounds that keep each step's work and each session's state small (loop detection scans up to
+ * `maxCycleLength` cycle lengths over a window of about `2 × stop` calls). The zod schema (config/escalation-schema.ts)
+ * uses the same numbers, so every config it accepts compiles.
+ */
+export const CORE_OPTION_LIMITS = { recordBufferSize: 10_000, loopStop: 1_000, maxCycleLength: 20 } as const;
+
+function wholeNumber(
+  value: number | undefined,
+  path: string,
+  range: { min: number; max?: number },
+): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || value < 1) {
+  if (!Number.isInteger(value) || value < range.min || (range.max !== undefined && value > range.max)) {
+    const upTo = range.max === undefined ? "" : ` and at most ${range.max}`;
     throw new ToolgateError({
       code: "CONFIG_INVALID",
-      message: `${path} must be a whole number of at least 1 (got ${String(value)}).`,
+      message: `${path} must be a whole number of at least ${range.min}${upTo} (got ${String(value)}).`,
     });
   }
   return value;
+}
+
+function positiveInteger(value: number | undefined, path: string, max?: number): number | undefined {
+  return wholeNumber(value, path, max === undefined ? { min: 1 } : { min: 1, max });
 }
 
 function atLeastOne(value: number | undefined, path: string): number | undefined {
@@ -90,8 +106,10 @@ export function compileCoreConfig(options: {
     templates[name] = compileTemplate(core.templates?.[name] ?? DEFAULT_TEMPLATES[name]);
   }
   const loop = core.loop ?? {};
-  const stop = positiveInteger(loop.stop, "escalation.loop.stop") ?? DEFAULTS.loop.stop;
-  const maxCycleLength = positiveInteger(loop.maxCycleLength, "escalation.loop.maxCycleLength") ?? 5;
+  const stop = positiveInteger(loop.stop, "escalation.loop.stop", CORE_OPTION_LIMITS.loopStop) ?? DEFAULTS.loop.stop;
+  const maxCycleLength =
+    positiveInteger(loop.maxCycleLength, "escalation.loop.maxCycleLength", CORE_OPTION_LIMITS.maxCycleLength) ??
+    DEFAULTS.loop.maxCycleLength;
   const nudge = core.nudge ?? {};
   return {
     thresholds,
@@ -106,13 +124,15 @@ export function compileCoreConfig(options: {
     })),
     grantWholeTool: core.grantWholeTool ?? false,
     recordBufferSize:
-      positiveInteger(core.recordBufferSize, "escalation.recordBufferSize") ?? DEFAULTS.recordBufferSize,
+      positiveInteger(core.recordBufferSize, "escalation.recordBufferSize", CORE_OPTION_LIMITS.recordBufferSize) ??
+      DEFAULTS.recordBufferSize,
     sessionTreeBudget: positiveInteger(core.sessionTreeBudget, "escalation.sessionTreeBudget"),
     nudge: {
       enabled: nudge.enabled ?? true,
       threshold: positiveInteger(nudge.threshold, "escalation.nudge.threshold") ?? DEFAULTS.nudge.threshold,
-      cooldownMs: nudge.cooldownMs ?? DEFAULTS.nudge.cooldownMs,
-      hourlyCap: positiveInteger(nudge.hourlyCap, "escalation.nudge.hourlyCap") ?? DEFAULTS.nudge.hourlyCap,
+      cooldownMs: wholeNumber(nudge.cooldownMs, "escalation.nudge.cooldownMs", { min: 0 }) ?? DEFAULTS.nudge.cooldownMs,
+      // 0: no nudges at all (like `enabled: false`)
+      hourlyCap: wholeNumber(nudge.hourlyCap, "escalation.nudge.hourlyCap", { min: 0 }) ?? DEFAULTS.nudge.hourlyCap,
     },
     loop: {
       observe: level(loop.observe, DEFAULTS.loop.observe, "escalation.loop.observe"),

@@ -28,7 +28,7 @@ export interface CoreOptions {
   alternatives?: Record<string, string[]>;
   /** whether a grant may cover the whole tool rather than the minimum pattern (false) */
   grantWholeTool?: boolean;
-  /** how many denial records a session keeps (100) */
+  /** how many denial records a session keeps (100, at most 10000) */
   recordBufferSize?: number;
   /** cap on denials across a session and its subagents; reaching it aborts (off) */
   sessionTreeBudget?: number;
@@ -50,7 +50,7 @@ export interface NudgeOptions {
   threshold?: number;
   /** minimum time between nudges in a session, ms (300000) */
   cooldownMs?: number;
-  /** nudges per session per rolling hour (3) */
+  /** nudges per session per rolling hour (3; 0: none) */
   hourlyCap?: number;
   enabled?: boolean;
 }
@@ -60,10 +60,11 @@ export interface LoopOptions {
   observe?: number | false;
   steer?: number | false;
   block?: number | false;
+  /** at most 1000 */
   stop?: number;
   /** same normalised error from the same tool this many times in a row steers (3) */
   sameErrorSteer?: number;
-  /** longest A-B-...-A-B cycle looked for (5) */
+  /** longest A-B-...-A-B cycle looked for (5, at most 20) */
   maxCycleLength?: number;
   /** tool-name globs exempt from identical-call and cycle detection (legitimately repetitive tools) */
   exemptTools?: string[];
@@ -122,6 +123,7 @@ export interface CorePorts {
    */
   grantScope: (request: {
     tool: string;
+    /** the streak's calls, oldest first: earlier ones redacted, the newest (the call being denied) as sent */
     inputs: unknown[];
     pattern: string;
     wholeTool: boolean;
