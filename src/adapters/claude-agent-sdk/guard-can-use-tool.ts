@@ -1,5 +1,5 @@
 import type { CanUseTool, PermissionResult } from "@anthropic-ai/claude-agent-sdk";
-import type { Effect, GrantScope } from "../../core/effects.js";
+import type { Effect, OfferGrantEffect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, textForModel } from "../../guard/text-for-model.js";
 import type { GuardSession } from "../../guard/types.js";
@@ -7,16 +7,7 @@ import { markDecided, markDenied, wasDecided } from "./decided-calls.js";
 import { sessionGrantUpdate } from "./session-grant-update.js";
 
 /** What `onGrantOffer` is shown: the minimum scope toolgate would grant for the rest of the session. */
-export interface GrantOffer {
-  offerId: string;
-  tool: string;
-  pattern: string;
-  /** denials of this pattern so far */
-  count: number;
-  scope: GrantScope;
-  /** the question to show the person */
-  question: string;
-}
+export type GrantOffer = Omit<OfferGrantEffect, "type">;
 
 export interface GuardCanUseToolOptions {
   /** the host's own `canUseTool` (a prompt, a policy); its denials go through toolgate's escalation */

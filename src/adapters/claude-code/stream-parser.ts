@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import type { StreamDenial } from "../host-stream.js";
 
 /**
  * Reads Claude Code's `--output-format stream-json` and keeps every denied call once, keyed by tool_use_id, from
@@ -8,15 +9,6 @@ import { basename } from "node:path";
  * from the tool_result text).
  */
 type Json = Record<string, unknown>;
-
-/** One denied call (raw input: redact before showing it). Matches `StreamDenial` in src/cli/run/host-stream.ts. */
-export interface StreamDenial {
-  toolUseId: string;
-  tool: string;
-  input: unknown;
-  reason?: string;
-  agentId?: string;
-}
 
 export interface ClaudeCodeStreamSummary {
   host: string;

@@ -1,6 +1,6 @@
 import { claudeCodeStreamDetector } from "../../adapters/claude-code/stream-parser.js";
+import type { HostStreamDetector } from "../../adapters/host-stream.js";
 import { opencodeStreamDetector } from "../../adapters/opencode/opencode-stream.js";
-import type { HostStreamDetector } from "./host-stream.js";
 
 /** Every host whose stream `toolgate run` understands. One line per host. */
 export const HOST_STREAMS: readonly HostStreamDetector[] = [claudeCodeStreamDetector, opencodeStreamDetector];

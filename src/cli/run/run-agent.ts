@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
-import type { HostStreamParser, HostStreamSummary } from "./host-stream.js";
+import type { HostStreamParser, HostStreamSummary } from "../../adapters/host-stream.js";
 import { HOST_STREAMS } from "./host-streams.js";
 
 export interface AgentRun {

@@ -1,6 +1,6 @@
+import type { HostStreamSummary } from "../../adapters/host-stream.js";
 import type { DenialRecord } from "../../core/records.js";
 import { EXIT } from "../exit-codes.js";
-import type { HostStreamSummary } from "./host-stream.js";
 
 /** One denied call for the report, already redacted. */
 export interface ReportedDenial {
