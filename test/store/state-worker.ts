@@ -33,12 +33,14 @@ async function open(): Promise<Store<Counter>> {
   if (engine === "file") {
     const { createFileSessionStateStore } = await import("../../src/store/file/file-session-state-store.js");
     const { createMemoryDenialStore } = await import("../../src/store/memory-store.js");
+    // exactness under contention is what these workers test, not the budget: wait as long as it takes
     const sessions = createFileSessionStateStore<Counter>({ directory: location, lockWaitMs: 60_000 });
     return { location, sessions, denials: createMemoryDenialStore(), close: () => sessions.close() };
   }
   if (engine === "sqlite") {
     const { createSqliteStore } = await import("../../src/store/sqlite/sqlite-store.js");
-    return createSqliteStore<Counter>({ filename: location });
+    // exactness under contention is what these workers test, not the lock budget: wait as long as it takes
+    return createSqliteStore<Counter>({ filename: location, busyTimeoutMs: 60_000 });
   }
   const { createPostgresStore } = await import("../../src/store/postgres/postgres-store.js");
   return createPostgresStore<Counter>({

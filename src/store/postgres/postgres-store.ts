@@ -22,8 +22,15 @@ export interface PostgresStoreOptions {
    * Denial records are always written durably.
    */
   durableState?: boolean;
-  /** connect timeout (5000 ms) */
+  /** connect timeout (5000 ms): a server that accepts and never answers fails within it */
   connectTimeoutMs?: number;
+  /**
+   * Postgres `lock_timeout` (1500 ms): the longest a statement waits for a row or table lock (a session-state row
+   * held by another transaction) before failing, so no lock can hold a decision past its budget
+   */
+  lockTimeoutMs?: number;
+  /** Postgres `statement_timeout` (5000 ms); the client also gives up 2 s after it (`query_timeout`) */
+  statementTimeoutMs?: number;
 }
 
 /** Opens (and migrates) a Postgres store. Throws STORE_UNAVAILABLE naming the server when it cannot connect. */
@@ -36,6 +43,9 @@ export async function createPostgresStore<S = SessionState>(options: PostgresSto
       connectionString: options.connectionString,
       max: options.poolSize ?? 4,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      lock_timeout: options.lockTimeoutMs ?? 1_500,
+      statement_timeout: options.statementTimeoutMs ?? 5_000,
+      query_timeout: (options.statementTimeoutMs ?? 5_000) + 2_000,
       options: options.schema ? `-c search_path=${options.schema}` : undefined,
     });
   // An idle client that loses its connection must not crash the host process.

@@ -13,9 +13,13 @@ export interface SqliteStoreOptions {
   filename?: string;
   /** an already-open driver (bun:sqlite, a test double); `filename` is ignored */
   driver?: SqliteDriver;
-  /** how long SQLite itself waits for a lock before reporting SQLITE_BUSY (5000 ms) */
+  /**
+   * how long SQLite itself waits for a lock before reporting SQLITE_BUSY (750 ms). With the defaults a locked
+   * database fails an operation after at most about 1.55 s (750 + 50 + 750 ms), so a lock held by another process
+   * (a long `BEGIN EXCLUSIVE`) never holds a decision past its budget; the caller spools or fails closed.
+   */
   busyTimeoutMs?: number;
-  /** extra attempts after SQLITE_BUSY, with doubling backoff from `retryDelayMs` (4 attempts, 50 ms) */
+  /** attempts in all, with doubling backoff from `retryDelayMs` between them (2 attempts, 50 ms) */
   lockAttempts?: number;
   retryDelayMs?: number;
 }
@@ -23,7 +27,7 @@ export interface SqliteStoreOptions {
 /** Opens (and migrates) a SQLite store: better-sqlite3 under Node, bun:sqlite under Bun. */
 export async function createSqliteStore<S = SessionState>(options: SqliteStoreOptions = {}): Promise<Store<S>> {
   const filename = options.driver?.filename ?? options.filename ?? ":memory:";
-  const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
+  const busyTimeoutMs = options.busyTimeoutMs ?? 750;
   let driver = options.driver;
   if (!driver) {
     try {
@@ -44,7 +48,7 @@ export async function createSqliteStore<S = SessionState>(options: SqliteStoreOp
   }
   const write = <T>(operation: () => T): Promise<T> =>
     withRetry(operation, {
-      attempts: options.lockAttempts ?? 4,
+      attempts: options.lockAttempts ?? 2,
       baseDelayMs: options.retryDelayMs ?? 50,
       isRetryable: isLocked,
     });
