@@ -17,7 +17,8 @@ export async function migratePostgres(options: {
 }): Promise<void> {
   const migrations = options.migrations ?? postgresMigrations;
   const client = await options.pool.connect();
-  const query = (text: string, values?: unknown[]) => client.query({ text, values, query_timeout: 620_000 } as QueryConfig);
+  const query = (text: string, values?: unknown[]) =>
+    client.query({ text, values, query_timeout: 620_000 } as QueryConfig);
   try {
     await client.query("BEGIN");
     await client.query("SET LOCAL statement_timeout = '10min'; SET LOCAL lock_timeout = '60s'");
