@@ -1,0 +1,95 @@
+import type { DenialSource } from "../core/events.js";
+import type { AnalyzeHost } from "./reader-event.js";
+
+/** The `--json` document of `toolgate analyze` (documented in docs/analyze.md; version 1). */
+
+export interface AnalyzedDenial {
+  tool: string;
+  source: DenialSource;
+  /** the host's text, redacted, at most 300 characters */
+  reason: string;
+  /** the redacted call, at most 200 characters */
+  summary: string;
+  pattern: string;
+  /** ISO-8601 */
+  at: string;
+}
+
+export type LoopKind = "identical-call" | "cycle" | "same-error" | "retry-after-denial" | "intent-switch";
+
+export interface AnalyzedLoop {
+  kind: LoopKind;
+  tool: string;
+  /** the calls in the loop: repeats for identical calls and cycles, retries for the other kinds */
+  calls: number;
+  /** intent-switch only: the tool whose denial the calls routed around */
+  after?: string;
+}
+
+export interface SuggestedAllowRule {
+  rule: string;
+  tool: string;
+  /** denied calls this rule would have let through */
+  count: number;
+  source: DenialSource;
+  /** a deny rule (the host's, or one in your toolgate/Claude settings) still wins over this allow rule */
+  denyRuleWins: boolean;
+  example: string;
+}
+
+export interface StopPoint {
+  /** 1-based position of the call among the session's tool calls */
+  call: number;
+  tool: string;
+  action: "abort" | "fallback" | "skip" | "offer-grant";
+  reason: string;
+}
+
+export interface SessionAnalysis {
+  file: string;
+  host: AnalyzeHost;
+  format: string;
+  sessionId: string;
+  /** ISO-8601 of the first and last event */
+  startedAt: string;
+  endedAt: string;
+  interactive: boolean;
+  toolCalls: number;
+  /** every denied call, whatever its source (OS and sandbox refusals included); capped at 1000 entries */
+  denials: AnalyzedDenial[];
+  /** exact count, also when `denials` was capped */
+  denialCount: number;
+  deniedBySource: Partial<Record<DenialSource, number>>;
+  loops: AnalyzedLoop[];
+  wastedCalls: number;
+  /** tokens of the model requests that produced the wasted calls; null when the transcript has no usage */
+  wastedTokens: number | null;
+  savedCalls: number;
+  /** where toolgate would first have stopped the run or escalated; null when it would not have */
+  stoppedAt: StopPoint | null;
+  suggestedRules: SuggestedAllowRule[];
+}
+
+export interface AnalysisTotals {
+  files: number;
+  sessions: number;
+  toolCalls: number;
+  denials: number;
+  deniedBySource: Partial<Record<DenialSource, number>>;
+  loops: number;
+  wastedCalls: number;
+  wastedTokens: number | null;
+  savedCalls: number;
+}
+
+export interface AnalysisDocument {
+  version: 1;
+  sessions: SessionAnalysis[];
+  totals: AnalysisTotals;
+  /** corrupt, truncated or unknown lines, skipped */
+  skippedLines: number;
+  /** files, or default locations, that were searched */
+  searched: string[];
+  /** files that matched no known format (not counted as skipped lines) */
+  unrecognizedFiles: string[];
+}

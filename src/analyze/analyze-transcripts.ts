@@ -1,0 +1,130 @@
+import { statSync } from "node:fs";
+import { basename } from "node:path";
+import type { CompiledConfig } from "../core/config.js";
+import type { DenialRecord } from "../core/records.js";
+import type { SessionAnalysis } from "./analysis-types.js";
+import { detectFormat } from "./formats.js";
+import { readLines } from "./read-lines.js";
+import type { AnalyzeHost, ReaderSource } from "./reader-event.js";
+import { SessionReplay } from "./session-replay.js";
+
+export interface AnalyzeTranscriptsOptions {
+  files: readonly string[];
+  /** `--host`: read every file as this host's format */
+  host?: AnalyzeHost;
+  /** epoch ms: files last changed before it and sessions that ended before it are left out */
+  since?: number;
+  /** only sessions whose id starts with this */
+  sessionId?: string;
+  config: CompiledConfig;
+  canGrant: (call: { tool: string; input: unknown }) => boolean;
+  /** keep the core's denial records per session (for `--save`) */
+  keepRecords?: boolean;
+  /** bytes read so far and in total, called now and then */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface AnalyzedSession {
+  analysis: SessionAnalysis;
+  records: DenialRecord[];
+}
+
+export interface AnalyzeTranscriptsResult {
+  sessions: AnalyzedSession[];
+  skippedLines: number;
+  unrecognizedFiles: string[];
+  filesRead: number;
+}
+
+const PROGRESS_EVERY = 4096;
+
+/**
+ * Reads each file with the reader its first lines select, groups the facts into sessions (the same session id
+ * across a main transcript and its subagent files is one session) and replays each through the core.
+ */
+export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Promise<AnalyzeTranscriptsResult> {
+  const sizes = options.files.map((file) => safeStat(file));
+  const total = sizes.reduce((sum, stat) => sum + (stat?.size ?? 0), 0);
+  let done = 0;
+  let skippedLines = 0;
+  let filesRead = 0;
+  const unrecognizedFiles: string[] = [];
+  const replays = new Map<string, SessionReplay>();
+  for (const [index, file] of options.files.entries()) {
+    const stat = sizes[index];
+    if (stat === undefined) continue;
+    if (options.since !== undefined && stat.mtimeMs < options.since) {
+      done += stat.size;
+      continue;
+    }
+    const format = await detectFormat(file, options.host);
+    if (format === undefined) {
+      unrecognizedFiles.push(file);
+      done += stat.size;
+      continue;
+    }
+    filesRead += 1;
+    let lineCount = 0;
+    let fileDone = 0;
+    const source: ReaderSource = {
+      file,
+      fallbackAt: stat.mtimeMs,
+      fallbackSessionId: basename(file).replace(/\.[^.]+$/, ""),
+      skip: () => {
+        skippedLines += 1;
+      },
+      async *lines() {
+        for await (const line of readLines(file)) {
+          fileDone += line.length + 1;
+          lineCount += 1;
+          if (options.onProgress !== undefined && lineCount % PROGRESS_EVERY === 0)
+            options.onProgress(done + fileDone, total);
+          yield line;
+        }
+      },
+    };
+    for await (const fact of format.read(source)) {
+      if (options.sessionId !== undefined && !fact.sessionId.startsWith(options.sessionId)) continue;
+      const key = `${format.id} ${fact.sessionId}`;
+      let replay = replays.get(key);
+      if (replay === undefined) {
+        replay = new SessionReplay({
+          file,
+          host: format.host,
+          format: format.id,
+          sessionId: fact.sessionId,
+          // a transcript that does not say is replayed as a headless run (where thresholds stop a run)
+          interactive: false,
+          config: options.config,
+          canGrant: options.canGrant,
+          keepRecords: options.keepRecords === true,
+        });
+        replays.set(key, replay);
+      }
+      replay.push(fact);
+    }
+    done += stat.size;
+    options.onProgress?.(done, total);
+  }
+  const sessions: AnalyzedSession[] = [];
+  for (const replay of replays.values()) {
+    if (options.since !== undefined && replay.lastEventAt < options.since) continue;
+    const analysis = replay.finish();
+    sessions.push({ analysis, records: replay.records });
+  }
+  sessions.sort(
+    (a, b) =>
+      a.analysis.startedAt.localeCompare(b.analysis.startedAt) ||
+      a.analysis.sessionId.localeCompare(b.analysis.sessionId),
+  );
+  return { sessions, skippedLines, unrecognizedFiles, filesRead };
+}
+
+function safeStat(file: string): { size: number; mtimeMs: number } | undefined {
+  try {
+    const stat = statSync(file);
+    return stat.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The files or directories a call acts on, for spotting the same intent routed through another tool after a
+ * denial (a denied Write of `notes.txt`, then `cat > notes.txt <<EOF` in a shell). Heuristic and pure: paths from
+ * the input's path fields, shell redirection and `tee` targets, and the operands of file-changing commands.
+ */
+const PATH_KEYS = ["file_path", "filePath", "path", "notebook_path", "absolute_path", "target_file"];
+const FILE_COMMANDS = new Set([
+  "rm",
+  "rmdir",
+  "mv",
+  "cp",
+  "touch",
+  "chmod",
+  "chown",
+  "truncate",
+  "unlink",
+  "mkdir",
+  "ln",
+  "sed",
+  "dd",
+]);
+const MAX_TARGETS = 8;
+
+function normalize(path: string): string {
+  let cleaned = path.trim().replace(/^['"]|['"]$/g, "");
+  while (cleaned.startsWith("./")) cleaned = cleaned.slice(2);
+  return cleaned.replace(/\/+$/, "");
+}
+
+function commandText(input: Record<string, unknown>): string | undefined {
+  for (const key of ["command", "cmd"]) {
+    const value = input[key];
+    if (typeof value === "string") return value;
+    if (Array.isArray(value)) return value.map(String).join(" ");
+  }
+  return undefined;
+}
+
+export function callTargets(input: unknown): string[] {
+  if (input === null || typeof input !== "object") return [];
+  const record = input as Record<string, unknown>;
+  const targets = new Set<string>();
+  for (const key of PATH_KEYS) {
+    const value = record[key];
+    if (typeof value === "string" && value !== "") targets.add(normalize(value));
+  }
+  const command = commandText(record);
+  if (command !== undefined) {
+    const text = command.slice(0, 4000);
+    for (const match of text.matchAll(/(?:>>?|\btee(?:\s+-a)?)\s*([^\s;&|<>()]+)/g))
+      targets.add(normalize(match[1] as string));
+    for (const segment of text.split(/&&|\|\||;|\||\n/)) {
+      const words = segment.trim().split(/\s+/);
+      const name = (words[0] ?? "").replace(/^.*\//, "");
+      if (!FILE_COMMANDS.has(name)) continue;
+      for (const word of words.slice(1)) {
+        if (word.startsWith("-") || word === "" || /[<>]/.test(word)) continue;
+        targets.add(normalize(word));
+      }
+    }
+  }
+  targets.delete("");
+  targets.delete("/dev/null");
+  return [...targets].slice(0, MAX_TARGETS);
+}
+
+/** Same target: equal, or one is the other with a directory prefix (`/repo/notes.txt` and `notes.txt`). */
+export function sameTarget(a: string, b: string): boolean {
+  if (a === b) return true;
+  return a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+}

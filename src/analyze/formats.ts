@@ -1,0 +1,43 @@
+import { readHead } from "./read-lines.js";
+import type { AnalyzeHost, TranscriptFormat } from "./reader-event.js";
+import { claudeCodeSession } from "./readers/claude-code-session.js";
+import { codexExecJson } from "./readers/codex-exec-json.js";
+import { codexRollout } from "./readers/codex-rollout.js";
+import { geminiOutputLog } from "./readers/gemini-output-log.js";
+import { geminiSession } from "./readers/gemini-session.js";
+import { geminiStreamJson } from "./readers/gemini-stream-json.js";
+import { isSqliteFile, opencodeDb } from "./readers/opencode-db.js";
+import { opencodeRunJson } from "./readers/opencode-run-json.js";
+import { qwenChat } from "./readers/qwen-chat.js";
+import { claudeStreamJson, qwenStreamJson } from "./readers/stream-json.js";
+
+/** Every format, in sniffing order (the more specific first: Qwen's records look like Claude's). */
+export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
+  geminiSession,
+  qwenChat,
+  claudeCodeSession,
+  codexRollout,
+  codexExecJson,
+  qwenStreamJson,
+  claudeStreamJson,
+  geminiStreamJson,
+  opencodeRunJson,
+  geminiOutputLog,
+];
+
+const HEAD_LINES = 8;
+const HEAD_MAX_LINE = 1024 * 1024;
+
+/**
+ * The format of one file from its first lines (or the SQLite header), restricted to `host` when given
+ * (`--host`: with one format for that host left, that format is used even if nothing matched).
+ */
+export async function detectFormat(file: string, host?: AnalyzeHost): Promise<TranscriptFormat | undefined> {
+  if (isSqliteFile(file)) return host === undefined || host === "opencode" ? opencodeDb : undefined;
+  const candidates = TRANSCRIPT_FORMATS.filter((format) => host === undefined || format.host === host);
+  const head = await readHead(file, { count: HEAD_LINES, maxLength: HEAD_MAX_LINE });
+  if (head.length === 0) return undefined;
+  const found = candidates.find((format) => format.sniff(head));
+  if (found !== undefined) return found;
+  return host !== undefined && candidates.length === 1 ? candidates[0] : undefined;
+}

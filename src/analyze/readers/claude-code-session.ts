@@ -1,0 +1,127 @@
+import { asRecord, asString, contentText, parseObject, timeOf } from "../read-lines.js";
+import type { ReaderFact, ReaderSource, TranscriptFormat } from "../reader-event.js";
+import { usageTokens } from "./usage-tokens.js";
+
+/**
+ * Claude Code session transcripts: `~/.claude/projects/<project>/<session>.jsonl` and the subagent files
+ * `<session>/subagents/agent-*.jsonl` (same sessionId, `agentId`, `isSidechain:true`). A call is a `tool_use`
+ * block of an assistant line; its result a `tool_result` block of a user line, with the structured verdict in
+ * `toolDenialKind` and `permissionDecision` (2.1.330) and the text second.
+ */
+const KNOWN_TYPES = new Set([
+  "user",
+  "assistant",
+  "summary",
+  "queue-operation",
+  "system",
+  "attachment",
+  "file-history-snapshot",
+]);
+
+export const claudeCodeSession: TranscriptFormat = {
+  id: "claude-code-session",
+  host: "claude-code",
+  headless: false,
+  sniff(head) {
+    return head.some((line) => {
+      const record = parseObject(line);
+      if (record === undefined || "provenance" in record) return false;
+      const type = asString(record["type"]);
+      return typeof record["sessionId"] === "string" && type !== undefined && KNOWN_TYPES.has(type);
+    });
+  },
+  read: readClaudeSession,
+};
+
+async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
+  let announced: string | undefined;
+  let lastMessageId: string | undefined;
+  for await (const line of source.lines()) {
+    if (line.length === 0) continue;
+    if (line.charCodeAt(0) !== 123 || line.charCodeAt(line.length - 1) !== 125) {
+      source.skip(); // not a JSON object: corrupt or truncated
+      continue;
+    }
+    // lines without a tool block or a user message cannot matter (most of a transcript): skip parsing them
+    if (!line.includes('"type":"user"') && !line.includes('"tool_use"')) continue;
+    const record = parseObject(line);
+    const type = record === undefined ? undefined : asString(record["type"]);
+    if (record === undefined || type === undefined) {
+      source.skip();
+      continue;
+    }
+    if (type !== "user" && type !== "assistant") continue;
+    const sessionId = asString(record["sessionId"]) ?? source.fallbackSessionId;
+    const at = timeOf(record["timestamp"], source.fallbackAt);
+    const agentId = record["isSidechain"] === true ? asString(record["agentId"]) : undefined;
+    const base = agentId === undefined ? { sessionId, at } : { sessionId, at, agentId };
+    if (announced !== sessionId) {
+      announced = sessionId;
+      const entrypoint = asString(record["entrypoint"]);
+      yield {
+        type: "session",
+        ...base,
+        ...(entrypoint === undefined ? {} : { interactive: entrypoint === "cli" }),
+      };
+    }
+    const message = asRecord(record["message"]);
+    const content = message?.["content"];
+    if (type === "assistant") {
+      if (!Array.isArray(content)) continue;
+      const messageId = asString(message?.["id"]);
+      let tokens = messageId !== undefined && messageId === lastMessageId ? 0 : usageTokens(message?.["usage"]);
+      lastMessageId = messageId;
+      for (const block of content) {
+        const tool = asRecord(block);
+        if (tool?.["type"] !== "tool_use") continue;
+        yield {
+          type: "call",
+          ...base,
+          id: String(tool["id"]),
+          tool: String(tool["name"]),
+          input: tool["input"],
+          tokens,
+        };
+        tokens = 0;
+      }
+      continue;
+    }
+    if (typeof content === "string") {
+      if (record["isMeta"] !== true) yield { type: "turn", ...base };
+      continue;
+    }
+    if (!Array.isArray(content)) continue;
+    let sawResult = false;
+    for (const block of content) {
+      const result = asRecord(block);
+      if (result?.["type"] !== "tool_result") continue;
+      sawResult = true;
+      const text = contentText(result["content"]);
+      const isError = result["is_error"] === true;
+      const exit = /^Exit code (\d+)/.exec(text);
+      const metadata: Record<string, unknown> = {};
+      const decision = asRecord(record["permissionDecision"]);
+      if (decision !== undefined) {
+        metadata["permission_decision"] = {
+          decision: decision["decision"],
+          source: decision["source"],
+          reason_type: decision["reasonType"],
+        };
+      }
+      const kind = asString(record["toolDenialKind"]);
+      if (kind !== undefined) metadata["non_execution_kind"] = kind;
+      yield {
+        type: "result",
+        ...base,
+        id: String(result["tool_use_id"]),
+        outcome: isError ? "error" : "success",
+        text,
+        ...(exit === null ? {} : { exitCode: Number(exit[1]) }),
+        metadata,
+      };
+    }
+    if (!sawResult && record["isMeta"] !== true && !/^\[Request interrupted/.test(contentText(content))) {
+      yield { type: "turn", ...base };
+    }
+  }
+}

@@ -1,0 +1,440 @@
+import type { CompiledConfig } from "../core/config.js";
+import type { Effect } from "../core/effects.js";
+import type { DenialSource, ToolCall, ToolgateEvent } from "../core/events.js";
+import { initialState } from "../core/initial-state.js";
+import type { DenialRecord } from "../core/records.js";
+import type { SessionState } from "../core/state.js";
+import { step } from "../core/step.js";
+import { classifyOsDenial } from "../detect/classify-os-denial.js";
+import { recognizeDenial } from "../detect/recognize-denial.js";
+import type {
+  AnalyzedDenial,
+  AnalyzedLoop,
+  LoopKind,
+  SessionAnalysis,
+  StopPoint,
+  SuggestedAllowRule,
+} from "./analysis-types.js";
+import { callTargets, sameTarget } from "./call-targets.js";
+import type { AnalyzeHost, CallFact, ReaderFact, ResultFact } from "./reader-event.js";
+
+/**
+ * One session replayed through the pure core with the user's config: reader facts are paired (call + result),
+ * classified (structured fields first, then the host's denial texts, then the OS-denial classifier) and stepped
+ * as the core's events; the effects say what toolgate would have done. Everything kept is bounded.
+ */
+export interface ReplayOptions {
+  file: string;
+  host: AnalyzeHost;
+  format: string;
+  sessionId: string;
+  /** the format's default when the transcript does not say */
+  interactive: boolean;
+  config: CompiledConfig;
+  /** whether a grant could let this call through under the user's policy (false: a deny rule wins) */
+  canGrant: (call: { tool: string; input: unknown }) => boolean;
+  /** keep the core's denial records (for `--save`) */
+  keepRecords: boolean;
+}
+
+const MAX_PENDING = 10_000;
+const MAX_DENIALS = 1000;
+const MAX_RECENT_TARGETS = 20;
+const REPORTED_LEVELS = new Set(["steer", "block", "stop"]);
+/** sources that are not about permission: no allow rule is suggested for them */
+const NO_SUGGESTION = new Set<string>(["loop", "sandbox", "validation", "aborted", "internal"]);
+/** refusals the replay itself made (what toolgate would have done), never stored as what happened */
+const HYPOTHETICAL = new Set<string>(["loop", "aborted"]);
+
+interface PatternChain {
+  /** calls of this pattern after its first denial while it stayed unavailable */
+  after: number;
+  tokens: number;
+  open: boolean;
+  wasted: number;
+  wastedTokens: number;
+}
+
+export class SessionReplay {
+  private state: SessionState | undefined;
+  private readonly pending = new Map<
+    string,
+    { call: ToolCall; tokens: number; opaque: boolean; agentId?: string; index: number }
+  >();
+  private toolCalls = 0;
+  private readonly denials: AnalyzedDenial[] = [];
+  private denialCount = 0;
+  private readonly bySource: Partial<Record<DenialSource, number>> = {};
+  private readonly chains = new Map<string, PatternChain>();
+  private readonly retries = new Map<string, number>();
+  private readonly coreLoops = new Map<string, AnalyzedLoop>();
+  private readonly switches = new Map<string, AnalyzedLoop>();
+  private readonly deniedTargets: { tool: string; target: string }[] = [];
+  private readonly rules = new Map<string, SuggestedAllowRule>();
+  private saved = 0;
+  private stoppedAt: StopPoint | null = null;
+  private sawUsage = false;
+  private interactive: boolean;
+  private firstAt = Number.POSITIVE_INFINITY;
+  private lastAt = 0;
+  private parentSessionId: string | undefined;
+  readonly records: DenialRecord[] = [];
+
+  constructor(private readonly options: ReplayOptions) {
+    this.interactive = options.interactive;
+  }
+
+  push(fact: ReaderFact): void {
+    if (fact.at < this.firstAt) this.firstAt = fact.at;
+    if (fact.at > this.lastAt) this.lastAt = fact.at;
+    switch (fact.type) {
+      case "session":
+        if (this.state === undefined) {
+          if (fact.interactive !== undefined) this.interactive = fact.interactive;
+          if (fact.parentSessionId !== undefined) this.parentSessionId = fact.parentSessionId;
+        }
+        return;
+      case "turn":
+        this.step({ type: "turn.started", at: fact.at, sessionId: this.options.sessionId, ...agent(fact.agentId) });
+        return;
+      case "call":
+        this.onCall(fact);
+        return;
+      case "result":
+        this.onResult(fact);
+        return;
+    }
+  }
+
+  private ensureState(): SessionState {
+    if (this.state === undefined) {
+      this.state = initialState({
+        sessionId: this.options.sessionId,
+        interactive: this.interactive,
+        host: this.options.host,
+        ...(this.parentSessionId === undefined ? {} : { parentSessionId: this.parentSessionId }),
+      });
+    }
+    return this.state;
+  }
+
+  private step(event: ToolgateEvent): Effect[] {
+    const result = step(this.ensureState(), event, this.options.config);
+    this.state = result.state;
+    return result.effects;
+  }
+
+  private describe(tool: string, input: unknown, id: string): ToolCall {
+    const facts = this.options.config.ports.describeCall(tool, input);
+    return { toolUseId: id, tool, input, ...facts };
+  }
+
+  private onCall(fact: CallFact): void {
+    if (this.pending.has(fact.id)) return;
+    if (this.pending.size >= MAX_PENDING) {
+      const oldest = this.pending.keys().next().value;
+      if (oldest !== undefined) this.pending.delete(oldest);
+    }
+    this.toolCalls += 1;
+    const tokens = fact.tokens ?? 0;
+    if (fact.tokens !== undefined) this.sawUsage = true;
+    const call = this.describe(fact.tool, fact.opaque ? {} : fact.input, fact.id);
+    this.pending.set(fact.id, {
+      call,
+      tokens,
+      opaque: fact.opaque === true,
+      index: this.toolCalls,
+      ...agent(fact.agentId),
+    });
+    const key = patternKeyOf(call);
+    const chain = this.chains.get(key);
+    if (chain?.open) {
+      chain.after += 1;
+      chain.tokens += tokens;
+      this.retries.set(call.tool, (this.retries.get(call.tool) ?? 0) + 1);
+    }
+    if (!fact.opaque) this.checkIntentSwitch(call);
+    const abortedBefore = this.state?.aborted !== undefined;
+    if (fact.opaque) {
+      if (abortedBefore) this.saved += 1;
+      return;
+    }
+    const effects = this.step({
+      type: "call.requested",
+      at: fact.at,
+      sessionId: this.options.sessionId,
+      call,
+      ...agent(fact.agentId),
+    });
+    const refused = this.absorb(effects, { index: this.toolCalls, tool: call.tool });
+    if (abortedBefore || refused) this.saved += 1;
+  }
+
+  private checkIntentSwitch(call: ToolCall): void {
+    if (this.deniedTargets.length === 0) return;
+    const targets = callTargets(call.input);
+    for (const denied of this.deniedTargets) {
+      if (denied.tool === call.tool) continue;
+      if (!targets.some((target) => sameTarget(target, denied.target))) continue;
+      const id = `${denied.tool}>${call.tool}`;
+      const loop = this.switches.get(id) ?? {
+        kind: "intent-switch" as const,
+        tool: call.tool,
+        calls: 0,
+        after: denied.tool,
+      };
+      loop.calls += 1;
+      this.switches.set(id, loop);
+      return;
+    }
+  }
+
+  private onResult(fact: ResultFact): void {
+    let entry = this.pending.get(fact.id);
+    if (entry === undefined) {
+      if (fact.tool === undefined) return;
+      this.onCall({
+        type: "call",
+        sessionId: fact.sessionId,
+        at: fact.at,
+        id: fact.id,
+        tool: fact.tool,
+        input: fact.input ?? {},
+        ...agent(fact.agentId),
+      });
+      entry = this.pending.get(fact.id);
+      if (entry === undefined) return;
+    }
+    this.pending.delete(fact.id);
+    const { call } = entry;
+    const base = { at: fact.at, sessionId: this.options.sessionId, call, ...agent(entry.agentId ?? fact.agentId) };
+    const denial = this.classify(fact, call.tool);
+    const key = patternKeyOf(call);
+    if (denial !== undefined) {
+      const event: ToolgateEvent =
+        denial.osDenial === undefined
+          ? {
+              type: "call.denied",
+              ...base,
+              source: denial.source,
+              reason: denial.reason,
+              ...(denial.rule === undefined ? {} : { rule: denial.rule }),
+            }
+          : {
+              type: "call.failed",
+              ...base,
+              error: fact.text.slice(0, 4000),
+              osDenial: denial.osDenial,
+              ...(fact.exitCode === undefined ? {} : { exitCode: fact.exitCode }),
+            };
+      const effects = this.step(event);
+      this.absorb(effects, { index: entry.index, tool: call.tool });
+      this.countDenial({ call, source: denial.source, reason: denial.reason, at: fact.at, opaque: entry.opaque });
+      const chain = this.chains.get(key);
+      if (chain === undefined) this.chains.set(key, { after: 0, tokens: 0, open: true, wasted: 0, wastedTokens: 0 });
+      else if (!chain.open) chain.open = true;
+      return;
+    }
+    const chain = this.chains.get(key);
+    if (chain?.open) {
+      // the capability became available: the calls in between were not wasted
+      chain.open = false;
+      chain.after = 0;
+      chain.tokens = 0;
+    }
+    if (fact.outcome === "success") {
+      this.absorb(this.step({ type: "call.succeeded", ...base }), { index: entry.index, tool: call.tool });
+    } else {
+      const failed: ToolgateEvent = {
+        type: "call.failed",
+        ...base,
+        error: fact.text.slice(0, 4000),
+        ...(fact.exitCode === undefined ? {} : { exitCode: fact.exitCode }),
+      };
+      this.absorb(this.step(failed), { index: entry.index, tool: call.tool });
+    }
+  }
+
+  private classify(
+    fact: ResultFact,
+    tool: string,
+  ):
+    | {
+        source: DenialSource;
+        reason: string;
+        rule?: string;
+        osDenial?: Extract<ToolgateEvent, { type: "call.failed" }>["osDenial"];
+      }
+    | undefined {
+    const metadata = { ...fact.metadata, interactive: this.interactive };
+    const text = fact.text.slice(0, 20_000);
+    if (fact.denial !== undefined) {
+      const recognized =
+        text === "" ? undefined : recognizeDenial({ host: this.options.host, text, isError: true, metadata });
+      const source = fact.denial.source ?? recognized?.source ?? "rule";
+      return {
+        source,
+        reason: fact.denial.reason ?? recognized?.reason ?? text,
+        ...(fact.denial.rule === undefined ? {} : { rule: fact.denial.rule }),
+      };
+    }
+    if (fact.outcome !== "error") return undefined;
+    const recognized = recognizeDenial({ host: this.options.host, text, isError: true, metadata });
+    if (recognized !== undefined) return { source: recognized.source, reason: recognized.reason };
+    const os = classifyOsDenial({
+      tool,
+      output: text,
+      ...(fact.exitCode === undefined ? {} : { exitCode: fact.exitCode }),
+    });
+    if (os.kind === "none") return undefined;
+    const osDenial = { kind: os.kind, evidence: os.evidence, ...(os.path === undefined ? {} : { path: os.path }) };
+    return { source: "sandbox", reason: `${os.kind}: ${os.evidence}`, osDenial };
+  }
+
+  private countDenial(options: {
+    call: ToolCall;
+    source: DenialSource;
+    reason: string;
+    at: number;
+    opaque: boolean;
+  }): void {
+    const { call, source } = options;
+    const ports = this.options.config.ports;
+    this.denialCount += 1;
+    this.bySource[source] = (this.bySource[source] ?? 0) + 1;
+    if (this.denials.length < MAX_DENIALS) {
+      this.denials.push({
+        tool: call.tool,
+        source,
+        reason: truncate(ports.redactText(options.reason), 300),
+        summary: call.summary ?? "",
+        pattern: call.pattern ?? "",
+        at: new Date(options.at).toISOString(),
+      });
+    }
+    if (!options.opaque) {
+      for (const target of callTargets(call.input)) {
+        this.deniedTargets.push({ tool: call.tool, target });
+        if (this.deniedTargets.length > MAX_RECENT_TARGETS) this.deniedTargets.shift();
+      }
+    }
+    if (options.opaque || NO_SUGGESTION.has(source)) return;
+    const rule = ports.suggestRule(call.tool, call.input);
+    const existing = this.rules.get(rule);
+    if (existing !== undefined) {
+      existing.count += 1;
+      return;
+    }
+    const wins = source === "rule" || !this.options.canGrant({ tool: call.tool, input: call.input });
+    this.rules.set(rule, { rule, tool: call.tool, count: 1, source, denyRuleWins: wins, example: call.summary ?? "" });
+  }
+
+  /** Collects what toolgate would have done; true when it would have refused this call itself. */
+  private absorb(effects: Effect[], at: { index: number; tool: string }): boolean {
+    let refused = false;
+    for (const effect of effects) {
+      switch (effect.type) {
+        case "record":
+          if (this.options.keepRecords && !HYPOTHETICAL.has(effect.record.source)) this.records.push(effect.record);
+          break;
+        case "block":
+          refused = true;
+          break;
+        case "abort":
+          this.stop({ call: at.index, tool: effect.tool, action: "abort", reason: effect.reason });
+          break;
+        case "fallback":
+        case "skip":
+          this.stop({ call: at.index, tool: effect.tool, action: effect.type, reason: "denials" });
+          break;
+        case "offer-grant":
+          this.stop({ call: at.index, tool: effect.tool, action: "offer-grant", reason: "denials" });
+          break;
+        case "audit":
+          this.onAudit(effect);
+          break;
+        default: {
+          const decision = (effect as { type: string; decision?: { behavior?: string; denialSource?: string } })
+            .decision;
+          if (
+            effect.type === "decision" &&
+            decision?.behavior === "deny" &&
+            HYPOTHETICAL.has(decision.denialSource ?? "")
+          ) {
+            refused = true;
+          }
+          break;
+        }
+      }
+    }
+    return refused;
+  }
+
+  private stop(point: StopPoint): void {
+    if (this.stoppedAt === null) this.stoppedAt = point;
+  }
+
+  private onAudit(effect: Extract<Effect, { type: "audit" }>): void {
+    const { event } = effect;
+    if (event.kind !== "loop.detected") return;
+    const level = String(event.detail["level"] ?? "steer");
+    if (!REPORTED_LEVELS.has(level)) return;
+    const kind = String(event.detail["kind"]) as LoopKind;
+    const tool = event.tool ?? "";
+    const repeats = Number(event.detail["repeats"] ?? 0);
+    const id = `${kind} ${tool}`;
+    const loop = this.coreLoops.get(id);
+    if (loop === undefined) this.coreLoops.set(id, { kind, tool, calls: repeats });
+    else loop.calls = Math.max(loop.calls, repeats);
+  }
+
+  finish(): SessionAnalysis {
+    let wasted = 0;
+    let wastedTokens = 0;
+    for (const chain of this.chains.values()) {
+      if (!chain.open) continue;
+      wasted += chain.after;
+      wastedTokens += chain.tokens;
+    }
+    const loops: AnalyzedLoop[] = [...this.coreLoops.values()];
+    for (const [tool, calls] of this.retries) loops.push({ kind: "retry-after-denial", tool, calls });
+    loops.push(...this.switches.values());
+    const rules = [...this.rules.values()].sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
+    const first = Number.isFinite(this.firstAt) ? this.firstAt : this.lastAt;
+    return {
+      file: this.options.file,
+      host: this.options.host,
+      format: this.options.format,
+      sessionId: this.options.sessionId,
+      startedAt: new Date(first).toISOString(),
+      endedAt: new Date(this.lastAt).toISOString(),
+      interactive: this.interactive,
+      toolCalls: this.toolCalls,
+      denials: this.denials,
+      denialCount: this.denialCount,
+      deniedBySource: this.bySource,
+      loops,
+      wastedCalls: wasted,
+      wastedTokens: this.sawUsage ? wastedTokens : null,
+      savedCalls: this.saved,
+      stoppedAt: this.stoppedAt,
+      suggestedRules: rules,
+    };
+  }
+
+  get lastEventAt(): number {
+    return this.lastAt;
+  }
+}
+
+function agent(agentId: string | undefined): { agentId?: string } {
+  return agentId === undefined ? {} : { agentId };
+}
+
+function patternKeyOf(call: ToolCall): string {
+  return `${call.tool} ${call.pattern ?? ""}`;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
