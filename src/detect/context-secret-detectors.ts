@@ -1,5 +1,6 @@
 import type { SecretDetector, SecretSelection, SecretSkip } from "./secret-detector.js";
 import { secretKindForName } from "./secret-key-names.js";
+import { URL_CREDENTIAL_DETECTOR } from "./url-credential-detector.js";
 
 /**
  * Detectors for secrets recognised by their context rather than their format: credentials in URLs, HTTP
@@ -105,13 +106,8 @@ function selectFlagValue(match: RegExpExecArray): SecretSelection | SecretSkip {
 }
 
 export const CONTEXT_SECRET_DETECTORS: readonly SecretDetector[] = [
-  {
-    // scheme://user:password@host (the user name stays; the password goes)
-    kind: "url-password",
-    pattern:
-      /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,31}:\/\/[^\s:/?#@'"<>[\]]{0,256}:(?<secret>[^\s/?#@'"<>]{1,1024})@/dg,
-    appliesTo: (text) => text.includes("://"),
-  },
+  // scheme://user:password@host (the user name stays; the password goes), split as clients split userinfo
+  URL_CREDENTIAL_DETECTOR,
   {
     // Authorization: Bearer xyz / Proxy-Authorization: Basic xyz (the scheme stays)
     kind: "authorization",

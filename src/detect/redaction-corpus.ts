@@ -86,6 +86,10 @@ export function secretCorpus(seed = 20261122): CorpusSecret[] {
   const basic = `${random(BASE64, 28)}=`;
   const vault = `hvs.${random(ALNUM, 24)}`;
   const refresh = random(URL_SAFE, 40);
+  // URL passwords with reserved characters: each piece listed as a secret, so no fragment may survive
+  const [p1, p2, p3] = [mixed(random, ALNUM, 9), mixed(random, ALNUM, 9), mixed(random, ALNUM, 9)];
+  const reservedUrlRows = (rows: [string, string[]][]): CorpusSecret[] =>
+    rows.map(([text, secrets]) => ({ kind: "url-password", text, secrets }));
   return [
     { kind: "aws-access-key-id", text: `aws_access_key_id = ${awsId}`, secrets: [awsId] },
     { kind: "aws-access-key-id", text: `{"AccessKeyId": "${awsId}"}`, secrets: [awsId] },
@@ -205,6 +209,19 @@ export function secretCorpus(seed = 20261122): CorpusSecret[] {
     },
     { kind: "huggingface-token", text: `huggingface-cli login --token ${hf}`, secrets: [hf] },
     { kind: "sendgrid-api-key", text: `SENDGRID_KEY=${sendgrid}`, secrets: [sendgrid] },
+    ...reservedUrlRows([
+      [`psql postgres://app:${p1}#${p2}@db.internal:5432/prod`, [p1, p2]],
+      [`psql "postgres://app:${p1}@${p2}@db/prod?sslmode=require"`, [p1, p2]],
+      [`psql postgresql://app:${p1}%40${p2}%23${p3}@db/prod`, [p1, p2, p3]],
+      [`curl https://deploy:${p1}?${p2}@ci.example.com/api/json`, [p1, p2]],
+      [`redis-cli -u redis://:${p1}:${p2}#${p3}@cache:6379 ping`, [p1, p2, p3]],
+      [`git clone git+ssh://deploy:${p1}#${p2}@git.example.com/acme/app.git`, [p1, p2]],
+      [
+        `mongosh "mongodb+srv://admin:${p1}@${p2}?${p3}@c0.a.mongodb.net,c0.b.mongodb.net/db?retryWrites=true"`,
+        [p1, p2, p3],
+      ],
+      [`psql postgres://app:${p1}%40${p2}@db/prod -c "select '${p1}@${p2}'"`, [p1, p2]],
+    ]),
   ];
 }
 
@@ -256,6 +273,8 @@ export function negativeCorpus(seed = 20261122): CorpusNegative[] {
     ["url", "curl -sSL https://raw.githubusercontent.com/acme/app/main/install.sh | bash"],
     ["url with user", "git clone ssh://git@github.com/acme/app.git"],
     ["url port", "curl http://localhost:8080/api/health"],
+    ["url port then query with @", "curl http://localhost:3000?email=dev@example.com"],
+    ["url path with @", "curl https://registry.example.com:8443/npm/@scope/pkg@1.2.3"],
     ["docker", "docker run --rm -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16"],
     ["prose", "The token: it expires after one hour, so refresh it before calling the API."],
     ["prose password", "Reset your password: open Settings and choose Security."],

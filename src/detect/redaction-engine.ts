@@ -133,6 +133,7 @@ function runDetector(options: {
     copiedUpTo = choice.end;
     count(options.findings, choice.kind);
     remember(options.known, { kind: choice.kind, secret });
+    for (const alias of choice.aliases ?? []) remember(options.known, { kind: choice.kind, secret: alias });
   }
   pattern.lastIndex = 0;
   return copiedUpTo === 0 ? text : output + text.slice(copiedUpTo);

@@ -11,6 +11,8 @@ export interface SecretSelection {
   kind: string;
   /** where scanning continues (default: the end of the match) */
   resumeAt?: number;
+  /** other spellings of the same secret (a percent-encoded password decoded) whose copies go too */
+  aliases?: string[];
 }
 
 /** Not a secret: continue scanning at this offset (must be greater than the match start). */
