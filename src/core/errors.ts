@@ -6,10 +6,7 @@ export type ToolgateErrorCode =
   | "INPUT_INVALID"
   | "STORE_UNAVAILABLE"
   | "STORE_CORRUPT"
-  | "STORE_VERSION"
-  | "MIGRATION_FAILED"
-  | "HOOK_FAILED"
-  | "INTERNAL";
+  | "STORE_VERSION";
 
 const marker = Symbol.for("toolgate.error");
 

@@ -37,7 +37,7 @@ export async function withStore(
   } catch (error) {
     if (!ToolgateError.is(error)) throw error;
     process.stderr.write(`toolgate ${command}: ${error.message}\n`);
-    process.exitCode = error.code.startsWith("STORE") || error.code === "MIGRATION_FAILED" ? EXIT.store : EXIT.usage;
+    process.exitCode = error.code.startsWith("STORE") ? EXIT.store : EXIT.usage;
   } finally {
     await store?.close();
   }
