@@ -69,14 +69,6 @@ interface EventBase {
   agentId?: string;
 }
 
-export interface SessionStartedEvent extends EventBase {
-  type: "session.started";
-  /** whether a person can answer prompts in this session */
-  interactive: boolean;
-  parentSessionId?: string;
-  host?: string;
-  labels?: Record<string, string>;
-}
 export interface SessionEndedEvent extends EventBase {
   type: "session.ended";
 }
@@ -146,7 +138,6 @@ export interface GrantRevokedEvent extends EventBase {
 }
 
 export type ToolgateEvent =
-  | SessionStartedEvent
   | SessionEndedEvent
   | TurnStartedEvent
   | TurnEndedEvent

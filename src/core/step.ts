@@ -36,12 +36,6 @@ export function stepGeneral(state: SessionState, event: ToolgateEvent, config: C
     context.state.warned = true;
   }
   switch (event.type) {
-    case "session.started":
-      context.state.interactive = event.interactive;
-      if (event.parentSessionId !== undefined) context.state.parentSessionId = event.parentSessionId;
-      if (event.host !== undefined) context.state.host = event.host;
-      if (event.labels !== undefined) context.state.labels = event.labels;
-      break;
     case "session.ended":
       onSessionEnded(context, event);
       break;
