@@ -1,7 +1,7 @@
 /**
- * The policy engine: Claude Code compatible permission rules, one precedence function, modes, session grants.
- * Pure: no node:* imports, no clock, no I/O. Files are read by src/node/ (createPolicy) and validated by
- * src/config/.
+ * `toolgate/policy`: the policy engine. Claude Code compatible permission rules, one precedence function, modes,
+ * session grants, importers for opencode and Gemini CLI rules. Pure: no node:* imports, no clock, no I/O. Files are
+ * read by src/node/ (createPolicy) and validated by src/config/. Adding a line here is an API decision.
  */
 export { applyMode } from "./apply-mode.js";
 export {
@@ -34,4 +34,4 @@ export {
 export { combineParts, pickWinningRule } from "./precedence.js";
 export { analyzeShellCommand, type ShellAnalysis, type Subcommand } from "./shell/analyze-shell-command.js";
 export { COMMAND_ARITY, commandPrefix } from "./shell/command-arity.js";
-export { canonicalToolName, toolFamily } from "./tool-families.js";
+export { canonicalToolName, type RuleFamily, toolFamily as ruleFamily } from "./tool-families.js";
