@@ -61,12 +61,30 @@ export function createSpooledDenialStore(options: {
     });
     return opening;
   };
+  /** the store, opened within `timeoutMs`; an open that hangs is abandoned (and closed if it ever completes) */
+  const storeWithin = async (): Promise<DenialStore> => {
+    const attempt = store();
+    try {
+      return await withTimeout(attempt, timeoutMs, "opening the store");
+    } catch (error) {
+      if (opening === attempt) {
+        opening = undefined;
+        attempt
+          .then(
+            (late) => late.close(),
+            () => undefined,
+          )
+          .catch(() => undefined);
+      }
+      throw error;
+    }
+  };
   const deliver = async (batch: SpoolBatch, target: DenialStore) => {
     if (batch.kind === "denials") await target.append(batch.records);
     else await target.appendEvents(batch.events);
   };
   const replay = async () => {
-    const target = await withTimeout(store(), timeoutMs, "opening the store");
+    const target = await storeWithin();
     return spool.replay(async (batches) => {
       await withTimeout(
         (async () => {
@@ -93,7 +111,7 @@ export function createSpooledDenialStore(options: {
       return;
     }
     try {
-      await withTimeout((async () => deliver(batch, await store()))(), timeoutMs, "a store write");
+      await withTimeout((async () => deliver(batch, await storeWithin()))(), timeoutMs, "a store write");
     } catch (error) {
       brokenUntil = clock() + retryAfterMs;
       spool.append(batch);
@@ -104,7 +122,7 @@ export function createSpooledDenialStore(options: {
   }
   const read = async <T>(fn: (target: DenialStore) => Promise<T>) => {
     await drain();
-    return fn(await store());
+    return fn(await storeWithin());
   };
   return {
     spool,

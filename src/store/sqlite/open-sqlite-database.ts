@@ -66,12 +66,15 @@ export function toStoreError(error: unknown, file: string): unknown {
 function looksCorrupt(file: string): boolean {
   if (file === ":memory:" || !existsSync(file)) return false;
   const buffer = Buffer.alloc(SQLITE_HEADER.length);
-  const descriptor = openSync(file, "r");
+  let descriptor: number | undefined;
   try {
+    descriptor = openSync(file, "r");
     const read = readSync(descriptor, buffer, 0, buffer.length, 0);
     return read > 0 && buffer.subarray(0, read).toString("latin1") !== SQLITE_HEADER.slice(0, read);
+  } catch {
+    return false; // a directory or an unreadable file: not a corrupt database, an unusable path
   } finally {
-    closeSync(descriptor);
+    if (descriptor !== undefined) closeSync(descriptor);
   }
 }
 
