@@ -208,7 +208,7 @@ describe("delivery is exactly once when a write times out but still commits", ()
   it("spool-first appends never open the store (the hook's hot path)", async () => {
     const root = temporaryRoot();
     let opens = 0;
-    const store = createLocalFirstStore({
+    const store = createLocalFirstStore<{ total: number }>({
       stateDirectory: join(root, "state"),
       spoolDirectory: join(root, "spool"),
       open: async () => {
