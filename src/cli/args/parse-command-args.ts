@@ -110,6 +110,11 @@ export function parseCommandArgs(options: {
   positionals.unshift(...ownPositionals);
   const declared = Object.entries(spec).filter(([, arg]) => arg.type === "positional");
   for (const [name, arg] of declared) {
+    if (arg.multiple === true) {
+      // a trailing list of positionals (`analyze [paths...]`)
+      values[name] = positionals.splice(0);
+      continue;
+    }
     const value = positionals.shift();
     if (value === undefined) {
       if (arg.required === true) {
