@@ -2,12 +2,12 @@
 // calls per second, adversarial 1 MB inputs, and redaction recall / false-positive rate on the corpus.
 // Usage: npm run build && node bench/run.mjs detect
 
-import { adversarialInputs } from "../dist/detect/adversarial-inputs.js";
 import { classifyOsDenial } from "../dist/detect/classify-os-denial.js";
 import { recognizeDenial } from "../dist/detect/recognize-denial.js";
 import { redactText, redactValue, redactWithFindings } from "../dist/detect/redact.js";
-import { measureCorpus, secretCorpus } from "../dist/detect/redaction-corpus.js";
 import { summarizeInput } from "../dist/detect/summarize-input.js";
+import { adversarialInputs } from "../test/support/adversarial-inputs.mjs";
+import { measureCorpus, secretCorpus } from "../test/support/redaction-corpus.mjs";
 
 const quick = process.env.BENCH_QUICK === "1";
 

@@ -6,7 +6,8 @@ import type { SecretDetector } from "./secret-detector.js";
  * only for overlapping formats: the more specific one comes first (`sk-ant-` before `sk-`).
  *
  * To add a format: append `{ kind, pattern }` with flags `gd`, a left boundary `(?<![...])` that includes every body
- * character, bounded quantifiers, and a corpus row in `redaction-corpus.ts` (positive and, if risky, negative).
+ * character, bounded quantifiers, and a corpus row in `test/support/redaction-corpus.mjs` (positive and, if risky,
+ * negative).
  */
 
 /** characters that may not precede a token (its own alphabet, plus `+` so base64 data does not match) */

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { secretCorpus } from "../../test/support/redaction-corpus.mjs";
 import { detectDocumentFormat, redactDocument } from "./redact-document.js";
-import { secretCorpus } from "./redaction-corpus.js";
 
 const corpus = secretCorpus();
 

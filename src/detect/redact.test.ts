@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { adversarialInputs } from "./adversarial-inputs.js";
+import { adversarialInputs } from "../../test/support/adversarial-inputs.mjs";
+import { secretCorpus } from "../../test/support/redaction-corpus.mjs";
 import { createRedactor, redactText, redactValue, redactWithFindings } from "./redact.js";
-import { secretCorpus } from "./redaction-corpus.js";
 
 /** fake secrets assembled from parts so no secret-shaped literal sits in the source */
 const ghp = `${"gh"}p_${"a1B2c3D4e5F6g7H8i9J0".repeat(2).slice(0, 36)}`;

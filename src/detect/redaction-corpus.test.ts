@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { measureCorpus, negativeCorpus, secretCorpus } from "../../test/support/redaction-corpus.mjs";
 import { redactWithFindings } from "./redact.js";
-import { measureCorpus, negativeCorpus, secretCorpus } from "./redaction-corpus.js";
 
 const redactor = (text: string) => {
   const { redacted, findings } = redactWithFindings(text);

@@ -1,10 +1,12 @@
+// Test-only data, kept out of src/ so it never ships in dist. Plain JavaScript so the benchmark (plain Node) and the
+// tests share one copy: used by src/detect/redact.test.ts and bench/detect.bench.mjs. Types: ./adversarial-inputs.d.mts.
 /**
  * Inputs built to make a backtracking regex engine take quadratic or exponential time on the redaction patterns:
  * long runs of each pattern's prefix, unterminated quotes and blocks, and separator soup. Used by the adversarial test
  * and the benchmark. Each is about `size` characters.
  */
-export function adversarialInputs(size = 1024 * 1024): { label: string; text: string }[] {
-  const fill = (unit: string): string => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+export function adversarialInputs(size = 1024 * 1024) {
+  const fill = (unit) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
   let state = 7;
   const soupAlphabet = ":=/@\"'-_ aA0.+\\{}[]$%&?#\nkeytokenpasswordBearer";
   let soup = "";

@@ -1,24 +1,11 @@
+// Test-only data, kept out of src/ so it never ships in dist. Plain JavaScript so the benchmark (plain Node) and the
+// tests share one copy: used by src/detect/redaction-corpus.test.ts, src/detect/redact.test.ts, src/detect/redact-document.test.ts and bench/detect.bench.mjs. Types: ./redaction-corpus.d.mts.
 /**
- * The corpus that measures redaction recall and false positives (`redaction-corpus.test.ts` and
+ * The corpus that measures redaction recall and false positives (`src/detect/redaction-corpus.test.ts` and
  * `bench/detect.bench.mjs`). Every secret is FAKE: generated from a seeded generator and assembled from parts at run
  * time, so no secret-shaped literal sits in the source (and secret scanners stay quiet). Negatives are texts that must
  * come through unchanged: git SHAs, UUIDs, base64 images, package integrity hashes, shell commands, file paths.
  */
-
-export interface CorpusSecret {
-  /** the kind the redactor should report */
-  kind: string;
-  /** the text as a tool input would carry it */
-  text: string;
-  /** the secret values inside `text`; none may survive redaction */
-  secrets: string[];
-}
-
-export interface CorpusNegative {
-  label: string;
-  text: string;
-}
-
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const LOWER = "abcdefghijklmnopqrstuvwxyz";
 const DIGITS = "0123456789";
@@ -26,11 +13,10 @@ const ALNUM = UPPER + LOWER + DIGITS;
 const HEX = "0123456789abcdef";
 const BASE64 = `${ALNUM}+/`;
 const URL_SAFE = `${ALNUM}-_`;
-
 /** A deterministic generator (mulberry32) so the corpus is the same on every run. */
-function generator(seed: number): (alphabet: string, length: number) => string {
+function generator(seed) {
   let state = seed >>> 0;
-  const next = (): number => {
+  const next = () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
@@ -43,16 +29,13 @@ function generator(seed: number): (alphabet: string, length: number) => string {
     return out;
   };
 }
-
 /** Mixed-case, digit-bearing random text (so format checks that need all three pass). */
-function mixed(random: (alphabet: string, length: number) => string, alphabet: string, length: number): string {
+function mixed(random, alphabet, length) {
   return `Aa1${random(alphabet, length - 3)}`;
 }
-
 /** `part("gh", "p_")` keeps provider prefixes out of the source as literals. */
-const part = (...pieces: string[]): string => pieces.join("");
-
-export function secretCorpus(seed = 20261122): CorpusSecret[] {
+const part = (...pieces) => pieces.join("");
+export function secretCorpus(seed = 20261122) {
   const random = generator(seed);
   const awsId = part("AK", "IA") + random(UPPER + DIGITS, 16);
   const awsSecret = mixed(random, BASE64, 40);
@@ -88,8 +71,7 @@ export function secretCorpus(seed = 20261122): CorpusSecret[] {
   const refresh = random(URL_SAFE, 40);
   // URL passwords with reserved characters: each piece listed as a secret, so no fragment may survive
   const [p1, p2, p3] = [mixed(random, ALNUM, 9), mixed(random, ALNUM, 9), mixed(random, ALNUM, 9)];
-  const reservedUrlRows = (rows: [string, string[]][]): CorpusSecret[] =>
-    rows.map(([text, secrets]) => ({ kind: "url-password", text, secrets }));
+  const reservedUrlRows = (rows) => rows.map(([text, secrets]) => ({ kind: "url-password", text, secrets }));
   return [
     { kind: "aws-access-key-id", text: `aws_access_key_id = ${awsId}`, secrets: [awsId] },
     { kind: "aws-access-key-id", text: `{"AccessKeyId": "${awsId}"}`, secrets: [awsId] },
@@ -224,14 +206,13 @@ export function secretCorpus(seed = 20261122): CorpusSecret[] {
     ]),
   ];
 }
-
-export function negativeCorpus(seed = 20261122): CorpusNegative[] {
+export function negativeCorpus(seed = 20261122) {
   const random = generator(seed + 1);
   const sha = random(HEX, 40);
   const uuid = `${random(HEX, 8)}-${random(HEX, 4)}-4${random(HEX, 3)}-a${random(HEX, 3)}-${random(HEX, 12)}`;
   const png = `iVBORw0KGgoAAAANSUhEUgAA${random(BASE64, 4000)}`;
   const integrity = `sha512-${random(BASE64, 86)}==`;
-  const rows: [string, string][] = [
+  const rows = [
     ["git sha", `git checkout ${sha}`],
     ["git log", `git log --oneline ${sha.slice(0, 7)}..${sha}`],
     ["git show", `commit ${sha}\nAuthor: Dev <dev@example.com>\n\n    fix: handle token refresh`],
@@ -294,27 +275,10 @@ export function negativeCorpus(seed = 20261122): CorpusNegative[] {
   ];
   return rows.map(([label, text]) => ({ label, text }));
 }
-
-export interface CorpusMeasurement {
-  /** secrets found (absent from the output) / all secrets */
-  recall: number;
-  secretsTotal: number;
-  secretsMissed: { kind: string; text: string; secret: string }[];
-  /** rows whose expected kind was not reported */
-  kindMisses: { kind: string; text: string; reported: string[] }[];
-  /** negatives changed / all negatives */
-  falsePositiveRate: number;
-  negativesTotal: number;
-  falsePositives: { label: string; text: string; output: string }[];
-}
-
 /** Run a redactor over the corpus and measure recall and false positives. */
-export function measureCorpus(
-  redact: (text: string) => { text: string; findings: Record<string, number> },
-  seed?: number,
-): CorpusMeasurement {
-  const secretsMissed: CorpusMeasurement["secretsMissed"] = [];
-  const kindMisses: CorpusMeasurement["kindMisses"] = [];
+export function measureCorpus(redact, seed) {
+  const secretsMissed = [];
+  const kindMisses = [];
   let secretsTotal = 0;
   for (const row of secretCorpus(seed)) {
     const { text, findings } = redact(row.text);
@@ -325,7 +289,7 @@ export function measureCorpus(
     if ((findings[row.kind] ?? 0) === 0)
       kindMisses.push({ kind: row.kind, text: row.text, reported: Object.keys(findings) });
   }
-  const falsePositives: CorpusMeasurement["falsePositives"] = [];
+  const falsePositives = [];
   const negatives = negativeCorpus(seed);
   for (const row of negatives) {
     const { text } = redact(row.text);
