@@ -1,5 +1,6 @@
 import type { AuditEvent, DenialRecord } from "../core/records.js";
 import type { CountBySignature, DenialQuery, DenialReport, ReportQuery } from "./ports.js";
+import { rankPatterns, type SignatureFacts } from "./rank-patterns.js";
 
 /**
  * The reference semantics of `DenialStore.report`, over plain arrays. The memory store uses it directly; the SQL
@@ -16,6 +17,7 @@ export function computeReport(options: {
   const records = options.records.filter((record) => matchesQuery(record, query));
   const tools = new Map<string, number>();
   const signatures = new Map<string, CountBySignature>();
+  const facts = new Map<string, SignatureFacts>();
   const days = new Map<string, number>();
   const sessions = new Set<string>();
   for (const record of records) {
@@ -24,14 +26,30 @@ export function computeReport(options: {
     const day = utcDay(record.at);
     days.set(day, (days.get(day) ?? 0) + 1);
     const known = signatures.get(record.signature);
-    if (known) known.count += 1;
-    else
-      signatures.set(record.signature, {
-        tool: record.tool,
-        signature: record.signature,
-        count: 1,
-        sample: { inputSummary: record.inputSummary, input: record.input },
-      });
+    if (known) {
+      known.count += 1;
+      (facts.get(record.signature) as SignatureFacts).count += 1;
+      continue;
+    }
+    // the first denial of a call in the window speaks for it (the SQL stores keep the first row id per signature)
+    const deniedByRule = record.source === "rule";
+    const denyRule = deniedByRule ? (record.rule ?? null) : null;
+    signatures.set(record.signature, {
+      tool: record.tool,
+      signature: record.signature,
+      count: 1,
+      sample: { inputSummary: record.inputSummary, input: record.input },
+      deniedByRule,
+      denyRule,
+    });
+    facts.set(record.signature, {
+      tool: record.tool,
+      signature: record.signature,
+      pattern: record.pattern,
+      count: 1,
+      deniedByRule,
+      denyRule,
+    });
   }
   const incidents = new Map<string, { loops: number; aborts: number }>();
   for (const event of options.events) {
@@ -55,6 +73,10 @@ export function computeReport(options: {
     topSignatures: [...signatures.values()]
       .sort((a, b) => b.count - a.count || compare(a.signature, b.signature))
       .slice(0, top),
+    topPatterns: rankPatterns({ signatures: facts.values(), top }).map((pattern) => ({
+      ...pattern,
+      variants: pattern.variants.map((fact) => signatures.get(fact.signature) as CountBySignature),
+    })),
     perDay: [...days].map(([day, count]) => ({ day, count })).sort((a, b) => compare(a.day, b.day)),
     incidents: [...incidents]
       .map(([sessionId, entry]) => ({ sessionId, ...entry, denials: denialsBySession.get(sessionId) ?? 0 }))

@@ -51,6 +51,24 @@ export interface CountBySignature {
   count: number;
   /** one stored row with this signature, for suggesting an allow rule */
   sample: { inputSummary: string; input: unknown };
+  /** whether an explicit deny rule denied it (its first denial in the window): then no allow rule can help */
+  deniedByRule: boolean;
+  /** that deny rule's text, or null (not denied by a rule, or the host did not name the rule) */
+  denyRule: string | null;
+}
+
+/** The denials of one pattern (a call family: `rm`, `git push`, a directory), its variants folded under it. */
+export interface CountByPattern {
+  tool: string;
+  pattern: string;
+  /** denials summed over every variant */
+  count: number;
+  /** distinct calls (signatures) of the pattern */
+  variantCount: number;
+  /** explicit deny rules that denied its variants, most denials first; rule null = a deny rule the host did not name */
+  denyRules: { rule: string | null; count: number }[];
+  /** the most-denied variants, at most five (PATTERN_VARIANTS) */
+  variants: CountBySignature[];
 }
 
 export interface CountByDay {
@@ -71,6 +89,8 @@ export interface DenialReport {
   sessions: number;
   topTools: CountByTool[];
   topSignatures: CountBySignature[];
+  /** patterns ranked by denials, each with its variants and the deny rules that denied them */
+  topPatterns: CountByPattern[];
   perDay: CountByDay[];
   /** sessions that had a loop verdict or an abort in the window, most incidents first */
   incidents: SessionIncident[];

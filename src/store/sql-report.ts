@@ -1,10 +1,13 @@
 import { compare } from "./compute-report.js";
 import type { JsonDecoder } from "./denial-row.js";
 import type { CountBySignature, DenialReport, ReportQuery } from "./ports.js";
+import { rankPatterns, type SignatureFacts } from "./rank-patterns.js";
 import { INCIDENT_KINDS } from "./report-sql.js";
 import { splitReportWindow } from "./report-window.js";
 
 type Row = Record<string, unknown>;
+/** ids per `IN (...)` lookup, well under SQLite's and Postgres's parameter limits */
+const ID_CHUNK = 500;
 type Params = (string | number)[];
 
 /**
@@ -103,25 +106,67 @@ export async function sqlReport(options: {
     }),
   );
 
-  const ranked = [...signatures].sort((a, b) => b[1].count - a[1].count || compare(a[0], b[0])).slice(0, top);
-  const samples = new Map<number, Row>();
-  if (ranked.length > 0) {
-    const ids = ranked.map(([, entry]) => entry.firstId);
+  // what each signature's first row in the window says: its pattern and whether a deny rule denied it
+  const firstRows = new Map<number, Row>();
+  const firstIds = [...signatures.values()].map((entry) => entry.firstId);
+  for (let start = 0; start < firstIds.length; start += ID_CHUNK) {
+    const ids = firstIds.slice(start, start + ID_CHUNK);
     const rows = await all(
-      `SELECT id, tool, input_summary, tool_input FROM denials WHERE id IN (${ids.map((_, index) => placeholder(index + 1)).join(", ")})`,
+      `SELECT id, tool, pattern, source, rule FROM denials WHERE id IN (${ids.map((_, index) => placeholder(index + 1)).join(", ")})`,
+      ids,
+    );
+    for (const row of rows) firstRows.set(Number(row.id), row);
+  }
+  const facts = new Map<string, SignatureFacts & { firstId: number }>();
+  for (const [signature, entry] of signatures) {
+    const row = firstRows.get(entry.firstId) ?? {};
+    const deniedByRule = row.source === "rule";
+    facts.set(signature, {
+      tool: String(row.tool),
+      signature,
+      pattern: String(row.pattern),
+      count: entry.count,
+      deniedByRule,
+      denyRule: deniedByRule && typeof row.rule === "string" ? row.rule : null,
+      firstId: entry.firstId,
+    });
+  }
+
+  const ranked = [...facts.values()]
+    .sort((a, b) => b.count - a.count || compare(a.signature, b.signature))
+    .slice(0, top);
+  const patternRows = rankPatterns({ signatures: facts.values(), top });
+  const shown = new Map<number, SignatureFacts>();
+  for (const fact of ranked) shown.set(fact.firstId, fact);
+  for (const pattern of patternRows) {
+    for (const variant of pattern.variants) shown.set(variant.firstId, variant);
+  }
+  const samples = new Map<number, Row>();
+  const sampleIds = [...shown.keys()];
+  for (let start = 0; start < sampleIds.length; start += ID_CHUNK) {
+    const ids = sampleIds.slice(start, start + ID_CHUNK);
+    const rows = await all(
+      `SELECT id, input_summary, tool_input FROM denials WHERE id IN (${ids.map((_, index) => placeholder(index + 1)).join(", ")})`,
       ids,
     );
     for (const row of rows) samples.set(Number(row.id), row);
   }
-  const topSignatures: CountBySignature[] = ranked.map(([signature, entry]) => {
-    const sample = samples.get(entry.firstId) ?? {};
+  const toRow = (fact: SignatureFacts & { firstId: number }): CountBySignature => {
+    const sample = samples.get(fact.firstId) ?? {};
     return {
-      tool: String(sample.tool),
-      signature,
-      count: entry.count,
+      tool: fact.tool,
+      signature: fact.signature,
+      count: fact.count,
       sample: { inputSummary: String(sample.input_summary), input: options.decodeJson(sample.tool_input) },
+      deniedByRule: fact.deniedByRule,
+      denyRule: fact.denyRule,
     };
-  });
+  };
+  const topSignatures = ranked.map(toRow);
+  const topPatterns = patternRows.map((pattern) => ({
+    ...pattern,
+    variants: pattern.variants.map(toRow),
+  }));
 
   const eventConditions = conditions([
     ["at >= ?", query.since],
@@ -164,6 +209,7 @@ export async function sqlReport(options: {
       .sort((a, b) => b.count - a.count || compare(a.tool, b.tool))
       .slice(0, top),
     topSignatures,
+    topPatterns,
     perDay: [...days].map(([day, count]) => ({ day, count })).sort((a, b) => compare(a.day, b.day)),
     incidents,
   };

@@ -14,6 +14,8 @@ export interface ReportedDenial {
   rule?: string;
   source?: string;
   signature: string;
+  /** its escalation family (`rm`, `git push`, a directory): the report's groups */
+  pattern: string;
 }
 
 export interface RunOutcome {
@@ -37,7 +39,10 @@ export function decideRunOutcome(options: {
   records: readonly DenialRecord[];
   aborted?: { reason: string };
   failOn: FailOn;
-  describe: (tool: string, input: unknown) => { summary: string; allowRule: string; signature: string };
+  describe: (
+    tool: string,
+    input: unknown,
+  ) => { summary: string; allowRule: string; signature: string; pattern?: string };
 }): RunOutcome {
   const byId = new Map<string, ReportedDenial>();
   for (const record of options.records) {
@@ -48,14 +53,20 @@ export function decideRunOutcome(options: {
       summary: record.inputSummary,
       allowRule: described.allowRule,
       signature: record.signature,
+      pattern: record.pattern,
       source: record.source,
       ...(record.rule === undefined ? {} : { rule: record.rule }),
     });
   }
   for (const denial of options.stream?.denials ?? []) {
     if (byId.has(denial.toolUseId)) continue;
-    const described = options.describe(denial.tool, denial.input);
-    byId.set(denial.toolUseId, { toolUseId: denial.toolUseId, tool: denial.tool, ...described });
+    const { pattern, ...described } = options.describe(denial.tool, denial.input);
+    byId.set(denial.toolUseId, {
+      toolUseId: denial.toolUseId,
+      tool: denial.tool,
+      ...described,
+      pattern: pattern ?? described.signature,
+    });
   }
   const denials = [...byId.values()];
   const aborted = options.aborted !== undefined;
@@ -70,7 +81,11 @@ export function decideRunOutcome(options: {
   };
 }
 
-/** The human summary: denied calls grouped by tool and signature, with the rules that would have allowed them. */
+/**
+ * The human summary: denied calls grouped by pattern (one row per pattern, counts summed) with their variants
+ * folded under it. A call an explicit deny rule denied gets no allow rule (deny wins over allow): the summary names
+ * the deny rule to narrow or remove instead. Other calls get the minimal allow rule that would have let them run.
+ */
 export function formatRunReport(outcome: RunOutcome): string {
   if (outcome.denials.length === 0 && !outcome.aborted) return "";
   const lines: string[] = [];
@@ -79,23 +94,75 @@ export function formatRunReport(outcome: RunOutcome): string {
     `toolgate run: ${count} denied call${count === 1 ? "" : "s"}${outcome.aborted ? "; toolgate aborted the run" : ""}.`,
   );
   if (outcome.abortReason) lines.push(`  ${outcome.abortReason}`);
-  const groups = new Map<string, { denial: ReportedDenial; count: number; rules: Set<string> }>();
-  for (const denial of outcome.denials) {
-    const key = `${denial.tool}\u0000${denial.signature}`;
-    const group = groups.get(key) ?? { denial, count: 0, rules: new Set<string>() };
-    group.count += 1;
-    if (denial.rule) group.rules.add(denial.rule);
-    groups.set(key, group);
-  }
   const byTool = new Map<string, number>();
   for (const denial of outcome.denials) byTool.set(denial.tool, (byTool.get(denial.tool) ?? 0) + 1);
-  lines.push(`  by tool: ${[...byTool].map(([tool, total]) => `${tool} ${total}`).join(", ")}`);
-  for (const { denial, count: times, rules } of groups.values()) {
-    const why =
-      rules.size > 0 ? ` (denied by rule ${[...rules].join(", ")})` : denial.source ? ` (${denial.source})` : "";
-    lines.push(`  ${times}x ${denial.tool}: ${denial.summary}${why}`);
-    const first = rules.size > 0 ? " (deny beats allow: remove or narrow the deny rule first)" : "";
-    lines.push(`      minimal allow rule: ${denial.allowRule}${first}`);
+  if (byTool.size > 0) lines.push(`  by tool: ${[...byTool].map(([tool, total]) => `${tool} ${total}`).join(", ")}`);
+  for (const group of groupByPattern(outcome.denials)) {
+    const variants = group.variants.length;
+    lines.push(`  ${group.count}x ${group.tool} ${group.pattern} (${variants} variant${variants === 1 ? "" : "s"})`);
+    for (const [rule, times] of group.denyRules) {
+      const named = rule ?? "a deny rule (the host did not name it)";
+      const target = rule ?? "that deny rule";
+      lines.push(
+        `      ${named} denied ${times}: a deny rule wins over any allow rule, so narrow or remove ${target} to let these calls run`,
+      );
+    }
+    for (const variant of group.variants) {
+      const source = variant.denial.source && !isDenyRule(variant.denial) ? ` (${variant.denial.source})` : "";
+      lines.push(`      ${variant.count}x ${variant.denial.summary}${source}`);
+      if (!isDenyRule(variant.denial)) lines.push(`          minimal allow rule: ${variant.denial.allowRule}`);
+    }
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** Denied by an explicit deny rule: no allow rule can let it through while the rule stands. */
+function isDenyRule(denial: ReportedDenial): boolean {
+  return denial.source === "rule";
+}
+
+interface PatternGroup {
+  tool: string;
+  pattern: string;
+  count: number;
+  /** deny rule -> denials (null: the host did not name the rule) */
+  denyRules: Map<string | null, number>;
+  variants: { denial: ReportedDenial; count: number }[];
+}
+
+/** Groups by tool and pattern, then by signature; most denials first, first seen first on ties. */
+function groupByPattern(denials: readonly ReportedDenial[]): PatternGroup[] {
+  const groups = new Map<
+    string,
+    PatternGroup & { bySignature: Map<string, { denial: ReportedDenial; count: number }> }
+  >();
+  for (const denial of denials) {
+    const key = `${denial.tool}\u0000${denial.pattern}`;
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = {
+        tool: denial.tool,
+        pattern: denial.pattern,
+        count: 0,
+        denyRules: new Map(),
+        variants: [],
+        bySignature: new Map(),
+      };
+      groups.set(key, group);
+    }
+    group.count += 1;
+    if (isDenyRule(denial)) {
+      const rule = denial.rule ?? null;
+      group.denyRules.set(rule, (group.denyRules.get(rule) ?? 0) + 1);
+    }
+    const variant = group.bySignature.get(denial.signature) ?? { denial, count: 0 };
+    variant.count += 1;
+    group.bySignature.set(denial.signature, variant);
+  }
+  return [...groups.values()]
+    .map(({ bySignature, ...group }) => ({
+      ...group,
+      variants: [...bySignature.values()].sort((a, b) => b.count - a.count),
+    }))
+    .sort((a, b) => b.count - a.count);
 }
