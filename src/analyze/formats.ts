@@ -38,6 +38,12 @@ export async function detectFormat(file: string, host?: AnalyzeHost): Promise<Tr
   const head = await readHead(file, { count: HEAD_LINES, maxLength: HEAD_MAX_LINE });
   if (head.length === 0) return undefined;
   const found = candidates.find((format) => format.sniff(head));
-  if (found !== undefined) return found;
-  return host !== undefined && candidates.length === 1 ? candidates[0] : undefined;
+  if (found !== undefined || host === undefined) return found;
+  // forced: the same kind of file from another host (Qwen's stream-json without its init line reads as Claude's)
+  const other = TRANSCRIPT_FORMATS.find((format) => format.sniff(head));
+  const kind = other?.id.slice(other.host.length + 1);
+  return (
+    candidates.find((format) => format.id === `${host}-${kind}`) ??
+    (candidates.length === 1 ? candidates[0] : undefined)
+  );
 }

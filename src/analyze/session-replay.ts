@@ -2,6 +2,7 @@ import type { CompiledConfig } from "../core/config.js";
 import type { Effect } from "../core/effects.js";
 import type { DenialSource, ToolCall, ToolgateEvent } from "../core/events.js";
 import { initialState } from "../core/initial-state.js";
+import { advanceWindow } from "../core/loop-detector.js";
 import type { DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import { step } from "../core/step.js";
@@ -68,6 +69,8 @@ export class SessionReplay {
   private readonly chains = new Map<string, PatternChain>();
   private readonly retries = new Map<string, number>();
   private readonly coreLoops = new Map<string, AnalyzedLoop>();
+  /** the loop detector's window per agent, run on every call (also after toolgate would have stopped the run) */
+  private readonly windows = new Map<string, { window: string[]; runs: number[] }>();
   private readonly switches = new Map<string, AnalyzedLoop>();
   private readonly deniedTargets: { tool: string; target: string }[] = [];
   private readonly rules = new Map<string, SuggestedAllowRule>();
@@ -146,14 +149,17 @@ export class SessionReplay {
       index: this.toolCalls,
       ...agent(fact.agentId),
     });
-    const key = patternKeyOf(call);
+    const key = `${fact.agentId ?? ""} ${patternKeyOf(call)}`;
     const chain = this.chains.get(key);
     if (chain?.open) {
       chain.after += 1;
       chain.tokens += tokens;
       this.retries.set(call.tool, (this.retries.get(call.tool) ?? 0) + 1);
     }
-    if (!fact.opaque) this.checkIntentSwitch(call);
+    if (!fact.opaque) {
+      this.checkIntentSwitch(call);
+      this.detectRepetition(call, fact.agentId);
+    }
     const abortedBefore = this.state?.aborted !== undefined;
     if (fact.opaque) {
       if (abortedBefore) this.saved += 1;
@@ -168,6 +174,24 @@ export class SessionReplay {
     });
     const refused = this.absorb(effects, { index: this.toolCalls, tool: call.tool });
     if (abortedBefore || refused) this.saved += 1;
+  }
+
+  /** identical calls and A-B cycles, with the core's own detector and thresholds (reported from its steer level) */
+  private detectRepetition(call: ToolCall, agentId: string | undefined): void {
+    const { loop } = this.options.config;
+    if (loop.isExempt(call.tool) || call.signature === undefined) return;
+    const key = agentId ?? "";
+    const current = this.windows.get(key) ?? { window: [], runs: [] };
+    const advanced = advanceWindow({ ...current, signature: call.signature, maxLength: loop.maxCycleLength });
+    this.windows.set(key, { window: advanced.window, runs: advanced.runs });
+    const threshold =
+      [loop.steer, loop.block, loop.stop].find((level): level is number => level !== false) ?? loop.stop;
+    if (advanced.bestLength === 0 || advanced.bestRepeats < threshold) return;
+    const kind: LoopKind = advanced.bestLength === 1 ? "identical-call" : "cycle";
+    const id = `${kind} ${call.tool}`;
+    const found = this.coreLoops.get(id);
+    if (found === undefined) this.coreLoops.set(id, { kind, tool: call.tool, calls: advanced.bestRepeats });
+    else found.calls = Math.max(found.calls, advanced.bestRepeats);
   }
 
   private checkIntentSwitch(call: ToolCall): void {
@@ -209,7 +233,7 @@ export class SessionReplay {
     const { call } = entry;
     const base = { at: fact.at, sessionId: this.options.sessionId, call, ...agent(entry.agentId ?? fact.agentId) };
     const denial = this.classify(fact, call.tool);
-    const key = patternKeyOf(call);
+    const key = `${entry.agentId ?? ""} ${patternKeyOf(call)}`;
     if (denial !== undefined) {
       const event: ToolgateEvent =
         denial.osDenial === undefined
@@ -380,6 +404,8 @@ export class SessionReplay {
     const level = String(event.detail["level"] ?? "steer");
     if (!REPORTED_LEVELS.has(level)) return;
     const kind = String(event.detail["kind"]) as LoopKind;
+    // identical calls and cycles are found by detectRepetition (it also runs after a stop)
+    if (kind !== "same-error") return;
     const tool = event.tool ?? "";
     const repeats = Number(event.detail["repeats"] ?? 0);
     const id = `${kind} ${tool}`;

@@ -42,6 +42,10 @@ async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFa
       source.skip(); // not a JSON object: corrupt or truncated
       continue;
     }
+    if (!line.includes('"type"')) {
+      source.skip(); // no record type: unknown
+      continue;
+    }
     // lines without a tool block or a user message cannot matter (most of a transcript): skip parsing them
     if (!line.includes('"type":"user"') && !line.includes('"tool_use"')) continue;
     const record = parseObject(line);

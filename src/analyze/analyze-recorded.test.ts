@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import type { SessionAnalysis } from "./analysis-types.js";
+import { analyzeTranscripts } from "./analyze-transcripts.js";
+import { loadAnalysisSetup } from "./load-analysis-setup.js";
+
+/**
+ * The always-run check of `toolgate analyze` on transcripts recorded from the five real binaries
+ * (test/fixtures/transcripts/<host>/, see its README): a scripted model that runs a denied `rm -rf` three times
+ * (twice identical, once varied) and a legitimate session (a listing, the same test script twice, a read).
+ */
+const fixtures = resolve("test/fixtures/transcripts");
+const empty = mkdtempSync(join(tmpdir(), "toolgate-analyze-"));
+afterAll(() => rmSync(empty, { recursive: true, force: true }));
+const setup = loadAnalysisSetup({ cwd: empty, homeDir: empty, env: {} });
+
+async function analyze(file: string): Promise<SessionAnalysis> {
+  const result = await analyzeTranscripts({
+    files: [join(fixtures, file)],
+    config: setup.config,
+    canGrant: setup.canGrant,
+  });
+  expect(result.skippedLines).toBe(0);
+  expect(result.sessions).toHaveLength(1);
+  return (result.sessions[0] as { analysis: SessionAnalysis }).analysis;
+}
+
+const RECORDED: [file: string, format: string, shell: string][] = [
+  ["claude-code/%s.session.jsonl", "claude-code-session", "Bash"],
+  ["claude-code/%s.stream.jsonl", "claude-code-stream-json", "Bash"],
+  ["codex/%s.rollout.jsonl", "codex-rollout", "exec_command"],
+  ["gemini/%s.session.jsonl", "gemini-session", "run_shell_command"],
+  ["gemini/%s.stream.jsonl", "gemini-stream-json", "run_shell_command"],
+  ["gemini/%s.output.log", "gemini-json-output", "run_shell_command"],
+  ["qwen/%s.chat.jsonl", "qwen-chat", "run_shell_command"],
+  ["qwen/%s.stream.jsonl", "qwen-stream-json", "run_shell_command"],
+  ["opencode/%s.db", "opencode-db", "bash"],
+  ["opencode/%s.run.jsonl", "opencode-run-json", "bash"],
+];
+
+describe("stubborn session: exactly the denials and retries the script made", () => {
+  test.each(RECORDED)("%s", async (pattern, format, shell) => {
+    const session = await analyze(pattern.replace("%s", "stubborn"));
+    expect(session.format).toBe(format);
+    expect(session.toolCalls).toBe(3);
+    expect(session.denialCount).toBe(3);
+    expect(session.deniedBySource).toEqual({ rule: 3 });
+    expect(session.denials.map((denial) => denial.tool)).toEqual([shell, shell, shell]);
+    expect(session.loops).toEqual([{ kind: "retry-after-denial", tool: shell, calls: 2 }]);
+    expect(session.wastedCalls).toBe(2);
+    // shell threshold 2, headless abort: toolgate stops at the 2nd denial, so the 3rd call is saved
+    expect(session.stoppedAt).toMatchObject({ call: 2, tool: shell, action: "abort" });
+    expect(session.savedCalls).toBe(1);
+    if (format !== "gemini-json-output") {
+      // the -o json output holds no inputs, so it suggests no rule
+      expect(session.suggestedRules.map((rule) => [rule.count, rule.denyRuleWins])).toEqual([
+        [2, true],
+        [1, true],
+      ]);
+    }
+  });
+
+  test("token usage is attributed to the wasted calls where the transcript has it", async () => {
+    expect((await analyze("claude-code/stubborn.session.jsonl")).wastedTokens).toBe(240);
+    expect((await analyze("gemini/stubborn.stream.jsonl")).wastedTokens).toBeNull();
+  });
+
+  test("codex exec --json writes nothing for a denied call: no calls, no denials (the rollout has them)", async () => {
+    const session = await analyze("codex/stubborn.exec.jsonl");
+    expect(session.toolCalls).toBe(0);
+    expect(session.denialCount).toBe(0);
+  });
+});
+
+describe("legitimate session: nothing reported", () => {
+  test.each([...RECORDED, ["codex/%s.exec.jsonl", "codex-exec-json", "exec_command"] as [string, string, string]])(
+    "%s",
+    async (pattern, format) => {
+      const session = await analyze(pattern.replace("%s", "legitimate"));
+      expect(session.format).toBe(format);
+      expect(session.toolCalls).toBe(4);
+      expect(session.denialCount).toBe(0);
+      expect(session.loops).toEqual([]);
+      expect(session.wastedCalls).toBe(0);
+      expect(session.savedCalls).toBe(0);
+      expect(session.stoppedAt).toBeNull();
+      expect(session.suggestedRules).toEqual([]);
+    },
+  );
+});

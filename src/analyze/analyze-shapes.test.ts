@@ -1,0 +1,89 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { analyzeTranscripts } from "./analyze-transcripts.js";
+import { findTranscripts } from "./find-transcripts.js";
+import { loadAnalysisSetup } from "./load-analysis-setup.js";
+
+/** Loop kinds, legitimate repetition, subagents, corrupt lines and `--host`, on transcripts in the recorded shapes. */
+const fixtures = resolve("test/fixtures/transcripts");
+const scratch = mkdtempSync(join(tmpdir(), "toolgate-analyze-shapes-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const setup = loadAnalysisSetup({ cwd: scratch, homeDir: scratch, env: {} });
+
+async function run(files: string[], host?: "qwen") {
+  return analyzeTranscripts({ files, config: setup.config, canGrant: setup.canGrant, ...(host ? { host } : {}) });
+}
+
+describe("legitimate repetition stays silent", () => {
+  test("a test run twice, one file read at two offsets, a build retried after a fix, repeated output lines", async () => {
+    const result = await run([join(fixtures, "shapes/legitimate-repetition.session.jsonl")]);
+    const session = result.sessions[0]?.analysis;
+    expect(session?.toolCalls).toBe(8);
+    expect(session?.denialCount).toBe(0);
+    expect(session?.loops).toEqual([]);
+    expect(session?.wastedCalls).toBe(0);
+    expect(session?.savedCalls).toBe(0);
+  });
+});
+
+describe("loop kinds", () => {
+  test("a denied Write then a Bash heredoc to the same file; identical denied calls; a subagent's denial joins its session", async () => {
+    const files = findTranscripts(
+      [join(fixtures, "shapes/loop-kinds.session.jsonl"), join(fixtures, "shapes/loop-kinds")],
+      scratch,
+    );
+    expect(files).toHaveLength(2);
+    const result = await run(files);
+    expect(result.sessions).toHaveLength(1);
+    const session = result.sessions[0]?.analysis;
+    expect(session?.toolCalls).toBe(8);
+    expect(session?.denialCount).toBe(7);
+    expect(session?.deniedBySource).toEqual({ rule: 1, headless: 6 });
+    expect(session?.loops).toEqual(
+      expect.arrayContaining([
+        { kind: "intent-switch", tool: "Bash", calls: 1, after: "Write" },
+        { kind: "identical-call", tool: "WebFetch", calls: 5 },
+        { kind: "retry-after-denial", tool: "WebFetch", calls: 4 },
+      ]),
+    );
+    expect(session?.denials.map((denial) => denial.tool)).toContain("Write");
+    // the subagent's auto-denied Write (prompts unavailable) is a headless denial in the same session
+    expect(session?.denials.filter((denial) => denial.tool === "Write")).toHaveLength(2);
+    const fetch = session?.suggestedRules.find((rule) => rule.tool === "WebFetch");
+    expect(fetch).toMatchObject({ rule: "WebFetch(domain:example.com)", count: 5, denyRuleWins: false });
+  });
+});
+
+describe("corrupt, truncated and unknown lines", () => {
+  test("are skipped and counted, never fatal, and change nothing else", async () => {
+    const original = readFileSync(join(fixtures, "claude-code/stubborn.session.jsonl"), "utf8");
+    const lines = original.trimEnd().split("\n");
+    const damaged = [
+      lines[0],
+      "not json at all",
+      ...lines.slice(1, 4),
+      '{"type":"user","message":{"content":[{"type":"tool_res',
+      ...lines.slice(4),
+      "{}",
+    ];
+    const file = join(scratch, "damaged.jsonl");
+    writeFileSync(file, `${damaged.join("\n")}\n`);
+    const result = await run([file]);
+    expect(result.skippedLines).toBe(3);
+    expect(result.sessions[0]?.analysis.denialCount).toBe(3);
+  });
+});
+
+describe("--host", () => {
+  test("forces the format when the first lines do not say (a stream-json log cut before its init line)", async () => {
+    const lines = readFileSync(join(fixtures, "qwen/stubborn.stream.jsonl"), "utf8").trimEnd().split("\n").slice(1);
+    const file = join(scratch, "cut.jsonl");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const sniffed = await run([file]);
+    expect(sniffed.sessions[0]?.analysis.host).toBe("claude-code");
+    const forced = await run([file], "qwen");
+    expect(forced.sessions[0]?.analysis).toMatchObject({ host: "qwen", format: "qwen-stream-json", denialCount: 3 });
+  });
+});

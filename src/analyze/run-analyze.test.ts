@@ -1,0 +1,119 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { openStore } from "../store/open-store.js";
+import { runAnalyze } from "./run-analyze.js";
+
+const fixtures = resolve("test/fixtures/transcripts");
+const roots: string[] = [];
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+function sandbox() {
+  const root = mkdtempSync(join(tmpdir(), "toolgate-run-analyze-"));
+  roots.push(root);
+  const home = join(root, "home");
+  mkdirSync(home);
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = {
+    cwd: root,
+    homeDir: home,
+    env: { TOOLGATE_DB: join(root, "toolgate.db") },
+    stdout: { write: (text: string) => out.push(text) },
+    stderr: { write: (text: string) => err.push(text), isTTY: false },
+  };
+  return { root, home, io, out, err };
+}
+
+describe("toolgate analyze", () => {
+  test("with no path on a machine with no agent history: says which default locations it searched", async () => {
+    const { home, io, out } = sandbox();
+    const document = await runAnalyze({ ...io, paths: [], save: false, json: false });
+    expect(document.totals.sessions).toBe(0);
+    const text = out.join("");
+    expect(text).toContain("No agent history found on this machine.");
+    for (const location of [
+      ".claude/projects",
+      ".codex/sessions",
+      ".gemini/tmp",
+      ".qwen/projects",
+      ".local/share/opencode/opencode.db",
+    ]) {
+      expect(text).toContain(join(home, location));
+    }
+  });
+
+  test("with no path finds a copied home's hidden host folders; the headline leads the output", async () => {
+    const { home, io, out } = sandbox();
+    mkdirSync(join(home, ".claude", "projects", "-tmp-project"), { recursive: true });
+    cpSync(
+      join(fixtures, "claude-code/stubborn.session.jsonl"),
+      join(home, ".claude/projects/-tmp-project/797be256.jsonl"),
+    );
+    mkdirSync(join(home, ".local/share/opencode"), { recursive: true });
+    cpSync(join(fixtures, "opencode/legitimate.db"), join(home, ".local/share/opencode/opencode.db"));
+    await runAnalyze({ ...io, paths: [], save: false, json: false });
+    const lines = out.join("").split("\n");
+    expect(lines[0]).toBe("3 of 7 tool calls across 2 sessions were denied; 1 was a retry toolgate would have saved.");
+    expect(out.join("")).toContain("Bash(rm -rf victim)");
+  });
+
+  test("--json prints the documented document", async () => {
+    const { io, out } = sandbox();
+    await runAnalyze({ ...io, paths: [join(fixtures, "gemini")], save: false, json: true });
+    const document = JSON.parse(out.join(""));
+    expect(Object.keys(document)).toEqual([
+      "version",
+      "sessions",
+      "totals",
+      "skippedLines",
+      "searched",
+      "unrecognizedFiles",
+    ]);
+    expect(Object.keys(document.sessions[0])).toEqual(
+      expect.arrayContaining([
+        "file",
+        "host",
+        "sessionId",
+        "toolCalls",
+        "denials",
+        "deniedBySource",
+        "loops",
+        "wastedCalls",
+        "savedCalls",
+        "suggestedRules",
+      ]),
+    );
+    expect(document.totals).toMatchObject({ files: 6, sessions: 6, denials: 9, savedCalls: 3 });
+  });
+
+  test("--save is idempotent: analysing the same files twice adds nothing", async () => {
+    const { io, err, root } = sandbox();
+    const paths = [join(fixtures, "claude-code/stubborn.session.jsonl"), join(fixtures, "qwen/stubborn.chat.jsonl")];
+    await runAnalyze({ ...io, paths, save: true, json: true });
+    await runAnalyze({ ...io, paths, save: true, json: true });
+    expect(err.join("")).toContain("offered 6 denial records");
+    const store = await openStore({ env: { TOOLGATE_DB: join(root, "toolgate.db") } });
+    try {
+      const rows = await store.denials.query();
+      expect(rows).toHaveLength(6);
+      expect(new Set(rows.map((row) => row.source))).toEqual(new Set(["rule"]));
+      const report = await store.denials.report({ since: 0 });
+      expect(report).toMatchObject({ total: 6, sessions: 2 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  test("a path that matches nothing is a usage error that says what to give", async () => {
+    const { io } = sandbox();
+    await expect(runAnalyze({ ...io, paths: ["no-such-dir/*.jsonl"], save: false, json: false })).rejects.toMatchObject(
+      {
+        code: "INPUT_INVALID",
+      },
+    );
+  });
+});
