@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DenialRecord } from "../../src/core/records.js";
 import { computeReport } from "../../src/store/compute-report.js";
-import type { Store } from "../../src/store/ports.js";
+import type { SessionStateStore, Store } from "../../src/store/ports.js";
 import { makeRecord, reportFixture } from "./fixtures.js";
 
 interface CounterState {
@@ -184,58 +184,82 @@ export function runStoreContract(options: { name: string; create: () => Promise<
       });
     });
 
-    describe("SessionStateStore", () => {
-      const increment =
-        (writer: string) =>
-        (state: unknown): CounterState => {
-          const previous = (state as CounterState | undefined) ?? { count: 0, writers: [] };
-          return { count: previous.count + 1, writers: [...previous.writers, writer] };
-        };
+    runSessionStateContract(() => store.sessions);
+  });
+}
 
-      it("creates at version 1, bumps the version per update, and hands fn the previous state", async () => {
-        expect(await store.sessions.get("s")).toBeUndefined();
-        const seen: unknown[] = [];
-        const first = await store.sessions.update("s", (state) => {
-          seen.push(state);
-          return increment("a")(state);
-        });
-        expect(first).toEqual({ state: { count: 1, writers: ["a"] }, version: 1 });
-        const second = await store.sessions.update("s", (state) => {
-          seen.push(state);
-          return increment("b")(state);
-        });
-        expect(second).toEqual({ state: { count: 2, writers: ["a", "b"] }, version: 2 });
-        expect(seen).toEqual([undefined, { count: 1, writers: ["a"] }]);
-        expect(await store.sessions.get("s")).toEqual(second);
-        expect(await store.sessions.get("other")).toBeUndefined();
-      });
+/**
+ * The SessionStateStore half of the contract, on its own for stores that keep only session state (the in-process
+ * LRU store). `sessions` returns the store under test; the caller creates and closes it around each test.
+ */
+export function runSessionStateContract(sessions: () => SessionStateStore<unknown>): void {
+  describe("SessionStateStore", () => {
+    const increment =
+      (writer: string) =>
+      (state: unknown): CounterState => {
+        const previous = (state as CounterState | undefined) ?? { count: 0, writers: [] };
+        return { count: previous.count + 1, writers: [...previous.writers, writer] };
+      };
 
-      it("leaves the state unchanged when fn throws", async () => {
-        await store.sessions.update("s", increment("a"));
-        await expect(
-          store.sessions.update("s", () => {
-            throw new Error("reducer failed");
-          }),
-        ).rejects.toThrow("reducer failed");
-        expect(await store.sessions.get("s")).toEqual({ state: { count: 1, writers: ["a"] }, version: 1 });
+    it("creates at version 1, bumps the version per update, and hands fn the previous state", async () => {
+      expect(await sessions().get("s")).toBeUndefined();
+      const seen: unknown[] = [];
+      const first = await sessions().update("s", (state) => {
+        seen.push(state);
+        return increment("a")(state);
       });
+      expect(first).toEqual({ state: { count: 1, writers: ["a"] }, version: 1 });
+      const second = await sessions().update("s", (state) => {
+        seen.push(state);
+        return increment("b")(state);
+      });
+      expect(second).toEqual({ state: { count: 2, writers: ["a", "b"] }, version: 2 });
+      expect(seen).toEqual([undefined, { count: 1, writers: ["a"] }]);
+      expect(await sessions().get("s")).toEqual(second);
+      expect(await sessions().get("other")).toBeUndefined();
+    });
 
-      it("serialises concurrent updates without losing one", async () => {
-        await Promise.all(Array.from({ length: 50 }, (_, index) => store.sessions.update("s", increment(`w${index}`))));
-        const result = await store.sessions.get("s");
-        expect(result?.version).toBe(50);
-        const state = result!.state as CounterState;
-        expect(state.count).toBe(50);
-        expect(new Set(state.writers).size).toBe(50);
-      });
+    it("leaves the state unchanged when fn throws", async () => {
+      await sessions().update("s", increment("a"));
+      await expect(
+        sessions().update("s", () => {
+          throw new Error("reducer failed");
+        }),
+      ).rejects.toThrow("reducer failed");
+      expect(await sessions().get("s")).toEqual({ state: { count: 1, writers: ["a"] }, version: 1 });
+    });
 
-      it("deletes a session and starts over at version 1", async () => {
-        await store.sessions.update("s", increment("a"));
-        await store.sessions.delete("s");
-        await store.sessions.delete("never-existed");
-        expect(await store.sessions.get("s")).toBeUndefined();
-        expect((await store.sessions.update("s", increment("b"))).version).toBe(1);
-      });
+    it("serialises concurrent updates without losing one", async () => {
+      await Promise.all(Array.from({ length: 50 }, (_, index) => sessions().update("s", increment(`w${index}`))));
+      const result = await sessions().get("s");
+      expect(result?.version).toBe(50);
+      const state = result!.state as CounterState;
+      expect(state.count).toBe(50);
+      expect(new Set(state.writers).size).toBe(50);
+    });
+
+    it("keeps its own copy: changing a state it handed out or was handed changes nothing stored", async () => {
+      const written: CounterState = { count: 1, writers: ["a"] };
+      const returned = await sessions().update("s", () => written);
+      written.writers.push("changed after update");
+      (returned.state as CounterState).writers.push("changed the returned state");
+      const read = await sessions().get("s");
+      (read!.state as CounterState).count = 99;
+      await expect(
+        sessions().update("s", (state) => {
+          (state as CounterState).count = 42; // a reducer that changes its input, then fails
+          throw new Error("reducer failed");
+        }),
+      ).rejects.toThrow("reducer failed");
+      expect(await sessions().get("s")).toEqual({ state: { count: 1, writers: ["a"] }, version: 1 });
+    });
+
+    it("deletes a session and starts over at version 1", async () => {
+      await sessions().update("s", increment("a"));
+      await sessions().delete("s");
+      await sessions().delete("never-existed");
+      expect(await sessions().get("s")).toBeUndefined();
+      expect((await sessions().update("s", increment("b"))).version).toBe(1);
     });
   });
 }
