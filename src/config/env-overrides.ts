@@ -1,3 +1,4 @@
+import { TOOL_FAMILY_NAMES, type ToolFamily } from "../core/tool-families.js";
 import type { ToolgateConfig } from "./schema.js";
 
 export interface ConfigWarning {
@@ -7,7 +8,11 @@ export interface ConfigWarning {
 
 /**
  * Environment overrides (documented in docs/config.md), applied over the files:
- * - TOOLGATE_DENY_THRESHOLD -> escalation.defaultThreshold
+ * - TOOLGATE_DENY_THRESHOLD -> every tool's threshold: escalation.defaultThreshold and every family's
+ *   escalation.familyThresholds entry (so the defaults' shell 2 / read 5 no longer apply); a config
+ *   `escalation.thresholds` glob that matches a tool still decides that tool
+ * - TOOLGATE_DENY_THRESHOLD_<FAMILY> (SHELL, READ, SEARCH, EDIT, WEB, MCP, OTHER) -> that family's threshold, over
+ *   TOOLGATE_DENY_THRESHOLD
  * - TOOLGATE_NUDGE_THRESHOLD, then OPENCODE_DENY_THRESHOLD -> escalation.nudge.threshold
  * A value that is not a positive integer is ignored with a warning (the core emits it as a warning effect).
  * TOOLGATE_CONFIG (a config file path) is read by the loader, not here.
@@ -34,7 +39,15 @@ export function applyEnvOverrides(
   };
   let escalation = config.escalation ?? {};
   const deny = read("TOOLGATE_DENY_THRESHOLD");
+  const families: Partial<Record<ToolFamily, number>> = {};
+  for (const family of TOOL_FAMILY_NAMES) {
+    const value = read(`TOOLGATE_DENY_THRESHOLD_${family.toUpperCase()}`) ?? deny;
+    if (value !== undefined) families[family] = value;
+  }
   if (deny !== undefined) escalation = { ...escalation, defaultThreshold: deny };
+  if (Object.keys(families).length > 0) {
+    escalation = { ...escalation, familyThresholds: { ...escalation.familyThresholds, ...families } };
+  }
   const nudge = read("TOOLGATE_NUDGE_THRESHOLD") ?? read("OPENCODE_DENY_THRESHOLD");
   if (nudge !== undefined) escalation = { ...escalation, nudge: { ...escalation.nudge, threshold: nudge } };
   if (escalation === config.escalation || (config.escalation === undefined && applied.length === 0)) {

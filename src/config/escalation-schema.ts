@@ -2,6 +2,7 @@ import * as z from "zod";
 import { CORE_OPTION_LIMITS } from "../core/compile-config.js";
 import type { CoreOptions, TemplateName } from "../core/config.js";
 import { DEFAULT_TEMPLATES } from "../core/templates.js";
+import { TOOL_FAMILY_NAMES } from "../core/tool-families.js";
 
 /**
  * The `escalation` section: mirrors `CoreOptions` (src/core/config.ts) field for field; a compile-time check below
@@ -33,6 +34,11 @@ export const escalationSchema = z
       .optional()
       .describe("denials of one pattern that trigger escalation, per tool-name glob"),
     defaultThreshold: positiveInteger.optional().describe("threshold when no glob matches (3)"),
+    familyThresholds: z
+      .object(Object.fromEntries(TOOL_FAMILY_NAMES.map((family) => [family, positiveInteger.optional()])))
+      .strict()
+      .optional()
+      .describe("threshold per tool family (shell, read, search, edit, web, mcp, other); thresholds globs come first"),
     hardMultiplier: z.number().min(1).optional().describe("the hard stage, as a multiple of the threshold (2)"),
     totalThreshold: positiveInteger
       .optional()

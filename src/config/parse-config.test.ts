@@ -84,7 +84,12 @@ describe("applyEnvOverrides", () => {
       { escalation: { nudge: { cooldownMs: 5 } } },
       { TOOLGATE_DENY_THRESHOLD: "5", OPENCODE_DENY_THRESHOLD: "4" },
     );
-    expect(config.escalation).toEqual({ defaultThreshold: 5, nudge: { cooldownMs: 5, threshold: 4 } });
+    const families = { shell: 5, read: 5, search: 5, edit: 5, web: 5, mcp: 5, other: 5 };
+    expect(config.escalation).toEqual({
+      defaultThreshold: 5,
+      familyThresholds: families,
+      nudge: { cooldownMs: 5, threshold: 4 },
+    });
     expect(warnings).toEqual([]);
   });
   it("prefers TOOLGATE_NUDGE_THRESHOLD over OPENCODE_DENY_THRESHOLD", () => {

@@ -13,17 +13,24 @@ import { compileToolGlob, compileToolGlobs } from "./tool-glob.js";
 
 /**
  * Default thresholds per tool family (core/tool-families.ts): shell tools escalate after 2 denials, read and search
- * tools after 5, everything else after `defaultThreshold` (3). Threshold globs in the config come first.
+ * tools after 5, everything else after `defaultThreshold` (3). Threshold globs in the config come first;
+ * `familyThresholds` (config or TOOLGATE_DENY_THRESHOLD[_<FAMILY>]) replace these values.
  */
 export const DEFAULT_THRESHOLDS: Readonly<Partial<Record<ToolFamily, number>>> = { shell: 2, read: 5, search: 5 };
 
-const DEFAULT_FAMILY_THRESHOLDS: CompiledThreshold[] = Object.entries(DEFAULT_THRESHOLDS).map(
-  ([family, threshold]) => ({
+/** The per-family thresholds after the config's globs: the defaults, each replaced by `familyThresholds`. */
+function familyThresholds(overrides: CoreOptions["familyThresholds"]): CompiledThreshold[] {
+  const merged: Partial<Record<string, number>> = { ...DEFAULT_THRESHOLDS };
+  for (const [family, threshold] of Object.entries(overrides ?? {})) {
+    const value = positiveInteger(threshold, `escalation.familyThresholds.${family}`);
+    if (value !== undefined) merged[family] = value;
+  }
+  return Object.entries(merged).map(([family, threshold]) => ({
     matches: (tool: string) => toolFamily(tool) === family,
     threshold,
     headlessStrategy: undefined,
-  }),
-);
+  }));
+}
 
 export const DEFAULTS = {
   defaultThreshold: 3,
@@ -100,7 +107,7 @@ export function compileCoreConfig(options: {
     threshold: positiveInteger(entry.threshold, `escalation.thresholds[${index}].threshold`),
     headlessStrategy: entry.headlessStrategy,
   }));
-  thresholds.push(...DEFAULT_FAMILY_THRESHOLDS);
+  thresholds.push(...familyThresholds(core.familyThresholds));
   const templates = {} as Record<TemplateName, ReturnType<typeof compileTemplate>>;
   for (const name of TEMPLATE_NAMES) {
     templates[name] = compileTemplate(core.templates?.[name] ?? DEFAULT_TEMPLATES[name]);

@@ -1,4 +1,5 @@
 import type { GrantScope } from "./effects.js";
+import type { ToolFamily } from "./tool-families.js";
 
 /**
  * The reducer's configuration after compilation: plain matchers and functions, nothing parsed on the hot path.
@@ -15,6 +16,11 @@ export interface CoreOptions {
   thresholds?: ToolThresholdOption[];
   /** default threshold when no glob matches (3) */
   defaultThreshold?: number;
+  /**
+   * threshold per tool family (core/tool-families.ts), replacing the defaults' shell 2, read 5, search 5; a
+   * `thresholds` glob that matches the tool still comes first
+   */
+  familyThresholds?: Partial<Record<ToolFamily, number>>;
   /** the hard stage, as a multiple of the threshold (2) */
   hardMultiplier?: number;
   /**

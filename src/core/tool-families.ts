@@ -14,6 +14,9 @@
  */
 export type ToolFamily = "shell" | "read" | "search" | "edit" | "web" | "mcp" | "other";
 
+/** Every family, in a fixed order (config keys, TOOLGATE_DENY_THRESHOLD_<FAMILY> variables). */
+export const TOOL_FAMILY_NAMES: readonly ToolFamily[] = ["shell", "read", "search", "edit", "web", "mcp", "other"];
+
 export const TOOL_FAMILIES: Readonly<Record<string, ToolFamily>> = {
   // Claude Code
   Bash: "shell",
