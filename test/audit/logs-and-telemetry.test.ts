@@ -63,11 +63,27 @@ describe("OpenTelemetry", () => {
     context.disable();
   });
 
-  it("is a no-op with the API's default (no provider registered)", async () => {
+  it("is a no-op with the API's default (no provider registered): it runs on every batch and never fails", async () => {
     const record = await createOpenTelemetryRecorder();
-    const sink = createAuditSink({ openTelemetry: record });
+    const failures: string[] = [];
+    const recorded: string[] = [];
+    const sink = createAuditSink({
+      // the recorder sees the same batches as this listener; a failure in it is reported here, not thrown
+      openTelemetry: record,
+      listeners: [{ denial: (denial) => recorded.push(denial.tool) }],
+      onError: (error, where) => failures.push(`${where}: ${String(error)}`),
+    });
     const session = driveCore({ sessionId: "otel-0", deliver: sink.deliver });
-    await expect(session.denied("Bash", { command: "ls" })).resolves.toBeDefined();
+    await session.denied("Bash", { command: "ls" });
+    await session.denied("Read", { file_path: "/secret" });
+    expect(recorded).toEqual(["Bash", "Read"]);
+    expect(failures).toEqual([]);
+    // and called on its own, outside the sink's isolation, with no active span and only the no-op meter
+    const batch = (await session.denied("Write", { file_path: "/x" })).flatMap((effect) =>
+      effect.type === "record" ? [effect.record] : [],
+    );
+    expect(batch).toHaveLength(1);
+    expect(() => record(batch)).not.toThrow();
   });
 
   it("adds a span event and a counter per denial when the host registered providers", async () => {
