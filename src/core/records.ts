@@ -7,7 +7,10 @@ import type { DenialSource } from "./events.js";
  * the stores and hook payloads (`audit/record-payload.ts`).
  */
 export interface DenialRecord {
-  /** 1-based position in the session's monotonic denial count; unique per session */
+  /**
+   * 1-based position in the session's monotonic denial count. Unique within one numbering of the session only: it
+   * restarts from 1 when the session's state is lost; stores identify a record by (sessionId, seq, at, toolUseId).
+   */
   seq: number;
   sessionId: string;
   parentSessionId?: string;
