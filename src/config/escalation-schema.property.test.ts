@@ -4,6 +4,7 @@ import { bash, denied, ofType, run, testConfig, testPorts } from "../../test/sup
 import { CORE_OPTION_LIMITS, compileCoreConfig } from "../core/compile-config.js";
 import type { CoreOptions } from "../core/config.js";
 import { DEFAULT_TEMPLATES } from "../core/templates.js";
+import { TOOL_FAMILY_NAMES } from "../core/tool-families.js";
 import { escalationSchema } from "./escalation-schema.js";
 
 /**
@@ -44,6 +45,11 @@ const section = fc.record(
       { maxLength: 3 },
     ),
     defaultThreshold: value,
+    familyThresholds: fc.dictionary(
+      fc.oneof({ weight: 10, arbitrary: fc.constantFrom(...TOOL_FAMILY_NAMES) }, { weight: 1, arbitrary: fc.string() }),
+      value,
+      { maxKeys: 3 },
+    ),
     hardMultiplier: value,
     totalThreshold: value,
     headlessStrategy: strategy,
