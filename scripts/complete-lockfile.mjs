@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// Completes package-lock.json with the platform-specific optional dependencies that the npm registry mirror on
+// Completes a package-lock.json with the platform-specific optional dependencies that the npm registry mirror on
 // this project's machines does not serve (it answers 404 for e.g. @biomejs/cli-darwin-arm64), so npm leaves them
 // out of the lock file, and `npm ci` then refuses the lock ("Missing: ... from lock file"). Each missing optional
 // package gets an entry with its version and the os/cpu/libc its name declares, which is all `npm ci` needs to
 // skip it on other platforms (and to fetch it by version on the platform it is for).
-// Run after any `npm install` that changes the lock: node scripts/complete-lockfile.mjs
-import { readFileSync, writeFileSync } from "node:fs";
+// Run after any `npm install` that changes a lock, naming the folders whose lock changed (default: the root):
+//   node scripts/complete-lockfile.mjs [folder ...]      e.g. node scripts/complete-lockfile.mjs . bench test/e2e
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const file = new URL("../package-lock.json", import.meta.url);
-const lock = JSON.parse(readFileSync(file, "utf8"));
-const packages = lock.packages;
+const root = resolve(fileURLToPath(new URL("..", import.meta.url)));
 
 function platformOf(name) {
   const base = name.split("/").pop();
@@ -26,28 +27,45 @@ function platformOf(name) {
   return platform;
 }
 
-let added = 0;
-for (const [path, entry] of Object.entries(packages)) {
-  if (entry.optionalDependencies === undefined) continue;
-  const parent = path === "" ? "" : `${path}/`;
-  for (const [name, version] of Object.entries(entry.optionalDependencies)) {
-    const nested = `${parent}node_modules/${name}`;
-    const top = `node_modules/${name}`;
-    if (packages[nested] !== undefined || packages[top] !== undefined) continue;
-    const platform = platformOf(name);
-    if (platform === undefined || !/^\d+\.\d+\.\d+/.test(version)) continue;
-    packages[top] = {
-      version,
-      ...(entry.dev ? { dev: true } : {}),
-      optional: true,
-      ...platform,
-    };
-    added += 1;
+/** Adds the missing platform entries to `<folder>/package-lock.json`; returns how many it added. */
+function completeLockfile(folder) {
+  const file = join(folder, "package-lock.json");
+  const lock = JSON.parse(readFileSync(file, "utf8"));
+  const packages = lock.packages;
+  let added = 0;
+  for (const [path, entry] of Object.entries(packages)) {
+    if (entry.optionalDependencies === undefined) continue;
+    const parent = path === "" ? "" : `${path}/`;
+    for (const [name, version] of Object.entries(entry.optionalDependencies)) {
+      const nested = `${parent}node_modules/${name}`;
+      const top = `node_modules/${name}`;
+      if (packages[nested] !== undefined || packages[top] !== undefined) continue;
+      const platform = platformOf(name);
+      if (platform === undefined || !/^\d+\.\d+\.\d+/.test(version)) continue;
+      packages[top] = {
+        version,
+        ...(entry.dev ? { dev: true } : {}),
+        optional: true,
+        ...platform,
+      };
+      added += 1;
+    }
   }
+  lock.packages = Object.fromEntries(
+    Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : a > b ? 1 : 0)),
+  );
+  writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
+  return added;
 }
-const sorted = Object.fromEntries(
-  Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : a > b ? 1 : 0)),
-);
-lock.packages = sorted;
-writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
-console.log(`complete-lockfile: added ${added} platform-specific optional entries`);
+
+const folders = process.argv.slice(2);
+for (const folder of folders.length > 0 ? folders : ["."]) {
+  const absolute = resolve(root, folder);
+  if (!existsSync(join(absolute, "package-lock.json"))) {
+    console.error(`complete-lockfile: ${folder} has no package-lock.json; run npm install there first`);
+    process.exitCode = 1;
+    continue;
+  }
+  const added = completeLockfile(absolute);
+  console.log(`complete-lockfile: ${folder}: added ${added} platform-specific optional entries`);
+}
