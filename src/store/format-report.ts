@@ -1,4 +1,5 @@
-import type { DenialReport } from "./ports.js";
+import { suggestRule } from "../policy/grants/suggest-rule.js";
+import type { CountByPattern, DenialReport } from "./ports.js";
 
 export interface SuggestedRule {
   tool: string;
@@ -12,9 +13,12 @@ export interface SuggestedRule {
 /** The report as plain text for a terminal. */
 export function formatReport(options: {
   report: DenialReport;
+  /** allow rules for the top signatures (already redacted), used where a variant is one of them */
   suggestions: SuggestedRule[];
   location: string;
   window: string;
+  /** the narrowest allow rule for other variants (default: the policy's suggestRule on the stored, redacted input) */
+  suggest?: (tool: string, input: unknown) => string;
 }): string {
   const { report } = options;
   const out: string[] = [];
@@ -29,11 +33,10 @@ export function formatReport(options: {
   out.push("", "Top tools");
   const toolWidth = width(report.topTools.map((row) => row.tool));
   for (const row of report.topTools) out.push(`  ${row.tool.padEnd(toolWidth)}  ${String(row.count).padStart(7)}`);
-  out.push("", "Most-denied calls, with the minimal allow rule that would permit each");
-  for (const row of options.suggestions) {
-    out.push(`  ${String(row.count).padStart(7)}  ${row.tool}  ${clip(row.example, 70)}`);
-    out.push(`           allow rule: ${row.rule}`);
-  }
+  out.push("", "Most-denied patterns, variants folded under each (a deny rule wins over any allow rule)");
+  const rules = new Map(options.suggestions.map((row) => [`${row.tool}\u0000${row.signature}`, row.rule]));
+  const suggest = options.suggest ?? suggestRule;
+  for (const row of report.topPatterns) out.push(...patternLines({ row, rules, suggest }));
   out.push("", "Sessions with loops or aborts");
   if (report.incidents.length === 0) out.push("  none");
   for (const row of report.incidents)
@@ -45,6 +48,43 @@ export function formatReport(options: {
     out.push(`  ${row.day}  ${String(row.count).padStart(7)}  ${bar}`);
   }
   return `${out.join("\n")}\n`;
+}
+
+/**
+ * One pattern: its count and variant count, then the deny rules that won (name the rule to narrow or remove; an
+ * allow rule would not help), then each variant with its count and either the deny rule that denied it or the
+ * minimal allow rule that would let it run.
+ */
+function patternLines(options: {
+  row: CountByPattern;
+  rules: Map<string, string>;
+  suggest: (tool: string, input: unknown) => string;
+}): string[] {
+  const { row } = options;
+  const more = row.variantCount > row.variants.length ? `, ${row.variants.length} shown` : "";
+  const lines = [
+    `  ${String(row.count).padStart(7)}  ${row.tool}  ${clip(row.pattern, 60)}  (${row.variantCount} variant${row.variantCount === 1 ? "" : "s"}${more})`,
+  ];
+  for (const deny of row.denyRules) {
+    const rule = deny.rule ?? "A deny rule the host did not name";
+    lines.push(
+      `           ${rule} denied ${deny.count}: a deny rule wins over any allow rule; narrow or remove ${deny.rule === null ? "it" : "it where it is defined"} to let these calls run.`,
+    );
+  }
+  for (const variant of row.variants) {
+    lines.push(`           ${String(variant.count).padStart(7)}  ${clip(variant.sample.inputSummary, 70)}`);
+    if (variant.deniedByRule) {
+      // with one deny rule the line above names it; with several, say which one denied this call
+      if (row.denyRules.length > 1)
+        lines.push(`                    denied by ${variant.denyRule ?? "an unnamed deny rule"}`);
+      continue;
+    }
+    const rule =
+      options.rules.get(`${variant.tool}\u0000${variant.signature}`) ??
+      options.suggest(variant.tool, variant.sample.input);
+    lines.push(`                    allow rule: ${rule}`);
+  }
+  return lines;
 }
 
 function clip(text: string, length: number): string {

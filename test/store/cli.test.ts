@@ -54,8 +54,16 @@ describe("toolgate report / tail / scrub / prune", () => {
     const result = toolgate(["report", "--since", "2026-01-01", "--tool", "Bash"]);
     expect(result.status).toBe(EXIT.ok);
     expect(result.stdout).toContain("5 denials in 3 sessions");
-    for (const heading of ["Top tools", "allow rule:", "Sessions with loops or aborts", "Denials per day (UTC)"])
+    for (const heading of [
+      "Top tools",
+      "Most-denied patterns",
+      "Sessions with loops or aborts",
+      "Denials per day (UTC)",
+    ])
       expect(result.stdout).toContain(heading);
+    // every fixture denial came from the deny rule Bash(rm *): no allow rule would help, so none is offered
+    expect(result.stdout).toContain("Bash(rm *) denied 3: a deny rule wins over any allow rule");
+    expect(result.stdout).not.toContain("allow rule:");
     expect(result.stdout).not.toContain("WebFetch");
   });
 

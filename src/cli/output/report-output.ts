@@ -1,5 +1,16 @@
 import type { SuggestedRule } from "../../store/format-report.js";
-import type { DenialReport } from "../../store/ports.js";
+import type { CountBySignature, DenialReport } from "../../store/ports.js";
+
+function signatureRow(row: CountBySignature) {
+  return {
+    tool: row.tool,
+    signature: row.signature,
+    count: row.count,
+    sample: { inputSummary: row.sample.inputSummary, input: row.sample.input ?? null },
+    deniedByRule: row.deniedByRule,
+    denyRule: row.denyRule,
+  };
+}
 
 /** `toolgate report --json`: every key always present, lists possibly empty. */
 export function reportDocument(options: {
@@ -15,11 +26,14 @@ export function reportDocument(options: {
     total: report.total,
     sessions: report.sessions,
     topTools: report.topTools.map((row) => ({ tool: row.tool, count: row.count })),
-    topSignatures: report.topSignatures.map((row) => ({
+    topSignatures: report.topSignatures.map(signatureRow),
+    topPatterns: report.topPatterns.map((row) => ({
       tool: row.tool,
-      signature: row.signature,
+      pattern: row.pattern,
       count: row.count,
-      sample: { inputSummary: row.sample.inputSummary, input: row.sample.input ?? null },
+      variantCount: row.variantCount,
+      denyRules: row.denyRules.map((deny) => ({ rule: deny.rule, count: deny.count })),
+      variants: row.variants.map(signatureRow),
     })),
     perDay: report.perDay.map((row) => ({ day: row.day, count: row.count })),
     incidents: report.incidents.map((row) => ({
