@@ -20,6 +20,12 @@ describe("how rules see tool families (the one table, search counted as read)", 
     expect(toolFamily(canonicalToolName(tool))).toBe(family);
   });
 
+  it.each(["toString", "constructor", "valueOf", "__proto__"])("%s is a plain tool name, not an object key", (tool) => {
+    expect(canonicalToolName(tool)).toBe(tool);
+    const p = policy([{ rule: tool, behavior: "deny" }]);
+    expect(p.evaluate({ tool, input: {} }).behavior).toBe("deny");
+  });
+
   it("a Read deny rule covers the searching tools, whatever the host calls them", () => {
     const p = policy([{ rule: "Read(//repo/secrets/**)", behavior: "deny" }]);
     for (const tool of ["Read", "Grep", "Glob", "grep_search", "search_file_content"]) {

@@ -58,7 +58,7 @@ export const PARAMETER_FIELDS: Record<RuleFamily, ReadonlySet<string> | "any"> =
 };
 
 export function canonicalToolName(tool: string): string {
-  return ALIASES[tool] ?? tool;
+  return Object.hasOwn(ALIASES, tool) ? (ALIASES[tool] as string) : tool;
 }
 
 /** The family of a (canonical) tool name as rules see it: the table's, with `search` folded into `read`. */
