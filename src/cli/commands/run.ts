@@ -39,8 +39,8 @@ export default defineCommand({
     name: "run",
     summary: "Run an agent command, pass its output through, and fail the job when a denial blocked it.",
     usageTail: "-- <agent command...>",
-    details: `A summary of the denied calls, grouped by tool and signature with the minimal allow rule for each, goes to
-stderr. Everything after \`--\` (or from the first word that is not a toolgate flag) is the agent's command line,
+    details: `A summary of the denied calls, grouped by pattern with their variants, goes to stderr: the deny rule to
+narrow where one won (no allow rule overrides it), else the minimal allow rule for each. Everything after \`--\` (or from the first word that is not a toolgate flag) is the agent's command line,
 passed on untouched: toolgate never reads its flags.`,
     exitCodes:
       "5 when calls were denied (with --fail-on any, the default), 6 when toolgate aborted the run, otherwise the agent's own exit code.",
