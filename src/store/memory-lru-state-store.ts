@@ -7,7 +7,8 @@ import type { SessionStateStore, VersionedState } from "./ports.js";
  *
  * States are kept as JSON text, like the SQL stores keep them: what `get` returns and what `update` hands its
  * function are fresh copies, so a caller that changes a state it was given (or one it wrote) changes nothing stored,
- * and a state that would not survive SQLite or Postgres does not survive here either. `update` runs its function
+ * and a state that would not survive SQLite or Postgres does not survive here either. The copies cost one
+ * `JSON.stringify` and one `JSON.parse` of the state per update (a state is bounded by `recordBufferSize`). `update` runs its function
  * synchronously, so updates of one store never interleave. Passes the store contract suite
  * (test/store/memory-lru.test.ts).
  */
@@ -37,10 +38,10 @@ export function createLruStateStore<S = SessionState>(
     async update(sessionId, fn) {
       const stored = sessions.get(sessionId);
       const next = fn(stored === undefined ? undefined : (JSON.parse(stored.state) as S));
-      const text = JSON.stringify(next);
       const version = (stored?.version ?? 0) + 1;
-      touch(sessionId, { state: text, version });
-      return { state: JSON.parse(text) as S, version };
+      touch(sessionId, { state: JSON.stringify(next), version });
+      // `next` is the caller's own object: what is stored is the text, so nothing the caller does to it reaches here
+      return { state: next, version };
     },
     async delete(sessionId) {
       sessions.delete(sessionId);
