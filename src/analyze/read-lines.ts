@@ -1,14 +1,31 @@
 import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
 
-/** A file's lines, streamed with readline (constant memory whatever the file size). */
+const NEWLINE = 10;
+const CARRIAGE_RETURN = 13;
+
+/**
+ * A file's lines, streamed in 1 MB chunks (constant memory whatever the file size; a line is only as large as
+ * itself). Splits on `\n` in the raw bytes and decodes each line once, which is faster than readline's string
+ * decoder + regex split; a trailing `\r` is dropped.
+ */
 export async function* readLines(file: string): AsyncGenerator<string> {
-  const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 1024 * 1024 });
-  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
+  let carry: Buffer | undefined;
   try {
-    for await (const line of lines) yield line;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const buffer = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
+      let start = 0;
+      let newline = buffer.indexOf(NEWLINE, start);
+      while (newline !== -1) {
+        const end = newline > start && buffer[newline - 1] === CARRIAGE_RETURN ? newline - 1 : newline;
+        yield buffer.toString("utf8", start, end);
+        start = newline + 1;
+        newline = buffer.indexOf(NEWLINE, start);
+      }
+      carry = start < buffer.length ? buffer.subarray(start) : undefined;
+    }
+    if (carry !== undefined && carry.length > 0) yield carry.toString("utf8");
   } finally {
-    lines.close();
     stream.destroy();
   }
 }

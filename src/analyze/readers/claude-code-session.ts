@@ -48,6 +48,13 @@ async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFa
     }
     // lines without a tool block or a user message cannot matter (most of a transcript): skip parsing them
     if (!line.includes('"type":"user"') && !line.includes('"tool_use"')) continue;
+    if (announced !== undefined) {
+      const fast = successfulResults(line, source.fallbackAt);
+      if (fast !== undefined) {
+        yield* fast;
+        continue;
+      }
+    }
     const record = parseObject(line);
     const type = record === undefined ? undefined : asString(record["type"]);
     if (record === undefined || type === undefined) {
@@ -128,4 +135,31 @@ async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFa
       yield { type: "turn", ...base };
     }
   }
+}
+
+const SESSION_ID = /"sessionId":"([^"\\]+)"/;
+const TIMESTAMP = /"timestamp":"([^"\\]+)"/;
+const AGENT_ID = /"agentId":"([^"\\]+)"/;
+const TOOL_USE_ID = /"tool_use_id":"([^"\\]+)"/g;
+
+/**
+ * The fast path for the bulk of a transcript: a user line that only carries successful tool results (no error
+ * flag, no permission verdict) needs its ids, not its (often large) output, so it is read without JSON.parse.
+ * Keys appear unescaped only as keys, never inside string values. Undefined when the line needs the full parse.
+ */
+function successfulResults(line: string, fallbackAt: number): ReaderFact[] | undefined {
+  if (!line.includes('"type":"tool_result"') || line.includes('"tool_use"') || line.includes('"is_error":true')) {
+    return undefined;
+  }
+  if (line.includes('"toolDenialKind"') || line.includes('"permissionDecision"') || !line.startsWith('{"')) return undefined;
+  const sessionId = SESSION_ID.exec(line)?.[1];
+  if (sessionId === undefined) return undefined;
+  const at = timeOf(TIMESTAMP.exec(line)?.[1], fallbackAt);
+  const agentId = line.includes('"isSidechain":true') ? AGENT_ID.exec(line)?.[1] : undefined;
+  const facts: ReaderFact[] = [];
+  for (const match of line.matchAll(TOOL_USE_ID)) {
+    const id = match[1] as string;
+    facts.push({ type: "result", sessionId, at, id, outcome: "success", text: "", ...(agentId === undefined ? {} : { agentId }) });
+  }
+  return facts.length === 0 ? undefined : facts;
 }

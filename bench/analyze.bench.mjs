@@ -1,0 +1,147 @@
+// `toolgate analyze` throughput on a large synthetic corpus vs a bare readline + JSON.parse loop over the same
+// files, in the same run. Usage: npm run bench -- analyze   (ANALYZE_BENCH_MB sets the corpus size, default 512)
+//
+// The corpus is generated at run time in a temp dir from the transcripts recorded from the real hosts
+// (test/fixtures/transcripts: Claude Code session + stream-json, Codex rollout, Gemini session + stream-json,
+// Qwen chat + stream-json, opencode run --format json): each file repeats one recorded session with fresh session
+// ids, plus a large tool output line every few lines (real transcripts carry file contents). Each side runs in its
+// own child process (peak RSS is per process); the corpus is deleted afterwards (ANALYZE_BENCH_KEEP=1 keeps it).
+
+import { spawnSync } from "node:child_process";
+import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { createInterface } from "node:readline";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const fixtures = join(here, "..", "test", "fixtures", "transcripts");
+const TEMPLATES = [
+  ["claude-code", "stubborn.session.jsonl", 4],
+  ["claude-code", "legitimate.session.jsonl", 4],
+  ["claude-code", "stubborn.stream.jsonl", 1],
+  ["codex", "stubborn.rollout.jsonl", 2],
+  ["codex", "legitimate.rollout.jsonl", 2],
+  ["gemini", "stubborn.session.jsonl", 1],
+  ["gemini", "legitimate.stream.jsonl", 1],
+  ["qwen", "stubborn.chat.jsonl", 1],
+  ["qwen", "legitimate.stream.jsonl", 1],
+  ["opencode", "stubborn.run.jsonl", 1],
+];
+const FILE_BYTES = 16 * 1024 * 1024;
+
+function sessionIdsOf(text) {
+  return [...new Set(text.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|ses_[A-Za-z0-9]{20,}/g) ?? [])];
+}
+
+/** Writes files of ~16 MB until `megabytes` are written; returns the file paths. */
+function generate(directory, megabytes) {
+  const weighted = TEMPLATES.flatMap(([host, name, weight]) => Array(weight).fill([host, name]));
+  const files = [];
+  let written = 0;
+  let index = 0;
+  const filler = "x".repeat(6000);
+  while (written < megabytes * 1024 * 1024) {
+    const [host, name] = weighted[index % weighted.length];
+    const template = readFileSync(join(fixtures, host, name), "utf8");
+    const ids = sessionIdsOf(template);
+    let text = template;
+    // one session per file: the same ids for every repeat (a long session), fresh per file
+    for (const id of ids) text = text.replaceAll(id, `${id.slice(0, -6)}${String(index).padStart(6, "0")}`);
+    if (host === "claude-code" && name.endsWith("session.jsonl")) {
+      // a large Read result, as real transcripts have
+      const sessionId = `${ids[0].slice(0, -6)}${String(index).padStart(6, "0")}`;
+      const content = [{ type: "tool_result", tool_use_id: "toolu_read", content: filler }];
+      text += `${JSON.stringify({ type: "user", sessionId, timestamp: "2026-11-23T10:00:00.000Z", message: { role: "user", content } })}\n`;
+    }
+    const repeats = Math.ceil(FILE_BYTES / Buffer.byteLength(text));
+    const size = Buffer.byteLength(text) * repeats;
+    const dir = join(directory, host);
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${String(index).padStart(4, "0")}-${name}`);
+    writeFileSync(file, text.repeat(repeats));
+    files.push(file);
+    written += size;
+    index += 1;
+  }
+  return files;
+}
+
+async function bareLoop(directory) {
+  const { readdirSync } = await import("node:fs");
+  let lines = 0;
+  for (const host of readdirSync(directory)) {
+    for (const name of readdirSync(join(directory, host))) {
+      const input = createReadStream(join(directory, host, name), { encoding: "utf8", highWaterMark: 1024 * 1024 });
+      for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+        if (line.length === 0) continue;
+        try {
+          JSON.parse(line);
+        } catch {}
+        lines += 1;
+      }
+    }
+  }
+  return { lines };
+}
+
+async function analyzeAll(directory) {
+  const { analyzeTranscripts } = await import(pathToFileURL(join(here, "../dist/analyze/analyze-transcripts.js")).href);
+  const { findTranscripts } = await import(pathToFileURL(join(here, "../dist/analyze/find-transcripts.js")).href);
+  const { loadAnalysisSetup } = await import(pathToFileURL(join(here, "../dist/analyze/load-analysis-setup.js")).href);
+  const empty = mkdtempSync(join(tmpdir(), "toolgate-bench-home-"));
+  try {
+    const setup = loadAnalysisSetup({ cwd: empty, homeDir: empty, env: {} });
+    const files = findTranscripts([directory], empty);
+    const result = await analyzeTranscripts({ files, config: setup.config, canGrant: setup.canGrant });
+    let calls = 0;
+    let denials = 0;
+    for (const { analysis } of result.sessions) {
+      calls += analysis.toolCalls;
+      denials += analysis.denialCount;
+    }
+    return { sessions: result.sessions.length, calls, denials, skipped: result.skippedLines };
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === "--child") {
+  const [, , , mode, directory] = process.argv;
+  const started = performance.now();
+  const outcome = mode === "bare" ? await bareLoop(directory) : await analyzeAll(directory);
+  const seconds = (performance.now() - started) / 1000;
+  process.stdout.write(JSON.stringify({ seconds, maxRssMb: process.resourceUsage().maxRSS / 1024, ...outcome }));
+} else {
+  const megabytes = Number(process.env.ANALYZE_BENCH_MB ?? 512);
+  const directory = mkdtempSync(join(tmpdir(), "toolgate-analyze-bench-"));
+  try {
+    const generatedAt = performance.now();
+    const files = generate(directory, megabytes);
+    const bytes = files.reduce((sum, file) => sum + statSync(file).size, 0);
+    const mb = bytes / 1024 / 1024;
+    console.log(`corpus: ${files.length} files, ${mb.toFixed(0)} MB, generated in ${((performance.now() - generatedAt) / 1000).toFixed(1)} s`);
+    const child = (mode) => {
+      const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", mode, directory], { encoding: "utf8", maxBuffer: 1 << 20 });
+      if (run.status !== 0) throw new Error(`${mode} failed: ${run.stderr}`);
+      return JSON.parse(run.stdout);
+    };
+    const results = { bare: [], analyze: [] };
+    for (let round = 0; round < 2; round++) {
+      results.bare.push(child("bare"));
+      results.analyze.push(child("analyze"));
+    }
+    const best = (list) => list.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    const bare = best(results.bare);
+    const analyze = best(results.analyze);
+    console.log(`bare readline + JSON.parse: ${(mb / bare.seconds).toFixed(0)} MB/s (${bare.seconds.toFixed(2)} s, ${bare.lines} lines), peak RSS ${bare.maxRssMb.toFixed(0)} MB`);
+    console.log(
+      `toolgate analyze:           ${(mb / analyze.seconds).toFixed(0)} MB/s (${analyze.seconds.toFixed(2)} s; ${analyze.sessions} sessions, ${analyze.calls} calls, ${analyze.denials} denials, ${analyze.skipped} skipped lines), peak RSS ${analyze.maxRssMb.toFixed(0)} MB`,
+    );
+    console.log(`analyze / bare throughput: ${((bare.seconds / analyze.seconds) * 100).toFixed(0)}% (best of 2 rounds each)`);
+  } finally {
+    if (process.env.ANALYZE_BENCH_KEEP === "1") console.log(`corpus kept in ${directory}`);
+    else rmSync(directory, { recursive: true, force: true });
+  }
+}
