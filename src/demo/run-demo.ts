@@ -3,6 +3,9 @@ import { createGuard } from "../guard/create-guard.js";
 import { abortOf, textForModel } from "../guard/text-for-model.js";
 import { hostAllows, stubbornCall } from "./stubborn-agent.js";
 
+/** `toolgate run`'s exit code when toolgate aborted the run (docs/cli.md); the demo reports it, and exits 0 itself. */
+export const ABORTED_EXIT = 6;
+
 export interface DemoStep {
   turn: number;
   command: string;
@@ -22,15 +25,27 @@ export interface DemoResult {
   steps: DemoStep[];
 }
 
+/**
+ * One turn's effects in the order a reader follows them: what the model is told (guidance, nudge, and the text
+ * itself), then what toolgate decided (loop level, escalation), and the abort last, because nothing happens
+ * after it: the host stops the run there.
+ */
 function describeEffects(effects: readonly Effect[]): string[] {
-  const lines: string[] = [];
+  const told: string[] = [];
+  const decided: string[] = [];
+  let abort: string | undefined;
   for (const effect of effects) {
-    if (effect.type === "guidance") lines.push(`guidance (${effect.stage})`);
-    else if (effect.type === "abort") lines.push(`ABORT (${effect.reason})`);
-    else if (effect.type === "nudge") lines.push("nudge");
-    else if (effect.type === "audit" && effect.event.kind === "escalation.reached") lines.push("escalation");
-    else if (effect.type === "loop") lines.push(`loop ${effect.level}`);
+    if (effect.type === "guidance") told.push(`guidance (${effect.stage})`);
+    else if (effect.type === "nudge") told.push("nudge");
+    else if (effect.type === "loop") decided.push(`loop ${effect.level}`);
+    else if (effect.type === "audit" && effect.event.kind === "escalation.reached") decided.push("escalation reached");
+    else if (effect.type === "abort") abort = `ABORT (${effect.reason}): the run stops here, exit ${ABORTED_EXIT}`;
   }
+  const lines = told.length > 0 ? [told.join(" + ")] : [];
+  const text = textForModel(effects);
+  if (text.length > 0) lines.push(`model is told: ${text.split("\n")[0]}`);
+  lines.push(...decided);
+  if (abort !== undefined) lines.push(abort);
   return lines;
 }
 
@@ -80,8 +95,6 @@ export async function runDemo(options: { turnCap?: number } = {}): Promise<DemoR
     } else deniedWith += 1;
     const step = steps[turn] as DemoStep;
     step.withToolgate = describeEffects(effects);
-    const text = textForModel(effects);
-    if (text.length > 0) step.withToolgate.push(`model is told: ${text.split("\n")[0]}`);
     abortError = abortOf(effects)?.error;
   }
   await session.end();
@@ -92,7 +105,7 @@ export async function runDemo(options: { turnCap?: number } = {}): Promise<DemoR
     exitWithout: 0,
     callsWith,
     deniedWith,
-    exitWith: abortError === undefined ? 0 : 6,
+    exitWith: abortError === undefined ? 0 : ABORTED_EXIT,
     abortError,
     steps,
   };
