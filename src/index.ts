@@ -73,7 +73,7 @@ export type {
 export { commandPattern } from "./policy/command-pattern.js";
 export { minimumGrantScope } from "./policy/grants/minimum-grant-scope.js";
 export { suggestRule } from "./policy/grants/suggest-rule.js";
-export { createLruStateStore } from "./store/memory-lru-state-store.js";
+export { createLruStateStore } from "./guard/lru-state-store.js";
 // stores: the in-memory twins and the ports (SQLite and Postgres are subpaths: toolgate/store/sqlite, .../postgres)
 export { createMemoryDenialStore, createMemorySessionStateStore, createMemoryStore } from "./store/memory-store.js";
 export type {

@@ -3,7 +3,7 @@ import type { Effect } from "../core/effects.js";
 import type { ToolCall } from "../core/events.js";
 import type { EvaluateOptions, PolicyDecision, ToolCallInput } from "../policy/policy-types.js";
 import { type AuditSink, createGuard, type PolicyEvaluator } from "./create-guard.js";
-import { createLruStateStore } from "../store/memory-lru-state-store.js";
+import { createLruStateStore } from "./lru-state-store.js";
 
 const bash = (command: string, toolUseId: string): ToolCall => ({ toolUseId, tool: "Bash", input: { command } });
 

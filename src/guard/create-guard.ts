@@ -12,7 +12,7 @@ import type { SessionStateStore } from "../store/ports.js";
 import { defaultClassifyFailure, type FailureInput, type OsDenial } from "./classify-failure.js";
 import { defaultPorts } from "./default-ports.js";
 import { failClosed } from "./fail-closed.js";
-import { createLruStateStore } from "../store/memory-lru-state-store.js";
+import { createLruStateStore } from "./lru-state-store.js";
 import { textForModel } from "./text-for-model.js";
 import type { DecideResult, GuardSession, GuardSessionOptions } from "./types.js";
 

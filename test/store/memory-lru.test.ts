@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SessionState } from "../../src/core/state.js";
-import { createLruStateStore } from "../../src/store/memory-lru-state-store.js";
+import { createLruStateStore } from "../../src/guard/lru-state-store.js";
 import type { SessionStateStore } from "../../src/store/ports.js";
 import { runSessionStateContract } from "./contract.js";
 

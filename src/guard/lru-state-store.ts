@@ -1,5 +1,5 @@
 import type { SessionState } from "../core/state.js";
-import type { SessionStateStore, VersionedState } from "./ports.js";
+import type { SessionStateStore, VersionedState } from "../store/ports.js";
 
 /**
  * The in-process state store for hosts that run toolgate inside their own process (Agent SDK, opencode, AI SDK,
