@@ -2,6 +2,8 @@
  * `toolgate/detect`: pure recognisers. OS-denial classification, host denial-text recognition, secret redaction,
  * input summaries and tool families. No I/O, no clock, no zod; safe to use anywhere.
  */
+
+export { TOOL_FAMILIES, type ToolFamily, toolFamily } from "../core/tool-families.js";
 export { checkPatternSafety, type PatternSafety } from "./check-pattern-safety.js";
 export { classifyOsDenial, type OsDenialClassification, type OsDenialInput } from "./classify-os-denial.js";
 export {
@@ -31,4 +33,3 @@ export {
 export { type DocumentFormat, detectDocumentFormat, type RedactedDocument, redactDocument } from "./redact-document.js";
 export { secretKindForName } from "./secret-key-names.js";
 export { SUMMARY_MAX_LENGTH, summarizeInput, truncateCodePoints } from "./summarize-input.js";
-export { TOOL_FAMILIES, type ToolFamily, toolFamily } from "./tool-families.js";

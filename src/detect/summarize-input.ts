@@ -1,5 +1,5 @@
+import { toolFamily } from "../core/tool-families.js";
 import { type RedactOptions, redactText, redactValue } from "./redact.js";
-import { toolFamily } from "./tool-families.js";
 
 /**
  * A short, redacted description of a tool call's input for people and the model: the command of a shell call, the
