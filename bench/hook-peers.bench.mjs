@@ -9,13 +9,14 @@
 //   BENCH_RUNS=30 (rounds; each round spawns every hook on every event once)
 //   TOOLGATE_HOOK_BUNDLE=dist/… (a bundled hook entry: measured as one more case, `node <bundle> claude-code`)
 //   TOOLGATE_BENCH_PEERS=<dir> (a node_modules folder holding the peers, default bench/node_modules)
+//   BENCH_STORAGE=off (leave out the two storage-only reference rows)
 //   BENCH_ENV=inherit (children get this process's environment; default: PATH only, plus the temporary HOME)
 // Needs python3 (os.wait4 gives a child's own CPU time with microsecond resolution; Node has no per-child rusage).
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 30);
@@ -35,6 +36,40 @@ if (process.env.TOOLGATE_HOOK_BUNDLE) {
     name: `toolgate hook (${bundle.split("/").slice(-2).join("/")})`,
     argv: [node, bundle, "claude-code"],
     toolgate: true,
+  });
+}
+// Reference rows, not hooks: what the hot path's storage alone costs in a cold process (read the event from stdin,
+// one session-state update, one record appended, exit), with the state file store + spool toolgate's hook moves to
+// (issue 13, item 2), and with the SQLite store it uses today.
+const dist = (path) => pathToFileURL(join(here, "..", "dist", path)).href;
+const storageScript = (open) => `
+import { readFileSync } from "node:fs";
+const event = JSON.parse(readFileSync(0, "utf8"));
+${open}
+await store.sessions.update(event.session_id, (state) => ({ total: (state?.total ?? 0) + 1 }));
+await store.denials.append([{ seq: 1, sessionId: event.session_id, turn: 0, tool: "Bash", toolUseId: event.tool_use_id ?? "t", source: "rule", reason: "r", signature: "s", pattern: "p", inputSummary: "i", input: {}, at: Date.now(), timestamp: new Date().toISOString() }]);
+await store.close();`;
+if (process.env.BENCH_STORAGE !== "off") {
+  hooks.push({
+    name: "storage only: state file + spool (dist/store/file)",
+    argv: [
+      node,
+      "--input-type=module",
+      "-e",
+      storageScript(`const { createLocalFirstStore } = await import(${JSON.stringify(dist("store/file/local-first-store.js"))});
+const home = process.env.HOME;
+const store = createLocalFirstStore({ stateDirectory: home + "/.toolgate/state", spoolDirectory: home + "/.toolgate/spool", open: async () => { throw new Error("not on the hot path"); } });`),
+    ],
+  });
+  hooks.push({
+    name: "storage only: SQLite store (dist/store/sqlite)",
+    argv: [
+      node,
+      "--input-type=module",
+      "-e",
+      storageScript(`const { createSqliteStore } = await import(${JSON.stringify(dist("store/sqlite/sqlite-store.js"))});
+const store = await createSqliteStore({ filename: process.env.HOME + "/.toolgate/bench-storage.db" });`),
+    ],
   });
 }
 const ccsn = join(peers, "cc-safety-net", "dist", "bin", "cc-safety-net.js");
