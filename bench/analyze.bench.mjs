@@ -32,7 +32,9 @@ const TEMPLATES = [
 const FILE_BYTES = 16 * 1024 * 1024;
 
 function sessionIdsOf(text) {
-  return [...new Set(text.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|ses_[A-Za-z0-9]{20,}/g) ?? [])];
+  return [
+    ...new Set(text.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|ses_[A-Za-z0-9]{20,}/g) ?? []),
+  ];
 }
 
 /** Writes files of ~16 MB until `megabytes` are written; returns the file paths. */
@@ -121,9 +123,14 @@ if (process.argv[2] === "--child") {
     const files = generate(directory, megabytes);
     const bytes = files.reduce((sum, file) => sum + statSync(file).size, 0);
     const mb = bytes / 1024 / 1024;
-    console.log(`corpus: ${files.length} files, ${mb.toFixed(0)} MB, generated in ${((performance.now() - generatedAt) / 1000).toFixed(1)} s`);
+    console.log(
+      `corpus: ${files.length} files, ${mb.toFixed(0)} MB, generated in ${((performance.now() - generatedAt) / 1000).toFixed(1)} s`,
+    );
     const child = (mode) => {
-      const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", mode, directory], { encoding: "utf8", maxBuffer: 1 << 20 });
+      const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", mode, directory], {
+        encoding: "utf8",
+        maxBuffer: 1 << 20,
+      });
       if (run.status !== 0) throw new Error(`${mode} failed: ${run.stderr}`);
       return JSON.parse(run.stdout);
     };
@@ -135,11 +142,15 @@ if (process.argv[2] === "--child") {
     const best = (list) => list.reduce((a, b) => (b.seconds < a.seconds ? b : a));
     const bare = best(results.bare);
     const analyze = best(results.analyze);
-    console.log(`bare readline + JSON.parse: ${(mb / bare.seconds).toFixed(0)} MB/s (${bare.seconds.toFixed(2)} s, ${bare.lines} lines), peak RSS ${bare.maxRssMb.toFixed(0)} MB`);
+    console.log(
+      `bare readline + JSON.parse: ${(mb / bare.seconds).toFixed(0)} MB/s (${bare.seconds.toFixed(2)} s, ${bare.lines} lines), peak RSS ${bare.maxRssMb.toFixed(0)} MB`,
+    );
     console.log(
       `toolgate analyze:           ${(mb / analyze.seconds).toFixed(0)} MB/s (${analyze.seconds.toFixed(2)} s; ${analyze.sessions} sessions, ${analyze.calls} calls, ${analyze.denials} denials, ${analyze.skipped} skipped lines), peak RSS ${analyze.maxRssMb.toFixed(0)} MB`,
     );
-    console.log(`analyze / bare throughput: ${((bare.seconds / analyze.seconds) * 100).toFixed(0)}% (best of 2 rounds each)`);
+    console.log(
+      `analyze / bare throughput: ${((bare.seconds / analyze.seconds) * 100).toFixed(0)}% (best of 2 rounds each)`,
+    );
   } finally {
     if (process.env.ANALYZE_BENCH_KEEP === "1") console.log(`corpus kept in ${directory}`);
     else rmSync(directory, { recursive: true, force: true });

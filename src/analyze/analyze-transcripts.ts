@@ -4,6 +4,7 @@ import type { CompiledConfig } from "../core/config.js";
 import type { DenialRecord } from "../core/records.js";
 import type { SessionAnalysis } from "./analysis-types.js";
 import { detectFormat } from "./formats.js";
+import { memoizePorts } from "./memoize-ports.js";
 import { readLines } from "./read-lines.js";
 import type { AnalyzeHost, ReaderSource } from "./reader-event.js";
 import { SessionReplay } from "./session-replay.js";
@@ -50,6 +51,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
   let filesRead = 0;
   const unrecognizedFiles: string[] = [];
   const replays = new Map<string, SessionReplay>();
+  const config = memoizePorts(options.config);
   for (const [index, file] of options.files.entries()) {
     const stat = sizes[index];
     if (stat === undefined) continue;
@@ -95,7 +97,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
           sessionId: fact.sessionId,
           // a transcript that does not say is replayed as a headless run (where thresholds stop a run)
           interactive: false,
-          config: options.config,
+          config,
           canGrant: options.canGrant,
           keepRecords: options.keepRecords === true,
         });

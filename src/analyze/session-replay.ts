@@ -2,21 +2,12 @@ import type { CompiledConfig } from "../core/config.js";
 import type { Effect } from "../core/effects.js";
 import type { DenialSource, ToolCall, ToolgateEvent } from "../core/events.js";
 import { initialState } from "../core/initial-state.js";
-import { advanceWindow } from "../core/loop-detector.js";
 import type { DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import { step } from "../core/step.js";
-import { classifyOsDenial } from "../detect/classify-os-denial.js";
-import { recognizeDenial } from "../detect/recognize-denial.js";
-import type {
-  AnalyzedDenial,
-  AnalyzedLoop,
-  LoopKind,
-  SessionAnalysis,
-  StopPoint,
-  SuggestedAllowRule,
-} from "./analysis-types.js";
-import { callTargets, sameTarget } from "./call-targets.js";
+import type { AnalyzedDenial, SessionAnalysis, StopPoint, SuggestedAllowRule } from "./analysis-types.js";
+import { classifyResult } from "./classify-result.js";
+import { LoopFinder } from "./loop-finder.js";
 import type { AnalyzeHost, CallFact, ReaderFact, ResultFact } from "./reader-event.js";
 
 /**
@@ -40,8 +31,6 @@ export interface ReplayOptions {
 
 const MAX_PENDING = 10_000;
 const MAX_DENIALS = 1000;
-const MAX_RECENT_TARGETS = 20;
-const REPORTED_LEVELS = new Set(["steer", "block", "stop"]);
 /** sources that are not about permission: no allow rule is suggested for them */
 const NO_SUGGESTION = new Set<string>(["loop", "sandbox", "validation", "aborted", "internal"]);
 /** refusals the replay itself made (what toolgate would have done), never stored as what happened */
@@ -67,13 +56,8 @@ export class SessionReplay {
   private denialCount = 0;
   private readonly bySource: Partial<Record<DenialSource, number>> = {};
   private readonly chains = new Map<string, PatternChain>();
-  private readonly retries = new Map<string, number>();
-  private readonly coreLoops = new Map<string, AnalyzedLoop>();
-  /** the loop detector's window per agent, run on every call (also after toolgate would have stopped the run) */
-  private readonly windows = new Map<string, { window: string[]; runs: number[] }>();
-  private readonly switches = new Map<string, AnalyzedLoop>();
-  private readonly deniedTargets: { tool: string; target: string }[] = [];
   private readonly rules = new Map<string, SuggestedAllowRule>();
+  private readonly loops: LoopFinder;
   private saved = 0;
   private stoppedAt: StopPoint | null = null;
   private sawUsage = false;
@@ -84,6 +68,7 @@ export class SessionReplay {
   readonly records: DenialRecord[] = [];
 
   constructor(private readonly options: ReplayOptions) {
+    this.loops = new LoopFinder(options.config);
     this.interactive = options.interactive;
   }
 
@@ -154,12 +139,8 @@ export class SessionReplay {
     if (chain?.open) {
       chain.after += 1;
       chain.tokens += tokens;
-      this.retries.set(call.tool, (this.retries.get(call.tool) ?? 0) + 1);
     }
-    if (!fact.opaque) {
-      this.checkIntentSwitch(call);
-      this.detectRepetition(call, fact.agentId);
-    }
+    this.loops.onCall({ call, retry: chain?.open === true, opaque: fact.opaque === true, ...agent(fact.agentId) });
     const abortedBefore = this.state?.aborted !== undefined;
     if (fact.opaque) {
       if (abortedBefore) this.saved += 1;
@@ -174,43 +155,6 @@ export class SessionReplay {
     });
     const refused = this.absorb(effects, { index: this.toolCalls, tool: call.tool });
     if (abortedBefore || refused) this.saved += 1;
-  }
-
-  /** identical calls and A-B cycles, with the core's own detector and thresholds (reported from its steer level) */
-  private detectRepetition(call: ToolCall, agentId: string | undefined): void {
-    const { loop } = this.options.config;
-    if (loop.isExempt(call.tool) || call.signature === undefined) return;
-    const key = agentId ?? "";
-    const current = this.windows.get(key) ?? { window: [], runs: [] };
-    const advanced = advanceWindow({ ...current, signature: call.signature, maxLength: loop.maxCycleLength });
-    this.windows.set(key, { window: advanced.window, runs: advanced.runs });
-    const threshold =
-      [loop.steer, loop.block, loop.stop].find((level): level is number => level !== false) ?? loop.stop;
-    if (advanced.bestLength === 0 || advanced.bestRepeats < threshold) return;
-    const kind: LoopKind = advanced.bestLength === 1 ? "identical-call" : "cycle";
-    const id = `${kind} ${call.tool}`;
-    const found = this.coreLoops.get(id);
-    if (found === undefined) this.coreLoops.set(id, { kind, tool: call.tool, calls: advanced.bestRepeats });
-    else found.calls = Math.max(found.calls, advanced.bestRepeats);
-  }
-
-  private checkIntentSwitch(call: ToolCall): void {
-    if (this.deniedTargets.length === 0) return;
-    const targets = callTargets(call.input);
-    for (const denied of this.deniedTargets) {
-      if (denied.tool === call.tool) continue;
-      if (!targets.some((target) => sameTarget(target, denied.target))) continue;
-      const id = `${denied.tool}>${call.tool}`;
-      const loop = this.switches.get(id) ?? {
-        kind: "intent-switch" as const,
-        tool: call.tool,
-        calls: 0,
-        after: denied.tool,
-      };
-      loop.calls += 1;
-      this.switches.set(id, loop);
-      return;
-    }
   }
 
   private onResult(fact: ResultFact): void {
@@ -232,7 +176,7 @@ export class SessionReplay {
     this.pending.delete(fact.id);
     const { call } = entry;
     const base = { at: fact.at, sessionId: this.options.sessionId, call, ...agent(entry.agentId ?? fact.agentId) };
-    const denial = this.classify(fact, call.tool);
+    const denial = classifyResult({ fact, tool: call.tool, host: this.options.host, interactive: this.interactive });
     const key = `${entry.agentId ?? ""} ${patternKeyOf(call)}`;
     if (denial !== undefined) {
       const event: ToolgateEvent =
@@ -279,42 +223,6 @@ export class SessionReplay {
     }
   }
 
-  private classify(
-    fact: ResultFact,
-    tool: string,
-  ):
-    | {
-        source: DenialSource;
-        reason: string;
-        rule?: string;
-        osDenial?: Extract<ToolgateEvent, { type: "call.failed" }>["osDenial"];
-      }
-    | undefined {
-    const metadata = { ...fact.metadata, interactive: this.interactive };
-    const text = fact.text.slice(0, 20_000);
-    if (fact.denial !== undefined) {
-      const recognized =
-        text === "" ? undefined : recognizeDenial({ host: this.options.host, text, isError: true, metadata });
-      const source = fact.denial.source ?? recognized?.source ?? "rule";
-      return {
-        source,
-        reason: fact.denial.reason ?? recognized?.reason ?? text,
-        ...(fact.denial.rule === undefined ? {} : { rule: fact.denial.rule }),
-      };
-    }
-    if (fact.outcome !== "error") return undefined;
-    const recognized = recognizeDenial({ host: this.options.host, text, isError: true, metadata });
-    if (recognized !== undefined) return { source: recognized.source, reason: recognized.reason };
-    const os = classifyOsDenial({
-      tool,
-      output: text,
-      ...(fact.exitCode === undefined ? {} : { exitCode: fact.exitCode }),
-    });
-    if (os.kind === "none") return undefined;
-    const osDenial = { kind: os.kind, evidence: os.evidence, ...(os.path === undefined ? {} : { path: os.path }) };
-    return { source: "sandbox", reason: `${os.kind}: ${os.evidence}`, osDenial };
-  }
-
   private countDenial(options: {
     call: ToolCall;
     source: DenialSource;
@@ -336,12 +244,7 @@ export class SessionReplay {
         at: new Date(options.at).toISOString(),
       });
     }
-    if (!options.opaque) {
-      for (const target of callTargets(call.input)) {
-        this.deniedTargets.push({ tool: call.tool, target });
-        if (this.deniedTargets.length > MAX_RECENT_TARGETS) this.deniedTargets.shift();
-      }
-    }
+    if (!options.opaque) this.loops.onDenied(call);
     if (options.opaque || NO_SUGGESTION.has(source)) return;
     const rule = ports.suggestRule(call.tool, call.input);
     const existing = this.rules.get(rule);
@@ -375,7 +278,7 @@ export class SessionReplay {
           this.stop({ call: at.index, tool: effect.tool, action: "offer-grant", reason: "denials" });
           break;
         case "audit":
-          this.onAudit(effect);
+          this.loops.onAudit(effect.event);
           break;
         default: {
           const decision = (effect as { type: string; decision?: { behavior?: string; denialSource?: string } })
@@ -398,22 +301,6 @@ export class SessionReplay {
     if (this.stoppedAt === null) this.stoppedAt = point;
   }
 
-  private onAudit(effect: Extract<Effect, { type: "audit" }>): void {
-    const { event } = effect;
-    if (event.kind !== "loop.detected") return;
-    const level = String(event.detail["level"] ?? "steer");
-    if (!REPORTED_LEVELS.has(level)) return;
-    const kind = String(event.detail["kind"]) as LoopKind;
-    // identical calls and cycles are found by detectRepetition (it also runs after a stop)
-    if (kind !== "same-error") return;
-    const tool = event.tool ?? "";
-    const repeats = Number(event.detail["repeats"] ?? 0);
-    const id = `${kind} ${tool}`;
-    const loop = this.coreLoops.get(id);
-    if (loop === undefined) this.coreLoops.set(id, { kind, tool, calls: repeats });
-    else loop.calls = Math.max(loop.calls, repeats);
-  }
-
   finish(): SessionAnalysis {
     let wasted = 0;
     let wastedTokens = 0;
@@ -422,9 +309,7 @@ export class SessionReplay {
       wasted += chain.after;
       wastedTokens += chain.tokens;
     }
-    const loops: AnalyzedLoop[] = [...this.coreLoops.values()];
-    for (const [tool, calls] of this.retries) loops.push({ kind: "retry-after-denial", tool, calls });
-    loops.push(...this.switches.values());
+    const loops = this.loops.loops();
     const rules = [...this.rules.values()].sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
     const first = Number.isFinite(this.firstAt) ? this.firstAt : this.lastAt;
     return {

@@ -151,7 +151,8 @@ function successfulResults(line: string, fallbackAt: number): ReaderFact[] | und
   if (!line.includes('"type":"tool_result"') || line.includes('"tool_use"') || line.includes('"is_error":true')) {
     return undefined;
   }
-  if (line.includes('"toolDenialKind"') || line.includes('"permissionDecision"') || !line.startsWith('{"')) return undefined;
+  if (line.includes('"toolDenialKind"') || line.includes('"permissionDecision"') || !line.startsWith('{"'))
+    return undefined;
   const sessionId = SESSION_ID.exec(line)?.[1];
   if (sessionId === undefined) return undefined;
   const at = timeOf(TIMESTAMP.exec(line)?.[1], fallbackAt);
@@ -159,7 +160,15 @@ function successfulResults(line: string, fallbackAt: number): ReaderFact[] | und
   const facts: ReaderFact[] = [];
   for (const match of line.matchAll(TOOL_USE_ID)) {
     const id = match[1] as string;
-    facts.push({ type: "result", sessionId, at, id, outcome: "success", text: "", ...(agentId === undefined ? {} : { agentId }) });
+    facts.push({
+      type: "result",
+      sessionId,
+      at,
+      id,
+      outcome: "success",
+      text: "",
+      ...(agentId === undefined ? {} : { agentId }),
+    });
   }
   return facts.length === 0 ? undefined : facts;
 }

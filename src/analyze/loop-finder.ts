@@ -1,0 +1,92 @@
+import type { CompiledConfig } from "../core/config.js";
+import type { ToolCall } from "../core/events.js";
+import { advanceWindow } from "../core/loop-detector.js";
+import type { AuditEvent } from "../core/records.js";
+import type { AnalyzedLoop, LoopKind } from "./analysis-types.js";
+import { callTargets, sameTarget } from "./call-targets.js";
+
+const MAX_RECENT_TARGETS = 20;
+
+/**
+ * The loops of one session: identical calls and A-B cycles with the core's own detector and thresholds (reported
+ * from its steer level, on every call, also after toolgate would have stopped the run), same-error streaks from
+ * the core's verdicts, the same tool retried after a denial, and the same intent routed through another tool after
+ * a denial (a denied Write, then a shell heredoc to the same file).
+ */
+export class LoopFinder {
+  private readonly repeated = new Map<string, AnalyzedLoop>();
+  private readonly windows = new Map<string, { window: string[]; runs: number[] }>();
+  private readonly switches = new Map<string, AnalyzedLoop>();
+  private readonly retries = new Map<string, number>();
+  private readonly deniedTargets: { tool: string; target: string }[] = [];
+
+  constructor(private readonly config: CompiledConfig) {}
+
+  /** a call was made; `retry` when its pattern was denied before and has not become available since */
+  onCall(options: { call: ToolCall; agentId?: string; retry: boolean; opaque: boolean }): void {
+    const { call } = options;
+    if (options.retry) this.retries.set(call.tool, (this.retries.get(call.tool) ?? 0) + 1);
+    if (options.opaque) return;
+    this.checkIntentSwitch(call);
+    this.detectRepetition(call, options.agentId);
+  }
+
+  onDenied(call: ToolCall): void {
+    for (const target of callTargets(call.input)) {
+      this.deniedTargets.push({ tool: call.tool, target });
+      if (this.deniedTargets.length > MAX_RECENT_TARGETS) this.deniedTargets.shift();
+    }
+  }
+
+  /** the core's `loop.detected` verdicts: only same-error streaks (the rest is found above) */
+  onAudit(event: AuditEvent): void {
+    if (event.kind !== "loop.detected" || event.detail["kind"] !== "same-error") return;
+    this.bump({ kind: "same-error", tool: event.tool ?? "", calls: Number(event.detail["repeats"] ?? 0) });
+  }
+
+  loops(): AnalyzedLoop[] {
+    const loops = [...this.repeated.values()];
+    for (const [tool, calls] of this.retries) loops.push({ kind: "retry-after-denial", tool, calls });
+    loops.push(...this.switches.values());
+    return loops;
+  }
+
+  private bump(loop: AnalyzedLoop): void {
+    const id = `${loop.kind} ${loop.tool}`;
+    const found = this.repeated.get(id);
+    if (found === undefined) this.repeated.set(id, loop);
+    else found.calls = Math.max(found.calls, loop.calls);
+  }
+
+  private detectRepetition(call: ToolCall, agentId: string | undefined): void {
+    const { loop } = this.config;
+    if (loop.isExempt(call.tool) || call.signature === undefined) return;
+    const key = agentId ?? "";
+    const current = this.windows.get(key) ?? { window: [], runs: [] };
+    const advanced = advanceWindow({ ...current, signature: call.signature, maxLength: loop.maxCycleLength });
+    this.windows.set(key, { window: advanced.window, runs: advanced.runs });
+    const threshold =
+      [loop.steer, loop.block, loop.stop].find((level): level is number => level !== false) ?? loop.stop;
+    if (advanced.bestLength === 0 || advanced.bestRepeats < threshold) return;
+    const kind: LoopKind = advanced.bestLength === 1 ? "identical-call" : "cycle";
+    this.bump({ kind, tool: call.tool, calls: advanced.bestRepeats });
+  }
+
+  private checkIntentSwitch(call: ToolCall): void {
+    if (this.deniedTargets.length === 0) return;
+    const targets = callTargets(call.input);
+    for (const denied of this.deniedTargets) {
+      if (denied.tool === call.tool || !targets.some((target) => sameTarget(target, denied.target))) continue;
+      const id = `${denied.tool}>${call.tool}`;
+      const loop = this.switches.get(id) ?? {
+        kind: "intent-switch" as const,
+        tool: call.tool,
+        calls: 0,
+        after: denied.tool,
+      };
+      loop.calls += 1;
+      this.switches.set(id, loop);
+      return;
+    }
+  }
+}
