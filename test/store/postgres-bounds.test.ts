@@ -12,7 +12,11 @@ describePostgres("Postgres waits are bounded", (database) => {
     timeout: 20_000,
   }, async () => {
     const schema = database.newSchema();
-    const store = await createPostgresStore({ connectionString: database.url(), schema, lockTimeoutMs: 500 });
+    const store = await createPostgresStore<{ count: number }>({
+      connectionString: database.url(),
+      schema,
+      lockTimeoutMs: 500,
+    });
     await store.sessions.update("locked", () => ({ count: 1 }));
     const holder = new pg.Client({ connectionString: database.url(), options: `-c search_path=${schema}` });
     await holder.connect();
