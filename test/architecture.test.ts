@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -42,6 +42,64 @@ const forbiddenCalls: [RegExp, string][] = [
 
 function stripComments(source: string): string {
   return source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+}
+
+/**
+ * The layers of DESIGN.md (imports point downward only), for the folders above the pure ones. `store:types` allows
+ * type-only imports of store/ports.ts (the guard's ports); an adapter may import its own host folder and the
+ * shared files directly under src/adapters/, never another host's folder, and never store/, audit/, config/, node/.
+ */
+const LAYERS: Record<string, readonly string[]> = {
+  config: ["core", "policy", "detect"],
+  "detect-node": ["core", "detect", "config"],
+  store: ["core", "config"],
+  audit: ["core", "config", "store"],
+  guard: ["core", "policy", "detect", "store:types"],
+  adapters: ["core", "policy", "detect", "guard"],
+  node: ["core", "policy", "detect", "detect-node", "config", "store", "audit", "guard", "adapters"],
+  demo: ["core", "policy", "detect", "guard"],
+  analyze: ["core", "policy", "detect", "detect-node", "config", "store", "audit", "guard", "adapters", "node"],
+  dashboard: ["core", "policy", "detect", "detect-node", "config", "store", "audit", "guard", "node", "analyze"],
+  cli: [
+    "core",
+    "policy",
+    "detect",
+    "detect-node",
+    "config",
+    "store",
+    "audit",
+    "guard",
+    "adapters",
+    "node",
+    "demo",
+    "analyze",
+    "dashboard",
+  ],
+};
+
+function layerProblems(file: string, folder: string, allowed: readonly string[], source?: string): string[] {
+  const problems: string[] = [];
+  const text = source ?? readFileSync(file, "utf8");
+  const name = relative(root, file);
+  const ownHost = folder === "adapters" ? relative(join(root, "src", "adapters"), file).split(/[\\/]/)[0] : undefined;
+  const typeOnly = new Set<string>();
+  for (const match of text.matchAll(/import\s+type\s[^'"]*?from\s*["']([^"']+)["']/g)) typeOnly.add(match[1] as string);
+  for (const specifier of importsOf(text)) {
+    if (!specifier.startsWith(".")) continue;
+    const target = relative(join(root, "src"), resolve(file, "..", specifier)).split(/[\\/]/);
+    const [top] = target;
+    if (top === folder) {
+      // an adapter may use its own host folder and the shared files of src/adapters/, not another host's folder
+      if (ownHost !== undefined && target.length > 2 && target[1] !== ownHost) {
+        problems.push(`${name} imports another host's adapter: ${specifier}`);
+      }
+      continue;
+    }
+    if (allowed.includes(top as string)) continue;
+    if (allowed.includes(`${top}:types`) && typeOnly.has(specifier) && target[1] === "ports.js") continue;
+    problems.push(`${name} imports ${specifier} (src/${top}), which src/${folder} may not use`);
+  }
+  return problems;
 }
 
 describe("architecture", () => {
@@ -92,6 +150,41 @@ describe("architecture", () => {
         /^(pg|better-sqlite3|pino|@opentelemetry\/|zod)/.test(specifier),
     );
     expect(forbidden).toEqual([]);
+  });
+
+  const presentLayers = Object.entries(LAYERS).filter(([folder]) => existsSync(join(root, "src", folder)));
+  it.each(presentLayers)("src/%s imports only the layers below it", (folder, allowed) => {
+    const directory = join(root, "src", folder);
+    const problems: string[] = [];
+    for (const file of sourceFiles(directory)) {
+      problems.push(...layerProblems(file, folder, allowed));
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("every folder under src/ has its place in the layer table", () => {
+    const folders = readdirSync(join(root, "src")).filter((name) => statSync(join(root, "src", name)).isDirectory());
+    expect(folders.filter((name) => !(name in LAYERS) && !(name in pureFolders))).toEqual([]);
+  });
+
+  it("the layer check catches an adapter that opens a store, and another host's folder", () => {
+    const adapter = join(root, "src", "adapters", "codex", "x.ts");
+    const allowed = LAYERS["adapters"] as readonly string[];
+    expect(
+      layerProblems(adapter, "adapters", allowed, 'import { openStore } from "../../store/open-store.js";'),
+    ).toHaveLength(1);
+    expect(
+      layerProblems(adapter, "adapters", allowed, 'import { x } from "../claude-code/handle-hook.js";'),
+    ).toHaveLength(1);
+    expect(layerProblems(adapter, "adapters", allowed, 'import type { HookHost } from "../hook-host.js";')).toEqual([]);
+    const guard = join(root, "src", "guard", "x.ts");
+    const guardAllowed = LAYERS["guard"] as readonly string[];
+    expect(
+      layerProblems(guard, "guard", guardAllowed, 'import { openStore } from "../store/open-store.js";'),
+    ).toHaveLength(1);
+    expect(
+      layerProblems(guard, "guard", guardAllowed, 'import type { SessionStateStore } from "../store/ports.js";'),
+    ).toEqual([]);
   });
 
   it("the checker itself catches a violation", () => {

@@ -2,7 +2,6 @@
 export { type AuditLogger, type AuditLoggerOptions, createAuditLogger } from "./audit-logger.js";
 export { type AuditListeners, type AuditSink, type AuditSinkOptions, createAuditSink } from "./create-audit-sink.js";
 export { createHookDispatcher, type HookOutcome } from "./hook-dispatcher.js";
-export { type AuditTrail, openAuditTrail } from "./open-audit-trail.js";
 export { createOpenTelemetryRecorder } from "./open-telemetry.js";
 export { postWebhook, type WebhookResult } from "./post-webhook.js";
 export {

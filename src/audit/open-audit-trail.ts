@@ -1,21 +1,24 @@
 import { join } from "node:path";
-import { type AuditInput, auditSchema } from "../config/audit-schema.js";
+import type { AuditOptions } from "../config/audit-schema.js";
 import type { StoreOptions } from "../config/store-schema.js";
 import { ToolgateError } from "../core/errors.js";
 import type { SessionState } from "../core/state.js";
 import { openStore } from "../store/open-store.js";
-import type { SessionStateStore, Store } from "../store/ports.js";
+import type { DenialStore, SessionStateStore, Store } from "../store/ports.js";
 import { defaultSpoolDirectory, resolveStoreLocation } from "../store/resolve-store-location.js";
 import { createSpooledDenialStore } from "../store/spooled-denial-store.js";
-import { createAuditLogger } from "./audit-logger.js";
 import { type AuditListeners, type AuditSink, createAuditSink } from "./create-audit-sink.js";
 import type { HookOutcome } from "./hook-dispatcher.js";
-import { createOpenTelemetryRecorder } from "./open-telemetry.js";
+
+/** No audit section at all (no toolgate config): records and events go to the store only. */
+const NO_AUDIT: AuditOptions = { hooks: [], logs: { destination: "off", level: "info" }, openTelemetry: false };
 
 export interface AuditTrail {
   /** what the guard needs: `createGuard({ stateStore, sinks: [sink] })` */
   stateStore: SessionStateStore;
   sink: AuditSink;
+  /** the denial store the sink writes to (spooled while the store is unreachable), for reading back */
+  denials: DenialStore;
   /** the store's location for messages */
   location: string;
   /** closes the store (call after `guard.drain()`) */
@@ -32,8 +35,8 @@ export interface AuditTrail {
  */
 export async function openAuditTrail(
   options: {
-    /** the `audit` config section, as written or already parsed */
-    audit?: AuditInput;
+    /** the `audit` config section as `loadConfig` returns it (validated, defaults applied); none: no logs, hooks or OTel */
+    audit?: AuditOptions;
     store?: StoreOptions;
     env?: Record<string, string | undefined>;
     listeners?: AuditListeners[];
@@ -41,7 +44,7 @@ export async function openAuditTrail(
     onHookOutcome?: (outcome: HookOutcome) => void;
   } = {},
 ): Promise<AuditTrail> {
-  const audit = auditSchema.parse(options.audit ?? {});
+  const audit = options.audit ?? NO_AUDIT;
   const env = options.env ?? process.env;
   const location = resolveStoreLocation({ env, ...(options.store ? { config: options.store } : {}) });
   const spoolDirectory = defaultSpoolDirectory(options.store ? { config: options.store } : {});
@@ -67,13 +70,17 @@ export async function openAuditTrail(
     spoolDirectory,
     ...(options.onError ? { onError: (error: unknown) => options.onError!(error, "denial store") } : {}),
   });
-  const logger = audit.logs.destination === "off" ? undefined : createAuditLogger(audit.logs);
+  // the logger (pino) and OpenTelemetry load only when the config asks for them
+  const logger =
+    audit.logs.destination === "off" ? undefined : (await import("./audit-logger.js")).createAuditLogger(audit.logs);
   const sink = createAuditSink({
     denialStore: denials,
     hooks: audit.hooks,
     hookSpoolDirectory: join(spoolDirectory, "hooks"),
     ...(logger ? { logger } : {}),
-    ...(audit.openTelemetry ? { openTelemetry: await createOpenTelemetryRecorder() } : {}),
+    ...(audit.openTelemetry
+      ? { openTelemetry: await (await import("./open-telemetry.js")).createOpenTelemetryRecorder() }
+      : {}),
     ...(options.listeners ? { listeners: options.listeners } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
     ...(options.onHookOutcome ? { onHookOutcome: options.onHookOutcome } : {}),
@@ -81,6 +88,7 @@ export async function openAuditTrail(
   return {
     stateStore: (primary ?? fallback)!.sessions,
     sink,
+    denials,
     location: (primary ?? fallback)!.location,
     async close() {
       await primary?.close();

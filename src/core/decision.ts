@@ -1,3 +1,5 @@
+import type { DenialSource } from "./events.js";
+
 /**
  * A permission decision is a value that explains itself (house invariant 7). Produced by `policy/` and by the
  * guard (grants, loop blocks); never thrown.
@@ -10,6 +12,8 @@ export interface Decision {
   rule?: string;
   /** what decided: a policy rule, a session grant, the permission mode, toolgate itself, or the default */
   source: "policy" | "grant" | "mode" | "default" | "toolgate";
+  /** for a deny: how it was recorded (`rule`, `mode`, `headless`, `loop`, `aborted`, `internal`, ...) */
+  denialSource?: DenialSource;
   /** one sentence a person can read */
   reason: string;
 }

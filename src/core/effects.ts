@@ -1,3 +1,4 @@
+import type { Decision } from "./decision.js";
 import type { AuditEvent, DenialRecord } from "./records.js";
 
 /** What a session grant covers. Computed as the minimum scope over the repeated requests. */
@@ -81,6 +82,8 @@ export interface AbortEffect {
   /** the text for the model, when the host can still deliver one */
   text: string;
   reason: "denials" | "loop" | "tree-budget";
+  /** set on the abort repeated for a call made after the run was stopped (same error and text as the first) */
+  repeat?: boolean;
 }
 
 /** toolgate itself blocks this call (loop detector at its block level). The host must deny it with `text`. */
@@ -89,8 +92,18 @@ export interface BlockEffect {
   toolUseId: string;
   tool: string;
   text: string;
-  /** `loop`: the loop detector's block level; `aborted`: the session was already aborted */
-  reason: "loop" | "aborted";
+  reason: "loop";
+}
+
+/**
+ * The outcome of a `call.requested` step: the one decision for the call, after an earlier abort, the loop detector
+ * and the policy's verdict were applied in that order. A deny was already counted and recorded in the same step.
+ */
+export interface DecisionEffect {
+  type: "decision";
+  toolUseId: string;
+  tool: string;
+  decision: Decision;
 }
 
 /** A loop verdict below block level: `observe` is audit only, `steer` carries text for the model. */
@@ -143,6 +156,7 @@ export type Effect =
   | SkipEffect
   | AbortEffect
   | BlockEffect
+  | DecisionEffect
   | LoopEffect
   | RecordEffect
   | AuditEffect

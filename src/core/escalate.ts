@@ -1,3 +1,4 @@
+import { abortRun } from "./abort-run.js";
 import { audit } from "./audit-event.js";
 import type { TemplateVariables } from "./config.js";
 import type { CallDeniedEvent } from "./events.js";
@@ -40,7 +41,9 @@ export function escalate(options: {
     }
     const scope = config.ports.grantScope({
       tool: pattern.tool,
-      inputs: pattern.recent.map((call) => call.input),
+      // the earlier calls are known only by their redacted copies; the current one by what the host sent, so the
+      // policy decides on the real input (the edge refuses a scope whose rule would carry a secret)
+      inputs: [...pattern.recent.slice(0, -1).map((call) => call.input), event.call.input],
       pattern: pattern.pattern,
       wholeTool: config.grantWholeTool,
     });
@@ -79,18 +82,14 @@ export function escalate(options: {
         ? `remove or narrow the deny rule ${templateValue(variables["rule"])}`
         : `add the allow rule ${templateValue(variables["suggestion"])} to the agent's settings, or run it interactively`;
     const error = config.templates["abort.error"]({ ...variables, wayOut });
-    state.aborted = { at: event.at, tool: pattern.tool, reason: "denials" };
-    context.effects.push({
-      type: "abort",
-      tool: pattern.tool,
-      toolUseId: event.call.toolUseId,
+    abortRun(context, {
+      event,
+      reason: "denials",
       count: Number(variables["count"]),
       signature: event.call.signature ?? pattern.pattern,
       error,
       text,
-      reason: "denials",
     });
-    context.effects.push(audit(context, { kind: "run.aborted", event, detail: { reason: "denials", error } }));
   } else {
     context.effects.push({ type: strategy, toolUseId: event.call.toolUseId, tool: pattern.tool, text });
   }

@@ -1,3 +1,5 @@
+import type { Behavior, Decision } from "./decision.js";
+
 /**
  * The event vocabulary: every host reports the same few facts about a tool call, translated by its adapter into
  * these plain-data events. Each event carries its own time (`at`, epoch milliseconds) and ids; the reducer never
@@ -23,7 +25,11 @@ export type DenialSource =
   /** the host rejected the input before running it */
   | "validation"
   /** toolgate's own loop detector blocked it */
-  | "loop";
+  | "loop"
+  /** toolgate had already stopped the run (an abort), so every later call is refused */
+  | "aborted"
+  /** toolgate could not check the call (an internal error) and refused it to fail closed */
+  | "internal";
 
 export const DENIAL_SOURCES: readonly DenialSource[] = [
   "rule",
@@ -35,6 +41,8 @@ export const DENIAL_SOURCES: readonly DenialSource[] = [
   "sandbox",
   "validation",
   "loop",
+  "aborted",
+  "internal",
 ];
 
 /** Denials of an `ask` (nobody or a person said no) are the only ones a grant may ever cover. */
@@ -81,9 +89,26 @@ export interface TurnEndedEvent extends EventBase {
   /** a turn that errored or was cancelled still flushes its denial records */
   outcome?: "completed" | "error" | "cancelled";
 }
+/**
+ * What a policy said about a call, evaluated against the state this very step runs on (so the check and the count
+ * of a call commit together). `denialSource` says how a deny is recorded.
+ */
+export interface CallVerdict {
+  behavior: Behavior;
+  /** what decided: a policy rule, a session grant, the permission mode, or the default (no rule matched) */
+  decidedBy: Decision["source"];
+  reason: string;
+  /** the rule that decided, as written */
+  rule?: string;
+  /** for a deny: `rule`, `mode`, or `headless` (an ask nobody can answer) */
+  denialSource?: DenialSource;
+}
+
 export interface CallRequestedEvent extends EventBase {
   type: "call.requested";
   call: ToolCall;
+  /** the policy's verdict; without one only the loop detector and an earlier abort can refuse the call */
+  verdict?: CallVerdict;
 }
 export interface CallAllowedEvent extends EventBase {
   type: "call.allowed";

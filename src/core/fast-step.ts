@@ -1,5 +1,7 @@
 import type { CompiledConfig } from "./config.js";
-import type { ToolgateEvent } from "./events.js";
+import type { Decision } from "./decision.js";
+import type { DecisionEffect, Effect } from "./effects.js";
+import type { CallRequestedEvent, ToolgateEvent } from "./events.js";
 import { advanceWindow } from "./loop-detector.js";
 import type { AgentState, SessionState } from "./state.js";
 import { agentKey } from "./step-context.js";
@@ -14,14 +16,12 @@ export function fastStep(
   state: SessionState,
   event: ToolgateEvent,
   config: CompiledConfig,
-): { state: SessionState; effects: [] } | undefined {
+): { state: SessionState; effects: Effect[] } | undefined {
   switch (event.type) {
     case "call.allowed":
     case "call.succeeded": {
-      const agent = state.agents[agentKey(event.agentId)];
-      if (agent === undefined || agent.consecutive !== 0) return undefined;
-      const tool = agent.tools[event.call.tool];
-      if (tool !== undefined && (tool.consecutive !== 0 || tool.streaking.length !== 0)) return undefined;
+      if (!streakFree(state, event.agentId, event.call.tool)) return undefined;
+      const agent = state.agents[agentKey(event.agentId)] as AgentState;
       if (event.type === "call.succeeded") {
         if (agent.errorStreak?.tool === event.call.tool) return undefined;
         if (state.nudge.count !== 0 || state.nudge.os) return undefined;
@@ -30,7 +30,12 @@ export function fastStep(
     }
     case "call.requested": {
       if (state.aborted !== undefined) return undefined;
-      if (config.loop.isExempt(event.call.tool)) return { state, effects: [] };
+      const { verdict } = event;
+      if (verdict?.behavior === "deny") return undefined;
+      const resets = verdict?.behavior === "allow" && verdict.decidedBy !== "default";
+      if (resets && !streakFree(state, event.agentId, event.call.tool)) return undefined;
+      const effects = [decisionOf(event)];
+      if (config.loop.isExempt(event.call.tool)) return { state, effects };
       const signature = event.call.signature;
       const key = agentKey(event.agentId);
       const agent = state.agents[key];
@@ -59,11 +64,30 @@ export function fastStep(
       if (agent.errorStreak !== undefined) next.errorStreak = agent.errorStreak;
       const agents = { ...state.agents };
       agents[key] = next;
-      return { state: { ...state, agents }, effects: [] };
+      return { state: { ...state, agents }, effects };
     }
     default:
       return undefined;
   }
+}
+
+/** Whether the agent has counters and no denial streak (overall or for this tool) that an allow would reset. */
+function streakFree(state: SessionState, agentId: string | undefined, tool: string): boolean {
+  const agent = state.agents[agentKey(agentId)];
+  if (agent === undefined || agent.consecutive !== 0) return false;
+  const counters = agent.tools[tool];
+  return counters === undefined || (counters.consecutive === 0 && counters.streaking.length === 0);
+}
+
+/** The decision of a call that nothing refused: the verdict as given, or the default (the host decides). */
+function decisionOf(event: CallRequestedEvent): DecisionEffect {
+  const { verdict, call } = event;
+  const decision: Decision =
+    verdict === undefined
+      ? { behavior: "allow", source: "default", reason: "no toolgate policy; the host decides" }
+      : { behavior: verdict.behavior, source: verdict.decidedBy, reason: verdict.reason };
+  if (verdict?.rule !== undefined) decision.rule = verdict.rule;
+  return { type: "decision", toolUseId: call.toolUseId, tool: call.tool, decision };
 }
 
 function lowestLevel(config: CompiledConfig): number {

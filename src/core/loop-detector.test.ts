@@ -8,7 +8,11 @@ const requested = (call: ToolCall) => event("call.requested", { call });
 
 describe("loop detection", () => {
   it("walks an identical-call streak up the observe -> steer -> block -> stop ladder", () => {
-    const { steps, state } = run(Array.from({ length: 11 }, () => requested(bash("npm test"))));
+    // interactive: the blocked calls are loop denials that escalate (never to an abort) while the ladder climbs
+    const { steps, state } = run(
+      Array.from({ length: 11 }, () => requested(bash("npm test"))),
+      { interactive: true },
+    );
     const levels = steps.map((effects) => {
       if (ofType(effects, "abort").length > 0) return "stop";
       if (ofType(effects, "block").length > 0) return "block";
@@ -16,21 +20,15 @@ describe("loop detection", () => {
       if (ofType(effects, "audit").some((effect) => effect.event.kind === "loop.detected")) return "observe";
       return "-";
     });
-    expect(levels).toEqual([
-      "-",
-      "-",
-      "observe",
-      "steer",
-      "steer",
-      "block",
-      "block",
-      "block",
-      "block",
-      "stop",
-      "block",
-    ]);
+    expect(levels).toEqual(["-", "-", "observe", "steer", "steer", "block", "block", "block", "block", "stop", "stop"]);
     expect(state.aborted).toMatchObject({ reason: "loop" });
-    expect(ofType(steps[10]!, "block")[0]!.reason).toBe("aborted");
+    // a call after the stop is refused with the same abort, told again, and recorded with the source `aborted`
+    const [first] = ofType(steps[9]!, "abort");
+    const [again] = ofType(steps[10]!, "abort");
+    expect(again).toMatchObject({ repeat: true, error: first!.error, text: first!.text });
+    expect(ofType(steps[10]!, "record")[0]!.record.source).toBe("aborted");
+    expect(ofType(steps[10]!, "decision")[0]!.decision).toMatchObject({ behavior: "deny", denialSource: "aborted" });
+    expect(ofType(steps[10]!, "block")).toHaveLength(0);
   });
 
   it("treats inputs with keys in a different order as the same call", () => {
@@ -88,7 +86,7 @@ describe("loop detection", () => {
       Array.from({ length: 12 }, () => requested(bash("sleep 1"))),
       { config },
     );
-    expect(effects).toHaveLength(0);
+    expect(effects.filter((effect) => effect.type !== "decision")).toHaveLength(0);
   });
 
   it("levels can be turned off except stop", () => {
@@ -97,7 +95,12 @@ describe("loop detection", () => {
       Array.from({ length: 5 }, () => requested(bash("x"))),
       { config },
     );
-    expect(steps.slice(0, 4).flat()).toHaveLength(0);
+    expect(
+      steps
+        .slice(0, 4)
+        .flat()
+        .filter((effect) => effect.type !== "decision"),
+    ).toHaveLength(0);
     expect(ofType(steps[4]!, "abort")).toHaveLength(1);
   });
 
@@ -108,7 +111,7 @@ describe("loop detection", () => {
       event("turn.started", {}),
       requested(bash("x")),
     ]);
-    expect(effects.filter((effect) => effect.type !== "flush")).toHaveLength(0);
+    expect(effects.filter((effect) => effect.type !== "flush" && effect.type !== "decision")).toHaveLength(0);
   });
 
   it("steers after the same error from the same tool three times; a success clears it", () => {

@@ -1,3 +1,4 @@
+import { abortRun } from "./abort-run.js";
 import { audit } from "./audit-event.js";
 import type { CallFailedEvent, CallRequestedEvent } from "./events.js";
 import { normalizeVolatileText } from "./normalize-volatile.js";
@@ -82,8 +83,6 @@ export function detectLoop(context: StepContext, event: CallRequestedEvent): voi
       });
       return;
     case "stop": {
-      const error = config.templates["loop.stop"](variables);
-      context.state.aborted = { at: event.at, tool: call.tool, reason: "loop" };
       context.effects.push({
         type: "block",
         toolUseId: call.toolUseId,
@@ -91,17 +90,8 @@ export function detectLoop(context: StepContext, event: CallRequestedEvent): voi
         text: config.templates["loop.block"](variables),
         reason: "loop",
       });
-      context.effects.push({
-        type: "abort",
-        tool: call.tool,
-        toolUseId: call.toolUseId,
-        count: bestRepeats,
-        signature,
-        error,
-        text: error,
-        reason: "loop",
-      });
-      context.effects.push(audit(context, { kind: "run.aborted", event, detail: { reason: "loop", error } }));
+      const error = config.templates["loop.stop"](variables);
+      abortRun(context, { event, reason: "loop", count: bestRepeats, signature, error, text: error });
     }
   }
 }

@@ -1,4 +1,4 @@
-import { audit } from "./audit-event.js";
+import { abortRun } from "./abort-run.js";
 import type { CallFacts, TemplateVariables } from "./config.js";
 import type { EscalationStage } from "./effects.js";
 import { escalate, escalatedText } from "./escalate.js";
@@ -67,6 +67,19 @@ export function onCallDenied(context: StepContext, event: CallDeniedEvent): void
 
   checkTreeBudget(context, event, facts);
   countNudgeEvent(context, { at: event.at, osPermission: event.source === "sandbox" });
+}
+
+/**
+ * A denial that is counted and recorded but neither escalates nor adds guidance: a call refused because the run was
+ * already stopped (the repeated abort is its whole message).
+ */
+export function recordRefusal(context: StepContext, event: CallDeniedEvent): void {
+  const facts = callFacts(context, event.call);
+  const agent = writableAgent(context, event.agentId);
+  const redactedInput = truncateStrings(facts.redactedInput, RECORD_STRING_LIMIT);
+  countDenial({ agent, event, facts, redactedInput });
+  const record = appendRecord(context, event, { ...facts, redactedInput });
+  context.effects.push({ type: "record", record });
 }
 
 function countDenial(options: {
@@ -162,16 +175,13 @@ function checkTreeBudget(context: StepContext, event: CallDeniedEvent, facts: Ca
   const budget = config.sessionTreeBudget;
   if (budget === undefined || state.total < budget || state.aborted !== undefined) return;
   const error = config.templates["tree-budget"]({ total: state.total, budget });
-  state.aborted = { at: event.at, tool: event.call.tool, reason: "tree-budget" };
-  context.effects.push({
-    type: "abort",
-    tool: event.call.tool,
-    toolUseId: event.call.toolUseId,
+  abortRun(context, {
+    event,
+    reason: "tree-budget",
     count: state.total,
     signature: facts.signature,
     error,
     text: error,
-    reason: "tree-budget",
+    detail: { budget },
   });
-  context.effects.push(audit(context, { kind: "run.aborted", event, detail: { reason: "tree-budget", budget } }));
 }

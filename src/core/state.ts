@@ -30,8 +30,18 @@ export interface SessionState {
   /** patterns a person already declined to grant this session (no second offer) */
   declined: string[];
   nudge: NudgeState;
-  /** set once the session was aborted; later denials are still counted */
-  aborted?: { at: number; tool: string; reason: string };
+  /** set once the session was aborted; every later call is refused with the same `error` and `text` */
+  aborted?: {
+    at: number;
+    tool: string;
+    reason: string;
+    /** the user-facing error of the abort */
+    error?: string;
+    /** the text the model was given */
+    text?: string;
+    count?: number;
+    signature?: string;
+  };
   /** counter for ids the reducer creates (offers, grants) so they stay deterministic */
   nextId: number;
   /** whether config warnings were already emitted in this session */

@@ -1,4 +1,4 @@
-import type { CallFacts, CompiledConfig } from "./config.js";
+import type { CallFacts, CompiledConfig, CorePorts } from "./config.js";
 import type { Effect } from "./effects.js";
 import type { ToolCall } from "./events.js";
 import { emptyAgentState } from "./initial-state.js";
@@ -45,21 +45,31 @@ export function writableAgent(context: StepContext, agentId: string | undefined)
 
 /** Signature, pattern and summary of a call: from the event when the edge filled them, else from the ports. */
 export function callFacts(context: StepContext, call: ToolCall): CallFacts {
+  const full = withCallFacts(call, context.config.ports);
+  return {
+    signature: full.signature as string,
+    pattern: full.pattern as string,
+    summary: full.summary as string,
+    redactedInput: full.redactedInput,
+  };
+}
+
+/**
+ * The one call-facts function: the call with its signature, pattern, summary and redacted input filled from the
+ * ports where the caller did not fill them (the call itself when complete). Edges call it once per call, so every
+ * event of the call carries the same facts and the reducer computes nothing again.
+ */
+export function withCallFacts(call: ToolCall, ports: Pick<CorePorts, "describeCall">): ToolCall {
   if (
     call.signature !== undefined &&
     call.pattern !== undefined &&
     call.summary !== undefined &&
     "redactedInput" in call
-  ) {
-    return {
-      signature: call.signature,
-      pattern: call.pattern,
-      summary: call.summary,
-      redactedInput: call.redactedInput,
-    };
-  }
-  const described = context.config.ports.describeCall(call.tool, call.input);
+  )
+    return call;
+  const described = ports.describeCall(call.tool, call.input);
   return {
+    ...call,
     signature: call.signature ?? described.signature,
     pattern: call.pattern ?? described.pattern,
     summary: call.summary ?? described.summary,

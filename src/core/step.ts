@@ -3,9 +3,10 @@ import type { Effect } from "./effects.js";
 import type { CallFailedEvent, ToolgateEvent } from "./events.js";
 import { fastStep } from "./fast-step.js";
 import { onGrantAnswered, onGrantRevoked } from "./grants.js";
-import { detectLoop, trackSameError } from "./loop-detector.js";
+import { trackSameError } from "./loop-detector.js";
 import { resetNudgeStreak } from "./nudge.js";
 import { onCallDenied } from "./on-call-denied.js";
+import { onCallAllowed, onCallRequested } from "./on-call-requested.js";
 import { resetToolStreaks } from "./reset-streaks.js";
 import type { SessionState } from "./state.js";
 import { createStepContext, type StepContext, writableAgent } from "./step-context.js";
@@ -48,12 +49,9 @@ export function stepGeneral(state: SessionState, event: ToolgateEvent, config: C
     case "call.requested":
       onCallRequested(context, event);
       break;
-    case "call.allowed": {
-      const agent = writableAgent(context, event.agentId);
-      agent.consecutive = 0;
-      resetToolStreaks(agent, event.call.tool);
+    case "call.allowed":
+      onCallAllowed(context, event);
       break;
-    }
     case "call.denied":
       onCallDenied(context, event);
       break;
@@ -82,21 +80,6 @@ export function stepGeneral(state: SessionState, event: ToolgateEvent, config: C
       break;
   }
   return { state: context.state, effects: context.effects };
-}
-
-function onCallRequested(context: StepContext, event: Extract<ToolgateEvent, { type: "call.requested" }>): void {
-  const { aborted } = context.state;
-  if (aborted !== undefined) {
-    context.effects.push({
-      type: "block",
-      toolUseId: event.call.toolUseId,
-      tool: event.call.tool,
-      text: `[toolgate] This run was stopped (${aborted.reason}, ${aborted.tool}). Do not make further tool calls; report what was done and what was blocked.`,
-      reason: "aborted",
-    });
-    return;
-  }
-  detectLoop(context, event);
 }
 
 /**

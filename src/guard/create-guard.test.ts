@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Effect } from "../core/effects.js";
 import type { ToolCall } from "../core/events.js";
+import { compilePolicy } from "../policy/compile-policy.js";
 import type { EvaluateOptions, PolicyDecision, ToolCallInput } from "../policy/policy-types.js";
 import { type AuditSink, createGuard, type PolicyEvaluator } from "./create-guard.js";
 import { createLruStateStore } from "./lru-state-store.js";
@@ -56,13 +57,28 @@ describe("createGuard", () => {
     expect(second.effects.some((effect) => effect.type === "abort")).toBe(true);
   });
 
-  it("an ask nobody can answer is recorded as a headless denial", async () => {
-    const { policy } = fakePolicy();
-    const session = createGuard({ policy }).session("s", { interactive: false });
-    const result = await session.decide(bash("git push origin main", "t1"));
-    expect(result.decision.behavior).toBe("deny");
+  it("an ask nobody can answer is recorded as a headless denial (the real policy's ask rule)", async () => {
+    const policy = compilePolicy({
+      rules: [{ rule: "Bash(git push:*)", behavior: "ask", origin: "test settings" }],
+      cwd: "/tmp/toolgate-guard/project",
+      homeDir: "/tmp/toolgate-guard/home",
+    });
+    const headless = createGuard({ policy }).session("s", { interactive: false });
+    const result = await headless.decide(bash("git push origin main", "t1"));
+    expect(result.decision).toMatchObject({ behavior: "deny", denialSource: "headless", rule: "Bash(git push:*)" });
     expect(result.effects.find((effect) => effect.type === "record")).toMatchObject({ record: { source: "headless" } });
     expect(result.text).toContain("non-interactive");
+    // the same ask in an interactive session is left to the person, and nothing is recorded
+    const interactive = createGuard({ policy }).session("s", { interactive: true });
+    const asked = await interactive.decide(bash("git push origin main", "t1"));
+    expect(asked.decision.behavior).toBe("ask");
+    expect(asked.effects.some((effect) => effect.type === "record")).toBe(false);
+    // a host that prompts (or auto-denies and reports it) itself keeps it an ask even headless
+    const hostAsks = await createGuard({ policy })
+      .session("s2", { interactive: false })
+      .decide(bash("git push origin main", "t1"), { hostAsks: true });
+    expect(hostAsks.decision.behavior).toBe("ask");
+    expect(hostAsks.effects.some((effect) => effect.type === "record")).toBe(false);
   });
 
   it("a session grant reaches the policy only after a person accepts the offer", async () => {
@@ -107,9 +123,13 @@ describe("createGuard", () => {
     };
     const session = createGuard({ policy, onError }).session("s", { interactive: true });
     const result = await session.decide(bash("ls", "t1"));
-    expect(result.decision).toMatchObject({ behavior: "deny", source: "toolgate" });
-    expect(result.decision.reason).toContain("fail closed");
+    expect(result.decision).toMatchObject({ behavior: "deny", source: "toolgate", denialSource: "internal" });
+    expect(result.decision.reason).toContain("blocked it to be safe (decide: boom)");
+    expect(result.decision.reason).not.toContain("rule");
     expect(onError).toHaveBeenCalledWith(expect.any(Error), "decide");
+    // the refusal is counted and recorded with its own source, never as a rule denial
+    const records = (await session.state()).records;
+    expect(records.map((record) => [record.source, record.toolUseId])).toEqual([["internal", "t1"]]);
   });
 
   it("a failing sink does not change the decision; a hanging sink does not hold it", async () => {

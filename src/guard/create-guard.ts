@@ -2,19 +2,20 @@ import { compileCoreConfig } from "../core/compile-config.js";
 import type { CompiledConfig, CoreOptions, CorePorts } from "../core/config.js";
 import type { Decision } from "../core/decision.js";
 import type { Effect } from "../core/effects.js";
-import type { ToolCall, ToolgateEvent } from "../core/events.js";
+import type { CallVerdict, ToolCall, ToolgateEvent } from "../core/events.js";
 import { initialState } from "../core/initial-state.js";
 import type { SessionState } from "../core/state.js";
 import { step } from "../core/step.js";
+import { withCallFacts } from "../core/step-context.js";
 import type { RedactOptions } from "../detect/redaction-types.js";
 import type { EvaluateOptions, PermissionMode, PolicyDecision, ToolCallInput } from "../policy/policy-types.js";
-import type { SessionStateStore } from "../store/ports.js";
+import type { DenialStore, SessionStateStore } from "../store/ports.js";
 import { defaultClassifyFailure, type FailureInput, type OsDenial } from "./classify-failure.js";
 import { defaultPorts } from "./default-ports.js";
 import { failClosed } from "./fail-closed.js";
 import { createLruStateStore } from "./lru-state-store.js";
 import { textForModel } from "./text-for-model.js";
-import type { DecideResult, GuardSession, GuardSessionOptions } from "./types.js";
+import type { DecideOptions, DecideResult, GuardSession, GuardSessionOptions } from "./types.js";
 
 /** What the guard needs from a policy: `createPolicy(...)` from the policy layer fits. */
 export interface PolicyEvaluator {
@@ -37,6 +38,8 @@ export interface GuardOptions {
   policy?: PolicyEvaluator;
   /** where session states live; an in-process LRU store by default */
   stateStore?: SessionStateStore;
+  /** where the sinks write records, so a session can tell which calls were already recorded (hook processes) */
+  denialStore?: Pick<DenialStore, "query">;
   sinks?: AuditSink[];
   /** how long a decision waits for sinks before going on without them (250 ms); deliveries continue */
   sinkWaitMs?: number;
@@ -58,16 +61,20 @@ export interface Guard {
 }
 
 export function createGuard(options: GuardOptions = {}): Guard {
-  const ports = {
-    ...defaultPorts(options.redaction === undefined ? {} : { redaction: options.redaction }),
-    ...options.ports,
-  };
-  const canGrant = options.policy?.canGrant?.bind(options.policy);
+  const callPorts = defaultPorts(options.redaction === undefined ? {} : { redaction: options.redaction });
+  const ports: CorePorts = { ...callPorts, ...options.ports };
+  const { policy } = options;
+  const canGrant = policy?.canGrant?.bind(policy);
   if (canGrant !== undefined) {
     const scopeOf = ports.grantScope;
-    // never offer a grant the policy would ignore (a deny rule or `neverGrant` matches one of the calls)
-    ports.grantScope = (request) =>
-      request.inputs.every((input) => canGrant({ tool: request.tool, input })) ? scopeOf(request) : undefined;
+    // never offer a grant the policy would ignore (a deny rule or `neverGrant` matches one of the calls, decided on
+    // the newest call as the host sent it), nor one whose rule would carry a secret into the offer and the state
+    ports.grantScope = (request) => {
+      if (!request.inputs.every((input) => canGrant({ tool: request.tool, input }))) return undefined;
+      const scope = scopeOf(request);
+      if (scope === undefined || ports.redactText(scope.rule) !== scope.rule) return undefined;
+      return scope;
+    };
   }
   const config = compileCoreConfig({
     ports,
@@ -107,6 +114,34 @@ export function createGuard(options: GuardOptions = {}): Guard {
     clearTimeout(timer);
   }
 
+  /** The policy's verdict on a call, against the state the step will run on. */
+  function verdictFor(call: ToolCall, state: SessionState, decideOptions: DecideOptions): CallVerdict | undefined {
+    if (policy === undefined) return undefined;
+    const decision = policy.evaluate(
+      { tool: call.tool, input: call.input, ...shellOf(call) },
+      {
+        interactive: state.interactive,
+        grants: state.grants.map((grant) => grant.scope.rule),
+        ...(decideOptions.mode === undefined ? {} : { mode: decideOptions.mode as PermissionMode }),
+      },
+    );
+    // a host that prompts (or auto-denies and reports it) for asks itself keeps them asks
+    const hostAsk = decideOptions.hostAsks === true && decision.denialSource === "headless";
+    const verdict: CallVerdict = {
+      behavior: hostAsk ? "ask" : decision.behavior,
+      decidedBy: decision.source,
+      reason: decision.reason,
+    };
+    if (decision.rule !== undefined) verdict.rule = decision.rule;
+    if (!hostAsk && decision.denialSource !== undefined) verdict.denialSource = decision.denialSource;
+    return verdict;
+  }
+
+  function shellOf(call: ToolCall): { shell?: NonNullable<ReturnType<typeof callPorts.shellOf>> } {
+    const shell = callPorts.shellOf(call.tool, call.input);
+    return shell === undefined ? {} : { shell };
+  }
+
   function session(sessionId: string, sessionOptions: GuardSessionOptions): GuardSession {
     const facts = new Map<string, ToolCall>();
     let latest: SessionState | undefined;
@@ -115,27 +150,22 @@ export function createGuard(options: GuardOptions = {}): Guard {
       return initialState({ sessionId, ...sessionOptions });
     }
 
-    /** Fills signature/pattern/summary once per call id, so every event of a call agrees. */
+    /** The call with its facts, computed once per call id so every event of a call agrees. */
     function withFacts(call: ToolCall): ToolCall {
       const known = facts.get(call.toolUseId);
       if (known !== undefined && known.tool === call.tool) return known;
-      const described = config.ports.describeCall(call.tool, call.input);
-      const full: ToolCall = {
-        ...call,
-        signature: call.signature ?? described.signature,
-        pattern: call.pattern ?? described.pattern,
-        summary: call.summary ?? described.summary,
-        redactedInput: "redactedInput" in call ? call.redactedInput : described.redactedInput,
-      };
+      const full = withCallFacts(call, config.ports);
       facts.set(call.toolUseId, full);
       if (facts.size > 256) facts.delete(facts.keys().next().value as string);
       return full;
     }
 
-    async function apply(event: ToolgateEvent): Promise<Effect[]> {
+    /** One event, one reducer step, one state transaction; then the effects go to the sinks. */
+    async function apply(event: ToolgateEvent | ((state: SessionState) => ToolgateEvent)): Promise<Effect[]> {
       let effects: Effect[] = [];
       const committed = await stateStore.update(sessionId, (current) => {
-        const result = step(current ?? fresh(), event, config);
+        const state = current ?? fresh();
+        const result = step(state, typeof event === "function" ? event(state) : event, config);
         effects = result.effects;
         return result.state;
       });
@@ -155,67 +185,53 @@ export function createGuard(options: GuardOptions = {}): Guard {
       return (await stateStore.get(sessionId))?.state ?? fresh();
     }
 
-    async function decide(
-      rawCall: ToolCall,
-      callOptions: { agentId?: string; at?: number; mode?: string } = {},
-    ): Promise<DecideResult> {
-      const call = withFacts(rawCall);
-      const at = callOptions.at ?? clock();
-      const common = base(at, callOptions.agentId);
-      let decision: Decision;
-      let effects: Effect[] = [];
+    async function decide(rawCall: ToolCall, decideOptions: DecideOptions = {}): Promise<DecideResult> {
+      const common = base(decideOptions.at, decideOptions.agentId);
+      let call = rawCall;
       try {
-        effects = await apply({ type: "call.requested", ...common, call });
-        const block = effects.find((effect) => effect.type === "block");
-        if (block !== undefined) {
-          decision = { behavior: "deny", source: "toolgate", reason: block.text };
-          const denied = await apply({
-            type: "call.denied",
-            ...common,
-            call,
-            source: "loop",
-            reason: block.reason === "aborted" ? "the run was stopped" : "blocked by toolgate's loop detector",
-          });
-          return { decision, effects: [...effects, ...denied], text: textForModel([...effects, ...denied]) };
-        }
-        if (options.policy === undefined) {
-          decision = {
-            behavior: "allow",
-            source: "default",
-            reason: "no toolgate policy configured; the host decides",
-          };
-          return { decision, effects, text: textForModel(effects) };
-        }
-        const state = await currentState();
-        const policyDecision = options.policy.evaluate(
-          { tool: call.tool, input: call.input },
-          {
-            interactive: state.interactive,
-            grants: state.grants.map((grant) => grant.scope.rule),
-            ...(callOptions.mode === undefined ? {} : { mode: callOptions.mode as PermissionMode }),
-          },
-        );
-        decision = stripPolicyExtras(policyDecision);
-        if (policyDecision.behavior === "deny") {
-          const source = policyDecision.denialSource ?? (policyDecision.source === "mode" ? "mode" : "rule");
-          const denied = await apply({
-            type: "call.denied",
-            ...common,
-            call,
-            source,
-            reason: policyDecision.reason,
-            ...(policyDecision.rule === undefined ? {} : { rule: policyDecision.rule }),
-          });
-          effects = [...effects, ...denied];
-        } else if (policyDecision.behavior === "allow" && policyDecision.source !== "default") {
-          effects = [...effects, ...(await apply({ type: "call.allowed", ...common, call }))];
-        }
-        return { decision, effects, text: textForModel(effects) };
+        call = withFacts(rawCall);
+        const effects = await apply((state) => {
+          const verdict = verdictFor(call, state, decideOptions);
+          return { type: "call.requested", ...common, call, ...(verdict === undefined ? {} : { verdict }) };
+        });
+        const decided = effects.find((effect) => effect.type === "decision");
+        if (decided === undefined) throw new Error("the reducer returned no decision for a requested call");
+        const text = textForModel(effects);
+        return { decision: decided.decision, effects, text };
       } catch (error) {
         onError(error, "decide");
-        decision = failClosed(error, "decide");
+        const decision: Decision = failClosed(error, "decide");
+        let effects: Effect[] = [];
+        try {
+          // nothing lost: the refusal is counted and recorded when the state store still answers
+          effects = await apply({ type: "call.denied", ...common, call, source: "internal", reason: decision.reason });
+        } catch (recordError) {
+          onError(recordError, "recording a fail-closed decision");
+        }
         return { decision, effects, text: decision.reason };
       }
+    }
+
+    function failedEvent(call: ToolCall, failed: Parameters<GuardSession["failed"]>[1]): ToolgateEvent {
+      const osDenial =
+        failed.osDenial ??
+        classifyFailure({
+          tool: call.tool,
+          ...(failed.exitCode === undefined ? {} : { exitCode: failed.exitCode }),
+          ...(failed.stdout === undefined ? {} : { stdout: failed.stdout }),
+          ...(failed.stderr === undefined ? {} : { stderr: failed.stderr }),
+          output: failed.error,
+          ...(failed.sandboxed === undefined ? {} : { sandboxed: failed.sandboxed }),
+        });
+      return {
+        type: "call.failed",
+        ...base(failed.at, failed.agentId),
+        call: withFacts(call),
+        // kept in state for the same-error streak: redacted like everything else that is stored
+        error: config.ports.redactText(failed.error),
+        ...(failed.exitCode === undefined ? {} : { exitCode: failed.exitCode }),
+        ...(osDenial === undefined ? {} : { osDenial }),
+      };
     }
 
     return {
@@ -234,26 +250,35 @@ export function createGuard(options: GuardOptions = {}): Guard {
         }),
       allowed: (call, callOptions) =>
         apply({ type: "call.allowed", ...base(callOptions?.at, callOptions?.agentId), call: withFacts(call) }),
-      succeeded: (call, callOptions) =>
-        apply({ type: "call.succeeded", ...base(callOptions?.at, callOptions?.agentId), call: withFacts(call) }),
-      failed: (call, failed) => {
-        const osDenial = classifyFailure({
-          tool: call.tool,
-          ...(failed.exitCode === undefined ? {} : { exitCode: failed.exitCode }),
-          ...(failed.stdout === undefined ? {} : { stdout: failed.stdout }),
-          ...(failed.stderr === undefined ? {} : { stderr: failed.stderr }),
-          output: failed.error,
-          ...(failed.sandboxed === undefined ? {} : { sandboxed: failed.sandboxed }),
-        });
+      succeeded: (call, callOptions) => {
+        // a call that ran but whose output shows the OS or a sandbox refused it counts as that denial
+        const output = callOptions?.output;
+        const osDenial =
+          output === undefined || output === ""
+            ? undefined
+            : classifyFailure({
+                tool: call.tool,
+                output,
+                ...(callOptions?.exitCode === undefined ? {} : { exitCode: callOptions.exitCode }),
+              });
+        if (osDenial !== undefined) {
+          return apply(
+            failedEvent(call, {
+              error: output as string,
+              osDenial,
+              ...(callOptions?.exitCode === undefined ? {} : { exitCode: callOptions.exitCode }),
+              ...(callOptions?.at === undefined ? {} : { at: callOptions.at }),
+              ...(callOptions?.agentId === undefined ? {} : { agentId: callOptions.agentId }),
+            }),
+          );
+        }
         return apply({
-          type: "call.failed",
-          ...base(failed.at, failed.agentId),
+          type: "call.succeeded",
+          ...base(callOptions?.at, callOptions?.agentId),
           call: withFacts(call),
-          error: failed.error,
-          ...(failed.exitCode === undefined ? {} : { exitCode: failed.exitCode }),
-          ...(osDenial === undefined ? {} : { osDenial }),
         });
       },
+      failed: (call, failed) => apply(failedEvent(call, failed)),
       turnStarted: (callOptions) => apply({ type: "turn.started", ...base(callOptions?.at, callOptions?.agentId) }),
       turnEnded: (callOptions) =>
         apply({
@@ -282,6 +307,13 @@ export function createGuard(options: GuardOptions = {}): Guard {
         apply({ type: "grant.revoked", ...base(callOptions?.at, callOptions?.agentId), grantId }),
       end: (callOptions) => apply({ type: "session.ended", ...base(callOptions?.at, callOptions?.agentId) }),
       state: currentState,
+      async recordedCallIds() {
+        const state = await currentState();
+        const ids = new Set(state.records.map((record) => record.toolUseId));
+        const rows = (await options.denialStore?.query({ sessionId })) ?? [];
+        for (const row of rows) ids.add(row.toolUseId);
+        return ids;
+      },
     };
   }
 
@@ -292,10 +324,4 @@ export function createGuard(options: GuardOptions = {}): Guard {
       while (pending.size > 0) await Promise.all([...pending]);
     },
   };
-}
-
-function stripPolicyExtras(decision: PolicyDecision): Decision {
-  const out: Decision = { behavior: decision.behavior, source: decision.source, reason: decision.reason };
-  if (decision.rule !== undefined) out.rule = decision.rule;
-  return out;
 }

@@ -1,14 +1,17 @@
 import type { Decision } from "../core/decision.js";
 
 /**
- * The one place an internal error becomes a decision: always a deny (house invariant 2), with a reason that says so.
- * Callers also report the error through the guard's `onError`.
+ * The one place an internal error becomes a decision: always a deny (house invariant 2), recorded with the denial
+ * source `internal` (never as a rule), with one sentence that says what happened and where to look. Adapters render
+ * `failClosedText` in their host's shape; callers also report the error through the guard's `onError`.
  */
-export function failClosed(error: unknown, where: string): Decision {
+export function failClosed(error: unknown, where: string): Decision & { denialSource: "internal" } {
+  return { behavior: "deny", source: "toolgate", reason: failClosedText(error, where), denialSource: "internal" };
+}
+
+/** The sentence the model and the person read when toolgate refused a call because it could not check it. */
+export function failClosedText(error: unknown, where?: string): string {
   const message = error instanceof Error ? error.message : String(error);
-  return {
-    behavior: "deny",
-    source: "toolgate",
-    reason: `toolgate could not evaluate this call (${where}: ${message}); denied to fail closed. Check toolgate's log.`,
-  };
+  const detail = where === undefined ? message : `${where}: ${message}`;
+  return `toolgate could not check this call and blocked it to be safe (${detail}). Fix the cause named here, or see toolgate's log on stderr.`;
 }

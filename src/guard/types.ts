@@ -36,6 +36,27 @@ export interface FailedOptions extends CallOptions {
   stdout?: string;
   stderr?: string;
   sandboxed?: boolean;
+  /** the classification, when the caller already made it (the guard then does not classify again) */
+  osDenial?: { kind: OsDenialKind; evidence: string; path?: string };
+}
+
+export interface SucceededOptions extends CallOptions {
+  /**
+   * the call's output: classified once by the guard's OS-denial classifier, and a call whose output shows the OS
+   * or a sandbox refused it is counted as that denial (a `call.failed` with `osDenial`)
+   */
+  output?: string;
+  exitCode?: number;
+}
+
+export interface DecideOptions extends CallOptions {
+  /** the host's permission mode (`default`, `plan`, `dontAsk`, ...) */
+  mode?: string;
+  /**
+   * the host prompts for asks itself (or auto-denies them headless and reports it as a denial, e.g. Claude Code's
+   * PermissionRequest): a policy ask stays an ask here instead of becoming a headless deny
+   */
+  hostAsks?: boolean;
 }
 
 /** The result of `decide`: the decision, the effects, and the text to hand the model when it is not an allow. */
@@ -49,15 +70,16 @@ export interface DecideResult {
 export interface GuardSession {
   readonly id: string;
   /**
-   * Policy (+ session grants, + mode) and the loop detector for a call about to run. A `deny` is recorded as a
-   * denial (source `rule`, `mode`, `headless` or `loop`); an `ask` in a non-interactive session becomes a `deny`
-   * with source `headless`. An internal error resolves to a `deny` (fail closed), never an allow.
+   * An earlier abort, the loop detector, then the policy (+ session grants, + mode) for a call about to run, in one
+   * reducer step and one state transaction: the check and the count commit together. A `deny` is recorded (source
+   * `aborted`, `loop`, `rule`, `mode` or `headless`); an `ask` in a non-interactive session becomes a `deny` with
+   * source `headless` unless `hostAsks`. An internal error resolves to a `deny` with source `internal`, never an allow.
    */
-  decide(call: ToolCall, options?: CallOptions & { mode?: string }): Promise<DecideResult>;
+  decide(call: ToolCall, options?: DecideOptions): Promise<DecideResult>;
   /** a denial toolgate did not decide itself (user said no, host rule, hook veto, sandbox, ...) */
   denied(call: ToolCall, options: DeniedOptions): Promise<Effect[]>;
   allowed(call: ToolCall, options?: CallOptions): Promise<Effect[]>;
-  succeeded(call: ToolCall, options?: CallOptions & { output?: string }): Promise<Effect[]>;
+  succeeded(call: ToolCall, options?: SucceededOptions): Promise<Effect[]>;
   failed(call: ToolCall, options: FailedOptions): Promise<Effect[]>;
   /** a real user message */
   turnStarted(options?: CallOptions): Promise<Effect[]>;
@@ -69,4 +91,6 @@ export interface GuardSession {
   end(options?: CallOptions): Promise<Effect[]>;
   /** the current reducer state (a copy) */
   state(): Promise<SessionState>;
+  /** tool-use ids of the calls already recorded as denials in this session (state buffer and denial store) */
+  recordedCallIds(): Promise<Set<string>>;
 }

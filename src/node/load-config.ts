@@ -1,13 +1,9 @@
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
 import { applyEnvOverrides, type ConfigWarning } from "../config/env-overrides.js";
 import { mergeConfigs } from "../config/merge-configs.js";
 import { parseConfig } from "../config/parse-config.js";
 import type { ToolgateConfig } from "../config/schema.js";
-import { ToolgateError } from "../core/errors.js";
+import { configFiles } from "./config-files.js";
 import { readJsonFile } from "./read-json-file.js";
-
-export const CONFIG_FILE_NAMES = ["toolgate.config.json", ".toolgate.json"] as const;
 
 export interface LoadConfigOptions {
   /** where to look for the project config (this directory and its ancestors) */
@@ -15,6 +11,8 @@ export interface LoadConfigOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** the user config is `<homeDir>/.toolgate.json` */
   homeDir: string;
+  /** the files to read, when the caller already found them (`configFiles`) */
+  files?: readonly string[];
 }
 
 export interface LoadedConfig {
@@ -32,24 +30,7 @@ export interface LoadedConfig {
  * Throws CONFIG_NOT_FOUND / CONFIG_INVALID ToolgateErrors that name the file and the key.
  */
 export function loadConfig(options: LoadConfigOptions): LoadedConfig {
-  const files: string[] = [];
-  const explicit = options.env.TOOLGATE_CONFIG;
-  if (explicit !== undefined && explicit !== "") {
-    const file = resolve(options.cwd, explicit);
-    if (!existsSync(file)) {
-      throw new ToolgateError({
-        code: "CONFIG_NOT_FOUND",
-        message: `TOOLGATE_CONFIG names ${file}, which does not exist. Point it at a toolgate.config.json or unset it.`,
-        data: { file },
-      });
-    }
-    files.push(file);
-  } else {
-    const user = join(options.homeDir, ".toolgate.json");
-    const project = findProjectConfig(options.cwd);
-    if (existsSync(user) && user !== project) files.push(user);
-    if (project !== undefined) files.push(project);
-  }
+  const files = options.files ?? configFiles(options);
   let config: ToolgateConfig = {};
   for (const file of files) {
     const parsed = parseConfig(readJsonFile(file) ?? {}, { file });
@@ -64,16 +45,4 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   };
 }
 
-/** The nearest toolgate.config.json or .toolgate.json from `cwd` upwards. */
-export function findProjectConfig(cwd: string): string | undefined {
-  let directory = resolve(cwd);
-  for (;;) {
-    for (const name of CONFIG_FILE_NAMES) {
-      const file = join(directory, name);
-      if (existsSync(file)) return file;
-    }
-    const parent = dirname(directory);
-    if (parent === directory) return undefined;
-    directory = parent;
-  }
-}
+export { CONFIG_FILE_NAMES, findProjectConfig } from "./config-files.js";

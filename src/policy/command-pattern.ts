@@ -1,6 +1,6 @@
 import { hostOf } from "./match/domain-specifier.js";
 import { normalizePath, parentDirectory } from "./paths.js";
-import { analyzeShellCommand } from "./shell/analyze-shell-command.js";
+import { analyzeShellCommand, type ShellAnalysis } from "./shell/analyze-shell-command.js";
 import { commandPrefix } from "./shell/command-arity.js";
 import { canonicalToolName, commandOf, pathOf, toolFamily, urlOf } from "./tool-families.js";
 
@@ -15,12 +15,12 @@ const DIRECTORY_TOOLS = new Set(["Grep", "Glob", "LS"]);
  * - WebFetch: the domain;
  * - MCP and other tools: the tool name.
  */
-export function commandPattern(tool: string, input: unknown): string {
+export function commandPattern(tool: string, input: unknown, shell?: ShellAnalysis): string {
   const canonical = canonicalToolName(tool);
   const family = toolFamily(canonical);
   if (family === "shell") {
     const command = commandOf(input) ?? "";
-    const { subcommands } = analyzeShellCommand(command);
+    const { subcommands } = shell ?? analyzeShellCommand(command);
     const main = subcommands.find((sub) => sub.words[0] !== "cd") ?? subcommands[0];
     if (main === undefined || main.words.length === 0) return command.trim().split(/\s+/)[0] ?? "";
     return commandPrefix(main.words).join(" ");

@@ -3,7 +3,12 @@ import { defaultForSubcommand, globMayReachDeniedPath, traversalIn } from "./eva
 import type { EvaluationContext } from "./evaluation-context.js";
 import { fromOrigin, grantOutcome, type Outcome, ruleOutcome } from "./outcome.js";
 import { combineParts, pickWinningRule } from "./precedence.js";
-import { analyzeShellCommand, type Subcommand, shellScriptOf } from "./shell/analyze-shell-command.js";
+import {
+  analyzeShellCommand,
+  type ShellAnalysis,
+  type Subcommand,
+  shellScriptOf,
+} from "./shell/analyze-shell-command.js";
 import { commandOf, toolFamily } from "./tool-families.js";
 import { indexToolRules, matchingCommandRules, type ToolRules } from "./tool-rules.js";
 
@@ -12,9 +17,14 @@ import { indexToolRules, matchingCommandRules, type ToolRules } from "./tool-rul
  * allow only if every subcommand is allowed by a rule, a grant or the defaults); tool-level and parameter rules
  * apply to the whole call; Read/Edit deny and ask rules apply to the paths recognised readers and writers name.
  */
-export function evaluateShell(input: unknown, rules: ToolRules, context: EvaluationContext): Outcome {
+export function evaluateShell(
+  input: unknown,
+  rules: ToolRules,
+  context: EvaluationContext,
+  shell?: ShellAnalysis,
+): Outcome {
   const command = commandOf(input) ?? "";
-  const analysis = analyzeShellCommand(command);
+  const analysis = shell ?? analyzeShellCommand(command);
   const whole: CompiledRule[] = [...rules.whole];
   for (const rule of rules.parameter) if (rule.testInput(input)) whole.push(rule);
   const { subcommands } = analysis;

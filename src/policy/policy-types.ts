@@ -1,4 +1,5 @@
 import type { Behavior, Decision } from "../core/decision.js";
+import type { ShellAnalysis } from "./shell/analyze-shell-command.js";
 
 /**
  * The internal form every rule source is imported into: Claude Code settings, toolgate config, opencode
@@ -53,6 +54,11 @@ export interface EvaluateOptions {
 export interface ToolCallInput {
   tool: string;
   input: unknown;
+  /**
+   * the shell command's analysis, when the caller already has it (`analyzeShellCommand(commandOf(input))`): a call
+   * is parsed once and the analysis passed to every function that needs it
+   */
+  shell?: ShellAnalysis;
 }
 
 export interface CompileWarning {

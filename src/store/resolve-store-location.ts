@@ -30,6 +30,8 @@ export function resolveStoreLocation(options: {
     return { engine: "postgres", connectionString: url, ...(config.schema ? { schema: config.schema } : {}) };
   }
   const file = env.TOOLGATE_DB?.trim();
+  // TOOLGATE_DB=off: nothing on disk, records and state stay in this process
+  if (file === "off") return { engine: "memory" };
   if (file) return { engine: "sqlite", filename: file === ":memory:" ? file : resolve(file) };
   if (config.engine === "memory") return { engine: "memory" };
   if (config.engine === "postgres" || (config.engine === undefined && config.url)) {

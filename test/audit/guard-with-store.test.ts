@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openAuditTrail } from "../../src/audit/open-audit-trail.js";
+import { auditSchema } from "../../src/config/audit-schema.js";
 import { createGuard } from "../../src/guard/create-guard.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 
@@ -16,7 +17,10 @@ describe("guard + audit trail on a shared SQLite file", () => {
     const env = { TOOLGATE_DB: join(home, "toolgate.db") };
     const hookOut = join(home, "hook.jsonl");
     const config = {
-      audit: { hooks: [{ command: `cat >> ${hookOut}` }], logs: { destination: join(home, "toolgate.log") } },
+      audit: auditSchema.parse({
+        hooks: [{ command: `cat >> ${hookOut}` }],
+        logs: { destination: join(home, "toolgate.log") },
+      }),
       store: { spoolDirectory: join(home, "spool") },
     };
     const oneProcess = async (
@@ -71,7 +75,7 @@ describe("audit trail with Postgres unreachable", () => {
     const trail = await openAuditTrail({
       env: { TOOLGATE_DATABASE_URL: "postgres://postgres@127.0.0.1:1/test", TOOLGATE_DB: join(home, "local.db") },
       store: { spoolDirectory: join(home, "spool") },
-      audit: { logs: { destination: "off" } },
+      audit: auditSchema.parse({ logs: { destination: "off" } }),
       onError: (_error, where) => errors.push(where),
     });
     expect(trail.location).toBe(`sqlite:${join(home, "local.db")}`);

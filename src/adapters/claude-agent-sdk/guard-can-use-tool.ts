@@ -1,6 +1,7 @@
 import type { CanUseTool, PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import type { Effect, OfferGrantEffect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
+import { failClosedText } from "../../guard/fail-closed.js";
 import { abortOf, textForModel } from "../../guard/text-for-model.js";
 import type { GuardSession } from "../../guard/types.js";
 import { markDecided, markDenied, wasDecided } from "./decided-calls.js";
@@ -107,9 +108,9 @@ export function guardCanUseTool(session: GuardSession, options: GuardCanUseToolO
       return result;
     } catch (error) {
       // fail closed: an internal error never becomes an allow
-      const message = error instanceof Error ? error.message : String(error);
-      process.stderr.write(`toolgate: canUseTool failed closed: ${message}\n`);
-      return { behavior: "deny", message: `toolgate could not check this call and blocked it to be safe: ${message}` };
+      const message = failClosedText(error, "canUseTool");
+      process.stderr.write(`toolgate: ${message}\n`);
+      return { behavior: "deny", message };
     }
   };
   return Object.assign(canUseTool, { abortError: () => abortError });

@@ -1,5 +1,6 @@
 import type { HookCallback, HookCallbackMatcher, HookEvent, HookJSONOutput } from "@anthropic-ai/claude-agent-sdk";
 import type { Effect } from "../../core/effects.js";
+import { failClosedText } from "../../guard/fail-closed.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import type { GuardSession } from "../../guard/types.js";
 import { markDecided, markDenied, wasDenied } from "./decided-calls.js";
@@ -21,10 +22,6 @@ function stopOutput(effects: readonly Effect[]): HookJSONOutput {
 
 function contextOutput(event: "PreToolUse" | "PostToolUse" | "PostToolUseFailure", text: string): HookJSONOutput {
   return text === "" ? {} : { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -63,7 +60,7 @@ export function guardHooks(session: GuardSession): Partial<Record<HookEvent, Hoo
         hookSpecificOutput: {
           hookEventName: "PreToolUse",
           permissionDecision: "deny",
-          permissionDecisionReason: `toolgate could not check this call and blocked it to be safe: ${errorText(error)}`,
+          permissionDecisionReason: failClosedText(error, "PreToolUse"),
         },
       };
     }
@@ -76,7 +73,7 @@ export function guardHooks(session: GuardSession): Partial<Record<HookEvent, Hoo
       const call = callOf(input);
       const effects =
         event === "PostToolUse"
-          ? await session.succeeded(call, agentOf(input))
+          ? await session.succeeded(call, { ...agentOf(input), ...outputOf(input.tool_response) })
           : await session.failed(call, { error: String(input.error ?? ""), ...agentOf(input) });
       const text = [nudgeOf(effects)?.text ?? "", textForModel(effects)].filter(Boolean).join("\n");
       return { ...contextOutput(event, text), ...stopOutput(effects) };
@@ -122,4 +119,13 @@ export function guardHooks(session: GuardSession): Partial<Record<HookEvent, Hoo
     SubagentStop: one(simple((input) => session.subagentStopped(String(input.agent_id)))),
     SessionEnd: one(simple(() => session.end())),
   };
+}
+
+/** The text of a tool's response, for the guard's OS-denial classifier (a refusal in the output counts as one). */
+function outputOf(response: unknown): { output?: string } {
+  if (typeof response === "string") return response === "" ? {} : { output: response };
+  if (typeof response !== "object" || response === null) return {};
+  const { stdout, stderr } = response as { stdout?: unknown; stderr?: unknown };
+  const output = [stdout, stderr].filter((part): part is string => typeof part === "string" && part !== "").join("\n");
+  return output === "" ? {} : { output };
 }

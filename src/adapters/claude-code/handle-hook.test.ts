@@ -2,10 +2,23 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGuard } from "../../guard/create-guard.js";
+import { runHook } from "../../node/run-hook.js";
 import { compilePolicy } from "../../policy/compile-policy.js";
+import { claudeHookHost } from "./claude-hook-host.js";
 import { type ClaudeHookContext, handleClaudeHook } from "./handle-hook.js";
 import { parseClaudeHookInput } from "./hook-input.js";
-import { asksStayAsks, runClaudeCodeHook } from "./run-hook.js";
+import type { HookAnswer } from "./hook-output.js";
+
+const runClaudeCodeHook = async (options: {
+  stdinText: string;
+  environment: Record<string, string>;
+  onError: () => void;
+}): Promise<HookAnswer> =>
+  (await runHook(claudeHookHost, {
+    stdinText: options.stdinText,
+    env: options.environment,
+    onError: options.onError,
+  })) as HookAnswer;
 
 const fixtures = join(import.meta.dirname, "..", "..", "..", "test", "fixtures", "claude-code");
 const fixture = (name: string) => readFileSync(join(fixtures, name), "utf8");
@@ -18,14 +31,9 @@ function context(options: { interactive: boolean; transcript?: string }): Claude
     cwd: "/tmp/toolgate-fixture/project",
     homeDir: "/tmp/toolgate-fixture/home",
   });
-  const guard = createGuard({ policy: asksStayAsks(policy), onError: () => undefined });
+  const guard = createGuard({ policy, onError: () => undefined });
   const session = guard.session("s1", { interactive: options.interactive, host: "claude-code" });
-  return {
-    session,
-    interactive: options.interactive,
-    readTranscript: () => options.transcript,
-    recordedDenialIds: async () => new Set((await session.state()).records.map((record) => record.toolUseId)),
-  };
+  return { session, interactive: options.interactive, readTranscript: () => options.transcript };
 }
 
 describe("handleClaudeHook (recorded payloads)", () => {
@@ -112,9 +120,31 @@ describe("handleClaudeHook (recorded payloads)", () => {
   it("PostToolUseFailure counts a failure; PostToolUse a success (no decision either way)", async () => {
     const hook = context({ interactive: false });
     const failed = await handleClaudeHook(payload("post-tool-use-failure.json"), hook);
-    const succeeded = await handleClaudeHook(payload("post-tool-use.json"), hook);
     expect(failed.output?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+    // the failure entered the same-error streak of its tool
+    expect((await hook.session.state()).agents["main"]?.errorStreak).toMatchObject({ tool: "Bash", count: 1 });
+    await handleClaudeHook(payload("pre-tool-use-rule-denied.json"), hook);
+    expect((await hook.session.state()).agents["main"]?.tools["Bash"]?.consecutive).toBe(1);
+    const succeeded = await handleClaudeHook(payload("post-tool-use.json"), hook);
     expect(succeeded.exitCode).toBe(0);
+    // the success ended the Bash streaks
+    const agent = (await hook.session.state()).agents["main"];
+    expect(agent?.consecutive).toBe(0);
+    expect(agent?.tools["Bash"]?.consecutive).toBe(0);
+    expect(agent?.errorStreak).toBeUndefined();
+  });
+
+  it("PostToolUse whose output shows an OS refusal counts as a sandbox denial", async () => {
+    const hook = context({ interactive: false });
+    await handleClaudeHook(
+      payload("post-tool-use.json", {
+        tool_input: { command: "touch /etc/x" },
+        tool_response: { stdout: "", stderr: "touch: cannot touch '/etc/x': Permission denied" },
+      }),
+      hook,
+    );
+    const records = (await hook.session.state()).records;
+    expect(records.map((record) => record.source)).toEqual(["sandbox"]);
   });
 });
 
@@ -124,6 +154,28 @@ describe("runClaudeCodeHook fails closed", () => {
   it("an unreadable event blocks (exit 2)", async () => {
     const answer = await runClaudeCodeHook({ stdinText: "{not json", environment: {}, ...quiet });
     expect(answer.exitCode).toBe(2);
+  });
+
+  it("an unknown event name blocks (exit 2), and a nested hook_event_name does not change the event", async () => {
+    const unknown = await runClaudeCodeHook({
+      stdinText: JSON.stringify({ hook_event_name: "NewEvent", session_id: "s" }),
+      environment: {},
+      ...quiet,
+    });
+    expect(unknown.exitCode).toBe(2);
+    const nested = await runClaudeCodeHook({
+      stdinText: JSON.stringify({
+        hook_event_name: "PreToolUse",
+        session_id: "s",
+        tool_input: { note: { hook_event_name: "Stop" } },
+      }),
+      environment: {},
+      ...quiet,
+    });
+    expect(nested.output?.hookSpecificOutput).toMatchObject({
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+    });
   });
 
   it.each([

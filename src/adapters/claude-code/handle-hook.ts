@@ -1,24 +1,14 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
-import type { GuardSession } from "../../guard/types.js";
+import type { HookContext } from "../hook-host.js";
 import type { ClaudeHookInput } from "./hook-input.js";
 import { additionalContext, type HookAnswer, PASS, permissionRequestDeny, preToolUseDeny } from "./hook-output.js";
 import { reconcileTranscript } from "./reconcile-transcript.js";
 import { findToolUseId } from "./transcript-denials.js";
 
-/** What the hook handler needs beyond the guard session: reading transcripts and knowing recorded denials. */
-export interface ClaudeHookContext {
-  session: GuardSession;
-  /** whether a person can answer Claude Code's prompts in this session */
-  interactive: boolean;
-  /** transcript text, or undefined when it cannot be read */
-  readTranscript: (path: string) => string | undefined;
-  /** tool_use ids already recorded as denials in this session (the store's rows and the state's buffer) */
-  recordedDenialIds: () => Promise<ReadonlySet<string>>;
-  /** classifies a successful call's output as an OS-level denial (EACCES, sandbox) when it is one */
-  classifyOutput?: (options: { tool: string; output: string }) => boolean;
-}
+/** What the hook handler needs beyond the event: the guard session and a bounded transcript reader. */
+export type ClaudeHookContext = HookContext;
 
 /** Text that never changes a decision: nudges (and, for calls that go ahead, loop steering). */
 function softContext(effects: readonly Effect[], options: { withSteering: boolean }): string {
@@ -44,16 +34,15 @@ async function preToolUse(
   input: Extract<ClaudeHookInput, { hook_event_name: "PreToolUse" }>,
   context: ClaudeHookContext,
 ) {
+  // Claude Code prompts for asks itself (or, headless, fires PermissionRequest, where toolgate counts the denial)
   const result = await context.session.decide(callOf(input, input.tool_use_id), {
     ...agentOf(input),
     ...(input.permission_mode === undefined ? {} : { mode: input.permission_mode }),
+    hostAsks: true,
   });
   const denied = result.decision.behavior === "deny";
-  // Once toolgate aborted the session, every later call is stopped too (the first stop may not have ended the run).
-  const aborted = denied ? (await context.session.state()).aborted : undefined;
-  const stop =
-    stopOf(result.effects) ??
-    (aborted === undefined ? undefined : `toolgate aborted this run earlier (${aborted.tool}: ${aborted.reason}).`);
+  // an abort (the first, or the same one repeated for a call made after it) stops the run
+  const stop = stopOf(result.effects);
   const soft = softContext(result.effects, { withSteering: !denied });
   if (denied) {
     const reason = result.text !== "" ? result.text : result.decision.reason;
@@ -78,7 +67,8 @@ async function permissionRequest(
     (transcript === undefined
       ? undefined
       : findToolUseId({ transcript, tool: input.tool_name, input: input.tool_input })) ??
-    `permission-request:${input.tool_name}:${JSON.stringify(input.tool_input)}`;
+    // never derived from the input (it may hold a secret): a fresh id for a call the transcript does not show yet
+    `permission-request:${input.tool_name}:${globalThis.crypto.randomUUID()}`;
   const effects = await context.session.denied(callOf(input, toolUseId), {
     source: "headless",
     reason: `Claude Code asks before running this ${input.tool_name} call, and nobody can answer in this non-interactive session.`,
@@ -97,13 +87,12 @@ async function permissionRequest(
 async function afterTool(input: ClaudeHookInput, context: ClaudeHookContext): Promise<HookAnswer> {
   let effects: Effect[] = [];
   if (input.hook_event_name === "PostToolUse") {
-    const call = callOf(input, input.tool_use_id);
+    // the guard classifies the output once: a call whose output shows an OS or sandbox refusal counts as one
     const output = outputText(input.tool_response);
-    if (output !== "" && context.classifyOutput?.({ tool: input.tool_name, output }) === true) {
-      effects = await context.session.failed(call, { error: output, stderr: output, ...agentOf(input) });
-    } else {
-      effects = await context.session.succeeded(call, agentOf(input));
-    }
+    effects = await context.session.succeeded(callOf(input, input.tool_use_id), {
+      ...agentOf(input),
+      ...(output === "" ? {} : { output }),
+    });
   } else if (input.hook_event_name === "PostToolUseFailure") {
     effects = await context.session.failed(callOf(input, input.tool_use_id), {
       error: input.error,

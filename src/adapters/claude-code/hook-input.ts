@@ -115,9 +115,6 @@ export const CLAUDE_HOOK_EVENTS: readonly ClaudeHookEventName[] = [
   "SessionEnd",
 ];
 
-/** Events whose answer can allow a call: a failure there must fail closed (deny), never fall through. */
-export const GATING_EVENTS: ReadonlySet<string> = new Set(["PreToolUse", "PermissionRequest"]);
-
 const TOOL_EVENTS = new Set([
   "PreToolUse",
   "PermissionRequest",
@@ -158,10 +155,4 @@ export function parseClaudeHookInput(text: string): ClaudeHookInput {
     throw invalid(`${event} needs agent_id.`);
   }
   return payload as unknown as ClaudeHookInput;
-}
-
-/** The event name of a payload that may not parse, for choosing the fail-closed answer. */
-export function peekHookEventName(text: string): string | undefined {
-  const match = /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(text);
-  return match?.[1];
 }

@@ -1,3 +1,6 @@
+import { failClosedText } from "../../guard/fail-closed.js";
+import type { HookAnswer as GenericHookAnswer } from "../hook-host.js";
+import { CLAUDE_HOOK_EVENTS } from "./hook-input.js";
 /**
  * Claude Code's hook output format (stdout JSON, exit 0). Only the shapes toolgate answers with.
  *
@@ -15,12 +18,8 @@ export interface ClaudeHookOutput {
 }
 
 /** How a hook process answers: JSON on stdout and an exit code (2 = blocking error with stderr to Claude). */
-export interface HookAnswer {
+export interface HookAnswer extends GenericHookAnswer {
   output?: ClaudeHookOutput;
-  /** 0 = answered; 1 = non-blocking error (Claude Code goes on); 2 = blocking error with stderr to Claude */
-  exitCode: 0 | 1 | 2;
-  /** text for stderr (shown to Claude only with exit code 2, else only in verbose mode) */
-  stderr?: string;
 }
 
 export function preToolUseDeny(options: { reason: string; additionalContext?: string; stop?: string }): HookAnswer {
@@ -66,14 +65,16 @@ export function additionalContext(options: { event: string; text: string; stop?:
 export const PASS: HookAnswer = { exitCode: 0 };
 
 /**
- * The fail-closed answer for an internal error on a gating event: a deny the model can read. Exit code 2 with the
- * reason on stderr is the fallback when even JSON cannot be produced (Claude Code treats it as blocking).
+ * The fail-closed answer when toolgate could not check an event: a deny the model can read for the gating events;
+ * exit 2 (blocking, the reason on stderr) for an event that could not even be read, which may be a gating one; a
+ * non-blocking error for the other events (Claude Code goes on; toolgate only observes those).
  */
-export function failClosed(options: { event: string; reason: string }): HookAnswer {
-  const reason = `toolgate could not check this call and blocked it to be safe: ${options.reason}`;
+export function failClosed(options: { event: string | undefined; reason: string }): HookAnswer {
+  const reason = failClosedText(options.reason);
   if (options.event === "PermissionRequest") return permissionRequestDeny({ message: reason });
   if (options.event === "PreToolUse") return preToolUseDeny({ reason });
-  // An event we could not even read may be a gating one: block. Known non-gating events never block the run.
-  if (options.event === "unknown") return { exitCode: 2, stderr: reason };
+  if (options.event === undefined || !CLAUDE_HOOK_EVENTS.includes(options.event as never)) {
+    return { exitCode: 2, stderr: reason };
+  }
   return { exitCode: 1, stderr: `toolgate: ${options.reason}` };
 }

@@ -1,18 +1,44 @@
-import { homedir } from "node:os";
 import type { Hooks, Plugin, PluginInput } from "@opencode-ai/plugin";
-import type { CoreOptions } from "../../core/config.js";
-import type { AuditSink, GuardOptions, PolicyEvaluator } from "../../guard/create-guard.js";
+import type { CoreOptions, CorePorts } from "../../core/config.js";
+import type { AuditEvent } from "../../core/records.js";
+import type { AuditSink, Guard, GuardOptions, PolicyEvaluator } from "../../guard/create-guard.js";
 import { createGuard } from "../../guard/create-guard.js";
+import { failClosedText } from "../../guard/fail-closed.js";
 import { classifyOutput } from "./classify-output.js";
 import { readOpencodeSettings } from "./opencode-settings.js";
 import { isRealUserMessage } from "./opencode-signal.js";
-import { type OpencodeRecords, openOpencodeRecords } from "./opencode-store.js";
 import { SESSION_ANNOUNCEMENT } from "./opencode-stream.js";
 import { suggestOpencodeRule } from "./opencode-suggest-rule.js";
 import { type OpencodeDelivery, OpencodeTracker } from "./opencode-tracker.js";
 
+/** What the plugin asks the composition root for (`openToolgate` from `toolgate/node`, bound by the entry). */
+export interface OpencodeGuardRequest {
+  directory: string;
+  environment: NodeJS.ProcessEnv;
+  core: CoreOptions | undefined;
+  /** toolgate's own policy for `tool.execute.before`; none: opencode's own permission rules decide */
+  policy: PolicyEvaluator | undefined;
+  ports: Partial<CorePorts>;
+  classifyFailure: NonNullable<GuardOptions["classifyFailure"]>;
+  warnings: { code: string; message: string }[];
+  sinks: AuditSink[];
+  onError: (error: unknown, where: string) => void;
+}
+
+/** The guard the root opened for the plugin, with where host-side events go and how to close it. */
+export interface OpencodeGuard {
+  guard: Guard;
+  recordEvent(event: AuditEvent): Promise<void>;
+  close(): Promise<void>;
+}
+
 export interface ToolgatePluginOptions {
-  /** escalation, nudge and loop options; the nudge threshold from the environment wins over `core.nudge` */
+  /**
+   * opens the guard through the composition root (the `toolgate/opencode` entry passes `openToolgate`: config,
+   * policy, store, audit); without it the plugin counts in memory with only `policy` and `sinks`
+   */
+  open?: (request: OpencodeGuardRequest) => Promise<OpencodeGuard>;
+  /** escalation, nudge and loop options over the config's; the environment's thresholds win over both */
   core?: CoreOptions;
   /** toolgate's own policy, enforced in `tool.execute.before`; without one only opencode's denials are counted */
   policy?: PolicyEvaluator;
@@ -83,39 +109,44 @@ export function createToolgatePlugin(options: ToolgatePluginOptions = {}): Plugi
     const delivery = deliveryFor(input.client, { noteWith: options.noteWith ?? "promptAsync", headless: !interactive });
     const onError = (error: unknown, where: string) =>
       delivery.warn(`${where}: ${error instanceof Error ? error.message : String(error)}`);
-    let records: OpencodeRecords | undefined;
-    if (settings.records) {
+    const classifyFailure = options.classifyFailure ?? classifyOutput;
+    const ports = { suggestRule: suggestOpencodeRule };
+    let opened: OpencodeGuard | undefined;
+    if (options.open !== undefined) {
       try {
-        records = await openOpencodeRecords({ directory: input.directory, homeDir: homedir(), environment, onError });
+        opened = await options.open({
+          directory: input.directory,
+          environment,
+          core: options.core,
+          policy: options.policy,
+          ports,
+          classifyFailure,
+          warnings: [],
+          sinks: options.sinks ?? [],
+          onError,
+        });
       } catch (error) {
         onError(error, "toolgate config or store (denials are counted, not recorded)");
       }
     }
-    const configured: CoreOptions = { ...records?.core, ...options.core };
-    const core: CoreOptions =
-      settings.nudgeThreshold === undefined
-        ? configured
-        : { ...configured, nudge: { ...configured.nudge, threshold: settings.nudgeThreshold } };
-    const warnings = [...(records?.warnings ?? []), ...settings.warnings];
-    const guard = createGuard({
-      core,
-      warnings,
-      ...(records?.redaction === undefined ? {} : { redaction: records.redaction }),
-      sinks: [...(records?.sinks ?? []), ...(options.sinks ?? [])],
-      ports: { suggestRule: suggestOpencodeRule },
-      ...(options.policy === undefined ? {} : { policy: options.policy }),
-      classifyFailure: options.classifyFailure ?? classifyOutput,
-      onError,
-    });
+    const guard =
+      opened?.guard ??
+      createGuard({
+        ...(options.core === undefined ? {} : { core: options.core }),
+        sinks: options.sinks ?? [],
+        ports,
+        ...(options.policy === undefined ? {} : { policy: options.policy }),
+        classifyFailure,
+        onError,
+      });
     const tracker = new OpencodeTracker({
-      isOsDenial: (output) => (options.classifyFailure ?? classifyOutput)(output) !== undefined,
       openSession: (sessionId, sessionOptions) => guard.session(sessionId, sessionOptions),
       interactive,
       delivery,
       stopOnAbort: options.stopOnAbort ?? true,
       async onHostStopped(stop) {
         const state = await guard.session(stop.sessionId, { interactive, host: "opencode" }).state();
-        await records?.appendEvent({
+        await opened?.recordEvent({
           kind: "run.aborted",
           sessionId: stop.sessionId,
           turn: state.turn,
@@ -127,14 +158,14 @@ export function createToolgatePlugin(options: ToolgatePluginOptions = {}): Plugi
       },
     });
     const announce = (options.environment ?? process.env).TOOLGATE_RUN === "1";
-    return toolgateHooks({ tracker, guard, records, announce });
+    return toolgateHooks({ tracker, guard, opened, announce });
   };
 }
 
 function toolgateHooks(options: {
   tracker: OpencodeTracker;
   guard: { drain(): Promise<void> };
-  records: OpencodeRecords | undefined;
+  opened: OpencodeGuard | undefined;
   /** under `toolgate run`: write the session id to stdout once, so the run can find the session's records */
   announce: boolean;
 }): Hooks {
@@ -161,7 +192,7 @@ function toolgateHooks(options: {
         });
       } catch (error) {
         // fail closed: an internal error never lets a call through that toolgate was asked to check
-        text = `[toolgate] This call was blocked because toolgate could not check it (${error instanceof Error ? error.message : String(error)}).`;
+        text = `[toolgate] ${failClosedText(error, "tool.execute.before")}`;
       }
       if (text !== undefined) throw new Error(text);
     },
@@ -189,7 +220,7 @@ function toolgateHooks(options: {
     },
     dispose: async () => {
       await options.guard.drain();
-      await options.records?.close();
+      await options.opened?.close();
     },
   };
 }

@@ -41,6 +41,8 @@ export class EffectDelivery {
           await this.#delivery.note(rootSessionId, effect.text);
           break;
         case "abort":
+          // the model reads the abort's text on the call it refused (the first abort and every repeat alike)
+          if (effect.toolUseId !== undefined) this.#addGuidance(effect.toolUseId, effect.text);
           await this.#abort(rootSessionId, effect);
           break;
         case "warning":
@@ -68,7 +70,6 @@ export class EffectDelivery {
   async #abort(rootSessionId: string, effect: AbortEffect): Promise<void> {
     if (this.#aborts.has(rootSessionId)) return;
     this.#aborts.set(rootSessionId, effect);
-    if (effect.toolUseId !== undefined) this.#addGuidance(effect.toolUseId, effect.text);
     this.#delivery.tell(`toolgate: ${effect.error}`);
     if (this.#stopOnAbort) await this.#delivery.stop(rootSessionId);
   }

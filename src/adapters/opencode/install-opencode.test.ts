@@ -20,7 +20,7 @@ describe("install opencode", () => {
     const config = read(cwd);
     expect(config.model).toBe("x/y");
     expect(config.plugin[0]).toBe("other-plugin");
-    expect(config.plugin[1]).toMatch(/^file:\/\/.*adapters\/opencode\/index\.(js|ts)$/);
+    expect(config.plugin[1]).toMatch(/^file:\/\/.*node\/opencode-plugin\.(js|ts)$/);
     const second = installOpencode({ scope: "project", dryRun: false, cwd });
     expect(second.changed).toBe(false);
     expect(read(cwd).plugin).toHaveLength(2);

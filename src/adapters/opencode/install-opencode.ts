@@ -12,7 +12,7 @@ import { ToolgateError } from "../../core/errors.js";
 export interface OpencodeInstallOptions {
   scope: "project" | "local" | "user";
   dryRun: boolean;
-  /** the plugin module URL to install (default: this toolgate's dist/adapters/opencode/index.js) */
+  /** the plugin module URL to install (default: this toolgate's dist/node/opencode-plugin.js) */
   command?: string;
   /** project directory (default: the current directory) */
   cwd?: string;
@@ -30,7 +30,7 @@ export interface OpencodeInstallOutcome {
 const MARKER = /toolgate.*[/\\]adapters[/\\]opencode[/\\]index\.(js|ts)$/;
 
 export function toolgatePluginUrl(): string {
-  return new URL("./index.js", import.meta.url).href;
+  return new URL("../../node/opencode-plugin.js", import.meta.url).href;
 }
 
 export function opencodeConfigPath(options: Pick<OpencodeInstallOptions, "scope" | "cwd" | "home">): string {

@@ -50,7 +50,8 @@ describe("OpencodeTracker replaying recorded runs", () => {
     expect(first).toContain("[toolgate] Denied by rule bash");
     expect(second).toBeDefined();
     expect(second).not.toEqual(first);
-    expect(replay.tracker.guidanceFor("call_4_0")).toContain("This run was stopped");
+    // a call after the abort is told the abort again, in the same words
+    expect(replay.tracker.guidanceFor("call_4_0")).toContain("The run is being stopped");
   });
 
   test("a real user message between two denials resets the streak (no nudge)", async () => {

@@ -26,8 +26,6 @@ export interface OpencodeTrackerOptions {
   delivery: OpencodeDelivery;
   /** stop the opencode session when toolgate aborts (true) */
   stopOnAbort?: boolean;
-  /** whether a completed call's output is an OS-level denial (detect/'s classifier); exit-0 refusals count too */
-  isOsDenial?: (output: { tool: string; exitCode?: number; output: string }) => boolean;
   /** called with each headless reject that stopped the run, for the audit trail */
   onHostStopped?: (stop: HostStopped) => void | Promise<void>;
 }
@@ -123,19 +121,21 @@ export class OpencodeTracker {
     const call = this.#call(options);
     const agent = this.#agent(options.sessionId);
     // opencode throws for failed tools, so this hook sees completed calls; bash reports its exit code. A non-zero
-    // exit is a failure, which the guard classifies for OS-level denials (EACCES counts, grep's exit 1 does not).
-    const failed =
-      (options.exitCode !== undefined && options.exitCode !== 0) ||
-      this.#options.isOsDenial?.({ tool: options.tool, exitCode: options.exitCode ?? 0, output: options.output }) ===
-        true;
+    // exit is a failure; either way the guard classifies the output once for OS-level denials (EACCES counts, an
+    // exit-0 refusal too, grep's exit 1 does not).
+    const failed = options.exitCode !== undefined && options.exitCode !== 0;
     const effects = failed
       ? await session.failed(call, {
           ...agent,
           error: options.output,
-          exitCode: options.exitCode ?? 0,
+          exitCode: options.exitCode,
           stdout: options.output,
         })
-      : await session.succeeded(call, agent);
+      : await session.succeeded(call, {
+          ...agent,
+          output: options.output,
+          ...(options.exitCode === undefined ? {} : { exitCode: options.exitCode }),
+        });
     await this.#handle(options.sessionId, effects);
   }
 

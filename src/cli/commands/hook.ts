@@ -20,8 +20,9 @@ export default defineCommand({
       ]);
       const entry = { type: "command", command: defaultHookCommand(), timeout: HOOK_TIMEOUT_SECONDS };
       const events = TOOLGATE_HOOK_EVENTS.map(({ event }) => event).join(", ");
-      return `You do not run this yourself: \`toolgate install claude-code\` adds it to .claude/settings.json for these events:
-${events}. For this toolgate and this node, each entry it writes is (tool events also get "matcher": "*"):
+      return `You do not run this yourself: \`toolgate install claude-code\` adds it to .claude/settings.json for
+${events}.
+For this toolgate and this node, each hook entry it writes is (tool events also get "matcher": "*"):
   ${JSON.stringify(entry)}
 A hook that fails or times out never lets a call through (exit 2 blocks it in Claude Code). State and denial
 records go to $TOOLGATE_DB (default ~/.toolgate/toolgate.db), or Postgres with $TOOLGATE_DATABASE_URL.`;
@@ -51,8 +52,11 @@ records go to $TOOLGATE_DB (default ~/.toolgate/toolgate.db), or Postgres with $
       return;
     }
     const stdinText = process.stdin.isTTY ? "" : await readStdin();
-    const { runClaudeCodeHook } = await import("../../adapters/claude-code/run-hook.js");
-    const answer = await runClaudeCodeHook({ stdinText });
+    const [{ runHook }, { claudeHookHost }] = await Promise.all([
+      import("../../node/run-hook.js"),
+      import("../../adapters/claude-code/claude-hook-host.js"),
+    ]);
+    const answer = await runHook(claudeHookHost, { stdinText });
     if (answer.output !== undefined) process.stdout.write(`${JSON.stringify(answer.output)}\n`);
     if (answer.stderr !== undefined) process.stderr.write(`${answer.stderr}\n`);
     process.exitCode = answer.exitCode;

@@ -1,6 +1,6 @@
 import { hostOf } from "../match/domain-specifier.js";
 import { normalizePath } from "../paths.js";
-import { analyzeShellCommand } from "../shell/analyze-shell-command.js";
+import { analyzeShellCommand, type ShellAnalysis } from "../shell/analyze-shell-command.js";
 import { canonicalToolName, commandOf, pathOf, toolFamily, urlOf } from "../tool-families.js";
 import { pathSpecifier } from "./path-rule-text.js";
 
@@ -10,12 +10,12 @@ import { pathSpecifier } from "./path-rule-text.js";
  * A compound shell command needs one rule per subcommand (rules must cover every subcommand); those are joined
  * with ", ".
  */
-export function suggestRule(tool: string, input: unknown): string {
+export function suggestRule(tool: string, input: unknown, shell?: ShellAnalysis): string {
   const canonical = canonicalToolName(tool);
   const family = toolFamily(canonical);
   if (family === "shell") {
     const command = (commandOf(input) ?? "").trim().replace(/\s+/g, " ");
-    const analysis = analyzeShellCommand(command);
+    const analysis = shell ?? analyzeShellCommand(command);
     if (!analysis.complete || analysis.subcommands.length === 0) return `${canonical}(${command})`;
     const rules = new Set(analysis.subcommands.map((sub) => `${canonical}(${sub.text})`));
     return [...rules].join(", ");

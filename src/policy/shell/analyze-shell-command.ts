@@ -25,24 +25,11 @@ export interface ShellAnalysis {
 }
 
 /**
- * The last few analyses, compared by string. One call is analysed several times in a row (escalation pattern,
- * decision, suggested rule), so a tiny cache catches those; a large Map cache costs more in garbage collection
- * than it saves for distinct commands (measured: ~5 µs per distinct command), and repeated calls are served by
- * the policy's decision cache anyway.
- */
-const RECENT_LIMIT = 8;
-const recentCommands: string[] = [];
-const recentAnalyses: ShellAnalysis[] = [];
-let recentNext = 0;
-
-/**
  * Splits a command line into the subcommands it would run (compound commands, subshells, substitutions), with
- * `VAR=1` prefixes and wrappers removed.
+ * `VAR=1` prefixes and wrappers removed. Pure and unmemoised: callers that need one call's analysis several
+ * times (pattern, decision, suggested rule) compute it once and pass it along (`ToolCallInput.shell`).
  */
 export function analyzeShellCommand(command: string): ShellAnalysis {
-  for (let index = 0; index < recentCommands.length; index++) {
-    if (recentCommands[index] === command) return recentAnalyses[index] as ShellAnalysis;
-  }
   const parsed = parseShellCommand(command);
   const subcommands: Subcommand[] = [];
   for (const simple of parsed.commands) {
@@ -66,11 +53,7 @@ export function analyzeShellCommand(command: string): ShellAnalysis {
       wrappers: stripped.wrappers,
     });
   }
-  const analysis = new Analysis(command, subcommands, parsed.complete);
-  recentCommands[recentNext] = command;
-  recentAnalyses[recentNext] = analysis;
-  recentNext = (recentNext + 1) % RECENT_LIMIT;
-  return analysis;
+  return new Analysis(command, subcommands, parsed.complete);
 }
 
 class Analysis implements ShellAnalysis {

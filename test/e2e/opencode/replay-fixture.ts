@@ -58,7 +58,6 @@ export async function replayFixture(
     openSession: (id, sessionOptions) => guard.session(id, sessionOptions),
     interactive: options.interactive ?? false,
     delivery,
-    isOsDenial: (output) => classifyOutput(output) !== undefined,
   });
   for (const entry of entries) {
     // biome-ignore lint/suspicious/noExplicitAny: recorded JSON, shapes checked by the assertions that use it

@@ -1,0 +1,130 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openToolgate } from "./open-toolgate.js";
+
+function sandbox(config?: unknown) {
+  const root = mkdtempSync(join(tmpdir(), "toolgate-open-"));
+  const home = join(root, "home");
+  const project = join(root, "project");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(project, { recursive: true });
+  if (config !== undefined) writeFileSync(join(project, "toolgate.config.json"), JSON.stringify(config));
+  return { home, project, env: { HOME: home, TOOLGATE_DB: join(root, "toolgate.db") } as Record<string, string> };
+}
+
+describe("openToolgate", () => {
+  it("wires config, policy, store and guard: a config deny rule is recorded in the SQLite store", async () => {
+    const { home, project, env } = sandbox({
+      permissions: { deny: ["Bash(rm *)"] },
+      audit: { logs: { destination: "off" } },
+    });
+    const opened = await openToolgate({
+      host: "test",
+      cwd: project,
+      env,
+      homeDir: home,
+      claudeSettings: false,
+    });
+    const session = opened.guard.session("s1", { interactive: false });
+    const result = await session.decide({ toolUseId: "t1", tool: "Bash", input: { command: "rm -rf build" } });
+    expect(result.decision).toMatchObject({ behavior: "deny", rule: "Bash(rm *)" });
+    await opened.close();
+    const again = await openToolgate({
+      host: "test",
+      cwd: project,
+      env,
+      homeDir: home,
+      claudeSettings: false,
+    });
+    expect((await again.guard.session("s1", { interactive: false }).state()).total).toBe(1);
+    await again.close();
+  });
+
+  it("a non-numeric env threshold becomes a warning effect and the default is kept", async () => {
+    const { home, project, env } = sandbox({ audit: { logs: { destination: "off" } } });
+    const opened = await openToolgate({
+      host: "test",
+      cwd: project,
+      env: { ...env, TOOLGATE_NUDGE_THRESHOLD: "lots" },
+      homeDir: home,
+      claudeSettings: false,
+      state: "memory",
+    });
+    const session = opened.guard.session("s2", { interactive: false });
+    const call = (id: string) => ({ toolUseId: id, tool: "Write", input: { file_path: `/x/${id}` } });
+    const first = await session.denied(call("a"), { source: "rule", reason: "no" });
+    expect(first.find((effect) => effect.type === "warning")?.message).toContain("TOOLGATE_NUDGE_THRESHOLD");
+    expect(first.some((effect) => effect.type === "nudge")).toBe(false);
+    const second = await session.denied(call("b"), { source: "rule", reason: "no" });
+    expect(second.some((effect) => effect.type === "nudge")).toBe(true);
+    await opened.close();
+  });
+
+  it("reads the nudge threshold from the env (TOOLGATE_NUDGE_THRESHOLD=3)", async () => {
+    const { home, project, env } = sandbox({ audit: { logs: { destination: "off" } } });
+    const opened = await openToolgate({
+      host: "test",
+      cwd: project,
+      env: { ...env, TOOLGATE_NUDGE_THRESHOLD: "3" },
+      homeDir: home,
+      claudeSettings: false,
+      state: "memory",
+    });
+    const session = opened.guard.session("s3", { interactive: false });
+    const nudges: boolean[] = [];
+    for (const id of ["a", "b", "c"]) {
+      const effects = await session.denied(
+        { toolUseId: id, tool: "Write", input: { file_path: `/x/${id}` } },
+        { source: "rule", reason: "no" },
+      );
+      nudges.push(effects.some((effect) => effect.type === "nudge"));
+    }
+    expect(nudges).toEqual([false, false, true]);
+    await opened.close();
+  });
+
+  it("applies TOOLGATE_DENY_THRESHOLD without any config file (the no-config fast path)", async () => {
+    const { home, project, env } = sandbox();
+    const opened = await openToolgate({
+      host: "test",
+      cwd: project,
+      env: { ...env, TOOLGATE_DENY_THRESHOLD: "7" },
+      homeDir: home,
+      claudeSettings: false,
+      state: "memory",
+    });
+    expect(opened.sources).toContain("env:TOOLGATE_DENY_THRESHOLD");
+    expect(opened.guard.config.defaultThreshold).toBe(7);
+    await opened.close();
+  });
+
+  it("records an abort once, and refuses every later call with the same abort (source aborted)", async () => {
+    const { home, project, env } = sandbox({
+      permissions: { deny: ["Bash(rm *)"] },
+      audit: { logs: { destination: "off" } },
+    });
+    const opened = await openToolgate({ host: "test", cwd: project, env, homeDir: home, claudeSettings: false });
+    const session = opened.guard.session("s4", { interactive: false });
+    const errors: string[] = [];
+    for (let index = 0; index < 4; index++) {
+      const result = await session.decide({ toolUseId: `t${index}`, tool: "Bash", input: { command: "rm -rf build" } });
+      const abort = result.effects.find((effect) => effect.type === "abort");
+      if (abort !== undefined) errors.push(abort.error);
+    }
+    const later = await session.decide({ toolUseId: "t9", tool: "Bash", input: { command: "ls" } });
+    expect(later.decision).toMatchObject({ behavior: "deny", denialSource: "aborted" });
+    const repeated = later.effects.find((effect) => effect.type === "abort");
+    expect(repeated?.error).toBe(errors[0]);
+    await opened.close();
+    const { openStore } = await import("../store/open-store.js");
+    const store = await openStore({ env });
+    const rows = await store.denials.query({ sessionId: "s4" });
+    const events = await store.denials.queryEvents({ sessionId: "s4", kinds: ["run.aborted"] });
+    await store.close();
+    expect(events).toHaveLength(1);
+    expect(rows.map((row) => row.source)).toEqual(["rule", "rule", "aborted", "aborted", "aborted"]);
+    expect(rows.find((row) => row.toolUseId === "t9")?.reason).toBe(errors[0]);
+  });
+});

@@ -1,0 +1,165 @@
+import { homedir } from "node:os";
+import type { AuditOptions } from "../config/audit-schema.js";
+import { applyEnvOverrides } from "../config/env-overrides.js";
+import type { ToolgateConfig } from "../config/schema.js";
+import type { CoreOptions, CorePorts } from "../core/config.js";
+import type { Effect } from "../core/effects.js";
+import type { AuditEvent } from "../core/records.js";
+import type { SessionState } from "../core/state.js";
+import type { FailureInput, OsDenial } from "../guard/classify-failure.js";
+import { type AuditSink, createGuard, type Guard, type PolicyEvaluator } from "../guard/create-guard.js";
+import type { DenialStore, SessionStateStore } from "../store/ports.js";
+import { buildPolicy, type Policy } from "./build-policy.js";
+import { configFiles } from "./config-files.js";
+
+export interface OpenToolgateOptions {
+  /** the host this process serves, recorded with every session (`claude-code`, `opencode`, `cli`, ...) */
+  host: string;
+  /** the project directory (config discovery, Claude settings, relative rules); default process.cwd() */
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  homeDir?: string;
+  /**
+   * where session state lives: `store` (default) keeps it in the store so separate processes (one per hook event)
+   * share it; `memory` keeps it in this process (plugins, SDK hosts), mirrored to the store after each step that
+   * recorded something when `mirrorState` is set (so `toolgate run` can read it)
+   */
+  state?: "store" | "memory";
+  mirrorState?: boolean;
+  /** read the Claude Code settings hierarchy into the policy (default: the config's `claudeSettings`, else true) */
+  claudeSettings?: boolean;
+  /**
+   * `false`: the host decides every call itself and toolgate only counts what it reports (opencode's own
+   * permission rules); an evaluator: use it instead of the config's policy. Default: the config's policy.
+   */
+  enforce?: false | PolicyEvaluator;
+  /** escalation options over the config's (a host's own defaults or a caller's overrides) */
+  core?: CoreOptions;
+  /** ports over the defaults (a host's own rule syntax for suggestions, say) */
+  ports?: Partial<CorePorts>;
+  /** the host's OS-denial classifier for call output (detect/'s by default) */
+  classifyFailure?: (input: FailureInput) => OsDenial | undefined;
+  /** more warnings to emit once per session (a host's own settings problems) */
+  warnings?: { code: string; message: string }[];
+  /** extra sinks beside the store, logs and hooks */
+  sinks?: AuditSink[];
+  /** internal errors (failing sinks, fail-closed decisions); default: one line on stderr */
+  onError?: (error: unknown, where: string) => void;
+}
+
+/** Everything a host needs, wired once: the guard, plus what some hosts read back. */
+export interface Toolgate {
+  guard: Guard;
+  policy: Policy;
+  /** the validated config (`{}` when no config file applies) */
+  config: ToolgateConfig;
+  /** the config files read and env variables applied, lowest precedence first */
+  sources: string[];
+  /** where records and state live, for messages */
+  location: string;
+  /** the denial store the guard records into (spooled while unreachable) */
+  denials: DenialStore;
+  /** an audit event the host produced itself (a host-side stop): store, logs and hooks */
+  recordEvent(event: AuditEvent): Promise<void>;
+  /** waits for deliveries under way, then closes the store */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: the one place that discovers and loads the config (files + env; without a config file
+ * no schema is loaded at all), builds the policy, opens the store and the audit trail (records spooled while the
+ * store is unreachable, logs, OpenTelemetry and per-denial hooks as configured), sets up redaction, and wires the
+ * guard. Every host (hook processes, plugins, SDK wrappers, CLI commands) gets its guard here; adapters only
+ * translate. Throws ToolgateError CONFIG_INVALID / CONFIG_NOT_FOUND / STORE_CORRUPT / STORE_VERSION with a
+ * sentence that names the file, the key and the fix.
+ */
+export async function openToolgate(options: OpenToolgateOptions): Promise<Toolgate> {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const homeDir = options.homeDir ?? env["HOME"] ?? homedir();
+  const files = configFiles({ cwd, env, homeDir });
+  const loaded =
+    files.length === 0 ? noConfig(env) : (await import("./load-config.js")).loadConfig({ cwd, env, homeDir, files });
+  const { config } = loaded;
+  const policy = buildPolicy({
+    cwd,
+    homeDir,
+    env,
+    config,
+    ...(files.length === 0 ? {} : { loaded }),
+    ...(options.claudeSettings === undefined ? {} : { claudeSettings: options.claudeSettings }),
+  });
+  const audit = files.length === 0 ? undefined : await auditOptionsOf(config);
+  const { openAuditTrail } = await import("../audit/open-audit-trail.js");
+  const trail = await openAuditTrail({
+    env,
+    ...(audit === undefined ? {} : { audit }),
+    ...(config.store === undefined ? {} : { store: config.store }),
+    ...(options.onError === undefined ? {} : { onError: options.onError }),
+  });
+  const redaction =
+    config.redaction === undefined
+      ? undefined
+      : (await import("../detect-node/redact-options.js")).createRedactOptions(
+          config.redaction,
+          env as NodeJS.ProcessEnv,
+        );
+  const inMemory = options.state === "memory";
+  const sinks: AuditSink[] = [trail.sink, ...(options.sinks ?? [])];
+  if (inMemory && options.mirrorState === true) sinks.push(stateMirror(trail.stateStore));
+  const core: CoreOptions | undefined =
+    options.core === undefined ? config.escalation : { ...config.escalation, ...options.core };
+  const enforced = options.enforce === undefined ? policy : options.enforce;
+  const guard = createGuard({
+    ...(core === undefined ? {} : { core }),
+    warnings: [...loaded.warnings, ...policy.warnings, ...(options.warnings ?? [])],
+    ...(enforced === false ? {} : { policy: enforced }),
+    ...(inMemory ? {} : { stateStore: trail.stateStore }),
+    denialStore: trail.denials,
+    sinks,
+    ...(redaction === undefined ? {} : { redaction }),
+    ...(options.ports === undefined ? {} : { ports: options.ports }),
+    ...(options.classifyFailure === undefined ? {} : { classifyFailure: options.classifyFailure }),
+    ...(options.onError === undefined ? {} : { onError: options.onError }),
+  });
+  return {
+    guard,
+    policy,
+    config,
+    sources: loaded.sources,
+    location: trail.location,
+    denials: trail.denials,
+    recordEvent: async (event) => trail.sink.deliver([{ type: "audit", event }]),
+    async close() {
+      await guard.drain();
+      await trail.close();
+    },
+  };
+}
+
+/** No config file: the env overrides over an empty config, with no schema loaded. */
+function noConfig(env: Readonly<Record<string, string | undefined>>) {
+  const overridden = applyEnvOverrides({}, env);
+  return {
+    config: overridden.config as ToolgateConfig,
+    warnings: overridden.warnings,
+    sources: overridden.applied.map((name) => `env:${name}`),
+  };
+}
+
+/** A config file without an `audit` section gets the section's documented defaults. */
+async function auditOptionsOf(config: ToolgateConfig): Promise<AuditOptions> {
+  if (config.audit !== undefined) return config.audit;
+  const { auditSchema } = await import("../config/audit-schema.js");
+  return auditSchema.parse({});
+}
+
+/** Mirrors an in-process session's state to the store after each step that recorded something (`toolgate run`). */
+function stateMirror(sessions: SessionStateStore): AuditSink {
+  return {
+    async deliver(effects: readonly Effect[], session: { sessionId: string; state: SessionState }) {
+      if (!effects.some((effect) => effect.type === "record" || effect.type === "audit")) return;
+      await sessions.update(session.sessionId, () => session.state);
+    },
+  };
+}
