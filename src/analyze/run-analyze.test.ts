@@ -92,7 +92,12 @@ describe("toolgate analyze", () => {
 
   test("--save is idempotent: analysing the same files twice adds nothing", async () => {
     const { io, err, root } = sandbox();
-    const paths = [join(fixtures, "claude-code/stubborn.session.jsonl"), join(fixtures, "qwen/stubborn.chat.jsonl")];
+    // the Qwen run twice: its chat file and its stream-json output hold the same three denials
+    const paths = [
+      join(fixtures, "claude-code/stubborn.session.jsonl"),
+      join(fixtures, "qwen/stubborn.chat.jsonl"),
+      join(fixtures, "qwen/stubborn.stream.jsonl"),
+    ];
     await runAnalyze({ ...io, paths, save: true, json: true });
     await runAnalyze({ ...io, paths, save: true, json: true });
     expect(err.join("")).toContain("offered 6 denial records");
