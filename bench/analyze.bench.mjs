@@ -1,5 +1,6 @@
 // `toolgate analyze` throughput on a large synthetic corpus vs a bare readline + JSON.parse loop over the same
-// files, in the same run. Usage: npm run bench -- analyze   (ANALYZE_BENCH_MB sets the corpus size, default 512)
+// files, in the same run. Usage: npm run bench -- analyze   (ANALYZE_BENCH_MB sets the corpus size, default 512;
+// ANALYZE_BENCH_FILE_MB the size of each file, default 16)
 //
 // The corpus is generated at run time in a temp dir from the transcripts recorded from the real hosts
 // (test/fixtures/transcripts: Claude Code session + stream-json, Codex rollout, Gemini session + stream-json,
@@ -29,7 +30,7 @@ const TEMPLATES = [
   ["qwen", "legitimate.stream.jsonl", 1],
   ["opencode", "stubborn.run.jsonl", 1],
 ];
-const FILE_BYTES = 16 * 1024 * 1024;
+const FILE_BYTES = Number(process.env.ANALYZE_BENCH_FILE_MB ?? 16) * 1024 * 1024;
 
 function sessionIdsOf(text) {
   return [
