@@ -1,0 +1,152 @@
+import { fork } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/open-store.js";
+import { describePostgres } from "../store/postgres-test-database.js";
+
+/**
+ * One decision = one reducer step = one state transaction: 8 hook-like processes decide rule-denied calls of ONE
+ * session at the same time, through the composition root and the real store. The counts are exact and each
+ * threshold effect fires exactly once (an interactive session escalates once; a headless one aborts once and
+ * refuses every later call as `aborted`). Runs on SQLite and on the real Postgres server.
+ */
+const WORKERS = 8;
+const CALLS = 10;
+const script = join(import.meta.dirname, "decide-worker.mjs");
+const directories: string[] = [];
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+function project(store: Record<string, unknown> = {}) {
+  const root = mkdtempSync(join(tmpdir(), "toolgate-decide-"));
+  directories.push(root);
+  const home = join(root, "home");
+  const cwd = join(root, "project");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+  writeFileSync(
+    join(cwd, "toolgate.config.json"),
+    JSON.stringify({
+      permissions: { deny: ["Bash(rm *)"] },
+      claudeSettings: { enabled: false },
+      audit: { logs: { destination: "off" } },
+      store: { spoolDirectory: join(root, "spool"), ...store },
+    }),
+  );
+  return { root, home, cwd };
+}
+
+/** Forks one worker per argv list, releases them together once all opened toolgate, and waits for all to exit 0. */
+async function runTogether(argvs: string[][]): Promise<void> {
+  const children = argvs.map((argv) => fork(script, argv, { stdio: ["ignore", "ignore", "pipe", "ipc"] }));
+  let ready = 0;
+  const exits = children.map(
+    (child, index) =>
+      new Promise<void>((resolve, reject) => {
+        let stderr = "";
+        child.stderr?.on("data", (chunk) => {
+          stderr += String(chunk);
+        });
+        child.on("message", () => {
+          ready += 1;
+          if (ready === children.length) for (const each of children) each.send("go");
+        });
+        child.on("exit", (code) =>
+          code === 0 ? resolve() : reject(new Error(`worker ${index} exited ${code}: ${stderr}`)),
+        );
+      }),
+  );
+  await Promise.all(exits);
+}
+
+async function decideConcurrently(options: {
+  cwd: string;
+  env: Record<string, string>;
+  sessionId: string;
+  interactive: boolean;
+}) {
+  const previous = process.cwd();
+  process.chdir(options.cwd);
+  const saved = { ...process.env };
+  Object.assign(process.env, options.env);
+  try {
+    await runTogether(
+      Array.from({ length: WORKERS }, (_, index) => [
+        options.sessionId,
+        `w${index}`,
+        String(CALLS),
+        options.interactive ? "1" : "0",
+      ]),
+    );
+  } finally {
+    process.chdir(previous);
+    for (const key of Object.keys(options.env)) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+  }
+}
+
+async function outcome(options: { env: Record<string, string>; store?: Record<string, unknown>; sessionId: string }) {
+  const store = await openStore({ env: options.env, ...(options.store ? { config: options.store } : {}) });
+  try {
+    const state = (await store.sessions.get(options.sessionId))?.state;
+    const rows = await store.denials.query({ sessionId: options.sessionId });
+    const events = await store.denials.queryEvents({ sessionId: options.sessionId });
+    const kinds = (kind: string) => events.filter((event) => event.kind === kind).length;
+    return {
+      total: state?.total,
+      rows: rows.length,
+      distinctCalls: new Set(rows.map((row) => row.toolUseId)).size,
+      sources: rows.reduce<Record<string, number>>((counts, row) => {
+        counts[row.source] = (counts[row.source] ?? 0) + 1;
+        return counts;
+      }, {}),
+      escalations: kinds("escalation.reached"),
+      aborts: kinds("run.aborted"),
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+function expectExact(result: Awaited<ReturnType<typeof outcome>>, interactive: boolean) {
+  expect(result.total).toBe(WORKERS * CALLS);
+  expect(result.rows).toBe(WORKERS * CALLS);
+  expect(result.distinctCalls).toBe(WORKERS * CALLS);
+  expect(result.escalations).toBe(1);
+  if (interactive) {
+    expect(result.aborts).toBe(0);
+    expect(result.sources).toEqual({ rule: WORKERS * CALLS });
+  } else {
+    // the threshold (2 for shell tools) is reached exactly once; every later call is refused by that abort
+    expect(result.aborts).toBe(1);
+    expect(result.sources).toEqual({ rule: 2, aborted: WORKERS * CALLS - 2 });
+  }
+}
+
+describe("one decision per state transaction, 8 processes on one session (SQLite)", () => {
+  for (const interactive of [true, false]) {
+    it(`${interactive ? "interactive: escalates once" : "headless: aborts once"}; counts exact`, async () => {
+      const { root, home, cwd } = project();
+      const env = { HOME: home, TOOLGATE_DB: join(root, "toolgate.db") };
+      await decideConcurrently({ cwd, env, sessionId: "shared", interactive });
+      expectExact(await outcome({ env, sessionId: "shared" }), interactive);
+    }, 120_000);
+  }
+});
+
+describePostgres("one decision per state transaction, 8 processes on one session (Postgres)", (postgres) => {
+  for (const interactive of [true, false]) {
+    it(`${interactive ? "interactive: escalates once" : "headless: aborts once"}; counts exact`, async () => {
+      const schema = postgres.newSchema();
+      const { home, cwd } = project({ schema });
+      const env = { HOME: home, TOOLGATE_DATABASE_URL: postgres.url() };
+      await decideConcurrently({ cwd, env, sessionId: "shared", interactive });
+      expectExact(await outcome({ env, store: { schema }, sessionId: "shared" }), interactive);
+    }, 120_000);
+  }
+});

@@ -1,0 +1,29 @@
+// Child process for the one-decision concurrency test: opens toolgate through the composition root (built dist),
+// says "ready" to the parent, waits for "go" (so all workers decide at the same moment), decides `count`
+// rule-denied calls of one shared session all at once, and exits. argv: sessionId, worker name, count,
+// interactive (1|0). The project directory (config) is the working directory; the store comes from the env.
+import { openToolgate } from "../../dist/node/index.js";
+
+const [sessionId, name, count, interactive] = process.argv.slice(2);
+const toolgate = await openToolgate({ host: "test", onError: (error) => process.stderr.write(`${String(error)}\n`) });
+try {
+  const session = toolgate.guard.session(sessionId, { interactive: interactive === "1", host: "test" });
+  await new Promise((resolve) => {
+    process.once("message", resolve);
+    process.send?.("ready");
+  });
+  const results = await Promise.all(
+    Array.from({ length: Number(count) }, (_, index) =>
+      session.decide({
+        toolUseId: `${name}-${index}`,
+        tool: "Bash",
+        input: { command: `rm -rf build-${name}-${index}` },
+      }),
+    ),
+  );
+  for (const result of results) {
+    if (result.decision.behavior !== "deny") throw new Error(`a call of ${name} was not denied`);
+  }
+} finally {
+  await toolgate.close();
+}
