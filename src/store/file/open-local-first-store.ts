@@ -1,0 +1,41 @@
+import { join } from "node:path";
+import type { StoreOptions } from "../../config/store-schema.js";
+import type { SessionState } from "../../core/state.js";
+import type { Store } from "../ports.js";
+import { defaultSpoolDirectory, resolveStoreLocation, toolgateHome } from "../resolve-store-location.js";
+import type { SpooledDenialStore } from "../spooled-denial-store.js";
+import { createLocalFirstStore } from "./local-first-store.js";
+
+/**
+ * The hook's store as the composition root opens it: session state in `~/.toolgate/state` (or `stateDirectory`),
+ * records and events in the spool (`store.spoolDirectory`, default `~/.toolgate/spool`), drained into the store
+ * the environment and config select (TOOLGATE_DATABASE_URL, TOOLGATE_DB, `store`), which is opened only by
+ * `denials.drain()` and by reads. Nothing here loads a database driver.
+ *
+ * With the memory engine (`TOOLGATE_DB=off`, `store.engine: "memory"`) nothing may touch the disk, so the
+ * caller should use createMemoryStore instead: this function throws for it rather than write files.
+ */
+export function openLocalFirstStore<S = SessionState>(
+  options: {
+    env?: Record<string, string | undefined>;
+    config?: StoreOptions;
+    home?: string;
+    stateDirectory?: string;
+    onError?: (error: unknown) => void;
+  } = {},
+): Store<S> & { readonly denials: SpooledDenialStore } {
+  const location = resolveStoreLocation({ env: options.env, config: options.config, home: options.home });
+  if (location.engine === "memory") {
+    throw new Error("openLocalFirstStore: the memory engine keeps nothing on disk; use createMemoryStore instead");
+  }
+  return createLocalFirstStore<S>({
+    stateDirectory: options.stateDirectory ?? join(toolgateHome(options.home), "state"),
+    spoolDirectory: defaultSpoolDirectory({ config: options.config, home: options.home }),
+    open: async () => {
+      const { openStore } = await import("../open-store.js");
+      const store = await openStore({ location, config: options.config });
+      return { ...store.denials, close: () => store.close() };
+    },
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+}
