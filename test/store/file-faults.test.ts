@@ -6,6 +6,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
@@ -48,6 +49,16 @@ const caught = async (promise: Promise<unknown>) =>
   );
 /** a pid that belonged to a process which has exited */
 const deadPid = () => spawnSync(process.execPath, ["-e", "0"]).pid!;
+
+describe("permissions", () => {
+  it("creates the state directory 0700 and the state file 0600 (state can hold redacted inputs)", async () => {
+    const directory = join(stateDirectory(), "nested", "state");
+    const store = createFileSessionStateStore<Counter>({ directory });
+    await store.update("s", increment);
+    expect(statSync(directory).mode & 0o777).toBe(0o700);
+    expect(statSync(join(directory, "s-s.json")).mode & 0o777).toBe(0o600);
+  });
+});
 
 describe("a damaged state file fails the update closed, is moved aside, and the next update starts over", () => {
   it("a state file truncated mid-JSON", async () => {

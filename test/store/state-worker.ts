@@ -34,7 +34,8 @@ async function open(): Promise<Store<Counter>> {
     const { createFileSessionStateStore } = await import("../../src/store/file/file-session-state-store.js");
     const { createMemoryDenialStore } = await import("../../src/store/memory-store.js");
     // exactness under contention is what these workers test, not the budget: wait as long as it takes
-    const sessions = createFileSessionStateStore<Counter>({ directory: location, lockWaitMs: 60_000 });
+    const lockWaitMs = Number(process.env.TOOLGATE_WORKER_LOCK_WAIT_MS ?? 60_000);
+    const sessions = createFileSessionStateStore<Counter>({ directory: location, lockWaitMs });
     return { location, sessions, denials: createMemoryDenialStore(), close: () => sessions.close() };
   }
   if (engine === "sqlite") {
