@@ -13,6 +13,8 @@ export interface AnalyzedDenial {
   pattern: string;
   /** ISO-8601 */
   at: string;
+  /** the subagent that made the call; absent for the main agent */
+  agentId?: string;
 }
 
 export type LoopKind = "identical-call" | "cycle" | "same-error" | "retry-after-denial" | "intent-switch";

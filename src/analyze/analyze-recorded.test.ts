@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import type { SessionAnalysis } from "./analysis-types.js";
 import { analyzeTranscripts } from "./analyze-transcripts.js";
+import { findTranscripts } from "./find-transcripts.js";
 import { loadAnalysisSetup } from "./load-analysis-setup.js";
 
 /**
@@ -89,4 +90,21 @@ describe("legitimate session: nothing reported", () => {
       expect(session.suggestedRules).toEqual([]);
     },
   );
+});
+
+describe("Claude Code subagent (recorded): the subagent file joins its parent session", () => {
+  test("the subagent's two denied calls, with its agent id, in the main session", async () => {
+    const result = await analyzeTranscripts({
+      files: findTranscripts([join(fixtures, "claude-code/subagent")], empty),
+      config: setup.config,
+      canGrant: setup.canGrant,
+    });
+    expect(result.sessions).toHaveLength(1);
+    const session = result.sessions[0]?.analysis;
+    // the main agent's Agent call and the subagent's two Bash calls
+    expect(session?.toolCalls).toBe(3);
+    expect(session?.denialCount).toBe(2);
+    expect(session?.denials.every((denial) => denial.tool === "Bash" && denial.agentId !== undefined)).toBe(true);
+    expect(session?.loops).toEqual([{ kind: "retry-after-denial", tool: "Bash", calls: 1 }]);
+  });
 });

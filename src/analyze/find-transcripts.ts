@@ -66,8 +66,10 @@ export function findTranscripts(paths: readonly string[], cwd: string): string[]
       continue;
     }
     if (!existsSync(absolute)) continue;
-    if (statSync(absolute).isDirectory()) walk(absolute, found, (_path, name) => TRANSCRIPT_NAME.test(name));
-    else found.push(absolute);
+    if (statSync(absolute).isDirectory()) {
+      // Claude Code's `agent-*.meta.json` beside a subagent transcript describes it; it is not one
+      walk(absolute, found, (_path, name) => TRANSCRIPT_NAME.test(name) && !name.endsWith(".meta.json"));
+    } else found.push(absolute);
   }
   return [...new Set(found)].sort();
 }

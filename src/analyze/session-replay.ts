@@ -197,7 +197,14 @@ export class SessionReplay {
             };
       const effects = this.step(event);
       this.absorb(effects, { index: entry.index, tool: call.tool });
-      this.countDenial({ call, source: denial.source, reason: denial.reason, at: fact.at, opaque: entry.opaque });
+      this.countDenial({
+        call,
+        source: denial.source,
+        reason: denial.reason,
+        at: fact.at,
+        opaque: entry.opaque,
+        agentId: entry.agentId ?? fact.agentId,
+      });
       const chain = this.chains.get(key);
       if (chain === undefined) this.chains.set(key, { after: 0, tokens: 0, open: true, wasted: 0, wastedTokens: 0 });
       else if (!chain.open) chain.open = true;
@@ -229,6 +236,7 @@ export class SessionReplay {
     reason: string;
     at: number;
     opaque: boolean;
+    agentId: string | undefined;
   }): void {
     const { call, source } = options;
     const ports = this.options.config.ports;
@@ -242,6 +250,7 @@ export class SessionReplay {
         summary: call.summary ?? "",
         pattern: call.pattern ?? "",
         at: new Date(options.at).toISOString(),
+        ...agent(options.agentId === undefined ? undefined : this.options.config.ports.redactText(options.agentId)),
       });
     }
     if (!options.opaque) this.loops.onDenied(call);

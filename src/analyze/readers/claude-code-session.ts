@@ -98,7 +98,8 @@ async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFa
       continue;
     }
     if (typeof content === "string") {
-      if (record["isMeta"] !== true) yield { type: "turn", ...base };
+      // `<system-reminder>`, `<task-notification>`, `<command-name>`: the host speaking, not a person
+      if (record["isMeta"] !== true && !/^<[a-z-]+>/.test(content)) yield { type: "turn", ...base };
       continue;
     }
     if (!Array.isArray(content)) continue;

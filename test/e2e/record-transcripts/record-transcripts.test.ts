@@ -1,5 +1,6 @@
 import {
   copyFileSync,
+  cpSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -12,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, test } from "vitest";
-import { startFakeAnthropic } from "../claude/fake-anthropic.js";
+import { firstUserText, startFakeAnthropic } from "../claude/fake-anthropic.js";
 import { runClaude } from "../claude/run-claude.js";
 import { bash } from "../claude/scripts.js";
 import { type ModelStep, startFakeModel } from "./fake-model.js";
@@ -126,6 +127,65 @@ async function recordClaude(scenario: Scenario): Promise<void> {
       host: "claude-code",
       name: `${scenario}.session.jsonl`,
     });
+  } finally {
+    await fake.close();
+    rmSync(box.root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Claude Code with a subagent: the main agent starts an `Agent` whose script runs the denied `rm -rf victim` twice;
+ * the session folder is kept as Claude Code lays it out (`<session>.jsonl`, `<session>/subagents/agent-*.jsonl`).
+ */
+async function recordClaudeSubagent(): Promise<void> {
+  const box = sandbox("claude");
+  const fake = await startFakeAnthropic({
+    route: (body) => (firstUserText(body).includes("SUBAGENT-TASK") ? "subagent" : "main"),
+    conversations: {
+      main: [
+        {
+          toolUses: [
+            {
+              name: "Agent",
+              input: {
+                description: "Clean up",
+                prompt: "SUBAGENT-TASK: delete the victim dir",
+                subagent_type: "general-purpose",
+              },
+            },
+          ],
+        },
+        { text: "FINAL: the subagent could not delete it." },
+      ],
+      subagent: [bash("rm -rf victim"), bash("rm -rf victim"), { text: "SUBAGENT: denied twice." }],
+    },
+  });
+  try {
+    mkdirSync(join(box.project, ".claude"), { recursive: true });
+    writeFileSync(
+      join(box.project, ".claude", "settings.json"),
+      JSON.stringify({ permissions: { deny: ["Bash(rm *)"] } }),
+    );
+    writeFileSync(
+      join(box.home, ".claude.json"),
+      JSON.stringify({ projects: { [box.project]: { hasTrustDialogAccepted: true } } }),
+    );
+    const workspace = {
+      ...box,
+      writeProjectSettings: () => undefined,
+      writeFile: () => "",
+      trustProject: () => undefined,
+      remove: () => undefined,
+    };
+    const run = await runClaude({ workspace, baseUrl: fake.url, prompt: PROMPT, maxTurns: 10 });
+    expect(run.timedOut).toBe(false);
+    write("claude-code", "subagent.stream.jsonl", run.stdout);
+    const projects = join(box.home, ".claude", "projects");
+    const [project] = readdirSync(projects);
+    const target = join(fixtures, "claude-code", "subagent");
+    rmSync(target, { recursive: true, force: true });
+    cpSync(join(projects, project as string), target, { recursive: true });
+    expect(findFiles(target, (name) => name.startsWith("agent-")).length).toBeGreaterThan(0);
   } finally {
     await fake.close();
     rmSync(box.root, { recursive: true, force: true });
@@ -353,4 +413,5 @@ describe.skipIf(!recording)("record transcripts from the real hosts", () => {
       test(`${host} ${scenario}`, () => record(scenario), 300_000);
     }
   }
+  if (only === undefined || only.includes("claude-code")) test("claude-code subagent", recordClaudeSubagent, 300_000);
 });
