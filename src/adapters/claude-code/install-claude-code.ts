@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ToolgateError } from "../../core/errors.js";
+import { editJsonText, parseJsonc } from "../json-file-edit.js";
 import { lineDiff } from "./line-diff.js";
 import { addToolgateHooks, removeToolgateHooks } from "./settings-hooks.js";
 
@@ -44,7 +45,7 @@ function readSettings(path: string): { text: string; settings: Record<string, un
   const text = readFileSync(path, "utf8");
   if (text.trim() === "") return { text, settings: {} };
   try {
-    const value = JSON.parse(text) as unknown;
+    const value = parseJsonc(text);
     if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not a JSON object");
     return { text, settings: value as Record<string, unknown> };
   } catch (error) {
@@ -64,9 +65,11 @@ function update(options: InstallOptions, change: (settings: Record<string, unkno
   });
   const { text, settings } = readSettings(path);
   const next = change(settings);
-  const nextText = Object.keys(next).length === 0 && text === "" ? "" : `${JSON.stringify(next, null, 2)}\n`;
-  const before = text === "" ? "" : `${JSON.stringify(settings, null, 2)}\n`;
-  const diff = lineDiff({ before, after: nextText });
+  // only the changed values are edited: the rest of the file keeps its formatting, key order and comments, and
+  // the diff compares the file's real text before and after, so it shows every line the write changes
+  const nextText =
+    Object.keys(next).length === 0 && text === "" ? "" : editJsonText({ text, before: settings, after: next });
+  const diff = lineDiff({ before: text, after: nextText });
   const changed = diff.length > 0;
   let written = false;
   if (changed && !options.dryRun) {
