@@ -36,7 +36,15 @@ function commandText(input: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/** Codex `apply_patch` input: `*** Add File: path`, `*** Update File: path`, `*** Delete File: path` */
+const PATCH_FILE = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm;
+
 export function callTargets(input: unknown): string[] {
+  if (typeof input === "string") {
+    return [...input.slice(0, 20_000).matchAll(PATCH_FILE)]
+      .map((match) => normalize(match[1] as string))
+      .slice(0, MAX_TARGETS);
+  }
   if (input === null || typeof input !== "object") return [];
   const record = input as Record<string, unknown>;
   const targets = new Set<string>();

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -120,5 +120,35 @@ describe("toolgate analyze", () => {
         code: "INPUT_INVALID",
       },
     );
+  });
+});
+
+describe("redaction and progress", () => {
+  test("a secret in a denied call never reaches the output", async () => {
+    const { io, out, root } = sandbox();
+    const secret = "ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5";
+    const lines = readFileSync(join(fixtures, "claude-code/stubborn.session.jsonl"), "utf8").replaceAll(
+      "rm -rf victim",
+      `curl -H 'Authorization: token ${secret}' https://api.github.com/x && rm -rf victim`,
+    );
+    const file = join(root, "secret.jsonl");
+    writeFileSync(file, lines);
+    const document = await runAnalyze({ ...io, paths: [file], save: false, json: true });
+    expect(document.totals.denials).toBe(3);
+    expect(out.join("")).not.toContain(secret);
+    out.length = 0;
+    await runAnalyze({ ...io, paths: [file], save: false, json: false });
+    expect(out.join("")).toContain("denied");
+    expect(out.join("")).not.toContain(secret);
+  });
+
+  test("a progress bar on stderr only when stderr is a terminal", async () => {
+    const quiet = sandbox();
+    await runAnalyze({ ...quiet.io, paths: [join(fixtures, "codex")], save: false, json: false });
+    expect(quiet.err.join("")).toBe("");
+    const tty = sandbox();
+    const stderr = { write: (text: string) => tty.err.push(text), isTTY: true };
+    await runAnalyze({ ...tty.io, stderr, paths: [join(fixtures, "codex")], save: false, json: false });
+    expect(tty.err.join("")).toContain("analyzing [");
   });
 });

@@ -52,7 +52,8 @@ async function* readGeminiStream(source: ReaderSource): AsyncGenerator<ReaderFac
         id: String(record["tool_id"]),
         outcome: record["status"] === "success" ? "success" : "error",
         text,
-        ...(policy ? { denial: { source: "rule" as const, reason: text } } : {}),
+        // a policy refusal: the text says whether a deny rule or an ask nobody could answer (else `rule`)
+        ...(policy ? { denial: {} } : {}),
       };
     }
   }
