@@ -122,7 +122,11 @@ function insertBySiblings(
     printValue(options.value, indent, options.formatting);
   if (options.index >= children.length) {
     const end = sibling.offset + sibling.length;
-    return `${text.slice(0, end)},${options.formatting.eol}${indent}${printed}${text.slice(end)}`;
+    // a line comment after the last sibling stays on its line: the new entry goes on the next line
+    const rest = /^[ \t]*(\/\/[^\r\n]*)?(?=\r?\n)/.exec(text.slice(end));
+    const at = rest === null ? end : end + rest[0].length;
+    const between = text.slice(end, at);
+    return `${text.slice(0, end)},${between}${options.formatting.eol}${indent}${printed}${text.slice(at)}`;
   }
   return `${text.slice(0, sibling.offset)}${printed},${options.formatting.eol}${indent}${text.slice(sibling.offset)}`;
 }

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ToolgateError } from "../../core/errors.js";
 import { editJsonText, parseJsonc } from "../json-file-edit.js";
-import { lineDiff } from "./line-diff.js";
+import { lineDiff } from "../line-diff.js";
 import { addToolgateHooks, removeToolgateHooks } from "./settings-hooks.js";
 
 export type InstallScope = "project" | "local" | "user";

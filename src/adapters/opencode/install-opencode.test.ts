@@ -1,11 +1,17 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { installOpencode, uninstallOpencode } from "./install-opencode.js";
+
+const created: string[] = [];
+afterEach(() => {
+  for (const directory of created.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
 
 function project(config?: unknown): string {
   const directory = mkdtempSync(join(tmpdir(), "toolgate-install-opencode-"));
+  created.push(directory);
   if (config !== undefined) writeFileSync(join(directory, "opencode.json"), JSON.stringify(config));
   return directory;
 }
@@ -48,12 +54,63 @@ describe("install opencode", () => {
     expect(uninstallOpencode({ scope: "project", dryRun: false, cwd }).changed).toBe(false);
   });
 
-  test("a file that is not plain JSON is left alone with the line to add", () => {
+  test("a file that is not valid JSON or JSONC is left alone with the line to add", () => {
     const cwd = project();
-    writeFileSync(join(cwd, "opencode.json"), '{ // comment\n "model": "x/y" }');
+    writeFileSync(join(cwd, "opencode.json"), '{ "model": "x/y",, }');
     expect(() => installOpencode({ scope: "project", dryRun: false, cwd })).toThrow(
-      /Add "file:.*" to its "plugin" list/,
+      /add "file:.*" to its "plugin" list/,
     );
+    expect(readFileSync(join(cwd, "opencode.json"), "utf8")).toBe('{ "model": "x/y",, }');
+  });
+
+  test("edits opencode.jsonc in place: comments, indentation and other keys stay; uninstall restores it", () => {
+    const cwd = project();
+    const original =
+      '{\n    // my setup\n    "$schema": "https://opencode.ai/config.json",\n    "plugin": [\n        "other-plugin" // pinned\n    ],\n    "model": "x/y"\n}\n';
+    const file = join(cwd, "opencode.jsonc");
+    writeFileSync(file, original);
+    const outcome = installOpencode({
+      scope: "project",
+      dryRun: false,
+      cwd,
+      command: "file:///opt/toolgate/dist/node/opencode-plugin.js",
+    });
+    expect(outcome.path).toBe(file);
+    expect(readFileSync(file, "utf8")).toBe(
+      '{\n    // my setup\n    "$schema": "https://opencode.ai/config.json",\n    "plugin": [\n        "other-plugin", // pinned\n        "file:///opt/toolgate/dist/node/opencode-plugin.js"\n    ],\n    "model": "x/y"\n}\n',
+    );
+    expect(outcome.diff).toEqual([
+      "  ...",
+      '      "$schema": "https://opencode.ai/config.json",',
+      '      "plugin": [',
+      '-         "other-plugin" // pinned',
+      '+         "other-plugin", // pinned',
+      '+         "file:///opt/toolgate/dist/node/opencode-plugin.js"',
+      "      ],",
+      '      "model": "x/y"',
+      "  ...",
+    ]);
+    uninstallOpencode({
+      scope: "project",
+      dryRun: false,
+      cwd,
+      command: "file:///opt/toolgate/dist/node/opencode-plugin.js",
+    });
+    expect(readFileSync(file, "utf8")).toBe(original);
+  });
+
+  test("replaces toolgate's entry from another install path", () => {
+    const cwd = project({ plugin: ["file:///old/toolgate/dist/node/opencode-plugin.js", "other-plugin"] });
+    const outcome = installOpencode({
+      scope: "project",
+      dryRun: false,
+      cwd,
+      command: "file:///new/toolgate/dist/node/opencode-plugin.js",
+    });
+    expect(read(cwd).plugin).toEqual(["other-plugin", "file:///new/toolgate/dist/node/opencode-plugin.js"]);
+    expect(outcome.diff.filter((line) => line.startsWith("-"))).toEqual([
+      '- {"plugin":["file:///old/toolgate/dist/node/opencode-plugin.js","other-plugin"]}',
+    ]);
   });
 
   test("--local is not an opencode scope", () => {

@@ -2,12 +2,15 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
+import { editJsonText, parseJsonc } from "../json-file-edit.js";
+import { lineDiff } from "../line-diff.js";
 
 /**
  * `toolgate install opencode [--project | --user]`: adds the toolgate plugin to opencode's `plugin` list, as a
  * `file://` URL of this toolgate's plugin module (opencode loads file plugins without an npm install).
  * `--project` (default) edits ./opencode.json, `--user` ~/.config/opencode/opencode.json. Idempotent; uninstall
- * removes exactly the entries install adds and keeps every other setting.
+ * removes exactly the entries install adds and keeps every other setting. The file is edited in place (JSON or
+ * JSONC): only the `plugin` list changes, every other line keeps its formatting and comments.
  */
 export interface OpencodeInstallOptions {
   scope: "project" | "local" | "user";
@@ -27,7 +30,8 @@ export interface OpencodeInstallOutcome {
   written: boolean;
 }
 
-const MARKER = /toolgate.*[/\\]adapters[/\\]opencode[/\\]index\.(js|ts)$/;
+/** toolgate's plugin module wherever it is installed (this layout and the earlier adapters/opencode/index one). */
+const MARKER = /toolgate.*[/\\](node[/\\]opencode-plugin|adapters[/\\]opencode[/\\]index)\.(js|ts)$/;
 
 export function toolgatePluginUrl(): string {
   return new URL("../../node/opencode-plugin.js", import.meta.url).href;
@@ -46,27 +50,40 @@ export function opencodeConfigPath(options: Pick<OpencodeInstallOptions, "scope"
   return existsSync(jsonc) ? jsonc : join(directory, "opencode.json");
 }
 
-function readConfig(path: string, entry: string): Record<string, unknown> {
-  if (!existsSync(path)) return {};
+function readConfig(path: string, entry: string): { text: string; config: Record<string, unknown> } {
+  if (!existsSync(path)) return { text: "", config: {} };
   const text = readFileSync(path, "utf8");
+  if (text.trim() === "") return { text, config: {} };
   try {
-    const parsed = JSON.parse(text) as unknown;
+    const parsed = parseJsonc(text);
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
-    return parsed as Record<string, unknown>;
+    return { text, config: parsed as Record<string, unknown> };
   } catch (error) {
     throw new ToolgateError({
       code: "CONFIG_INVALID",
-      message: `${path} is not plain JSON (${(error as Error).message}); toolgate will not rewrite it. Add ${JSON.stringify(entry)} to its "plugin" list yourself.`,
+      message: `${path} is not valid JSON or JSONC (${(error as Error).message}); toolgate will not rewrite it. Fix it, or add ${JSON.stringify(entry)} to its "plugin" list yourself.`,
       data: { path },
     });
   }
 }
 
-function write(path: string, config: Record<string, unknown>): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.toolgate-${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(config, null, 2)}\n`);
-  renameSync(temporary, path);
+/** Edits the file to `next` (only what differs), writes it atomically unless dry-run, and returns the real diff. */
+function apply(
+  path: string,
+  current: { text: string; config: Record<string, unknown> },
+  next: Record<string, unknown>,
+  dryRun: boolean,
+): OpencodeInstallOutcome {
+  const nextText = editJsonText({ text: current.text, before: current.config, after: next });
+  const diff = lineDiff({ before: current.text, after: nextText });
+  if (diff.length === 0) return { path, changed: false, diff, written: false };
+  if (!dryRun) {
+    mkdirSync(dirname(path), { recursive: true });
+    const temporary = `${path}.toolgate-${process.pid}.tmp`;
+    writeFileSync(temporary, nextText);
+    renameSync(temporary, path);
+  }
+  return { path, changed: true, diff, written: !dryRun };
 }
 
 function isToolgateEntry(value: unknown): boolean {
@@ -77,31 +94,22 @@ function isToolgateEntry(value: unknown): boolean {
 export function installOpencode(options: OpencodeInstallOptions): OpencodeInstallOutcome {
   const path = opencodeConfigPath(options);
   const entry = options.command ?? toolgatePluginUrl();
-  const config = readConfig(path, entry);
-  const plugins = Array.isArray(config.plugin) ? [...config.plugin] : [];
+  const current = readConfig(path, entry);
+  const plugins = Array.isArray(current.config.plugin) ? [...current.config.plugin] : [];
   if (plugins.includes(entry)) return { path, changed: false, diff: [], written: false };
-  const stale = plugins.filter(isToolgateEntry);
   const next = [...plugins.filter((item) => !isToolgateEntry(item)), entry];
-  const diff = [...stale.map((item) => `- plugin ${JSON.stringify(item)}`), `+ plugin ${JSON.stringify(entry)}`];
-  if (!options.dryRun) write(path, { ...config, plugin: next });
-  return { path, changed: true, diff, written: !options.dryRun };
+  return apply(path, current, { ...current.config, plugin: next }, options.dryRun);
 }
 
 export function uninstallOpencode(options: OpencodeInstallOptions): OpencodeInstallOutcome {
   const path = opencodeConfigPath(options);
   const entry = options.command ?? toolgatePluginUrl();
   if (!existsSync(path)) return { path, changed: false, diff: [], written: false };
-  const config = readConfig(path, entry);
-  const plugins = Array.isArray(config.plugin) ? config.plugin : [];
+  const current = readConfig(path, entry);
+  const plugins = Array.isArray(current.config.plugin) ? current.config.plugin : [];
   const removed = plugins.filter((item) => item === entry || isToolgateEntry(item));
   if (removed.length === 0) return { path, changed: false, diff: [], written: false };
   const remaining = plugins.filter((item) => !removed.includes(item));
-  const { plugin: _plugin, ...rest } = config;
-  if (!options.dryRun) write(path, remaining.length > 0 ? { ...rest, plugin: remaining } : rest);
-  return {
-    path,
-    changed: true,
-    diff: removed.map((item) => `- plugin ${JSON.stringify(item)}`),
-    written: !options.dryRun,
-  };
+  const { plugin: _plugin, ...rest } = current.config;
+  return apply(path, current, remaining.length > 0 ? { ...rest, plugin: remaining } : rest, options.dryRun);
 }
