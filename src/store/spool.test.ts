@@ -47,6 +47,24 @@ describe("spool", () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it("claims no new file once the replay's time is up, leaving the rest for the next replay", async () => {
+    const spool = createSpool<number>({ directory: directory(), prefix: "denials" });
+    for (const batch of [1, 2, 3]) spool.append(batch);
+    const seen: number[] = [];
+    const until = Date.now() + 30;
+    const result = await spool.replay(
+      async (batches) => {
+        seen.push(...batches);
+        await new Promise((resolve) => setTimeout(resolve, 50)); // the first delivery uses up the budget
+      },
+      { until },
+    );
+    expect(result).toEqual({ replayed: 1, failed: 0 });
+    expect(spool.pending()).toEqual([2, 3]);
+    await spool.replay(async (batches) => void seen.push(...batches));
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
   it("ignores files of another prefix", async () => {
     const dir = directory();
     createSpool<string>({ directory: dir, prefix: "hooks" }).append("hook");

@@ -16,7 +16,11 @@ export interface Spool<T> {
   hasPending(): boolean;
   /** batches waiting (all files), for tests and `toolgate report` */
   pending(): T[];
-  replay(deliver: (batches: T[]) => Promise<void>): Promise<{ replayed: number; failed: number }>;
+  /** `until` (epoch ms): claim no new file after it; what is left waits for the next replay */
+  replay(
+    deliver: (batches: T[]) => Promise<void>,
+    options?: { until?: number },
+  ): Promise<{ replayed: number; failed: number }>;
 }
 
 let written = 0;
@@ -68,12 +72,13 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
     pending() {
       return [...files(".jsonl"), ...files(".claimed")].flatMap(read);
     },
-    async replay(deliver) {
+    async replay(deliver, replayOptions = {}) {
       let replayed = 0;
       let failed = 0;
       const now = Date.now();
       const stale = files(".claimed").filter((file) => now - statSync(file).mtimeMs > staleClaimMs);
       for (const file of [...files(".jsonl"), ...stale]) {
+        if (replayOptions.until !== undefined && Date.now() >= replayOptions.until) break;
         const claimed = file.endsWith(".claimed") ? file : `${file}.${process.pid}.claimed`;
         try {
           if (claimed !== file) renameSync(file, claimed);

@@ -4,6 +4,14 @@ import { createSpool, type Spool } from "./spool.js";
 
 export type SpoolBatch = { kind: "denials"; records: DenialRecord[] } | { kind: "events"; events: KeyedAuditEvent[] };
 
+export interface DrainOptions {
+  /**
+   * stop claiming spool files after this many milliseconds (a Stop or SessionEnd hook that must answer within its
+   * host's timeout); what is left waits for the next drain. Each delivery is bounded by `timeoutMs` either way.
+   */
+  budgetMs?: number;
+}
+
 export interface SpooledDenialStore extends DenialStore {
   readonly spool: Spool<SpoolBatch>;
   /** ships every spooled batch to the store; throws when the store cannot be opened */
@@ -14,7 +22,7 @@ export interface SpooledDenialStore extends DenialStore {
    * delivery is idempotent. The composition root calls it off the hot path (`report`, `tail`, `run`, Stop,
    * SessionEnd, a non-gating event).
    */
-  drain(): Promise<{ replayed: number; failed: number }>;
+  drain(options?: DrainOptions): Promise<{ replayed: number; failed: number }>;
   /** records still waiting in the spool (not yet in the store): what `report`/`tail` add when the store is down */
   pendingRecords(): DenialRecord[];
   pendingEvents(): AuditEvent[];
@@ -83,22 +91,26 @@ export function createSpooledDenialStore(options: {
     if (batch.kind === "denials") await target.append(batch.records);
     else await target.appendEvents(batch.events);
   };
-  const replay = async () => {
+  const replay = async (drainOptions: DrainOptions = {}) => {
+    const until = drainOptions.budgetMs === undefined ? undefined : Date.now() + drainOptions.budgetMs;
     const target = await storeWithin();
-    return spool.replay(async (batches) => {
-      await withTimeout(
-        (async () => {
-          for (const batch of batches) await deliver(batch, target);
-        })(),
-        timeoutMs,
-        "a spool delivery",
-      );
-    });
+    return spool.replay(
+      async (batches) => {
+        await withTimeout(
+          (async () => {
+            for (const batch of batches) await deliver(batch, target);
+          })(),
+          timeoutMs,
+          "a spool delivery",
+        );
+      },
+      until === undefined ? {} : { until },
+    );
   };
-  const drain = async () => {
+  const drain = async (drainOptions: DrainOptions = {}) => {
     if (!spool.hasPending()) return { replayed: 0, failed: 0 };
     try {
-      return await replay();
+      return await replay(drainOptions);
     } catch (error) {
       options.onError?.(error);
       return { replayed: 0, failed: pendingBatches().length };
@@ -126,7 +138,7 @@ export function createSpooledDenialStore(options: {
   };
   return {
     spool,
-    replay,
+    replay: () => replay(),
     drain,
     pendingRecords: () => pendingBatches().flatMap((batch) => (batch.kind === "denials" ? batch.records : [])),
     pendingEvents: () => pendingBatches().flatMap((batch) => (batch.kind === "events" ? batch.events : [])),
