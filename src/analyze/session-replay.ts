@@ -5,10 +5,12 @@ import { initialState } from "../core/initial-state.js";
 import type { DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import { step } from "../core/step.js";
-import type { AnalyzedDenial, SessionAnalysis, StopPoint, SuggestedAllowRule } from "./analysis-types.js";
+import type { AnalyzedDenial, SessionAnalysis, StopPoint } from "./analysis-types.js";
 import { classifyResult } from "./classify-result.js";
 import { LoopFinder } from "./loop-finder.js";
 import type { AnalyzeHost, CallFact, ReaderFact, ResultFact } from "./reader-event.js";
+import { RuleSuggestions } from "./rule-suggestions.js";
+import { WastedCalls } from "./wasted-calls.js";
 
 /**
  * One session replayed through the pure core with the user's config: reader facts are paired (call + result),
@@ -31,19 +33,8 @@ export interface ReplayOptions {
 
 const MAX_PENDING = 10_000;
 const MAX_DENIALS = 1000;
-/** sources that are not about permission: no allow rule is suggested for them */
-const NO_SUGGESTION = new Set<string>(["loop", "sandbox", "validation", "aborted", "internal"]);
 /** refusals the replay itself made (what toolgate would have done), never stored as what happened */
 const HYPOTHETICAL = new Set<string>(["loop", "aborted"]);
-
-interface PatternChain {
-  /** calls of this pattern after its first denial while it stayed unavailable */
-  after: number;
-  tokens: number;
-  open: boolean;
-  wasted: number;
-  wastedTokens: number;
-}
 
 export class SessionReplay {
   private state: SessionState | undefined;
@@ -55,8 +46,8 @@ export class SessionReplay {
   private readonly denials: AnalyzedDenial[] = [];
   private denialCount = 0;
   private readonly bySource: Partial<Record<DenialSource, number>> = {};
-  private readonly chains = new Map<string, PatternChain>();
-  private readonly rules = new Map<string, SuggestedAllowRule>();
+  private readonly wasted = new WastedCalls();
+  private readonly rules: RuleSuggestions;
   private readonly loops: LoopFinder;
   private saved = 0;
   private stoppedAt: StopPoint | null = null;
@@ -69,6 +60,7 @@ export class SessionReplay {
 
   constructor(private readonly options: ReplayOptions) {
     this.loops = new LoopFinder(options.config);
+    this.rules = new RuleSuggestions(options.config.ports, options.canGrant);
     this.interactive = options.interactive;
   }
 
@@ -135,12 +127,8 @@ export class SessionReplay {
       ...agent(fact.agentId),
     });
     const key = `${fact.agentId ?? ""} ${patternKeyOf(call)}`;
-    const chain = this.chains.get(key);
-    if (chain?.open) {
-      chain.after += 1;
-      chain.tokens += tokens;
-    }
-    this.loops.onCall({ call, retry: chain?.open === true, opaque: fact.opaque === true, ...agent(fact.agentId) });
+    const retry = this.wasted.onCall(key, tokens);
+    this.loops.onCall({ call, retry, opaque: fact.opaque === true, ...agent(fact.agentId) });
     const abortedBefore = this.state?.aborted !== undefined;
     if (fact.opaque) {
       if (abortedBefore) this.saved += 1;
@@ -205,18 +193,10 @@ export class SessionReplay {
         opaque: entry.opaque,
         agentId: entry.agentId ?? fact.agentId,
       });
-      const chain = this.chains.get(key);
-      if (chain === undefined) this.chains.set(key, { after: 0, tokens: 0, open: true, wasted: 0, wastedTokens: 0 });
-      else if (!chain.open) chain.open = true;
+      this.wasted.onDenied(key);
       return;
     }
-    const chain = this.chains.get(key);
-    if (chain?.open) {
-      // the capability became available: the calls in between were not wasted
-      chain.open = false;
-      chain.after = 0;
-      chain.tokens = 0;
-    }
+    this.wasted.onAvailable(key);
     if (fact.outcome === "success") {
       this.absorb(this.step({ type: "call.succeeded", ...base }), { index: entry.index, tool: call.tool });
     } else {
@@ -254,15 +234,7 @@ export class SessionReplay {
       });
     }
     if (!options.opaque) this.loops.onDenied(call);
-    if (options.opaque || NO_SUGGESTION.has(source)) return;
-    const rule = ports.suggestRule(call.tool, call.input);
-    const existing = this.rules.get(rule);
-    if (existing !== undefined) {
-      existing.count += 1;
-      return;
-    }
-    const wins = source === "rule" || !this.options.canGrant({ tool: call.tool, input: call.input });
-    this.rules.set(rule, { rule, tool: call.tool, count: 1, source, denyRuleWins: wins, example: call.summary ?? "" });
+    if (!options.opaque) this.rules.add(call, source);
   }
 
   /** Collects what toolgate would have done; true when it would have refused this call itself. */
@@ -311,15 +283,8 @@ export class SessionReplay {
   }
 
   finish(): SessionAnalysis {
-    let wasted = 0;
-    let wastedTokens = 0;
-    for (const chain of this.chains.values()) {
-      if (!chain.open) continue;
-      wasted += chain.after;
-      wastedTokens += chain.tokens;
-    }
+    const wasted = this.wasted.totals();
     const loops = this.loops.loops();
-    const rules = [...this.rules.values()].sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
     const first = Number.isFinite(this.firstAt) ? this.firstAt : this.lastAt;
     return {
       file: this.options.file,
@@ -334,11 +299,11 @@ export class SessionReplay {
       denialCount: this.denialCount,
       deniedBySource: this.bySource,
       loops,
-      wastedCalls: wasted,
-      wastedTokens: this.sawUsage ? wastedTokens : null,
+      wastedCalls: wasted.calls,
+      wastedTokens: this.sawUsage ? wasted.tokens : null,
       savedCalls: this.saved,
       stoppedAt: this.stoppedAt,
-      suggestedRules: rules,
+      suggestedRules: this.rules.list(),
     };
   }
 
