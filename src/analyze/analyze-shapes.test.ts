@@ -87,3 +87,40 @@ describe("--host", () => {
     expect(forced.sessions[0]?.analysis).toMatchObject({ host: "qwen", format: "qwen-stream-json", denialCount: 3 });
   });
 });
+
+describe("interactive sessions", () => {
+  test("a person could answer: toolgate would offer a session grant, not stop the run", async () => {
+    const text = readFileSync(join(fixtures, "shapes/loop-kinds.session.jsonl"), "utf8").replaceAll(
+      '"entrypoint":"sdk-cli"',
+      '"entrypoint":"cli"',
+    );
+    const file = join(scratch, "interactive.jsonl");
+    writeFileSync(file, text);
+    const session = (await run([file])).sessions[0]?.analysis;
+    expect(session?.interactive).toBe(true);
+    // Claude's "user-rejected" in a session a person watches is a person's No
+    expect(session?.deniedBySource).toEqual({ rule: 1, user: 5 });
+    expect(session?.stoppedAt).toMatchObject({ tool: "WebFetch", action: "offer-grant", call: 5 });
+    expect(session?.savedCalls).toBe(0);
+  });
+});
+
+describe("filters", () => {
+  test("--since leaves out files and sessions older than it; --session keeps ids with the prefix", async () => {
+    const files = [join(fixtures, "qwen/stubborn.chat.jsonl"), join(fixtures, "gemini/stubborn.session.jsonl")];
+    const later = await analyzeTranscripts({
+      files,
+      config: setup.config,
+      canGrant: setup.canGrant,
+      since: Date.parse("2099-01-01"),
+    });
+    expect(later.sessions).toEqual([]);
+    const one = await analyzeTranscripts({
+      files,
+      config: setup.config,
+      canGrant: setup.canGrant,
+      sessionId: "74f8b87c",
+    });
+    expect(one.sessions.map((session) => session.analysis.host)).toEqual(["qwen"]);
+  });
+});

@@ -59,6 +59,10 @@ describe("toolgate analyze", () => {
     const lines = out.join("").split("\n");
     expect(lines[0]).toBe("3 of 7 tool calls across 2 sessions were denied; 1 was a retry toolgate would have saved.");
     expect(out.join("")).toContain("Bash(rm -rf victim)");
+    // the same copied home given as a directory: hidden folders are walked
+    out.length = 0;
+    await runAnalyze({ ...io, paths: [home], save: false, json: false });
+    expect(out.join("").split("\n")[0]).toBe(lines[0]);
   });
 
   test("--json prints the documented document", async () => {
