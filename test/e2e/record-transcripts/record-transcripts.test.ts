@@ -28,11 +28,11 @@ import { baseEnvironment, runHost } from "./run-host.js";
  *   TOOLGATE_RECORD=1 TOOLGATE_HOSTS_DIR=/tmp/hosts npx vitest run test/e2e/record-transcripts
  *
  * Claude Code is the binary of the repo's @anthropic-ai/claude-agent-sdk devDependency. Output goes to
- * test/fixtures/transcripts/<host>/ (see its README for what each file is).
+ * test/fixtures/transcripts/<host>/ (see its README for what each file is), or under $TOOLGATE_RECORD_OUT.
  */
 const recording = process.env.TOOLGATE_RECORD === "1";
 const hostsDir = process.env.TOOLGATE_HOSTS_DIR ?? "/tmp/hosts";
-const fixtures = resolve("test/fixtures/transcripts");
+const fixtures = resolve(process.env.TOOLGATE_RECORD_OUT ?? "test/fixtures/transcripts");
 const bin = (name: string) => join(hostsDir, "node_modules", ".bin", name);
 
 /** The stubborn model: a denied `rm -rf` three times (twice identical, once varied), then it gives up. */
