@@ -51,6 +51,7 @@ function completeLockfile(folder) {
       added += 1;
     }
   }
+  if (added === 0) return 0; // leave the file as npm wrote it
   lock.packages = Object.fromEntries(
     Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : a > b ? 1 : 0)),
   );
