@@ -39,6 +39,7 @@ const RECORDED: [file: string, format: string, shell: string][] = [
   ["qwen/%s.stream.jsonl", "qwen-stream-json", "run_shell_command"],
   ["opencode/%s.db", "opencode-db", "bash"],
   ["opencode/%s.run.jsonl", "opencode-run-json", "bash"],
+  ["opencode/%s.run.log", "opencode-run-text", "bash"],
 ];
 
 describe("stubborn session: exactly the denials and retries the script made", () => {

@@ -8,6 +8,7 @@ import { geminiSession } from "./readers/gemini-session.js";
 import { geminiStreamJson } from "./readers/gemini-stream-json.js";
 import { isSqliteFile, opencodeDb } from "./readers/opencode-db.js";
 import { opencodeRunJson } from "./readers/opencode-run-json.js";
+import { opencodeRunText } from "./readers/opencode-run-text.js";
 import { qwenChat } from "./readers/qwen-chat.js";
 import { claudeStreamJson, qwenStreamJson } from "./readers/stream-json.js";
 
@@ -23,6 +24,7 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   geminiStreamJson,
   opencodeRunJson,
   geminiOutputLog,
+  opencodeRunText,
 ];
 
 const HEAD_LINES = 8;

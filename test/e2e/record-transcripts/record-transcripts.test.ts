@@ -369,19 +369,21 @@ async function recordOpencode(scenario: Scenario): Promise<void> {
         permission: { bash: { "*": "allow", "rm *": "deny" } },
       }),
     );
-    const run = await runHost({
-      command: bin("opencode"),
-      args: ["run", "--model", "fake/fake-model", "--format", "json", PROMPT],
-      cwd: box.project,
-      env: {
-        ...baseEnvironment(box.home),
-        OPENCODE_DISABLE_MODELS_FETCH: "1",
-        OPENCODE_DISABLE_AUTOUPDATE: "1",
-        OPENCODE_DISABLE_SHARE: "1",
-        npm_config_registry: "http://127.0.0.1:9/",
-      },
-      timeoutMs: 150_000,
-    });
+    const opencode = (format: string[]) =>
+      runHost({
+        command: bin("opencode"),
+        args: ["run", "--model", "fake/fake-model", ...format, PROMPT],
+        cwd: box.project,
+        env: {
+          ...baseEnvironment(box.home),
+          OPENCODE_DISABLE_MODELS_FETCH: "1",
+          OPENCODE_DISABLE_AUTOUPDATE: "1",
+          OPENCODE_DISABLE_SHARE: "1",
+          npm_config_registry: "http://127.0.0.1:9/",
+        },
+        timeoutMs: 150_000,
+      });
+    const run = await opencode(["--format", "json"]);
     expect(run.timedOut).toBe(false);
     write("opencode", `${scenario}.run.jsonl`, run.stdout);
     const [database] = findFiles(join(box.home, ".local", "share", "opencode"), (name) => name === "opencode.db");
@@ -391,6 +393,10 @@ async function recordOpencode(scenario: Scenario): Promise<void> {
     const db = new Database(database as string);
     db.exec(`VACUUM INTO '${target.replaceAll("'", "''")}'`);
     db.close();
+    // the default text output, as a CI log keeps it (`2>&1`)
+    const text = await opencode([]);
+    expect(text.timedOut).toBe(false);
+    write("opencode", `${scenario}.run.log`, `${text.stderr}${text.stdout}`);
   } finally {
     await fake.close();
     rmSync(box.root, { recursive: true, force: true });
