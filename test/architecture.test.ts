@@ -52,8 +52,8 @@ function stripComments(source: string): string {
 const LAYERS: Record<string, readonly string[]> = {
   config: ["core", "policy", "detect"],
   "detect-node": ["core", "detect", "config"],
-  store: ["core", "config"],
-  audit: ["core", "config", "store"],
+  store: ["core", "policy", "detect", "config"],
+  audit: ["core", "policy", "detect", "config", "store"],
   guard: ["core", "policy", "detect", "store:types"],
   adapters: ["core", "policy", "detect", "guard"],
   node: ["core", "policy", "detect", "detect-node", "config", "store", "audit", "guard", "adapters"],

@@ -41,7 +41,10 @@ export interface GuardOptions {
   /** where the sinks write records, so a session can tell which calls were already recorded (hook processes) */
   denialStore?: Pick<DenialStore, "query">;
   sinks?: AuditSink[];
-  /** how long a decision waits for sinks before going on without them (250 ms); deliveries continue */
+  /**
+   * how long a step waits for its sink deliveries before answering (0: it never waits; the effects are already
+   * committed with the state, and deliveries continue in the background until `drain()`)
+   */
   sinkWaitMs?: number;
   clock?: () => number;
   /** redaction options (extension patterns, keyed hash) for the default ports; see detect-node/redact-options */
@@ -83,7 +86,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
   });
   const stateStore = options.stateStore ?? createLruStateStore();
   const sinks = options.sinks ?? [];
-  const sinkWaitMs = options.sinkWaitMs ?? 250;
+  const sinkWaitMs = options.sinkWaitMs ?? 0;
   const clock = options.clock ?? Date.now;
   const onError =
     options.onError ??
@@ -106,6 +109,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
     ).then(() => undefined);
     pending.add(delivery);
     void delivery.finally(() => pending.delete(delivery));
+    if (sinkWaitMs <= 0) return;
     let timer: NodeJS.Timeout | undefined;
     const wait = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, sinkWaitMs);
