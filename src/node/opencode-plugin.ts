@@ -11,6 +11,7 @@ import {
   type ToolgatePluginOptions,
 } from "../adapters/opencode/create-toolgate-plugin.js";
 import { openToolgate } from "./open-toolgate.js";
+import { noteRunSession } from "./run-sessions.js";
 
 export type { ToolgatePluginOptions } from "../adapters/opencode/create-toolgate-plugin.js";
 export { type OpencodeDenialText, recognizeOpencodeDenial } from "../adapters/opencode/opencode-denial-text.js";
@@ -33,7 +34,12 @@ async function openForOpencode(request: OpencodeGuardRequest): Promise<OpencodeG
     onError: request.onError,
     ...(request.core === undefined ? {} : { core: request.core }),
   });
-  return { guard: toolgate.guard, recordEvent: toolgate.recordEvent, close: toolgate.close };
+  return {
+    guard: toolgate.guard,
+    recordEvent: toolgate.recordEvent,
+    close: toolgate.close,
+    noteSession: (sessionId) => noteRunSession(request.environment, sessionId),
+  };
 }
 
 /** The plugin with custom options (escalation, extra sinks, ...), wired through the composition root. */

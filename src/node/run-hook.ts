@@ -1,6 +1,7 @@
 import type { HookAnswer, HookHost } from "../adapters/hook-host.js";
 import { openToolgate, type Toolgate } from "./open-toolgate.js";
 import { readTranscript } from "./read-transcript.js";
+import { noteRunSession } from "./run-sessions.js";
 
 export interface RunHookOptions {
   stdinText: string;
@@ -29,7 +30,9 @@ export async function runHook<Input>(host: HookHost<Input>, options: RunHookOpti
       env,
       onError: (error, where) => onError(`${where}: ${error instanceof Error ? error.message : String(error)}`),
     });
-    const session = toolgate.guard.session(host.sessionId(input), { interactive, host: host.name });
+    const sessionId = host.sessionId(input);
+    noteRunSession(env, sessionId);
+    const session = toolgate.guard.session(sessionId, { interactive, host: host.name });
     return await host.handle(input, { session, interactive, readTranscript });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

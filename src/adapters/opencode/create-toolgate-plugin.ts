@@ -28,6 +28,8 @@ export interface OpencodeGuardRequest {
 /** The guard the root opened for the plugin, with where host-side events go and how to close it. */
 export interface OpencodeGuard {
   guard: Guard;
+  /** tells `toolgate run` (when it started opencode) that this session belongs to its run */
+  noteSession?(sessionId: string): void;
   recordEvent(event: AuditEvent): Promise<void>;
   close(): Promise<void>;
 }
@@ -175,6 +177,7 @@ function toolgateHooks(options: {
     event: async ({ event }) => tracker.onEvent(event),
     "chat.message": async (input, output) => {
       if (!isRealUserMessage(output)) return;
+      options.opened?.noteSession?.(input.sessionID);
       if (options.announce && announced.size === 0 && !announced.has(input.sessionID)) {
         announced.add(input.sessionID);
         process.stdout.write(`${JSON.stringify({ type: SESSION_ANNOUNCEMENT, sessionID: input.sessionID })}\n`);

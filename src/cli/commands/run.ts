@@ -1,34 +1,44 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { DenialRecord } from "../../core/records.js";
+import { RUN_DIRECTORY_ENV, runSessions } from "../../node/run-sessions.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 import type { FailOn } from "../run/run-report.js";
 
 const FAIL_ON = ["any", "abort", "never"] as const satisfies readonly FailOn[];
 
-async function lookUpSession(sessionId: string | undefined): Promise<{
+/** The run's sessions (noted by their hook processes or plugins, or announced in the agent's stream), from the store. */
+async function lookUpSessions(sessionIds: readonly string[]): Promise<{
   records: DenialRecord[];
   aborted?: { reason: string };
+  sessions: number;
 }> {
-  if (sessionId === undefined) return { records: [] };
+  if (sessionIds.length === 0) return { records: [], sessions: 0 };
   const [{ resolveStoreLocation }, { openStore }] = await Promise.all([
     import("../../store/resolve-store-location.js"),
     import("../../store/open-store.js"),
   ]);
   const location = resolveStoreLocation({ env: process.env });
   if (location.engine === "memory" || (location.engine === "sqlite" && !existsSync(location.filename))) {
-    return { records: [] };
+    return { records: [], sessions: sessionIds.length };
   }
   const store = await openStore({ location });
   try {
-    const records = await store.denials.query({ sessionId });
-    const state = (await store.sessions.get(sessionId))?.state;
-    if (state?.aborted === undefined) return { records };
-    const events = await store.denials.queryEvents({ sessionId, kinds: ["run.aborted"] });
-    const detail = events.at(-1)?.detail ?? {};
-    const reason =
-      typeof detail.error === "string" ? detail.error : `aborted at ${state.aborted.tool}: ${state.aborted.reason}`;
-    return { records, aborted: { reason } };
+    const records: DenialRecord[] = [];
+    let aborted: { reason: string } | undefined;
+    for (const sessionId of sessionIds) {
+      records.push(...(await store.denials.query({ sessionId })));
+      const state = (await store.sessions.get(sessionId))?.state;
+      if (state?.aborted === undefined || aborted !== undefined) continue;
+      const events = await store.denials.queryEvents({ sessionId, kinds: ["run.aborted"] });
+      const detail = events.at(-1)?.detail ?? {};
+      const reason =
+        typeof detail.error === "string" ? detail.error : `aborted at ${state.aborted.tool}: ${state.aborted.reason}`;
+      aborted = { reason };
+    }
+    return { records, sessions: sessionIds.length, ...(aborted === undefined ? {} : { aborted }) };
   } finally {
     await store.close();
   }
@@ -76,19 +86,31 @@ passed on untouched: toolgate never reads its flags.`,
       import("../run/run-report.js"),
       import("../run/describe-for-report.js"),
     ]);
+    // the child's hook processes and plugins note their sessions here (hosts pass their environment on)
+    const runDirectory = mkdtempSync(join(tmpdir(), "toolgate-run-"));
     let run: Awaited<ReturnType<typeof runAgent>>;
+    let noted: string[];
     try {
-      run = await runAgent({ command, environment: { TOOLGATE_RUN: "1" } });
+      run = await runAgent({ command, environment: { TOOLGATE_RUN: "1", [RUN_DIRECTORY_ENV]: runDirectory } });
+      noted = runSessions(runDirectory);
     } catch (error) {
       process.stderr.write(`toolgate run: could not start ${command[0]}: ${(error as Error).message}\n`);
       process.exitCode = EXIT.error;
       return;
+    } finally {
+      rmSync(runDirectory, { recursive: true, force: true });
     }
-    let session: Awaited<ReturnType<typeof lookUpSession>> = { records: [] };
+    const sessionIds = [...new Set([...noted, ...(run.stream?.sessionId === undefined ? [] : [run.stream.sessionId])])];
+    let session: Awaited<ReturnType<typeof lookUpSessions>> = { records: [], sessions: 0 };
     try {
-      session = await lookUpSession(run.stream?.sessionId);
+      session = await lookUpSessions(sessionIds);
     } catch (error) {
       process.stderr.write(`toolgate run: could not read toolgate's store (${(error as Error).message}).\n`);
+    }
+    if (noted.length === 0 && run.stream === undefined) {
+      process.stderr.write(
+        `toolgate run: warning: no toolgate hook ran for this agent and its output is not a stream toolgate reads, so denials cannot be counted. Install the hooks (toolgate install claude-code | opencode), or run the agent with its JSON stream output (claude -p ... --output-format stream-json --verbose).\n`,
+      );
     }
     const outcome = decideRunOutcome({
       agentExitCode: run.exitCode,

@@ -83,3 +83,56 @@ describe("toolgate run -- claude, hooks installed, headless asks", () => {
     for (const result of results) expect(result.calls).toBeLessThan(6);
   });
 });
+
+describe("toolgate run -- the plain form a user types (text output, through a wrapper)", () => {
+  // `sh -c 'exec "$@"'` hides the program name and `--output-format text` the stream: only the hooks link the run
+  const plain = ["sh", "-c", 'exec "$@"', "sh"];
+
+  it("with hooks installed, the summary and exit 6 come from the store", async () => {
+    assertBuilt();
+    const workspace = createWorkspace();
+    const database = `${workspace.root}/toolgate.db`;
+    const env = { TOOLGATE_DB: database, HOME: workspace.home };
+    expect(runToolgate({ args: ["install", "claude-code"], cwd: workspace.project, env }).exitCode).toBe(0);
+    const fake = await startFakeAnthropic({
+      conversations: { main: ["a", "b", "c", "d", "e", "f"].map((name) => bash(`touch ${name}.txt`)) },
+    });
+    cleanups.push(async () => {
+      await fake.close();
+      workspace.remove();
+    });
+    const run = await runClaude({
+      workspace,
+      baseUrl: fake.url,
+      prompt: "Create the files.",
+      args: ["--output-format", "text"],
+      env: { TOOLGATE_DB: database },
+      wrapper: [...toolgateCommand("run", "--"), ...plain],
+    });
+    expect(run.exitCode).toBe(6);
+    expect(run.stderr).toContain("toolgate aborted the run");
+    expect(run.stderr).not.toContain("no toolgate hook ran");
+  });
+
+  it("without hooks and without a readable stream, one line says what to add", async () => {
+    assertBuilt();
+    const workspace = createWorkspace();
+    const fake = await startFakeAnthropic({ conversations: { main: [bash("echo ok")] } });
+    cleanups.push(async () => {
+      await fake.close();
+      workspace.remove();
+    });
+    const run = await runClaude({
+      workspace,
+      baseUrl: fake.url,
+      prompt: "Do it.",
+      args: ["--output-format", "text"],
+      env: { TOOLGATE_DB: `${workspace.root}/toolgate.db` },
+      wrapper: [...toolgateCommand("run", "--"), ...plain],
+    });
+    expect(run.exitCode).toBe(0);
+    const warnings = run.stderr.split("\n").filter((line) => line.includes("no toolgate hook ran"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("toolgate install claude-code");
+  });
+});

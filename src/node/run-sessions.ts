@@ -1,0 +1,44 @@
+import { appendFileSync, readFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+
+/**
+ * How `toolgate run` learns which sessions its agent created, whatever the agent's output format: `run` makes a
+ * private directory and names it in TOOLGATE_RUN_DIR; hosts pass their environment to their hooks and plugins, so
+ * each toolgate process that serves a session of the run appends the session id to `<dir>/sessions`.
+ */
+export const RUN_DIRECTORY_ENV = "TOOLGATE_RUN_DIR";
+
+const FILE = "sessions";
+
+/** Notes a session in the run's directory, when this process serves a `toolgate run` child. Never throws. */
+export function noteRunSession(env: Readonly<Record<string, string | undefined>>, sessionId: string): void {
+  const directory = env[RUN_DIRECTORY_ENV];
+  if (directory === undefined || !isAbsolute(directory)) return;
+  try {
+    // one short line per event, appended atomically (O_APPEND); the reader de-duplicates
+    appendFileSync(join(directory, FILE), `${JSON.stringify(sessionId)}\n`, { mode: 0o600 });
+  } catch {
+    // not run by `toolgate run` after all, or its directory is gone: nothing to link
+  }
+}
+
+/** The session ids noted in a run's directory, first seen first. */
+export function runSessions(directory: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(directory, FILE), "utf8");
+  } catch {
+    return [];
+  }
+  const ids = new Set<string>();
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    try {
+      const id = JSON.parse(line) as unknown;
+      if (typeof id === "string" && id !== "") ids.add(id);
+    } catch {
+      // a torn line: skip it
+    }
+  }
+  return [...ids];
+}
