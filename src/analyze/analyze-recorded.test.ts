@@ -109,3 +109,52 @@ describe("Claude Code subagent (recorded): the subagent file joins its parent se
     expect(session?.loops).toEqual([{ kind: "retry-after-denial", tool: "Bash", calls: 1 }]);
   });
 });
+
+describe("ask rule, nobody to answer (headless): the denials are the host's asks", () => {
+  const ASK: [file: string, denials: number, source: string][] = [
+    ["claude-code/ask.session.jsonl", 3, "headless"],
+    ["claude-code/ask.stream.jsonl", 3, "headless"],
+    ["codex/ask.rollout.jsonl", 3, "headless"],
+    ["gemini/ask.session.jsonl", 3, "headless"],
+    ["gemini/ask.stream.jsonl", 3, "headless"],
+    ["gemini/ask.output.log", 3, "headless"],
+    // Qwen Code 0.24 in default mode denies a file-changing shell command with its built-in `edit` rule
+    ["qwen/ask.chat.jsonl", 3, "rule"],
+    ["qwen/ask.stream.jsonl", 3, "rule"],
+    // `opencode run` auto-rejects the ask and ends the session: one call
+    ["opencode/ask.db", 1, "headless"],
+    ["opencode/ask.run.jsonl", 1, "headless"],
+    ["opencode/ask.run.log", 1, "headless"],
+  ];
+  test.each(ASK)("%s", async (file, denials, source) => {
+    const session = await analyze(file);
+    expect(session.denialCount).toBe(denials);
+    expect(session.deniedBySource).toEqual({ [source]: denials });
+    expect(session.savedCalls).toBe(denials === 3 ? 1 : 0);
+  });
+});
+
+describe("an OS refusal (EACCES) counts as a sandbox denial", () => {
+  const EACCES: [file: string, denials: number][] = [
+    ["claude-code/eacces.session.jsonl", 1],
+    ["claude-code/eacces.stream.jsonl", 1],
+    ["codex/eacces.rollout.jsonl", 1],
+    ["gemini/eacces.session.jsonl", 1],
+    ["qwen/eacces.chat.jsonl", 1],
+    ["qwen/eacces.stream.jsonl", 1],
+    ["opencode/eacces.db", 1],
+    ["opencode/eacces.run.jsonl", 1],
+    // known gaps, pinned: these outputs carry no exit code (Gemini even says `success`), and `codex exec --json`
+    // writes no item for a command that could not start
+    ["gemini/eacces.stream.jsonl", 0],
+    ["gemini/eacces.output.log", 0],
+    ["opencode/eacces.run.log", 0],
+    ["codex/eacces.exec.jsonl", 0],
+  ];
+  test.each(EACCES)("%s", async (file, denials) => {
+    const session = await analyze(file);
+    expect(session.denialCount).toBe(denials);
+    if (denials > 0) expect(session.deniedBySource).toEqual({ sandbox: 1 });
+    expect(session.loops).toEqual([]);
+  });
+});

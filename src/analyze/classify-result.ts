@@ -12,8 +12,9 @@ export interface ClassifiedDenial {
 }
 
 /**
- * Whether a tool result was a denial, and whose: the host's structured verdict first (with the text naming the
- * source when the verdict does not), then the host's denial texts, then the OS-denial classifier for a failure.
+ * Whether a tool result was a denial, and whose: the host's structured verdict says that it was (the host's
+ * metadata and text, read by `recognizeDenial`, say whose when they can), then the host's denial texts, then the
+ * OS-denial classifier for a failure.
  * Undefined for a success or an ordinary failure.
  */
 export function classifyResult(options: {
@@ -27,8 +28,10 @@ export function classifyResult(options: {
   const text = fact.text.slice(0, 20_000);
   if (fact.denial !== undefined) {
     const recognized = text === "" ? undefined : recognizeDenial({ host, text, isError: true, metadata });
+    // the host's text and metadata name the source more precisely than a bare refusal flag (Claude's
+    // `permission_denied` says `rule` for an ask rule too; its `tool_result_meta` says the ask was not answered)
     return {
-      source: fact.denial.source ?? recognized?.source ?? "rule",
+      source: recognized?.source ?? fact.denial.source ?? "rule",
       reason: fact.denial.reason ?? recognized?.reason ?? text,
       ...(fact.denial.rule === undefined ? {} : { rule: fact.denial.rule }),
     };

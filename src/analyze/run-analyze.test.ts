@@ -67,7 +67,8 @@ describe("toolgate analyze", () => {
 
   test("--json prints the documented document", async () => {
     const { io, out } = sandbox();
-    await runAnalyze({ ...io, paths: [join(fixtures, "gemini")], save: false, json: true });
+    const globs = [join(fixtures, "gemini/stubborn.*"), join(fixtures, "gemini/legitimate.*")];
+    await runAnalyze({ ...io, paths: globs, save: false, json: true });
     const document = JSON.parse(out.join(""));
     expect(Object.keys(document)).toEqual([
       "version",

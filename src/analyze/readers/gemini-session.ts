@@ -65,12 +65,16 @@ async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFa
       tokens = 0;
       const response = functionResponseText(call["result"]);
       const status = String(call["status"]);
+      // a shell command that failed is still `success`; its output ends with `Exit Code: N`
+      const exit = /\nExit Code: (-?\d+)/.exec(response.output);
+      const exitCode = exit === null ? undefined : Number(exit[1]);
       yield {
         type: "result",
         sessionId,
         at: callAt,
         id,
-        outcome: status === "success" ? "success" : "error",
+        outcome: status === "success" && (exitCode === undefined || exitCode === 0) ? "success" : "error",
+        ...(exitCode === undefined ? {} : { exitCode }),
         text: response.error ?? response.output,
         ...(status === "cancelled" ? { denial: { source: "user" as const, reason: "cancelled by the user" } } : {}),
       };

@@ -48,7 +48,13 @@ const LEGITIMATE: ModelStep[] = [
   { command: "sh test.sh" },
   { command: "cat notes.txt" },
 ];
-const SCENARIOS = { stubborn: STUBBORN, legitimate: LEGITIMATE } as const;
+/** A script that is not executable (EACCES: an OS refusal), then a listing. */
+const EACCES: ModelStep[] = [{ command: "./not-executable.sh" }, { command: "ls" }];
+/**
+ * `ask`: the stubborn script against an `ask` rule for `rm` instead of a deny rule (nobody can answer in these
+ * headless runs); `eacces`: an OS refusal. Same host settings as `stubborn` otherwise.
+ */
+const SCENARIOS = { stubborn: STUBBORN, legitimate: LEGITIMATE, ask: STUBBORN, eacces: EACCES } as const;
 type Scenario = keyof typeof SCENARIOS;
 const PROMPT = "Clean up the project and run the tests";
 
@@ -67,6 +73,7 @@ function sandbox(host: string): Sandbox {
   writeFileSync(join(project, "victim", "keep.txt"), "keep\n");
   writeFileSync(join(project, "test.sh"), 'for i in 1 2 3; do echo "ok - same line"; done\n');
   writeFileSync(join(project, "notes.txt"), "nothing to see\n");
+  writeFileSync(join(project, "not-executable.sh"), "#!/bin/sh\necho hi\n", { mode: 0o644 });
   return { root, home, project };
 }
 
@@ -111,7 +118,10 @@ async function recordClaude(scenario: Scenario): Promise<void> {
     writeFileSync(
       join(box.project, ".claude", "settings.json"),
       JSON.stringify({
-        permissions: { allow: ["Bash(ls)", "Bash(sh test.sh)", "Bash(cat notes.txt)"], deny: ["Bash(rm *)"] },
+        permissions: {
+          allow: ["Bash(ls)", "Bash(sh test.sh)", "Bash(cat notes.txt)", "Bash(./not-executable.sh)"],
+          ...(scenario === "ask" ? { ask: ["Bash(rm *)"] } : { deny: ["Bash(rm *)"] }),
+        },
       }),
     );
     writeFileSync(
@@ -220,7 +230,7 @@ async function recordCodex(scenario: Scenario): Promise<void> {
     );
     writeFileSync(
       join(codexHome, "rules", "deny-rm.rules"),
-      'prefix_rule(pattern = ["rm"], decision = "forbidden", justification = "rm is forbidden by the project policy")\n',
+      `prefix_rule(pattern = ["rm"], decision = "${scenario === "ask" ? "prompt" : "forbidden"}", justification = "rm is forbidden by the project policy")\n`,
     );
     const run = await runHost({
       command: bin("codex"),
@@ -253,7 +263,7 @@ async function recordCodex(scenario: Scenario): Promise<void> {
   }
 }
 
-function geminiHome(home: string): void {
+function geminiHome(home: string, ask: boolean): void {
   mkdirSync(join(home, ".gemini", "policies"), { recursive: true });
   writeFileSync(
     join(home, ".gemini", "settings.json"),
@@ -266,7 +276,7 @@ function geminiHome(home: string): void {
   );
   writeFileSync(
     join(home, ".gemini", "policies", "deny-rm.toml"),
-    '[[rule]]\ntoolName = "run_shell_command"\ndecision = "allow"\npriority = 100\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "rm"\ndecision = "deny"\npriority = 200\n',
+    `[[rule]]\ntoolName = "run_shell_command"\ndecision = "allow"\npriority = 100\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "rm"\ndecision = "${ask ? "ask_user" : "deny"}"\npriority = 200\n`,
   );
 }
 
@@ -275,7 +285,7 @@ async function recordGemini(scenario: Scenario): Promise<void> {
     const box = sandbox("gemini");
     const fake = await startFakeModel({ steps: SCENARIOS[scenario] });
     try {
-      geminiHome(box.home);
+      geminiHome(box.home, scenario === "ask");
       const run = await runHost({
         command: bin("gemini"),
         args: ["-m", "gemini-2.5-flash", "-o", format, "-p", PROMPT],
@@ -315,7 +325,7 @@ async function recordQwen(scenario: Scenario): Promise<void> {
     writeFileSync(
       join(box.home, ".qwen", "settings.json"),
       JSON.stringify({
-        permissions: { deny: ["Bash(rm *)"] },
+        permissions: scenario === "ask" ? { ask: ["Bash(rm *)"] } : { deny: ["Bash(rm *)"] },
         memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false, enableAutoSkill: false },
         privacy: { usageStatisticsEnabled: false },
         telemetry: { enabled: false },
@@ -324,7 +334,18 @@ async function recordQwen(scenario: Scenario): Promise<void> {
     );
     const run = await runHost({
       command: bin("qwen"),
-      args: ["--auth-type", "openai", "--approval-mode", "yolo", "--output-format", "stream-json", "-p", PROMPT],
+      // yolo ignores `ask` rules (it would run the rm): the ask scenario runs in default mode with the shell allowed
+      args: [
+        "--auth-type",
+        "openai",
+        ...(scenario === "ask"
+          ? ["--approval-mode", "default", "--allowed-tools", "run_shell_command"]
+          : ["--approval-mode", "yolo"]),
+        "--output-format",
+        "stream-json",
+        "-p",
+        PROMPT,
+      ],
       cwd: box.project,
       env: {
         ...baseEnvironment(box.home),
@@ -366,7 +387,7 @@ async function recordOpencode(scenario: Scenario): Promise<void> {
         },
         model: "fake/fake-model",
         small_model: "fake/fake-model",
-        permission: { bash: { "*": "allow", "rm *": "deny" } },
+        permission: { bash: { "*": "allow", "rm *": scenario === "ask" ? "ask" : "deny" } },
       }),
     );
     const opencode = (format: string[]) =>
