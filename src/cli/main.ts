@@ -40,11 +40,17 @@ function usageError(message: string): void {
 }
 
 function unknownCommand(name: string): void {
+  if (name.startsWith("-")) {
+    const suggestion = closestMatch(name.replace(/^-+/, ""), ["help", "version"]);
+    const hint = suggestion === undefined ? "" : ` (did you mean --${suggestion}?)`;
+    return usageError(
+      `toolgate: unknown flag ${name}${hint}; a command's flags go after it: toolgate <command> [flags].`,
+    );
+  }
   const names = Object.keys(subCommands);
   const suggestion = closestMatch(name, [...names, "help"]);
-  const hint = suggestion === undefined ? `the commands are ${names.join(", ")}` : `did you mean ${suggestion}?`;
-  const what = name.startsWith("-") ? "flag" : "command";
-  usageError(`toolgate: unknown ${what} ${JSON.stringify(name)}; ${hint} (\`toolgate --help\` lists them)`);
+  const hint = suggestion === undefined ? `the commands are ${names.join(", ")}.` : `did you mean ${suggestion}?`;
+  usageError(`toolgate: unknown command ${JSON.stringify(name)}; ${hint}`);
 }
 
 /** `toolgate help [command]`. */

@@ -32,6 +32,8 @@ export function runCli(args: string[], options: { cwd: string; home: string; env
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? "", HOME: options.home, ...options.env },
     encoding: "utf8",
+    // a command that wrongly keeps running (e.g. `tail` following because a flag was ignored) fails, not hangs
+    timeout: 20_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
