@@ -43,9 +43,8 @@ function unknownCommand(name: string): void {
   if (name.startsWith("-")) {
     const suggestion = closestMatch(name.replace(/^-+/, ""), ["help", "version"]);
     const hint = suggestion === undefined ? "" : ` (did you mean --${suggestion}?)`;
-    return usageError(
-      `toolgate: unknown flag ${name}${hint}; a command's flags go after it: toolgate <command> [flags].`,
-    );
+    usageError(`toolgate: unknown flag ${name}${hint}; a command's flags go after it: toolgate <command> [flags].`);
+    return;
   }
   const names = Object.keys(subCommands);
   const suggestion = closestMatch(name, [...names, "help"]);
