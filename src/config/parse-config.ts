@@ -23,7 +23,7 @@ export function configError(file: string, issues: ConfigIssue[]): ToolgateError 
   );
   return new ToolgateError({
     code: "CONFIG_INVALID",
-    message: `${file} is not a valid toolgate config:\n${lines.join("\n")}\nFix the keys above; the file's schema is schema.json in the toolgate package.`,
+    message: `${file} is not a valid toolgate config:\n${lines.join("\n")}\nFix the keys above in ${file}, then run \`toolgate doctor\` to check it; the file's schema is schema.json in the toolgate package.`,
     data: { file, issues },
   });
 }

@@ -40,7 +40,8 @@ export function defaultHookCommand(): string {
   return `"${process.execPath}" "${main}" hook claude-code`;
 }
 
-function readSettings(path: string): { text: string; settings: Record<string, unknown> } {
+/** Reads a Claude Code settings file (JSONC); `{}` when it is missing or empty; CONFIG_INVALID when not an object. */
+export function readSettings(path: string): { text: string; settings: Record<string, unknown> } {
   if (!existsSync(path)) return { text: "", settings: {} };
   const text = readFileSync(path, "utf8");
   if (text.trim() === "") return { text, settings: {} };

@@ -97,6 +97,20 @@ export function addToolgateHooks(settings: Settings, command: string): Settings 
   return { ...cleaned, hooks };
 }
 
+/** The distinct toolgate hook commands in the settings, whatever event they are under. */
+export function toolgateHookCommands(settings: Settings): string[] {
+  const hooks = (settings.hooks as Record<string, unknown> | undefined) ?? {};
+  const commands = new Set<string>();
+  for (const event of Object.keys(hooks)) {
+    for (const group of groupsOf(hooks, event)) {
+      for (const entry of Array.isArray(group.hooks) ? group.hooks : []) {
+        if (isToolgateHookCommand(entry.command)) commands.add(entry.command as string);
+      }
+    }
+  }
+  return [...commands];
+}
+
 /** Whether toolgate's hooks are installed for every event. */
 export function hasToolgateHooks(settings: Settings): boolean {
   const hooks = (settings.hooks as Record<string, unknown> | undefined) ?? {};

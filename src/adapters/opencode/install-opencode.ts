@@ -50,7 +50,8 @@ export function opencodeConfigPath(options: Pick<OpencodeInstallOptions, "scope"
   return existsSync(jsonc) ? jsonc : join(directory, "opencode.json");
 }
 
-function readConfig(path: string, entry: string): { text: string; config: Record<string, unknown> } {
+/** Reads opencode.json(c); `{}` when missing or empty; CONFIG_INVALID (mentioning `entry`) when not an object. */
+export function readConfig(path: string, entry: string): { text: string; config: Record<string, unknown> } {
   if (!existsSync(path)) return { text: "", config: {} };
   const text = readFileSync(path, "utf8");
   if (text.trim() === "") return { text, config: {} };
@@ -86,7 +87,8 @@ function apply(
   return { path, changed: true, diff, written: !dryRun };
 }
 
-function isToolgateEntry(value: unknown): boolean {
+/** Whether a `plugin` list item is toolgate's plugin module (any install location). */
+export function isToolgateEntry(value: unknown): boolean {
   const spec = Array.isArray(value) ? value[0] : value;
   return typeof spec === "string" && MARKER.test(spec);
 }

@@ -23,5 +23,6 @@ export const subCommands: Record<string, Load> = {
   tail: lazy(() => import("./tail.js")),
   scrub: lazy(() => import("./scrub.js")),
   prune: lazy(() => import("./prune.js")),
+  doctor: lazy(() => import("./doctor.js")),
   redact: lazy(() => import("./redact.js")),
 };
