@@ -110,7 +110,8 @@ export function createAuditSink(options: AuditSinkOptions) {
   };
 }
 
-export type AuditSink = ReturnType<typeof createAuditSink>;
+/** The audit trail's sink: the guard's `AuditSink` port plus in-process listeners and the hook spool. */
+export type AuditTrailSink = ReturnType<typeof createAuditSink>;
 
 /**
  * Records evicted from the core's bounded buffer before their flush are still in the store (each was written when

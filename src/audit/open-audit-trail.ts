@@ -7,7 +7,7 @@ import { openStore } from "../store/open-store.js";
 import type { DenialStore, SessionStateStore, Store } from "../store/ports.js";
 import { defaultSpoolDirectory, resolveStoreLocation } from "../store/resolve-store-location.js";
 import { createSpooledDenialStore } from "../store/spooled-denial-store.js";
-import { type AuditListeners, type AuditSink, createAuditSink } from "./create-audit-sink.js";
+import { type AuditListeners, type AuditTrailSink, createAuditSink } from "./create-audit-sink.js";
 import type { HookOutcome } from "./hook-dispatcher.js";
 
 /** No audit section at all (no toolgate config): records and events go to the store only. */
@@ -16,7 +16,7 @@ const NO_AUDIT: AuditOptions = { hooks: [], logs: { destination: "off", level: "
 export interface AuditTrail {
   /** what the guard needs: `createGuard({ stateStore, sinks: [sink] })` */
   stateStore: SessionStateStore;
-  sink: AuditSink;
+  sink: AuditTrailSink;
   /** the denial store the sink writes to (spooled while the store is unreachable), for reading back */
   denials: DenialStore;
   /** the store's location for messages */
