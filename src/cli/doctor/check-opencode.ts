@@ -1,7 +1,12 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isToolgateEntry, opencodeConfigPath, readConfig } from "../../adapters/opencode/install-opencode.js";
+import {
+  isToolgateEntry,
+  opencodeConfigPath,
+  readConfig,
+  toolgatePluginUrl,
+} from "../../adapters/opencode/install-opencode.js";
 import { ToolgateError } from "../../core/errors.js";
 import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "./doctor-check.js";
 
@@ -37,7 +42,9 @@ export function checkOpencode(context: DoctorContext): DoctorCheck[] {
       continue;
     }
     const plugins = Array.isArray(config.plugin) ? config.plugin : [];
-    for (const item of plugins.filter(isToolgateEntry)) {
+    // this toolgate's own entry, or one that looks like toolgate's plugin from another install
+    const ours = plugins.filter((item) => item === toolgatePluginUrl() || isToolgateEntry(item));
+    for (const item of ours) {
       const spec = String(Array.isArray(item) ? item[0] : item);
       const file = spec.startsWith("file:") ? fileURLToPath(spec) : spec;
       checks.push(
