@@ -18,9 +18,11 @@ const COMMANDS = [
   "hook",
   "run",
   "report",
+  "analyze",
   "tail",
   "scrub",
   "prune",
+  "doctor",
   "redact",
 ];
 const ESC = "\u001b[";
@@ -29,6 +31,9 @@ describe("help (issue 11, finding 7)", () => {
   it("the root help lists every command with the complete first line of its own help", () => {
     const root = cli(["--help"]);
     expect(root.status).toBe(0);
+    // a new command is added to COMMANDS here, so every test below covers it
+    const listed = (root.stdout.split("\nCommands:\n")[1] ?? "").split("\n\n")[0]?.split("\n") ?? [];
+    expect(listed.map((line) => line.trim().split(/\s+/)[0])).toEqual(COMMANDS);
     for (const command of COMMANDS) {
       const summary = cli([command, "--help"]).stdout.split("\n")[0] ?? "";
       expect(summary).toMatch(/[.!?]$/);

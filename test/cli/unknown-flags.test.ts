@@ -29,10 +29,20 @@ const TYPOS: [string[], string][] = [
   [["tail", "--no-folow"], "--no-follow"],
   [["scrub", "--jsno"], "--json"],
   [["prune", "--older-then", "30d"], "--older-than"],
+  [["analyze", "--sinse", "1d"], "--since"],
+  [["doctor", "--jsn"], "--json"],
   [["redact", "--quite"], "--quiet"],
 ];
 
 describe("unknown flags (issue 11, finding 1)", () => {
+  it("has a typo case for every command the root help lists", () => {
+    const { home, project } = fixture();
+    const help = runCli(["--help"], { cwd: project, home }).stdout;
+    const listed = (help.split("\nCommands:\n")[1] ?? "").split("\n\n")[0]?.split("\n") ?? [];
+    const names = listed.map((line) => line.trim().split(/\s+/)[0]);
+    expect(TYPOS.map(([args]) => args[0]).sort()).toEqual([...names].sort());
+  });
+
   it.each(TYPOS)("toolgate %j exits 2 with one sentence naming the closest flag", (args, meant) => {
     const { home, project } = fixture();
     const result = runCli(args, { cwd: project, home });

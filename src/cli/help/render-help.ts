@@ -19,7 +19,8 @@ function flagNote(arg: ArgSpec): string {
 }
 
 function positionalLabel(name: string, arg: ArgSpec): string {
-  return arg.required === true ? `<${name}>` : `[${name}]`;
+  const label = arg.multiple === true ? `${name}...` : name;
+  return arg.required === true ? `<${label}>` : `[${label}]`;
 }
 
 function table(rows: [string, string][]): string[] {
