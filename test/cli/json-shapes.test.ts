@@ -104,6 +104,7 @@ describe("--json shapes", () => {
     expect(keys(full.topPatterns[0].denyRules[0])).toEqual(["count", "rule"]);
     expect(keys(full.topSignatures[0].sample)).toEqual(["input", "inputSummary"]);
     expect(keys(full.perDay[0])).toEqual(["count", "day"]);
+    expect(keys(full.suggestedRules[0])).toEqual(sorted(["tool", "signature", "count", "rule", "example"]));
   });
 
   it("tail: every denial line has every key, null where the record has no value", () => {
@@ -133,6 +134,13 @@ describe("--json shapes", () => {
     ]);
     for (const line of result.documents) expect(keys(JSON.parse(line))).toEqual(expected);
     expect(JSON.parse(result.documents[0] as string)).toMatchObject({ agentId: null, parentSessionId: null });
+  });
+
+  it("doctor", () => {
+    const document = JSON.parse(json(["doctor", "--json"]).documents.join("\n"));
+    expect(keys(document)).toEqual(["checks", "ok"]);
+    expect(document.checks.length).toBeGreaterThan(0);
+    for (const check of document.checks) expect(keys(check)).toEqual(sorted(["name", "status", "message", "fix"]));
   });
 
   it("scrub and prune", () => {

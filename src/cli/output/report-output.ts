@@ -42,7 +42,13 @@ export function reportDocument(options: {
       aborts: row.aborts,
       denials: row.denials,
     })),
-    suggestedRules: [...options.suggestions],
+    suggestedRules: options.suggestions.map((row) => ({
+      tool: row.tool,
+      signature: row.signature,
+      count: row.count,
+      rule: row.rule,
+      example: row.example,
+    })),
     warnings: [],
   };
 }
