@@ -1,6 +1,9 @@
 import type { StoredDenial } from "../../store/ports.js";
 
-/** One denial as `toolgate tail --json` prints it: every key of a stored denial, null when the record has none. */
+/**
+ * One denial as `toolgate tail --json` prints it: every key of a stored denial, null when the record has none. A
+ * field added to the record is a type error here until the document (and docs/cli.md) has it.
+ */
 export function denialDocument(record: StoredDenial) {
   return {
     id: record.id,
@@ -23,5 +26,5 @@ export function denialDocument(record: StoredDenial) {
     inputSummary: record.inputSummary,
     input: record.input ?? null,
     labels: record.labels ?? null,
-  };
+  } satisfies Record<keyof StoredDenial, unknown>;
 }
