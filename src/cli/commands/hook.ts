@@ -30,7 +30,7 @@ records go to $TOOLGATE_DB (default ~/.toolgate/toolgate.db), or Postgres with $
     exitCodes:
       "0 answered (a decision is in the JSON on stdout), 1 a non-blocking error on a non-gating event, 2 blocked (the reason on stderr) or bad usage.",
     examples: [
-      `echo '{"hook_event_name":"PreToolUse","session_id":"s1","tool_name":"Bash","tool_input":{"command":"ls"}}' | toolgate hook claude-code`,
+      `echo '{"hook_event_name":"PreToolUse","session_id":"s1","tool_use_id":"toolu_1","tool_name":"Bash","tool_input":{"command":"ls"}}' | toolgate hook claude-code`,
       "toolgate install claude-code --dry-run   # shows the hook entries it would write",
     ],
   },
