@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cliPath, ensureBuilt, makeFixture, repoRoot, runCli } from "./cli-fixture.js";
@@ -74,13 +74,28 @@ describe("toolgate doctor (the built CLI, a temporary HOME)", () => {
   });
 
   it("a hook command that does not start toolgate fails, with the install command as the fix", () => {
-    const { cli, root } = fixture();
+    const { cli, root, home, project } = fixture();
+    // a workspace the person trusted in Claude Code: doctor runs its project hook command
+    writeFileSync(
+      join(home, ".claude.json"),
+      JSON.stringify({ projects: { [project]: { hasTrustDialogAccepted: true } } }),
+    );
     const command = `"${join(root, "missing", "toolgate")}" hook claude-code`;
     expect(cli(["install", "claude-code", "--command", command]).status).toBe(0);
     const run = cli(["doctor"]);
     expect(run.status).toBe(1);
     expect(run.stdout).toContain("fail  claude-code hook command: the hook command in");
     expect(run.stdout).toContain("fix: toolgate install claude-code --project");
+  });
+
+  it("a foreign hook command in an untrusted workspace's project settings is not run", () => {
+    const { cli, root } = fixture();
+    const marker = join(root, "ran");
+    expect(cli(["install", "claude-code", "--command", `touch "${marker}" && echo hook claude-code`]).status).toBe(0);
+    const run = cli(["doctor"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("warn  claude-code hook command: not run:");
+    expect(existsSync(marker)).toBe(false);
   });
 
   it("after `toolgate install opencode`: the plugin entry and its file are ok", () => {

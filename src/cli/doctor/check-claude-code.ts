@@ -1,8 +1,14 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { claudeSettingsPath, type InstallScope, readSettings } from "../../adapters/claude-code/install-claude-code.js";
+import {
+  claudeSettingsPath,
+  defaultHookCommand,
+  type InstallScope,
+  readSettings,
+} from "../../adapters/claude-code/install-claude-code.js";
 import { hasToolgateHooks, toolgateHookCommands } from "../../adapters/claude-code/settings-hooks.js";
 import { ToolgateError } from "../../core/errors.js";
+import { isTrusted } from "../../node/claude-settings.js";
 import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "./doctor-check.js";
 import { probeHookCommand } from "./run-hook-command.js";
 
@@ -25,7 +31,9 @@ export function claudeCodeLocations(context: DoctorContext): string[] {
 
 /**
  * toolgate's hooks in the user, project and local settings files: present for every event, and each distinct
- * hook command starts a working toolgate (run with `--version`, 5 s timeout).
+ * hook command starts a working toolgate (run with `--version`, 5 s timeout). A command from a project file of a
+ * workspace Claude Code has not trusted is not run (it could be anything a cloned repository put there), unless it
+ * is exactly the command this toolgate installs.
  */
 export function checkClaudeCode(context: DoctorContext): DoctorCheck[] {
   const checks: DoctorCheck[] = [];
@@ -66,7 +74,19 @@ export function checkClaudeCode(context: DoctorContext): DoctorCheck[] {
       ),
     );
   }
+  const trusted = isTrusted(projectDirectory(context), context.home);
   for (const [command, path] of commands) {
+    const scope = scopeOf(path, context);
+    if (scope !== "user" && !trusted && command !== defaultHookCommand()) {
+      checks.push(
+        warn(
+          "claude-code hook command",
+          `not run: ${command} comes from ${path} and Claude Code has not trusted this workspace`,
+          `Read the command in ${path}; once you trust it, run \`claude\` here and accept the trust dialog, or run \`toolgate install claude-code --${scope}\` to use this toolgate.`,
+        ),
+      );
+      continue;
+    }
     const probe = probeHookCommand(command, context.env);
     checks.push(
       probe.ok
@@ -74,7 +94,7 @@ export function checkClaudeCode(context: DoctorContext): DoctorCheck[] {
         : fail(
             "claude-code hook command",
             `the hook command in ${path} does not start toolgate (${probe.reason}); toolgate checks nothing in these sessions`,
-            `toolgate install claude-code --${scopeOf(path, context)}   # rewrites the command for this toolgate and node`,
+            `toolgate install claude-code --${scope}   # rewrites the command for this toolgate and node`,
           ),
     );
   }
