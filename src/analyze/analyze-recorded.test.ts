@@ -15,7 +15,7 @@ import { loadAnalysisSetup } from "./load-analysis-setup.js";
 const fixtures = resolve("test/fixtures/transcripts");
 const empty = mkdtempSync(join(tmpdir(), "toolgate-analyze-"));
 afterAll(() => rmSync(empty, { recursive: true, force: true }));
-const setup = loadAnalysisSetup({ cwd: empty, homeDir: empty, env: {} });
+const setup = await loadAnalysisSetup({ cwd: empty, homeDir: empty, env: {} });
 
 async function analyze(file: string): Promise<SessionAnalysis> {
   const result = await analyzeTranscripts({

@@ -10,7 +10,7 @@ import { loadAnalysisSetup } from "./load-analysis-setup.js";
 const fixtures = resolve("test/fixtures/transcripts");
 const scratch = mkdtempSync(join(tmpdir(), "toolgate-analyze-shapes-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-const setup = loadAnalysisSetup({ cwd: scratch, homeDir: scratch, env: {} });
+const setup = await loadAnalysisSetup({ cwd: scratch, homeDir: scratch, env: {} });
 
 async function run(files: string[], host?: "qwen") {
   return analyzeTranscripts({ files, config: setup.config, canGrant: setup.canGrant, ...(host ? { host } : {}) });

@@ -1,10 +1,8 @@
 import type { StoreOptions } from "../config/store-schema.js";
 import { compileCoreConfig } from "../core/compile-config.js";
 import type { CompiledConfig } from "../core/config.js";
-import { createRedactOptions } from "../detect-node/redact-options.js";
 import { defaultPorts } from "../guard/default-ports.js";
-import { createPolicy } from "../node/create-policy.js";
-import { loadConfig } from "../node/load-config.js";
+import { loadToolgateSetup } from "../node/load-toolgate-setup.js";
 
 export interface AnalysisSetup {
   /** the core config the replay uses: the user's escalation settings and redaction, or the defaults */
@@ -18,25 +16,24 @@ export interface AnalysisSetup {
 }
 
 /**
- * The one place `toolgate analyze` loads the user's toolgate config and policy (today's load-config +
- * create-policy; to be swapped for the composition root's API). Throws the config's CONFIG_* errors.
+ * What `toolgate analyze` replays with: the composition root's config half (`loadToolgateSetup`: the same config
+ * discovery, env overrides, policy and redaction as every hook), compiled for the pure core. Throws the config's
+ * CONFIG_* errors.
  */
-export function loadAnalysisSetup(options: {
+export async function loadAnalysisSetup(options: {
   cwd: string;
   homeDir: string;
   env: Readonly<Record<string, string | undefined>>;
-}): AnalysisSetup {
-  const loaded = loadConfig(options);
-  const policy = createPolicy({ ...options, config: loaded.config });
-  const redaction = createRedactOptions(loaded.config.redaction, options.env as NodeJS.ProcessEnv);
+}): Promise<AnalysisSetup> {
+  const setup = await loadToolgateSetup({ cwd: options.cwd, homeDir: options.homeDir, env: { ...options.env } });
   const config = compileCoreConfig({
-    ports: defaultPorts({ redaction }),
-    ...(loaded.config.escalation === undefined ? {} : { options: loaded.config.escalation }),
+    ports: defaultPorts(setup.redaction === undefined ? {} : { redaction: setup.redaction }),
+    ...(setup.config.escalation === undefined ? {} : { options: setup.config.escalation }),
   });
   return {
     config,
-    canGrant: (call) => policy.canGrant(call, { interactive: false }),
-    ...(loaded.config.store === undefined ? {} : { store: loaded.config.store as StoreOptions }),
-    sources: loaded.sources,
+    canGrant: (call) => setup.policy.canGrant(call, { interactive: false }),
+    ...(setup.config.store === undefined ? {} : { store: setup.config.store as StoreOptions }),
+    sources: setup.sources,
   };
 }

@@ -34,7 +34,7 @@ export interface RunAnalyzeOptions {
  */
 export async function runAnalyze(options: RunAnalyzeOptions): Promise<AnalysisDocument> {
   const since = options.since === undefined ? undefined : parseSince(options.since, Date.now());
-  const setup = loadAnalysisSetup({ cwd: options.cwd, homeDir: options.homeDir, env: options.env });
+  const setup = await loadAnalysisSetup({ cwd: options.cwd, homeDir: options.homeDir, env: options.env });
   const redact = setup.config.ports.redactText;
   let searched: string[];
   let files: string[];

@@ -1,6 +1,4 @@
-import { homedir } from "node:os";
 import type { AuditOptions } from "../config/audit-schema.js";
-import { applyEnvOverrides } from "../config/env-overrides.js";
 import type { ToolgateConfig } from "../config/schema.js";
 import type { CoreOptions, CorePorts } from "../core/config.js";
 import type { Effect } from "../core/effects.js";
@@ -9,16 +7,12 @@ import type { SessionState } from "../core/state.js";
 import type { FailureInput, OsDenial } from "../guard/classify-failure.js";
 import { type AuditSink, createGuard, type Guard, type PolicyEvaluator } from "../guard/create-guard.js";
 import type { DenialStore, SessionStateStore } from "../store/ports.js";
-import { buildPolicy, type Policy } from "./build-policy.js";
-import { configFiles } from "./config-files.js";
+import type { Policy } from "./build-policy.js";
+import { loadToolgateSetup, type ToolgateSetupOptions } from "./load-toolgate-setup.js";
 
-export interface OpenToolgateOptions {
+export interface OpenToolgateOptions extends ToolgateSetupOptions {
   /** the host this process serves, recorded with every session (`claude-code`, `opencode`, `cli`, ...) */
   host: string;
-  /** the project directory (config discovery, Claude settings, relative rules); default process.cwd() */
-  cwd?: string;
-  env?: Record<string, string | undefined>;
-  homeDir?: string;
   /**
    * where session state lives: `store` (default) keeps it in the store so separate processes (one per hook event)
    * share it; `memory` keeps it in this process (plugins, SDK hosts), mirrored to the store after each step that
@@ -26,8 +20,6 @@ export interface OpenToolgateOptions {
    */
   state?: "store" | "memory";
   mirrorState?: boolean;
-  /** read the Claude Code settings hierarchy into the policy (default: the config's `claudeSettings`, else true) */
-  claudeSettings?: boolean;
   /**
    * `false`: the host decides every call itself and toolgate only counts what it reports (opencode's own
    * permission rules); an evaluator: use it instead of the config's policy. Default: the config's policy.
@@ -74,22 +66,9 @@ export interface Toolgate {
  * sentence that names the file, the key and the fix.
  */
 export async function openToolgate(options: OpenToolgateOptions): Promise<Toolgate> {
-  const cwd = options.cwd ?? process.cwd();
-  const env = options.env ?? process.env;
-  const homeDir = options.homeDir ?? env["HOME"] ?? homedir();
-  const files = configFiles({ cwd, env, homeDir });
-  const loaded =
-    files.length === 0 ? noConfig(env) : (await import("./load-config.js")).loadConfig({ cwd, env, homeDir, files });
-  const { config } = loaded;
-  const policy = buildPolicy({
-    cwd,
-    homeDir,
-    env,
-    config,
-    ...(files.length === 0 ? {} : { loaded }),
-    ...(options.claudeSettings === undefined ? {} : { claudeSettings: options.claudeSettings }),
-  });
-  const audit = files.length === 0 ? undefined : await auditOptionsOf(config);
+  const setup = await loadToolgateSetup(options);
+  const { config, env, policy, redaction } = setup;
+  const audit = setup.hasConfigFile ? await auditOptionsOf(config) : undefined;
   const { openAuditTrail } = await import("../audit/open-audit-trail.js");
   const trail = await openAuditTrail({
     env,
@@ -97,13 +76,6 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
     ...(config.store === undefined ? {} : { store: config.store }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
-  const redaction =
-    config.redaction === undefined
-      ? undefined
-      : (await import("../detect-node/redact-options.js")).createRedactOptions(
-          config.redaction,
-          env as NodeJS.ProcessEnv,
-        );
   const inMemory = options.state === "memory";
   const sinks: AuditSink[] = [trail.sink, ...(options.sinks ?? [])];
   if (inMemory && options.mirrorState === true) sinks.push(stateMirror(trail.stateStore));
@@ -112,7 +84,7 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
   const enforced = options.enforce === undefined ? policy : options.enforce;
   const guard = createGuard({
     ...(core === undefined ? {} : { core }),
-    warnings: [...loaded.warnings, ...policy.warnings, ...(options.warnings ?? [])],
+    warnings: [...setup.warnings, ...policy.warnings, ...(options.warnings ?? [])],
     ...(enforced === false ? {} : { policy: enforced }),
     ...(inMemory ? {} : { stateStore: trail.stateStore }),
     denialStore: trail.denials,
@@ -126,7 +98,7 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
     guard,
     policy,
     config,
-    sources: loaded.sources,
+    sources: setup.sources,
     location: trail.location,
     denials: trail.denials,
     recordEvent: async (event) => trail.sink.deliver([{ type: "audit", event }]),
@@ -134,16 +106,6 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
       await guard.drain();
       await trail.close();
     },
-  };
-}
-
-/** No config file: the env overrides over an empty config, with no schema loaded. */
-function noConfig(env: Readonly<Record<string, string | undefined>>) {
-  const overridden = applyEnvOverrides({}, env);
-  return {
-    config: overridden.config as ToolgateConfig,
-    warnings: overridden.warnings,
-    sources: overridden.applied.map((name) => `env:${name}`),
   };
 }
 
