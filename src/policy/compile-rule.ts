@@ -78,11 +78,21 @@ export function compileRule(rule: PolicyRule, context: PathSpecifierContext): Co
   const specifier = parsed.specifier === "*" ? undefined : parsed.specifier;
   if (isGlob) {
     if (rule.behavior === "allow" && !/^mcp__[^*?]+__/.test(parsed.tool)) {
-      warnings.push(ignored(rule, "an allow rule may only use a tool-name glob anchored as `mcp__<server>__...`"));
+      warnings.push(
+        ignored(
+          rule,
+          "an allow rule may only use a tool-name glob anchored as `mcp__<server>__...`; write e.g. `mcp__github__*`, or list the tools one by one",
+        ),
+      );
       return { compiled: undefined, warnings };
     }
     if (specifier !== undefined) {
-      warnings.push(ignored(rule, "a tool-name glob cannot carry a specifier"));
+      warnings.push(
+        ignored(
+          rule,
+          "a tool-name glob cannot carry a specifier; write one rule per tool, e.g. `Bash(npm test *)`, or drop the specifier",
+        ),
+      );
       return { compiled: undefined, warnings };
     }
     const matches = compileWildcard(parsed.tool);
@@ -113,11 +123,18 @@ export function compileRule(rule: PolicyRule, context: PathSpecifierContext): Co
   if (isParameter && parameter !== null) {
     const name = parameter[1] as string;
     if (CANONICAL_FIELDS[family].includes(name)) {
-      warnings.push(ignored(rule, `\`${name}\` is matched through the tool's own syntax, e.g. \`${tool}(...)\``));
+      warnings.push(
+        ignored(rule, `\`${name}\` is matched through the tool's own syntax; write \`${tool}(<pattern>)\` instead`),
+      );
       return { compiled: undefined, warnings };
     }
     if (rule.behavior === "allow") {
-      warnings.push(ignored(rule, "parameter rules (`Tool(name:value)`) apply to deny and ask only"));
+      warnings.push(
+        ignored(
+          rule,
+          "parameter rules (`Tool(name:value)`) apply to deny and ask only; make it a deny or ask rule, or write the allow in the tool's own syntax, e.g. `Bash(npm test *)`",
+        ),
+      );
       return { compiled: undefined, warnings };
     }
     const valueMatches = compileWildcard((parameter[2] as string).trim());

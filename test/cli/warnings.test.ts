@@ -27,6 +27,21 @@ describe("warnings say the fix, and --json carries them (issue 11, finding 9)", 
     expect(document.warnings).toEqual([{ code: "RULE_IGNORED", message: warning?.slice("warning: ".length) }]);
   });
 
+  it("ignored rules say how to write them so they apply, in --json too", () => {
+    const { root, home, project } = makeFixture({
+      "home/.claude/settings.json": {
+        permissions: { allow: ["Bash*", "mcp__github__*(x)", "Read(file_path:/etc/*)"] },
+      },
+    });
+    roots.push(root);
+    const json = runCli(["check", "Bash", '{"command":"ls"}', "--json"], { cwd: project, home });
+    const messages = (JSON.parse(json.stdout).warnings as { message: string }[]).map((warning) => warning.message);
+    expect(messages).toHaveLength(3);
+    expect(messages[0]).toContain("write e.g. `mcp__github__*`, or list the tools one by one");
+    expect(messages[1]).toContain("write one rule per tool");
+    expect(messages[2]).toContain("write `Read(<pattern>)` instead");
+  });
+
   it("the fix it names works: once Claude Code has recorded the trust, the warning is gone", () => {
     const { root, home, project } = makeFixture(untrusted);
     roots.push(root);
