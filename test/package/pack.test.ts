@@ -3,7 +3,7 @@
  * project offline, import every subpath export, run the bin. Nothing leaves the temp directory; HOME is a temp dir.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -137,5 +137,137 @@ describe("every subpath export", () => {
     const counts = JSON.parse(result.stdout) as Record<string, number>;
     expect(Object.keys(counts)).toEqual(subpaths);
     for (const [subpath, count] of Object.entries(counts)) expect(count, subpath).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * Issue 11's walkthrough: what a new user hit in their first ten minutes, each finding replayed against the
+ * installed tarball in a temp HOME, so none can come back.
+ */
+describe("the first ten minutes (each finding of the walkthrough)", () => {
+  const sh = (script: string, env: Record<string, string> = {}) =>
+    spawnSync("sh", ["-c", script], {
+      cwd: project,
+      env: { PATH: `${join(project, "node_modules", ".bin")}:${process.env.PATH ?? ""}`, HOME: home, ...env },
+      encoding: "utf8",
+    });
+  const settingsFile = () => join(project, ".claude", "settings.json");
+
+  it("1. a misspelled flag is refused with the closest valid one, exit 2, before anything is written", () => {
+    const install = toolgate(["install", "claude-code", "--dryrun"]);
+    expect(install.status).toBe(2);
+    expect(install.stderr).toContain("--dry-run");
+    expect(() => readFileSync(settingsFile())).toThrow();
+    const report = toolgate(["report", "--sinse", "1d"]);
+    expect(report.status).toBe(2);
+    expect(report.stderr).toContain("--since");
+    const check = toolgate(["check", "Bash", '{"command":"ls"}', "--jsn"]);
+    expect(check.status).toBe(2);
+    expect(check.stderr).toContain("--json");
+  });
+
+  it("2. the repository's tests read nothing outside the repository", () => {
+    const found = spawnSync("git", ["grep", "-n", "-E", "\\.\\./shared/", "--", "src", "test", "bench", "scripts"], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
+    const reads = found.stdout
+      .split("\n")
+      .filter((line) => line !== "" && !/^[^:]+:\d+:\s*(\*|\/\/)/.test(line) && !line.includes("pack.test.ts"));
+    expect(reads).toEqual([]);
+  });
+
+  it("3. `toolgate run` links to the sessions its hooks record, whatever the output, and says when it cannot", () => {
+    const database = join(root, "walkthrough.db");
+    mkdirSync(join(project, ".claude"), { recursive: true });
+    writeFileSync(settingsFile(), JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }, null, 2));
+    // an "agent" with no stream toolgate reads, whose hook (as Claude Code runs it) sees one denied call
+    const event = JSON.stringify({
+      session_id: "walkthrough-run",
+      transcript_path: join(root, "none.jsonl"),
+      cwd: project,
+      permission_mode: "default",
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "rm -rf build" },
+      tool_use_id: "toolu_walk_1",
+    });
+    writeFileSync(join(root, "event.json"), event);
+    const linked = sh(`toolgate run -- sh -c 'toolgate hook claude-code < "${join(root, "event.json")}" > /dev/null'`, {
+      TOOLGATE_DB: database,
+      CLAUDE_CODE_SESSION_ATTENDED: "0",
+    });
+    expect(linked.status).toBe(5);
+    expect(linked.stderr).toContain("toolgate run: 1 denied call.");
+    expect(linked.stderr).not.toContain("no toolgate hook ran");
+    const unlinked = sh("toolgate run -- sh -c 'exit 0'", { TOOLGATE_DB: database });
+    expect(unlinked.status).toBe(0);
+    expect(unlinked.stderr.split("\n").filter((line) => line.includes("no toolgate hook ran"))).toHaveLength(1);
+    expect(unlinked.stderr).toContain("toolgate install claude-code");
+  });
+
+  it("4. the default install holds no host binary, benchmark peer or Postgres driver", () => {
+    const modules = readdirSync(join(project, "node_modules"));
+    // (pg is checked above: an optional peer, absent unless the user adds it)
+    for (const heavy of ["opencode-ai", "@google", "@anthropic-ai", "vitest", "typescript"]) {
+      expect(modules, heavy).not.toContain(heavy);
+    }
+  });
+
+  it("5. `report` says which deny rule to narrow instead of an allow rule that would not help", () => {
+    const report = toolgate(["report", "--since", "1d"], { TOOLGATE_DB: join(root, "walkthrough.db") });
+    expect(report.status).toBe(0);
+    expect(report.stdout).toContain("Bash(rm:*)");
+    expect(report.stdout).toMatch(/deny rule wins/);
+    expect(report.stdout).not.toContain("Bash(rm -rf build)");
+  });
+
+  it("6. the package ships its license, schema and docs", () => {
+    for (const file of ["LICENSE", "schema.json", join("docs", "config.md")]) {
+      expect(() => readFileSync(join(project, "node_modules", "toolgate", file)), file).not.toThrow();
+    }
+  });
+
+  it("7. help: `toolgate help` works, no colour in a pipe, the version on its own", () => {
+    const help = toolgate(["help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("Usage: toolgate <command>");
+    const commandHelp = toolgate(["help", "report"]);
+    expect(commandHelp.status).toBe(0);
+    expect(commandHelp.stdout).not.toContain("\u001b[");
+    const lines = toolgate(["check", "--help"]).stdout.trimEnd().split("\n");
+    expect(lines.at(-1)).not.toMatch(/\d+\.\d+\.\d+$/);
+  });
+
+  it("8. a closed pipe ends a command quietly", () => {
+    const piped = sh("toolgate tail --no-follow --json | head -1", { TOOLGATE_DB: join(root, "walkthrough.db") });
+    expect(piped.stderr).not.toMatch(/EPIPE|\n\s+at /);
+  });
+
+  it("9. a warning says its fix, and --json carries it", () => {
+    writeFileSync(settingsFile(), JSON.stringify({ permissions: { allow: ["Bash(npm test)"] } }, null, 2));
+    const checked = toolgate(["check", "Bash", '{"command":"npm test"}', "--json"]);
+    expect(checked.status).toBe(3); // ask: the project's allow rule is ignored until the workspace is trusted
+    const document = JSON.parse(checked.stdout) as { warnings: { code: string; message: string }[] };
+    expect(document.warnings.length).toBeGreaterThan(0);
+    expect(document.warnings.map((warning) => warning.message).join(" ")).toMatch(/trust/i);
+  });
+
+  it("10. knobs and docs tell the truth: install keeps the user's formatting, a bad config is named by doctor", () => {
+    const original = '{\n    "model": "opus",\n    // mine\n    "permissions": { "allow": [] }\n}\n';
+    writeFileSync(settingsFile(), original);
+    expect(toolgate(["install", "claude-code"]).status).toBe(0);
+    const installed = readFileSync(settingsFile(), "utf8");
+    expect(installed).toContain('    "model": "opus",\n    // mine\n');
+    expect(toolgate(["uninstall", "claude-code"]).status).toBe(0);
+    expect(readFileSync(settingsFile(), "utf8")).toBe(original);
+    writeFileSync(join(project, "toolgate.config.json"), JSON.stringify({ permisions: { deny: [] } }));
+    const doctor = toolgate(["doctor"]);
+    expect(doctor.status).toBe(1);
+    expect(doctor.stdout).toContain("toolgate.config.json");
+    expect(doctor.stdout).toContain("permisions");
+    rmSync(join(project, "toolgate.config.json"));
+    const demo = toolgate(["demo"]);
+    expect(demo.status).toBe(0);
   });
 });
