@@ -4,7 +4,6 @@ import type { ToolCall } from "../core/events.js";
 import { compilePolicy } from "../policy/compile-policy.js";
 import type { EvaluateOptions, PolicyDecision, ToolCallInput } from "../policy/policy-types.js";
 import { type AuditSink, createGuard, type PolicyEvaluator } from "./create-guard.js";
-import { createLruStateStore } from "./lru-state-store.js";
 
 const bash = (command: string, toolUseId: string): ToolCall => ({ toolUseId, tool: "Bash", input: { command } });
 
@@ -208,19 +207,5 @@ describe("state across processes", () => {
     expect((await fresh.state()).total).toBe(0);
     const effects = await fresh.turnEnded();
     expect(effects.filter((effect) => effect.type === "flush")).toHaveLength(0);
-  });
-});
-
-describe("createLruStateStore", () => {
-  it("evicts the least recently used session", async () => {
-    const store = createLruStateStore({ maxSessions: 2 });
-    const state = (sessionId: string) => ({ sessionId }) as never;
-    await store.update("a", () => state("a"));
-    await store.update("b", () => state("b"));
-    await store.get("a");
-    await store.update("c", () => state("c"));
-    expect(store.size).toBe(2);
-    expect(await store.get("b")).toBeUndefined();
-    expect(await store.get("a")).toBeDefined();
   });
 });

@@ -29,6 +29,23 @@ async function runThroughToolgate(turns: ReturnType<typeof bash>[], extra: strin
   });
 }
 
+/** A workspace with toolgate's hooks installed and a model that asks for six `touch` calls (asks, headless). */
+async function stubbornWithHooks() {
+  assertBuilt();
+  const workspace = createWorkspace();
+  const database = `${workspace.root}/toolgate.db`;
+  const env = { TOOLGATE_DB: database, HOME: workspace.home };
+  expect(runToolgate({ args: ["install", "claude-code"], cwd: workspace.project, env }).exitCode).toBe(0);
+  const fake = await startFakeAnthropic({
+    conversations: { main: ["a", "b", "c", "d", "e", "f"].map((name) => bash(`touch ${name}.txt`)) },
+  });
+  cleanups.push(async () => {
+    await fake.close();
+    workspace.remove();
+  });
+  return { workspace, database, fake };
+}
+
 describe("toolgate run -- claude (no toolgate hooks installed)", () => {
   it("exit 0 stays 0 and prints nothing when nothing was denied", async () => {
     const run = await runThroughToolgate([bash("echo ok")]);
@@ -56,17 +73,7 @@ describe("toolgate run -- claude, hooks installed, headless asks", () => {
     assertBuilt();
     const results: { exitCode: number | null; calls: number; stderr: string }[] = [];
     for (const throughRun of [false, true]) {
-      const workspace = createWorkspace();
-      const database = `${workspace.root}/toolgate.db`;
-      const env = { TOOLGATE_DB: database, HOME: workspace.home };
-      expect(runToolgate({ args: ["install", "claude-code"], cwd: workspace.project, env }).exitCode).toBe(0);
-      const fake = await startFakeAnthropic({
-        conversations: { main: ["a", "b", "c", "d", "e", "f"].map((name) => bash(`touch ${name}.txt`)) },
-      });
-      cleanups.push(async () => {
-        await fake.close();
-        workspace.remove();
-      });
+      const { workspace, database, fake } = await stubbornWithHooks();
       const run = await runClaude({
         workspace,
         baseUrl: fake.url,
@@ -89,18 +96,7 @@ describe("toolgate run -- the plain form a user types (text output, through a wr
   const plain = ["sh", "-c", 'exec "$@"', "sh"];
 
   it("with hooks installed, the summary and exit 6 come from the store", async () => {
-    assertBuilt();
-    const workspace = createWorkspace();
-    const database = `${workspace.root}/toolgate.db`;
-    const env = { TOOLGATE_DB: database, HOME: workspace.home };
-    expect(runToolgate({ args: ["install", "claude-code"], cwd: workspace.project, env }).exitCode).toBe(0);
-    const fake = await startFakeAnthropic({
-      conversations: { main: ["a", "b", "c", "d", "e", "f"].map((name) => bash(`touch ${name}.txt`)) },
-    });
-    cleanups.push(async () => {
-      await fake.close();
-      workspace.remove();
-    });
+    const { workspace, database, fake } = await stubbornWithHooks();
     const run = await runClaude({
       workspace,
       baseUrl: fake.url,
