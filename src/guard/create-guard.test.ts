@@ -4,6 +4,7 @@ import type { ToolCall } from "../core/events.js";
 import { compilePolicy } from "../policy/compile-policy.js";
 import type { EvaluateOptions, PolicyDecision, ToolCallInput } from "../policy/policy-types.js";
 import { type AuditSink, createGuard, type PolicyEvaluator } from "./create-guard.js";
+import { createLruStateStore } from "./lru-state-store.js";
 
 const bash = (command: string, toolUseId: string): ToolCall => ({ toolUseId, tool: "Bash", input: { command } });
 
