@@ -1,3 +1,5 @@
+import { compileWildcardMatcher } from "../../core/wildcard-match.js";
+
 /**
  * Compiles a Bash specifier the way Claude Code reads it:
  * - `*` is a glob anywhere and may span spaces and arguments (`git * main`, `* install`, `ls*`);
@@ -21,10 +23,9 @@ export function compileBashSpecifier(specifier: string): (command: string) => bo
     const prefix = `${exact} `;
     return (command) => command === exact || command.startsWith(prefix);
   }
-  const body = pattern
-    .split("*")
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-  const regex = new RegExp(`^${body}${tail}$`, "s");
-  return (command) => regex.test(command);
+  // linear-time matching (no RegExp): a rule with several `*` used to backtrack for seconds on a long command
+  const whole = compileWildcardMatcher(pattern, { question: false });
+  if (tail === "") return whole;
+  const withTail = compileWildcardMatcher(`${pattern} *`, { question: false });
+  return (command) => whole(command) || withTail(command);
 }

@@ -1,3 +1,5 @@
+import { compileWildcardMatcher } from "../../core/wildcard-match.js";
+
 /**
  * `WebFetch(domain:host)`: the host is compared case-insensitively with a trailing dot removed;
  * `*.example.com` matches subdomains at any depth but not the apex; `*` alone matches every host; any other `*`
@@ -11,12 +13,13 @@ export function compileDomainSpecifier(domain: string): (host: string) => boolea
     return (host) => host.endsWith(suffix) && host.length > suffix.length;
   }
   if (!pattern.includes("*")) return (host) => host === pattern;
-  const body = pattern
-    .split("*")
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join("[^.]*");
-  const regex = new RegExp(`^${body}$`);
-  return (host) => regex.test(host);
+  // a `*` never crosses a dot, so the pattern's labels line up one to one with the host's: each label is matched
+  // on its own in linear time (no RegExp)
+  const labels = pattern.split(".").map((label) => compileWildcardMatcher(label, { question: false }));
+  return (host) => {
+    const parts = host.split(".");
+    return parts.length === labels.length && labels.every((matches, index) => matches(parts[index] as string));
+  };
 }
 
 export function normalizeHost(host: string): string {

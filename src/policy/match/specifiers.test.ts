@@ -91,3 +91,29 @@ describe("domain specifiers", () => {
     expect(hostOf("not a url")).toBe("not");
   });
 });
+
+describe("hostile inputs are matched in linear time", () => {
+  it("a Bash rule with several `*` decides a 1 MB command at once", () => {
+    // before (RegExp `^a.*b.*c.*d.*e$`, cubic): an 8.5 KB command took 3 s, 34 KB over 60 s (issue 12, class 5a);
+    // the 1 MB command below would take days.
+    const rule = compileBashSpecifier("curl * -d * --data * http*x *");
+    const command = `curl ${"-d --data http ".repeat(70_000)}`;
+    expect(rule(command)).toBe(false);
+    expect(rule(`${command} http://x y`)).toBe(true);
+  });
+
+  it("a Bash rule with a trailing ` *` keeps its optional tail", () => {
+    const rule = compileBashSpecifier("git * push *");
+    expect(rule("git -C . push")).toBe(true);
+    expect(rule("git -C . push origin main")).toBe(true);
+    expect(rule("git -C . pushx")).toBe(false);
+    expect(rule(`git ${"push ".repeat(100_000)}x`)).toBe(true);
+  });
+
+  it("a domain rule with several `*` in a label decides a long host at once", () => {
+    const rule = compileDomainSpecifier("a*a*a*a*a*a*a*a*b.example.*");
+    expect(rule(`${"a".repeat(100_000)}.example.com`)).toBe(false);
+    expect(rule(`${"a".repeat(100_000)}b.example.com`)).toBe(true);
+    expect(rule(`${"a".repeat(100)}b.evil.example.com`)).toBe(false);
+  });
+});
