@@ -25,7 +25,8 @@ export function onCallDenied(context: StepContext, event: CallDeniedEvent): void
   const recordInput = truncateStrings(facts.redactedInput, RECORD_STRING_LIMIT);
   const pattern = countDenial({ agent, event, facts, redactedInput: recordInput });
   const tool = agent.tools[event.call.tool];
-  const record = appendRecord(context, event, { ...facts, redactedInput: recordInput });
+  const texts = derivedTexts(context, event);
+  const record = appendRecord(context, event, { ...facts, redactedInput: recordInput }, texts);
   context.effects.push({ type: "record", record });
 
   const { threshold, hard } = thresholdFor(config, event.call.tool);
@@ -44,7 +45,7 @@ export function onCallDenied(context: StepContext, event: CallDeniedEvent): void
     reason: record.reason,
     source: event.source,
     threshold,
-    path: event.osDenial?.path === undefined ? "" : ` to ${event.osDenial.path}`,
+    path: texts.path === undefined ? "" : ` to ${texts.path}`,
   };
 
   let stage: EscalationStage = "soft";
@@ -78,8 +79,30 @@ export function recordRefusal(context: StepContext, event: CallDeniedEvent): voi
   const agent = writableAgent(context, event.agentId);
   const redactedInput = truncateStrings(facts.redactedInput, RECORD_STRING_LIMIT);
   countDenial({ agent, event, facts, redactedInput });
-  const record = appendRecord(context, event, { ...facts, redactedInput });
+  const record = appendRecord(context, event, { ...facts, redactedInput }, derivedTexts(context, event));
   context.effects.push({ type: "record", record });
+}
+
+interface DerivedTexts {
+  reason: string;
+  rule?: string;
+  path?: string;
+}
+
+/**
+ * The reason, rule and refused path, redacted together with the call's raw input: they may quote the input in a
+ * form no detector recognises any more (a normalised path turns `postgres://u:p@h` into `postgres:/u:p@h`), so every
+ * secret found in the input is also removed from them.
+ */
+function derivedTexts(context: StepContext, event: CallDeniedEvent): DerivedTexts {
+  const path = event.osDenial?.path;
+  const redacted = context.config.ports.redactValue([event.call.input, event.reason, event.rule ?? "", path ?? ""]);
+  const [, reason, rule, redactedPath] = redacted as [unknown, string, string, string];
+  return {
+    reason,
+    ...(event.rule === undefined ? {} : { rule }),
+    ...(path === undefined ? {} : { path: redactedPath }),
+  };
 }
 
 function countDenial(options: {
@@ -118,7 +141,12 @@ function countDenial(options: {
   return pattern;
 }
 
-function appendRecord(context: StepContext, event: CallDeniedEvent, facts: CallFacts): DenialRecord {
+function appendRecord(
+  context: StepContext,
+  event: CallDeniedEvent,
+  facts: CallFacts,
+  texts: DerivedTexts,
+): DenialRecord {
   const { state, config } = context;
   state.total += 1;
   const record: DenialRecord = {
@@ -128,7 +156,7 @@ function appendRecord(context: StepContext, event: CallDeniedEvent, facts: CallF
     tool: event.call.tool,
     toolUseId: event.call.toolUseId,
     source: event.source,
-    reason: config.ports.redactText(event.reason),
+    reason: texts.reason,
     signature: facts.signature,
     pattern: facts.pattern,
     inputSummary: facts.summary,
@@ -138,7 +166,7 @@ function appendRecord(context: StepContext, event: CallDeniedEvent, facts: CallF
   };
   if (state.parentSessionId !== undefined) record.parentSessionId = state.parentSessionId;
   if (event.agentId !== undefined) record.agentId = event.agentId;
-  if (event.rule !== undefined) record.rule = config.ports.redactText(event.rule);
+  if (texts.rule !== undefined) record.rule = texts.rule;
   if (event.decisionReasonType !== undefined) record.decisionReasonType = event.decisionReasonType;
   if (state.host !== undefined) record.host = state.host;
   if (state.labels !== undefined) record.labels = state.labels;

@@ -39,10 +39,15 @@ export function defaultPorts(options: { redaction?: RedactOptions } = {}): CallP
   };
   return {
     describeCall(tool, input) {
-      const redacted = redactor.redactValue(input);
+      // one walk over the input and the pattern derived from it, so a secret found in the input also goes from the
+      // pattern when the pattern quotes it in a form no detector recognises (a normalised path)
+      const [redacted, pattern] = redactor.redactValue([input, commandPattern(tool, input, shellOf(tool, input))]) as [
+        unknown,
+        string,
+      ];
       return {
         signature: callSignature(tool, redacted),
-        pattern: redactor.redactText(commandPattern(tool, input, shellOf(tool, input))),
+        pattern,
         summary: summarizeInput(tool, redacted, options.redaction),
         redactedInput: redacted,
       };
@@ -50,7 +55,8 @@ export function defaultPorts(options: { redaction?: RedactOptions } = {}): CallP
     redactValue: redactor.redactValue,
     redactText: redactor.redactText,
     grantScope: (request) => minimumGrantScope(request),
-    suggestRule: (tool, input) => redactor.redactText(suggestRule(tool, input, shellOf(tool, input))),
+    suggestRule: (tool, input) =>
+      (redactor.redactValue([input, suggestRule(tool, input, shellOf(tool, input))]) as [unknown, string])[1],
     shellOf,
   };
 }

@@ -1,0 +1,345 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliPath, ensureBuilt } from "../cli/cli-fixture.js";
+import { secretCorpus } from "../support/redaction-corpus.mjs";
+
+/**
+ * Issue 12, class 3: every planted secret stays out of everything toolgate stores, logs or sends. The BUILT hook
+ * (`toolgate hook claude-code`) gets the events Claude Code sends (shapes of test/fixtures/claude-code/*.json), one
+ * session per secret kind the redactor knows (the first sample of each kind in test/support/redaction-corpus.mjs),
+ * with the secret planted in every place a host can put one. Every sink is on: JSON logs to a file, a command hook,
+ * a webhook on 127.0.0.1, the SQLite store (TOOLGATE_DB) and the spool. Then every byte of every file toolgate wrote,
+ * every webhook body and header, every hook answer and the CLI's `tail --json` and `report --json` is searched for
+ * each secret and for every 8-character fragment of it.
+ */
+
+interface Sample {
+  kind: string;
+  text: string;
+  secrets: string[];
+}
+
+/** one sample per kind: the first in the corpus (the reserved-character URL rows are variants of url-password) */
+function samplesByKind(): Sample[] {
+  const seen = new Map<string, Sample>();
+  for (const row of secretCorpus()) if (!seen.has(row.kind)) seen.set(row.kind, row);
+  return [...seen.values()];
+}
+
+const FRAGMENT = 8;
+
+/** the secret, its JSON-escaped and URL-encoded forms, and every 8-character window (any longer fragment holds one) */
+function needlesOf(secret: string): string[] {
+  const needles = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+  for (let start = 0; start + FRAGMENT <= secret.length; start++) needles.add(secret.slice(start, start + FRAGMENT));
+  return [...needles];
+}
+
+interface HookRun {
+  event: string;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface Received {
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+// PLANTED_ONLY=<kind> runs one kind; PLANTED_KEEP=1 keeps the temp directory to look at (debugging only)
+const samples = samplesByKind().filter((s) => !process.env.PLANTED_ONLY || s.kind === process.env.PLANTED_ONLY);
+let root = "";
+let home = "";
+let project = "";
+let inputs = "";
+let out = "";
+let server: Server;
+const received: Received[] = [];
+const hookRuns = new Map<string, HookRun[]>();
+const cliOutputs: { name: string; text: string }[] = [];
+
+function env(): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    TOOLGATE_DB: join(out, "toolgate.db"),
+    TOOLGATE_INTERACTIVE: "0",
+    CLAUDE_PROJECT_DIR: project,
+  };
+}
+
+function run(args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd: project, env: env() });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(stdin);
+  });
+}
+
+/** The events of one session, each with the sample planted where a host can put a secret. */
+function eventsFor(sample: Sample, index: number): Record<string, unknown>[] {
+  const sessionId = `5ec7e75e-0000-4000-8000-${String(index).padStart(12, "0")}`;
+  const secret = sample.secrets[0] as string;
+  const transcriptPath = join(inputs, `${sessionId}.jsonl`);
+  const common = {
+    session_id: sessionId,
+    transcript_path: transcriptPath,
+    cwd: project,
+    prompt_id: "8fe228cb-b019-4199-8528-1effaf441548",
+    permission_mode: "default",
+    effort: { level: "medium" },
+  };
+  const id = (n: number) => `toolu_planted_${index}_${n}`;
+  // a transcript that holds a denied call (reconciled at Stop) but not the PermissionRequest's call
+  const deniedInput = { command: `${sample.text} --force`, description: "retry" };
+  const lines = [
+    {
+      type: "assistant",
+      sessionId,
+      message: { role: "assistant", content: [{ type: "tool_use", id: id(9), name: "Bash", input: deniedInput }] },
+    },
+    {
+      type: "user",
+      sessionId,
+      toolDenialKind: "permission-rule",
+      permissionDecision: { decision: "reject", source: "config", reasonType: "rule" },
+      message: {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: id(9),
+            is_error: true,
+            content: `Permission to use Bash with command ${deniedInput.command} has been denied.`,
+          },
+        ],
+      },
+    },
+  ];
+  writeFileSync(transcriptPath, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+  const pre = (n: number, tool: string, input: unknown) => ({
+    ...common,
+    hook_event_name: "PreToolUse",
+    tool_name: tool,
+    tool_input: input,
+    tool_use_id: id(n),
+  });
+  return [
+    { ...common, hook_event_name: "UserPromptSubmit", prompt: "Deploy the app." },
+    // a Bash command
+    pre(1, "Bash", { command: sample.text, description: "run it" }),
+    // a file path
+    pre(2, "Read", { file_path: `/srv/app/${sample.text}` }),
+    // a URL with credentials
+    pre(3, "WebFetch", {
+      url: `https://deploy:${encodeURIComponent(secret)}@ci.example.com/api/json`,
+      prompt: "status",
+    }),
+    // an env-like KEY=value argument
+    pre(4, "Bash", { command: `env DEPLOY_TOKEN='${secret}' ./deploy.sh`, description: "deploy" }),
+    // a tool_input field named like a secret
+    pre(5, "mcp__deploy__push", { target: "prod", client_secret: secret }),
+    // a failure's error text
+    {
+      ...common,
+      hook_event_name: "PostToolUseFailure",
+      tool_name: "Bash",
+      tool_input: { command: "./deploy.sh", description: "deploy" },
+      tool_use_id: id(6),
+      error: `Exit code 1\n${sample.text}`,
+      is_interrupt: false,
+      duration_ms: 13,
+    },
+    // an output that shows an OS refusal
+    {
+      ...common,
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "./deploy.sh --verbose", description: "deploy" },
+      tool_response: {
+        stdout: sample.text,
+        stderr: "bash: ./deploy.sh: Permission denied",
+        interrupted: false,
+        isImage: false,
+        noOutputExpected: false,
+      },
+      tool_use_id: id(7),
+      duration_ms: 26,
+    },
+    // a headless PermissionRequest whose call is not in the transcript
+    {
+      ...common,
+      hook_event_name: "PermissionRequest",
+      tool_name: "Bash",
+      tool_input: { command: sample.text, description: "approve it" },
+      permission_suggestions: [{ type: "setMode", mode: "acceptEdits", destination: "session" }],
+    },
+    // a transcript line reconciled at Stop
+    {
+      ...common,
+      hook_event_name: "Stop",
+      stop_hook_active: false,
+      last_assistant_message: "FINAL: done.",
+      background_tasks: [],
+      session_crons: [],
+    },
+  ];
+}
+
+/** every file under a directory, recursively */
+function filesUnder(directory: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) files.push(...filesUnder(path));
+    else if (statSync(path).isFile()) files.push(path);
+  }
+  return files;
+}
+
+/** Each artifact toolgate produced: files (raw bytes), webhook deliveries, hook answers, CLI outputs. */
+function artifacts(): { name: string; bytes: Buffer }[] {
+  const list: { name: string; bytes: Buffer }[] = [];
+  for (const directory of [out, home]) {
+    for (const file of filesUnder(directory)) list.push({ name: file, bytes: readFileSync(file) });
+  }
+  received.forEach((request, index) => {
+    list.push({ name: `webhook ${index} headers`, bytes: Buffer.from(JSON.stringify(request.headers)) });
+    list.push({ name: `webhook ${index} body`, bytes: Buffer.from(request.body) });
+  });
+  for (const [kind, runs] of hookRuns) {
+    for (const hook of runs) {
+      list.push({ name: `${kind} ${hook.event} stdout`, bytes: Buffer.from(hook.stdout) });
+      list.push({ name: `${kind} ${hook.event} stderr`, bytes: Buffer.from(hook.stderr) });
+    }
+  }
+  for (const output of cliOutputs) list.push({ name: output.name, bytes: Buffer.from(output.text) });
+  return list;
+}
+
+function leaksOf(sample: Sample, list: { name: string; bytes: Buffer }[]): string[] {
+  const found: string[] = [];
+  for (const secret of sample.secrets) {
+    for (const needle of needlesOf(secret)) {
+      const bytes = Buffer.from(needle, "utf8");
+      for (const artifact of list) {
+        if (artifact.bytes.includes(bytes)) found.push(`${artifact.name}: ${JSON.stringify(needle)}`);
+      }
+    }
+  }
+  return [...new Set(found)];
+}
+
+describe("planted secrets: nothing toolgate stores, logs or sends holds one", () => {
+  beforeAll(async () => {
+    ensureBuilt();
+    root = mkdtempSync(join(tmpdir(), "toolgate-planted-"));
+    home = join(root, "home");
+    project = join(root, "project");
+    inputs = join(root, "inputs");
+    out = join(root, "out");
+    for (const directory of [home, project, inputs, out]) mkdirSync(directory, { recursive: true });
+    server = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => {
+        body += chunk.toString("utf8");
+      });
+      request.on("end", () => {
+        received.push({ headers: request.headers, body });
+        response.writeHead(200).end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const config = {
+      permissions: { deny: ["Bash", "Read", "WebFetch", "mcp__deploy__push"] },
+      store: { spoolDirectory: join(out, "spool") },
+      audit: {
+        logs: { destination: join(out, "toolgate.log"), level: "debug" },
+        hooks: [
+          { name: "append", events: ["*"], command: `{ cat; echo; } >> '${join(out, "command-hook.jsonl")}'` },
+          { name: "webhook", events: ["*"], url: `http://127.0.0.1:${port}/toolgate`, retries: 0, timeoutMs: 5000 },
+        ],
+      },
+    };
+    writeFileSync(join(project, "toolgate.config.json"), JSON.stringify(config, null, 2));
+
+    // two sessions at a time (two cores), each session's events in order
+    let next = 0;
+    const worker = async () => {
+      while (next < samples.length) {
+        const index = next++;
+        const sample = samples[index] as Sample;
+        const runs: HookRun[] = [];
+        for (const event of eventsFor(sample, index)) {
+          const result = await run(["hook", "claude-code"], JSON.stringify(event));
+          runs.push({ event: String(event.hook_event_name), ...result });
+        }
+        hookRuns.set(sample.kind, runs);
+      }
+    };
+    await Promise.all([worker(), worker()]);
+    for (const args of [
+      ["tail", "--json", "--no-follow", "--lines", "10000"],
+      ["report", "--json"],
+    ]) {
+      const result = await run(args, "");
+      cliOutputs.push({ name: `toolgate ${args.join(" ")} stdout`, text: result.stdout });
+      cliOutputs.push({ name: `toolgate ${args.join(" ")} stderr`, text: result.stderr });
+    }
+  }, 600_000);
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    if (root !== "" && !process.env.PLANTED_KEEP) rmSync(root, { recursive: true, force: true });
+  });
+
+  it("reached every sink: each planted call is a record in the store, the hooks and the webhook", () => {
+    const tail = cliOutputs.find((output) => output.name.startsWith("toolgate tail") && output.name.endsWith("stdout"));
+    const records = (tail?.text ?? "")
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as { sessionId: string; tool: string; source: string });
+    samples.forEach((sample, index) => {
+      const session = records.filter((record) => record.sessionId.endsWith(String(index).padStart(12, "0")));
+      // five rule denials, the OS refusal, the headless PermissionRequest, the transcript denial at Stop
+      expect(session.length, `${sample.kind}: ${JSON.stringify(session)}`).toBe(8);
+      expect(new Set(session.map((record) => record.source))).toEqual(new Set(["rule", "sandbox", "headless"]));
+      for (const hook of hookRuns.get(sample.kind) ?? []) expect(hook.code, `${sample.kind} ${hook.event}`).toBe(0);
+    });
+    const hookLines = readFileSync(join(out, "command-hook.jsonl"), "utf8").split("\n").filter(Boolean);
+    const deniedPayloads = hookLines.filter((line) => line.includes('"permission_denied"'));
+    expect(deniedPayloads.length).toBe(samples.length * 8);
+    const webhookDenials = received.filter((request) => request.body.includes('"permission_denied"'));
+    expect(webhookDenials.length).toBe(samples.length * 8);
+    expect(webhookDenials.every((request) => typeof request.headers["idempotency-key"] === "string")).toBe(true);
+    expect(readFileSync(join(out, "toolgate.log"), "utf8")).toContain("permission_denied");
+    expect(statSync(join(out, "toolgate.db")).size).toBeGreaterThan(0);
+  });
+
+  it.each(samples.map((sample) => [sample.kind, sample] as const))(
+    "%s: no secret or fragment of one anywhere",
+    (_kind, sample) => {
+      expect(leaksOf(sample, artifacts())).toEqual([]);
+    },
+  );
+});
