@@ -60,6 +60,7 @@ export {
   type PolicyEvaluator,
 } from "./guard/create-guard.js";
 export { defaultPorts } from "./guard/default-ports.js";
+export { createLruStateStore } from "./guard/lru-state-store.js";
 export { abortOf, nudgeOf, textForModel } from "./guard/text-for-model.js";
 export type {
   CallOptions,
@@ -73,7 +74,6 @@ export type {
 export { commandPattern } from "./policy/command-pattern.js";
 export { minimumGrantScope } from "./policy/grants/minimum-grant-scope.js";
 export { suggestRule } from "./policy/grants/suggest-rule.js";
-export { createLruStateStore } from "./guard/lru-state-store.js";
 // stores: the in-memory twins and the ports (SQLite and Postgres are subpaths: toolgate/store/sqlite, .../postgres)
 export { createMemoryDenialStore, createMemorySessionStateStore, createMemoryStore } from "./store/memory-store.js";
 export type {
