@@ -95,7 +95,7 @@ async function analyzeAll(directory) {
   const { loadAnalysisSetup } = await import(pathToFileURL(join(here, "../dist/analyze/load-analysis-setup.js")).href);
   const empty = mkdtempSync(join(tmpdir(), "toolgate-bench-home-"));
   try {
-    const setup = loadAnalysisSetup({ cwd: empty, homeDir: empty, env: {} });
+    const setup = await loadAnalysisSetup({ cwd: empty, homeDir: empty, env: {} });
     const files = findTranscripts([directory], empty);
     const result = await analyzeTranscripts({ files, config: setup.config, canGrant: setup.canGrant });
     let calls = 0;

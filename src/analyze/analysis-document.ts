@@ -1,5 +1,5 @@
 import type { DenialSource } from "../core/events.js";
-import type { AnalysisDocument, AnalysisTotals, SessionAnalysis } from "./analysis-types.js";
+import type { AnalysisDocument, AnalysisTotals, SessionAnalysis, SkippedFile } from "./analysis-types.js";
 
 /** The `--json` document: sessions, then totals over them. */
 export function analysisDocument(options: {
@@ -8,6 +8,7 @@ export function analysisDocument(options: {
   skippedLines: number;
   searched: readonly string[];
   unrecognizedFiles: readonly string[];
+  skippedFiles?: readonly SkippedFile[];
 }): AnalysisDocument {
   const totals: AnalysisTotals = {
     files: options.filesRead,
@@ -38,5 +39,6 @@ export function analysisDocument(options: {
     skippedLines: options.skippedLines,
     searched: [...options.searched],
     unrecognizedFiles: [...options.unrecognizedFiles],
+    skippedFiles: [...(options.skippedFiles ?? [])],
   };
 }

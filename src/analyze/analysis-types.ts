@@ -94,4 +94,11 @@ export interface AnalysisDocument {
   searched: string[];
   /** files that matched no known format (not counted as skipped lines) */
   unrecognizedFiles: string[];
+  /** files of a known host that hold nothing to analyse (Claude Code's plain text output), with the reason */
+  skippedFiles: SkippedFile[];
+}
+
+export interface SkippedFile {
+  file: string;
+  reason: string;
 }

@@ -2,8 +2,8 @@ import { statSync } from "node:fs";
 import { basename } from "node:path";
 import type { CompiledConfig } from "../core/config.js";
 import type { DenialRecord } from "../core/records.js";
-import type { SessionAnalysis } from "./analysis-types.js";
-import { detectFormat } from "./formats.js";
+import type { SessionAnalysis, SkippedFile } from "./analysis-types.js";
+import { detectFormat, skipReason } from "./formats.js";
 import { memoizePorts } from "./memoize-ports.js";
 import { readLines } from "./read-lines.js";
 import type { AnalyzeHost, ReaderSource } from "./reader-event.js";
@@ -34,6 +34,8 @@ export interface AnalyzeTranscriptsResult {
   sessions: AnalyzedSession[];
   skippedLines: number;
   unrecognizedFiles: string[];
+  /** files of the `--host` host that hold nothing to analyse, with the reason */
+  skippedFiles: SkippedFile[];
   filesRead: number;
 }
 
@@ -50,6 +52,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
   let skippedLines = 0;
   let filesRead = 0;
   const unrecognizedFiles: string[] = [];
+  const skippedFiles: SkippedFile[] = [];
   const replays = new Map<string, SessionReplay>();
   const config = memoizePorts(options.config);
   for (const [index, file] of options.files.entries()) {
@@ -61,7 +64,9 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
     }
     const format = await detectFormat(file, options.host);
     if (format === undefined) {
-      unrecognizedFiles.push(file);
+      const reason = await skipReason(file, options.host);
+      if (reason === undefined) unrecognizedFiles.push(file);
+      else skippedFiles.push({ file, reason });
       done += stat.size;
       continue;
     }
@@ -119,7 +124,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
       a.analysis.startedAt.localeCompare(b.analysis.startedAt) ||
       a.analysis.sessionId.localeCompare(b.analysis.sessionId),
   );
-  return { sessions, skippedLines, unrecognizedFiles, filesRead };
+  return { sessions, skippedLines, unrecognizedFiles, skippedFiles, filesRead };
 }
 
 function safeStat(file: string): { size: number; mtimeMs: number } | undefined {

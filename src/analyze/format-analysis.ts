@@ -105,5 +105,6 @@ export function formatAnalysis(document: AnalysisDocument): string {
       `${plural(document.unrecognizedFiles.length, "file was", "files were")} not a known transcript format (--host forces one).`,
     );
   }
+  for (const skipped of document.skippedFiles) lines.push(`Skipped ${skipped.file}: ${skipped.reason}.`);
   return `${lines.join("\n")}\n`;
 }

@@ -3,6 +3,7 @@ import type { AnalyzeHost, TranscriptFormat } from "./reader-event.js";
 import { claudeCodeSession } from "./readers/claude-code-session.js";
 import { codexExecJson } from "./readers/codex-exec-json.js";
 import { codexRollout } from "./readers/codex-rollout.js";
+import { codexText } from "./readers/codex-text.js";
 import { geminiOutputLog } from "./readers/gemini-output-log.js";
 import { geminiSession } from "./readers/gemini-session.js";
 import { geminiStreamJson } from "./readers/gemini-stream-json.js";
@@ -10,6 +11,7 @@ import { isSqliteFile, opencodeDb } from "./readers/opencode-db.js";
 import { opencodeRunJson } from "./readers/opencode-run-json.js";
 import { opencodeRunText } from "./readers/opencode-run-text.js";
 import { qwenChat } from "./readers/qwen-chat.js";
+import { qwenText } from "./readers/qwen-text.js";
 import { claudeStreamJson, qwenStreamJson } from "./readers/stream-json.js";
 
 /** Every format, in sniffing order (the more specific first: Qwen's records look like Claude's). */
@@ -25,7 +27,26 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   opencodeRunJson,
   geminiOutputLog,
   opencodeRunText,
+  codexText,
+  qwenText,
 ];
+
+/**
+ * Hosts whose plain text output shows no tool call at all (recorded: docs/analyze.md). Such a file cannot be told
+ * from any other text without `--host`; with it, the file is skipped with this reason.
+ */
+export const TEXT_OUTPUT_WITHOUT_CALLS: Partial<Record<AnalyzeHost, string>> = {
+  "claude-code":
+    "Claude Code's `claude -p` text output holds only the final answer, no tool call: keep `--output-format stream-json --verbose` or the session files instead",
+};
+
+/** Why a file of `host` that no format reads is skipped, when its text output is known to show no call. */
+export async function skipReason(file: string, host: AnalyzeHost | undefined): Promise<string | undefined> {
+  const reason = host === undefined ? undefined : TEXT_OUTPUT_WITHOUT_CALLS[host];
+  if (reason === undefined || isSqliteFile(file)) return undefined;
+  const head = await readHead(file, { count: HEAD_LINES, maxLength: HEAD_MAX_LINE });
+  return head.some((line) => line.trimStart().startsWith("{")) ? undefined : reason;
+}
 
 const HEAD_LINES = 8;
 const HEAD_MAX_LINE = 1024 * 1024;
@@ -44,8 +65,10 @@ export async function detectFormat(file: string, host?: AnalyzeHost): Promise<Tr
   // forced: the same kind of file from another host (Qwen's stream-json without its init line reads as Claude's)
   const other = TRANSCRIPT_FORMATS.find((format) => format.sniff(head));
   const kind = other?.id.slice(other.host.length + 1);
+  const text = !head.some((line) => line.trimStart().startsWith("{"));
   return (
     candidates.find((format) => format.id === `${host}-${kind}`) ??
-    (candidates.length === 1 ? candidates[0] : undefined)
+    (candidates.length === 1 ? candidates[0] : undefined) ??
+    (text ? candidates.find((format) => format.plainText === true) : undefined)
   );
 }

@@ -86,6 +86,8 @@ export interface TranscriptFormat {
   host: AnalyzeHost;
   /** whether the run was headless by construction (`-p`, `exec`, `run` outputs) */
   headless: boolean;
+  /** a plain text log (not JSON lines): the reader `--host` falls back to for a text file nothing else matched */
+  plainText?: true;
   /** true when the first lines (raw text, at most a few) look like this format */
   sniff(head: readonly string[]): boolean;
   read(source: ReaderSource): AsyncIterable<ReaderFact>;

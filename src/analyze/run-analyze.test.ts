@@ -77,6 +77,7 @@ describe("toolgate analyze", () => {
       "skippedLines",
       "searched",
       "unrecognizedFiles",
+      "skippedFiles",
     ]);
     expect(Object.keys(document.sessions[0])).toEqual(
       expect.arrayContaining([
@@ -92,7 +93,9 @@ describe("toolgate analyze", () => {
         "suggestedRules",
       ]),
     );
-    expect(document.totals).toMatchObject({ files: 6, sessions: 6, denials: 9, savedCalls: 3 });
+    // stream, session, -o json log and plain text log of each; the legitimate text log shows no call (unrecognized)
+    expect(document.totals).toMatchObject({ files: 7, sessions: 7, denials: 12, savedCalls: 4 });
+    expect(document.unrecognizedFiles).toEqual([join(fixtures, "gemini/legitimate.text.log")]);
   });
 
   test("--save is idempotent: analysing the same files twice adds nothing", async () => {

@@ -77,6 +77,7 @@ export async function runAnalyze(options: RunAnalyzeOptions): Promise<AnalysisDo
     skippedLines: result.skippedLines,
     searched,
     unrecognizedFiles: result.unrecognizedFiles.map(redact),
+    skippedFiles: result.skippedFiles.map((skipped) => ({ file: redact(skipped.file), reason: skipped.reason })),
   });
   if (options.json) options.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   else if (options.paths.length === 0 && files.length === 0) {

@@ -14,6 +14,7 @@ export const geminiOutputLog: TranscriptFormat = {
   id: "gemini-json-output",
   host: "gemini",
   headless: true,
+  plainText: true,
   sniff(head) {
     return (
       head.some((line) => ERROR_LINE.test(line) || /^\s*"session_id": "/.test(line)) &&

@@ -33,6 +33,7 @@ export const opencodeRunText: TranscriptFormat = {
   id: "opencode-run-text",
   host: "opencode",
   headless: true,
+  plainText: true,
   sniff(head) {
     return head.some((line) => {
       const plain = line.replace(ANSI, "");
