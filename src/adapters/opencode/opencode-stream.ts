@@ -1,25 +1,19 @@
 import { basename } from "node:path";
+import type { StreamDenial } from "../host-stream.js";
 import { recognizeOpencodeDenial } from "./opencode-denial-text.js";
 
 /**
  * Reads what `opencode run` writes to stdout for `toolgate run`: the `--format json` lines (each with `sessionID`;
  * denied calls are `tool_use` parts in `error` with a denial text), and the one line the toolgate plugin writes
  * under `toolgate run` in text mode (`{"type":"toolgate.session","sessionID":...}`) so the run can find the
- * session's records. Structurally matches `HostStreamDetector` in src/cli/run/host-stream.ts.
+ * session's records. Structurally matches `HostStreamDetector` in src/adapters/host-stream.ts.
  */
 type Json = Record<string, unknown>;
-
-export interface OpencodeStreamDenial {
-  toolUseId: string;
-  tool: string;
-  input: unknown;
-  reason?: string;
-}
 
 export interface OpencodeStreamSummary {
   host: string;
   sessionId?: string;
-  denials: OpencodeStreamDenial[];
+  denials: StreamDenial[];
   ended?: { isError: boolean; reason?: string; stoppedByPermissionLayer: boolean };
 }
 
@@ -27,7 +21,7 @@ export interface OpencodeStreamSummary {
 export const SESSION_ANNOUNCEMENT = "toolgate.session";
 
 export function createOpencodeStreamParser() {
-  const denials = new Map<string, OpencodeStreamDenial>();
+  const denials = new Map<string, StreamDenial>();
   let sessionId: string | undefined;
   let ended: OpencodeStreamSummary["ended"];
   return {
