@@ -12,7 +12,7 @@ export default defineCommand({
     examples: [
       "toolgate uninstall claude-code",
       "toolgate uninstall claude-code --user --dry-run",
-      "toolgate uninstall opencode --command file:///opt/toolgate/dist/adapters/opencode/index.js",
+      "toolgate uninstall opencode --command file:///opt/toolgate/dist/node/opencode-plugin.js",
     ],
   },
   args: {
