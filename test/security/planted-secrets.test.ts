@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redactValue } from "../../src/detect/redact.js";
 import { cliPath, ensureBuilt } from "../cli/cli-fixture.js";
 import { secretCorpus } from "../support/redaction-corpus.mjs";
 
@@ -33,6 +34,12 @@ function samplesByKind(): Sample[] {
 
 const FRAGMENT = 8;
 
+/** whether the redactor, having found the secret in the sample's text, also removes a copy of it elsewhere */
+function knownAsUnit(sample: Sample): boolean {
+  const secret = sample.secrets[0] as string;
+  return !JSON.stringify(redactValue([sample.text, `/srv/${secret}/x`])).includes(secret);
+}
+
 /** the secret, its JSON-escaped and URL-encoded forms, and every 8-character window (any longer fragment holds one) */
 function needlesOf(secret: string): string[] {
   const needles = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
@@ -52,7 +59,8 @@ interface Received {
   body: string;
 }
 
-// PLANTED_ONLY=<kind> runs one kind; PLANTED_KEEP=1 keeps the temp directory to look at (debugging only)
+// PLANTED_ONLY=<kind> runs one kind; PLANTED_KEEP=1 keeps the temp directory to look at; PLANTED_CLI=<main.js> runs
+// another build (a mutant, to see the test fail): debugging only
 const samples = samplesByKind().filter((s) => !process.env.PLANTED_ONLY || s.kind === process.env.PLANTED_ONLY);
 let root = "";
 let home = "";
@@ -70,13 +78,15 @@ function env(): Record<string, string> {
     HOME: home,
     TOOLGATE_DB: join(out, "toolgate.db"),
     TOOLGATE_INTERACTIVE: "0",
+    // escalate on the second denial of a pattern, so escalation texts and events (with suggested rules) are covered
+    TOOLGATE_DENY_THRESHOLD: "2",
     CLAUDE_PROJECT_DIR: project,
   };
 }
 
 function run(args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd: project, env: env() });
+    const child = spawn(process.execPath, [process.env.PLANTED_CLI ?? cliPath, ...args], { cwd: project, env: env() });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -174,10 +184,12 @@ function eventsFor(sample: Sample, index: number): Record<string, unknown>[] {
       ...common,
       hook_event_name: "PostToolUse",
       tool_name: "Bash",
-      tool_input: { command: "./deploy.sh --verbose", description: "deploy" },
+      tool_input: { command: sample.text, description: "deploy" },
       tool_response: {
         stdout: sample.text,
-        stderr: "bash: ./deploy.sh: Permission denied",
+        // the refused path (kept as the refusal's evidence and path) holds the secret too, when the redactor knows it
+        // as a unit in the input (a line of a PEM body or one cookie of a Cookie header is no secret on its own)
+        stderr: `bash: /srv/app/${knownAsUnit(sample) ? secret.replace(/[:\n]/g, "") : "deploy_key"}: Permission denied`,
         interrupted: false,
         isImage: false,
         noOutputExpected: false,
@@ -192,6 +204,16 @@ function eventsFor(sample: Sample, index: number): Record<string, unknown>[] {
       tool_name: "Bash",
       tool_input: { command: sample.text, description: "approve it" },
       permission_suggestions: [{ type: "setMode", mode: "acceptEdits", destination: "session" }],
+    },
+    // an auto-mode classifier's refusal, its reason quoting the call
+    {
+      ...common,
+      hook_event_name: "PermissionDenied",
+      permission_mode: "auto",
+      tool_name: "Bash",
+      tool_input: { command: `${sample.text} && echo done`, description: "deploy" },
+      tool_use_id: id(8),
+      reason: `Classifier refused: ${sample.text}`,
     },
     // a transcript line reconciled at Stop
     {
@@ -321,16 +343,18 @@ describe("planted secrets: nothing toolgate stores, logs or sends holds one", ()
       .map((line) => JSON.parse(line) as { sessionId: string; tool: string; source: string });
     samples.forEach((sample, index) => {
       const session = records.filter((record) => record.sessionId.endsWith(String(index).padStart(12, "0")));
-      // five rule denials, the OS refusal, the headless PermissionRequest, the transcript denial at Stop
-      expect(session.length, `${sample.kind}: ${JSON.stringify(session)}`).toBe(8);
-      expect(new Set(session.map((record) => record.source))).toEqual(new Set(["rule", "sandbox", "headless"]));
+      // five rule denials, the OS refusal, the headless PermissionRequest, the classifier's, the transcript's at Stop
+      expect(session.length, `${sample.kind}: ${JSON.stringify(session)}`).toBe(9);
+      expect(new Set(session.map((record) => record.source))).toEqual(
+        new Set(["rule", "sandbox", "headless", "classifier"]),
+      );
       for (const hook of hookRuns.get(sample.kind) ?? []) expect(hook.code, `${sample.kind} ${hook.event}`).toBe(0);
     });
     const hookLines = readFileSync(join(out, "command-hook.jsonl"), "utf8").split("\n").filter(Boolean);
     const deniedPayloads = hookLines.filter((line) => line.includes('"permission_denied"'));
-    expect(deniedPayloads.length).toBe(samples.length * 8);
+    expect(deniedPayloads.length).toBe(samples.length * 9);
     const webhookDenials = received.filter((request) => request.body.includes('"permission_denied"'));
-    expect(webhookDenials.length).toBe(samples.length * 8);
+    expect(webhookDenials.length).toBe(samples.length * 9);
     expect(webhookDenials.every((request) => typeof request.headers["idempotency-key"] === "string")).toBe(true);
     expect(readFileSync(join(out, "toolgate.log"), "utf8")).toContain("permission_denied");
     expect(statSync(join(out, "toolgate.db")).size).toBeGreaterThan(0);
