@@ -22,17 +22,26 @@ export class LoopFinder {
 
   constructor(private readonly config: CompiledConfig) {}
 
-  /** a call was made; `retry` when its pattern was denied before and has not become available since */
-  onCall(options: { call: ToolCall; agentId?: string; retry: boolean; opaque: boolean }): void {
+  /**
+   * a call was made; `retry` when its pattern was denied before and has not become available since; `targets`:
+   * the call's `callTargets` (the replay computes them once per distinct call)
+   */
+  onCall(options: {
+    call: ToolCall;
+    agentId?: string;
+    retry: boolean;
+    opaque: boolean;
+    targets?: () => readonly string[];
+  }): void {
     const { call } = options;
     if (options.retry) this.retries.set(call.tool, (this.retries.get(call.tool) ?? 0) + 1);
     if (options.opaque) return;
-    this.checkIntentSwitch(call);
+    this.checkIntentSwitch(call, options.targets ?? (() => callTargets(call.input)));
     this.detectRepetition(call, options.agentId);
   }
 
-  onDenied(call: ToolCall): void {
-    for (const target of callTargets(call.input)) {
+  onDenied(call: ToolCall, targets: readonly string[] = callTargets(call.input)): void {
+    for (const target of targets) {
       this.deniedTargets.push({ tool: call.tool, target });
       if (this.deniedTargets.length > MAX_RECENT_TARGETS) this.deniedTargets.shift();
     }
@@ -72,9 +81,9 @@ export class LoopFinder {
     this.bump({ kind, tool: call.tool, calls: advanced.bestRepeats });
   }
 
-  private checkIntentSwitch(call: ToolCall): void {
+  private checkIntentSwitch(call: ToolCall, targetsOf: () => readonly string[]): void {
     if (this.deniedTargets.length === 0) return;
-    const targets = callTargets(call.input);
+    const targets = targetsOf();
     for (const denied of this.deniedTargets) {
       if (denied.tool === call.tool || !targets.some((target) => sameTarget(target, denied.target))) continue;
       const id = `${denied.tool}>${call.tool}`;

@@ -6,6 +6,7 @@ import type { DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import { step } from "../core/step.js";
 import type { AnalyzedDenial, SessionAnalysis, StopPoint } from "./analysis-types.js";
+import { callTargets } from "./call-targets.js";
 import { classifyResult } from "./classify-result.js";
 import { LoopFinder } from "./loop-finder.js";
 import type { AnalyzeHost, CallFact, ReaderFact, ResultFact } from "./reader-event.js";
@@ -32,6 +33,11 @@ export interface ReplayOptions {
 }
 
 const MAX_PENDING = 10_000;
+/**
+ * `callTargets` of a call, keyed by its facts object: the memoized `describeCall` returns the same object for the
+ * same tool and input, so each distinct call is parsed for targets once.
+ */
+const TARGETS = new WeakMap<object, readonly string[]>();
 const MAX_DENIALS = 1000;
 /** refusals the replay itself made (what toolgate would have done), never stored as what happened */
 const HYPOTHETICAL = new Set<string>(["loop", "aborted"]);
@@ -40,7 +46,14 @@ export class SessionReplay {
   private state: SessionState | undefined;
   private readonly pending = new Map<
     string,
-    { call: ToolCall; tokens: number; opaque: boolean; agentId?: string; index: number }
+    {
+      call: ToolCall;
+      targets: () => readonly string[];
+      tokens: number;
+      opaque: boolean;
+      agentId?: string;
+      index: number;
+    }
   >();
   private toolCalls = 0;
   private readonly denials: AnalyzedDenial[] = [];
@@ -104,9 +117,17 @@ export class SessionReplay {
     return result.effects;
   }
 
-  private describe(tool: string, input: unknown, id: string): ToolCall {
+  private describe(tool: string, input: unknown, id: string): { call: ToolCall; targets: () => readonly string[] } {
     const facts = this.options.config.ports.describeCall(tool, input);
-    return { toolUseId: id, tool, input, ...facts };
+    const targets = () => {
+      let found = TARGETS.get(facts);
+      if (found === undefined) {
+        found = callTargets(input);
+        TARGETS.set(facts, found);
+      }
+      return found;
+    };
+    return { call: { toolUseId: id, tool, input, ...facts }, targets };
   }
 
   private onCall(fact: CallFact): void {
@@ -118,9 +139,10 @@ export class SessionReplay {
     this.toolCalls += 1;
     const tokens = fact.tokens ?? 0;
     if (fact.tokens !== undefined) this.sawUsage = true;
-    const call = this.describe(fact.tool, fact.opaque ? {} : fact.input, fact.id);
+    const { call, targets } = this.describe(fact.tool, fact.opaque ? {} : fact.input, fact.id);
     this.pending.set(fact.id, {
       call,
+      targets,
       tokens,
       opaque: fact.opaque === true,
       index: this.toolCalls,
@@ -128,7 +150,7 @@ export class SessionReplay {
     });
     const key = `${fact.agentId ?? ""} ${patternKeyOf(call)}`;
     const retry = this.wasted.onCall(key, tokens);
-    this.loops.onCall({ call, retry, opaque: fact.opaque === true, ...agent(fact.agentId) });
+    this.loops.onCall({ call, retry, opaque: fact.opaque === true, targets, ...agent(fact.agentId) });
     const abortedBefore = this.state?.aborted !== undefined;
     if (fact.opaque) {
       if (abortedBefore) this.saved += 1;
@@ -187,6 +209,7 @@ export class SessionReplay {
       this.absorb(effects, { index: entry.index, tool: call.tool });
       this.countDenial({
         call,
+        targets: entry.targets,
         source: denial.source,
         reason: denial.reason,
         at: fact.at,
@@ -212,6 +235,7 @@ export class SessionReplay {
 
   private countDenial(options: {
     call: ToolCall;
+    targets: () => readonly string[];
     source: DenialSource;
     reason: string;
     at: number;
@@ -233,7 +257,7 @@ export class SessionReplay {
         ...agent(options.agentId === undefined ? undefined : this.options.config.ports.redactText(options.agentId)),
       });
     }
-    if (!options.opaque) this.loops.onDenied(call);
+    if (!options.opaque) this.loops.onDenied(call, options.targets());
     if (!options.opaque) this.rules.add(call, source);
   }
 
