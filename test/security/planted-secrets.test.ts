@@ -72,6 +72,9 @@ const received: Received[] = [];
 const hookRuns = new Map<string, HookRun[]>();
 const cliOutputs: { name: string; text: string }[] = [];
 
+/** the outage phase: the webhook answers 503, so its deliveries wait in the spool */
+let outage = false;
+
 function env(): Record<string, string> {
   return {
     PATH: process.env.PATH ?? "",
@@ -287,7 +290,7 @@ describe("planted secrets: nothing toolgate stores, logs or sends holds one", ()
       });
       request.on("end", () => {
         received.push({ headers: request.headers, body });
-        response.writeHead(200).end("ok");
+        response.writeHead(outage ? 503 : 200).end(outage ? "down" : "ok");
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -328,6 +331,25 @@ describe("planted secrets: nothing toolgate stores, logs or sends holds one", ()
       cliOutputs.push({ name: `toolgate ${args.join(" ")} stdout`, text: result.stdout });
       cliOutputs.push({ name: `toolgate ${args.join(" ")} stderr`, text: result.stderr });
     }
+
+    // an outage: the webhook fails, so the deliveries of each kind's next denial wait in the spool
+    outage = true;
+    const outageWorker = async (start: number) => {
+      for (let index = start; index < samples.length; index += 2) {
+        const sample = samples[index] as Sample;
+        const runs = hookRuns.get(sample.kind) ?? [];
+        const events = eventsFor(sample, index);
+        // one more planted call, and the Stop that flushes the turn's batch to the hooks
+        for (const event of [{ ...events[1], tool_use_id: `toolu_outage_${index}` }, events[events.length - 1]]) {
+          const result = await run(["hook", "claude-code"], JSON.stringify(event));
+          runs.push({ event: `${String(event?.hook_event_name)} (outage)`, ...result });
+        }
+      }
+    };
+    await Promise.all([outageWorker(0), outageWorker(1)]);
+    const pending = await run(["tail", "--json", "--no-follow", "--lines", "10000"], "");
+    cliOutputs.push({ name: "toolgate tail during the outage stdout", text: pending.stdout });
+    cliOutputs.push({ name: "toolgate tail during the outage stderr", text: pending.stderr });
   }, 600_000);
 
   afterAll(async () => {
@@ -336,7 +358,7 @@ describe("planted secrets: nothing toolgate stores, logs or sends holds one", ()
   });
 
   it("reached every sink: each planted call is a record in the store, the hooks and the webhook", () => {
-    const tail = cliOutputs.find((output) => output.name.startsWith("toolgate tail") && output.name.endsWith("stdout"));
+    const tail = cliOutputs.find((output) => output.name === "toolgate tail --json --no-follow --lines 10000 stdout");
     const records = (tail?.text ?? "")
       .split("\n")
       .filter((line) => line !== "")
@@ -352,11 +374,16 @@ describe("planted secrets: nothing toolgate stores, logs or sends holds one", ()
     });
     const hookLines = readFileSync(join(out, "command-hook.jsonl"), "utf8").split("\n").filter(Boolean);
     const deniedPayloads = hookLines.filter((line) => line.includes('"permission_denied"'));
-    expect(deniedPayloads.length).toBe(samples.length * 9);
+    // nine planted denials per kind and the one of the outage
+    expect(deniedPayloads.length).toBe(samples.length * 10);
     const webhookDenials = received.filter((request) => request.body.includes('"permission_denied"'));
-    expect(webhookDenials.length).toBe(samples.length * 9);
+    expect(webhookDenials.length).toBe(samples.length * 10);
     expect(webhookDenials.every((request) => typeof request.headers["idempotency-key"] === "string")).toBe(true);
     expect(readFileSync(join(out, "toolgate.log"), "utf8")).toContain("permission_denied");
+    // the outage left the webhook's deliveries of the planted calls in the spool
+    const spooled = filesUnder(join(out, "spool")).map((file) => readFileSync(file, "utf8"));
+    expect(spooled.filter((text) => text.includes("toolu_outage_")).length).toBeGreaterThan(0);
+    expect(new Set(spooled.join("\n").match(/toolu_outage_\d+/g)).size).toBe(samples.length);
     expect(statSync(join(out, "toolgate.db")).size).toBeGreaterThan(0);
   });
 
