@@ -73,6 +73,11 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
     filesRead += 1;
     let lineCount = 0;
     let fileDone = 0;
+    const onLine = (length: number) => {
+      fileDone += length + 1;
+      lineCount += 1;
+      if (options.onProgress !== undefined && lineCount % PROGRESS_EVERY === 0) options.onProgress(done + fileDone, total);
+    };
     const source: ReaderSource = {
       file,
       fallbackAt: stat.mtimeMs,
@@ -80,15 +85,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
       skip: () => {
         skippedLines += 1;
       },
-      async *lines() {
-        for await (const line of readLines(file)) {
-          fileDone += line.length + 1;
-          lineCount += 1;
-          if (options.onProgress !== undefined && lineCount % PROGRESS_EVERY === 0)
-            options.onProgress(done + fileDone, total);
-          yield line;
-        }
-      },
+      lines: () => readLines(file, onLine),
     };
     for await (const fact of format.read(source)) {
       if (options.sessionId !== undefined && !fact.sessionId.startsWith(options.sessionId)) continue;

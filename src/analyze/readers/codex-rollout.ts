@@ -42,6 +42,21 @@ function parseArguments(raw: unknown): unknown {
   return parseObject(raw) ?? raw;
 }
 
+/**
+ * Whether a line of a rollout already announced can hold a call, a result, usage, a turn or the session: the bulk
+ * (`event_msg` progress, `turn_context`, `world_state`) is not parsed. A line that is not a whole JSON object or has
+ * no `"type"` is still parsed (and counted as skipped when it does not parse), as before.
+ */
+function mayMatter(line: string): boolean {
+  if (line.charCodeAt(0) !== 123 || line.charCodeAt(line.length - 1) !== 125 || !line.includes('"type":"')) return true;
+  return (
+    line.includes('"type":"response_item"') ||
+    line.includes('"type":"token_usage_record"') ||
+    line.includes('"task_started"') ||
+    line.includes('"type":"session_meta"')
+  );
+}
+
 async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFact> {
   let sessionId = source.fallbackSessionId;
   let interactive: boolean | undefined;
@@ -54,6 +69,7 @@ async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFac
   };
   for await (const line of source.lines()) {
     if (line.length === 0) continue;
+    if (announced && !mayMatter(line)) continue;
     const record = parseObject(line);
     const type = record === undefined ? undefined : asString(record["type"]);
     if (record === undefined || type === undefined) {
