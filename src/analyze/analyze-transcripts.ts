@@ -76,7 +76,8 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
     const onLine = (length: number) => {
       fileDone += length + 1;
       lineCount += 1;
-      if (options.onProgress !== undefined && lineCount % PROGRESS_EVERY === 0) options.onProgress(done + fileDone, total);
+      if (options.onProgress !== undefined && lineCount % PROGRESS_EVERY === 0)
+        options.onProgress(done + fileDone, total);
     };
     const source: ReaderSource = {
       file,

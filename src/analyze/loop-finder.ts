@@ -20,7 +20,13 @@ export class LoopFinder {
   private readonly retries = new Map<string, number>();
   private readonly deniedTargets: { tool: string; target: string }[] = [];
 
-  constructor(private readonly config: CompiledConfig) {}
+  /** the loop level reported from: the first of steer, block, stop that is on */
+  private readonly threshold: number;
+
+  constructor(private readonly config: CompiledConfig) {
+    const { loop } = config;
+    this.threshold = [loop.steer, loop.block, loop.stop].find((level): level is number => level !== false) ?? loop.stop;
+  }
 
   /**
    * a call was made; `retry` when its pattern was denied before and has not become available since; `targets`:
@@ -71,11 +77,19 @@ export class LoopFinder {
     const { loop } = this.config;
     if (loop.isExempt(call.tool) || call.signature === undefined) return;
     const key = agentId ?? "";
-    const current = this.windows.get(key) ?? { window: [], runs: [] };
-    const advanced = advanceWindow({ ...current, signature: call.signature, maxLength: loop.maxCycleLength });
-    this.windows.set(key, { window: advanced.window, runs: advanced.runs });
-    const threshold =
-      [loop.steer, loop.block, loop.stop].find((level): level is number => level !== false) ?? loop.stop;
+    const current = this.windows.get(key);
+    const advanced = advanceWindow({
+      window: current?.window ?? [],
+      runs: current?.runs ?? [],
+      signature: call.signature,
+      maxLength: loop.maxCycleLength,
+    });
+    if (current === undefined) this.windows.set(key, { window: advanced.window, runs: advanced.runs });
+    else {
+      current.window = advanced.window;
+      current.runs = advanced.runs;
+    }
+    const threshold = this.threshold;
     if (advanced.bestLength === 0 || advanced.bestRepeats < threshold) return;
     const kind: LoopKind = advanced.bestLength === 1 ? "identical-call" : "cycle";
     this.bump({ kind, tool: call.tool, calls: advanced.bestRepeats });
