@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import type { HostStreamParser, HostStreamSummary } from "../../adapters/host-stream.js";
 import { HOST_STREAMS } from "./host-streams.js";
+import { LineSplitter } from "./line-splitter.js";
 
 export interface AgentRun {
   exitCode: number;
@@ -27,14 +28,20 @@ export async function runAgent(options: {
     stdio: ["inherit", "pipe", "inherit"],
     env: { ...process.env, ...options.environment },
   });
-  let pending = "";
+  const lines = parser === undefined ? undefined : new LineSplitter((line) => parser.push(line));
+  // a reader that stops early (`toolgate run -- agent | head`) closes our stdout: stop passing output through and
+  // end the agent the way the closed pipe would have (SIGTERM), so it is not left running unwatched. Registered
+  // before the CLI's own closed-pipe handler, which then ends toolgate quietly.
+  let outputClosed = false;
+  const onOutputError = (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") return;
+    outputClosed = true;
+    child.kill("SIGTERM");
+  };
+  output.prependListener("error", onOutputError);
   child.stdout.on("data", (chunk: Buffer) => {
-    output.write(chunk);
-    if (parser === undefined) return;
-    pending += chunk.toString("utf8");
-    const lines = pending.split("\n");
-    pending = lines.pop() ?? "";
-    for (const line of lines) parser.push(line);
+    if (!outputClosed) output.write(chunk);
+    lines?.push(chunk);
   });
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
   const onInterrupt = forward("SIGINT");
@@ -46,7 +53,7 @@ export async function runAgent(options: {
       child.once("error", reject);
       child.once("close", (exitCode, exitSignal) => resolve([exitCode, exitSignal]));
     });
-    if (parser !== undefined && pending !== "") parser.push(pending);
+    lines?.end();
     const signalNumber = signal === null ? undefined : constants.signals[signal];
     return {
       exitCode: code ?? (signalNumber === undefined ? 1 : 128 + signalNumber),
@@ -56,5 +63,6 @@ export async function runAgent(options: {
   } finally {
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onTerminate);
+    output.off("error", onOutputError);
   }
 }
