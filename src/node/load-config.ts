@@ -33,7 +33,9 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
   const files = options.files ?? configFiles(options);
   let config: ToolgateConfig = {};
   for (const file of files) {
-    const parsed = parseConfig(readJsonFile(file) ?? {}, { file });
+    // a missing file is empty; a file holding `null` is invalid like `[]` (`?? {}` used to accept it silently)
+    const value = readJsonFile(file);
+    const parsed = parseConfig(value === undefined ? {} : value, { file });
     if (!parsed.ok) throw parsed.error;
     config = mergeConfigs(config, parsed.config);
   }
