@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { HookEventName, HookOptions } from "../config/audit-schema.js";
 import { compileToolGlobs } from "../core/tool-glob.js";
+import { redactText } from "../detect/redact.js";
 import { createSpool } from "../store/spool.js";
 import { postWebhook } from "./post-webhook.js";
 import { type HookPayload, idempotencyKey } from "./record-payload.js";
@@ -93,6 +94,11 @@ export function createHookDispatcher(options: {
         ...(result.error === undefined ? {} : { error: result.error }),
       };
     }
+    // what a hook printed or failed with goes to the logs: redacted like everything else toolgate writes
+    for (const field of ["error", "stdout", "stderr"] as const) {
+      const text = outcome[field];
+      if (text !== undefined) outcome[field] = redactText(text);
+    }
     try {
       options.onOutcome?.(outcome);
     } catch {
@@ -184,11 +190,14 @@ function compileHook(options: HookOptions): CompiledHook {
   };
 }
 
-/** a hook's name for logs without secrets a command line or URL may carry (tokens, query strings) */
+/**
+ * a hook's name for logs without secrets a command line or URL may carry: no query string, and redacted (a token in
+ * the path of a Slack webhook URL, a `TOKEN=...` prefix before the command)
+ */
 function displayName(options: HookOptions): string {
   if (options.url !== undefined) {
     const url = new URL(options.url);
-    return `${url.origin}${url.pathname}`;
+    return redactText(`${url.origin}${url.pathname}`);
   }
-  return `command ${options.command?.trim().split(/\s+/)[0] ?? ""}`;
+  return redactText(`command ${options.command?.trim().split(/\s+/)[0] ?? ""}`);
 }

@@ -61,6 +61,8 @@ interface Received {
 
 // PLANTED_ONLY=<kind> runs one kind; PLANTED_KEEP=1 keeps the temp directory to look at; PLANTED_CLI=<main.js> runs
 // another build (a mutant, to see the test fail): debugging only
+/** a secret in the user's own config (a hook's command line): it may stay there, and go nowhere else */
+const configSecret = secretCorpus(7).find((row) => row.kind === "github-token")?.secrets[0] as string;
 const samples = samplesByKind().filter((s) => !process.env.PLANTED_ONLY || s.kind === process.env.PLANTED_ONLY);
 let root = "";
 let home = "";
@@ -303,12 +305,14 @@ describe("planted secrets: nothing toolgate stores, logs or sends holds one", ()
         hooks: [
           { name: "append", events: ["*"], command: `{ cat; echo; } >> '${join(out, "command-hook.jsonl")}'` },
           { name: "webhook", events: ["*"], url: `http://127.0.0.1:${port}/toolgate`, retries: 0, timeoutMs: 5000 },
+          // no name: its logged name comes from the command line, which carries a secret of the user's own config
+          { command: `HOOK_TOKEN=${configSecret} cat > /dev/null` },
         ],
       },
     };
     writeFileSync(join(project, "toolgate.config.json"), JSON.stringify(config, null, 2));
 
-    // two sessions at a time (two cores), each session's events in order
+    // one process at a time: concurrent hook processes are the concurrency tests' subject, not this one's
     let next = 0;
     const worker = async () => {
       while (next < samples.length) {
@@ -322,7 +326,7 @@ describe("planted secrets: nothing toolgate stores, logs or sends holds one", ()
         hookRuns.set(sample.kind, runs);
       }
     };
-    await Promise.all([worker(), worker()]);
+    await worker();
     for (const args of [
       ["tail", "--json", "--no-follow", "--lines", "10000"],
       ["report", "--json"],
@@ -346,7 +350,8 @@ describe("planted secrets: nothing toolgate stores, logs or sends holds one", ()
         }
       }
     };
-    await Promise.all([outageWorker(0), outageWorker(1)]);
+    await outageWorker(0);
+    await outageWorker(1);
     const pending = await run(["tail", "--json", "--no-follow", "--lines", "10000"], "");
     cliOutputs.push({ name: "toolgate tail during the outage stdout", text: pending.stdout });
     cliOutputs.push({ name: "toolgate tail during the outage stderr", text: pending.stderr });
@@ -370,21 +375,29 @@ describe("planted secrets: nothing toolgate stores, logs or sends holds one", ()
       expect(new Set(session.map((record) => record.source))).toEqual(
         new Set(["rule", "sandbox", "headless", "classifier"]),
       );
-      for (const hook of hookRuns.get(sample.kind) ?? []) expect(hook.code, `${sample.kind} ${hook.event}`).toBe(0);
+      for (const hook of hookRuns.get(sample.kind) ?? []) {
+        expect(hook.code, `${sample.kind} ${hook.event}: ${hook.stderr}`).toBe(0);
+      }
     });
     const hookLines = readFileSync(join(out, "command-hook.jsonl"), "utf8").split("\n").filter(Boolean);
     const deniedPayloads = hookLines.filter((line) => line.includes('"permission_denied"'));
     // nine planted denials per kind and the one of the outage
     expect(deniedPayloads.length).toBe(samples.length * 10);
     const webhookDenials = received.filter((request) => request.body.includes('"permission_denied"'));
-    expect(webhookDenials.length).toBe(samples.length * 10);
-    expect(webhookDenials.every((request) => typeof request.headers["idempotency-key"] === "string")).toBe(true);
+    // (the outage's failed deliveries are sent again by every later process: count each key once)
+    const keys = new Set(webhookDenials.map((request) => request.headers["idempotency-key"]));
+    expect(keys.size).toBe(samples.length * 10);
+    expect([...keys].every((key) => typeof key === "string" && key !== "")).toBe(true);
     expect(readFileSync(join(out, "toolgate.log"), "utf8")).toContain("permission_denied");
     // the outage left the webhook's deliveries of the planted calls in the spool
     const spooled = filesUnder(join(out, "spool")).map((file) => readFileSync(file, "utf8"));
     expect(spooled.filter((text) => text.includes("toolu_outage_")).length).toBeGreaterThan(0);
     expect(new Set(spooled.join("\n").match(/toolu_outage_\d+/g)).size).toBe(samples.length);
     expect(statSync(join(out, "toolgate.db")).size).toBeGreaterThan(0);
+  });
+
+  it("a secret in a hook's command line (the user's own config) goes nowhere else", () => {
+    expect(leaksOf({ kind: "config", text: "", secrets: [configSecret] }, artifacts())).toEqual([]);
   });
 
   it.each(samples.map((sample) => [sample.kind, sample] as const))(
