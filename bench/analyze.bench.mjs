@@ -7,6 +7,8 @@
 // Qwen chat + stream-json, opencode run --format json): each file repeats one recorded session with fresh session
 // ids, plus a large tool output line every few lines (real transcripts carry file contents). Each side runs in its
 // own child process (peak RSS is per process); the corpus is deleted afterwards (ANALYZE_BENCH_KEEP=1 keeps it).
+// ANALYZE_BENCH_BASELINE_DIST=/path/to/dist also runs another build's analyze (an older commit's `dist/`) in the
+// same rounds, for a before/after under the same machine load.
 
 import { spawnSync } from "node:child_process";
 import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -89,10 +91,10 @@ async function bareLoop(directory) {
   return { lines };
 }
 
-async function analyzeAll(directory) {
-  const { analyzeTranscripts } = await import(pathToFileURL(join(here, "../dist/analyze/analyze-transcripts.js")).href);
-  const { findTranscripts } = await import(pathToFileURL(join(here, "../dist/analyze/find-transcripts.js")).href);
-  const { loadAnalysisSetup } = await import(pathToFileURL(join(here, "../dist/analyze/load-analysis-setup.js")).href);
+async function analyzeAll(directory, dist = join(here, "../dist")) {
+  const { analyzeTranscripts } = await import(pathToFileURL(join(dist, "analyze/analyze-transcripts.js")).href);
+  const { findTranscripts } = await import(pathToFileURL(join(dist, "analyze/find-transcripts.js")).href);
+  const { loadAnalysisSetup } = await import(pathToFileURL(join(dist, "analyze/load-analysis-setup.js")).href);
   const empty = mkdtempSync(join(tmpdir(), "toolgate-bench-home-"));
   try {
     const setup = await loadAnalysisSetup({ cwd: empty, homeDir: empty, env: {} });
@@ -111,9 +113,9 @@ async function analyzeAll(directory) {
 }
 
 if (process.argv[2] === "--child") {
-  const [, , , mode, directory] = process.argv;
+  const [, , , mode, directory, dist] = process.argv;
   const started = performance.now();
-  const outcome = mode === "bare" ? await bareLoop(directory) : await analyzeAll(directory);
+  const outcome = mode === "bare" ? await bareLoop(directory) : await analyzeAll(directory, dist);
   const seconds = (performance.now() - started) / 1000;
   process.stdout.write(JSON.stringify({ seconds, maxRssMb: process.resourceUsage().maxRSS / 1024, ...outcome }));
 } else {
@@ -127,18 +129,21 @@ if (process.argv[2] === "--child") {
     console.log(
       `corpus: ${files.length} files, ${mb.toFixed(0)} MB, generated in ${((performance.now() - generatedAt) / 1000).toFixed(1)} s`,
     );
-    const child = (mode) => {
-      const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", mode, directory], {
+    const baseline = process.env.ANALYZE_BENCH_BASELINE_DIST;
+    const child = (mode, dist) => {
+      const args = [fileURLToPath(import.meta.url), "--child", mode, directory, ...(dist === undefined ? [] : [dist])];
+      const run = spawnSync(process.execPath, args, {
         encoding: "utf8",
         maxBuffer: 1 << 20,
       });
       if (run.status !== 0) throw new Error(`${mode} failed: ${run.stderr}`);
       return JSON.parse(run.stdout);
     };
-    const results = { bare: [], analyze: [] };
+    const results = { bare: [], analyze: [], baseline: [] };
     for (let round = 0; round < 2; round++) {
       results.bare.push(child("bare"));
       results.analyze.push(child("analyze"));
+      if (baseline !== undefined) results.baseline.push(child("analyze", baseline));
     }
     const best = (list) => list.reduce((a, b) => (b.seconds < a.seconds ? b : a));
     const bare = best(results.bare);
@@ -149,6 +154,12 @@ if (process.argv[2] === "--child") {
     console.log(
       `toolgate analyze:           ${(mb / analyze.seconds).toFixed(0)} MB/s (${analyze.seconds.toFixed(2)} s; ${analyze.sessions} sessions, ${analyze.calls} calls, ${analyze.denials} denials, ${analyze.skipped} skipped lines), peak RSS ${analyze.maxRssMb.toFixed(0)} MB`,
     );
+    if (baseline !== undefined) {
+      const old = best(results.baseline);
+      console.log(
+        `baseline analyze (${baseline}): ${(mb / old.seconds).toFixed(0)} MB/s (${old.seconds.toFixed(2)} s; ${old.calls} calls, ${old.denials} denials), peak RSS ${old.maxRssMb.toFixed(0)} MB`,
+      );
+    }
     console.log(
       `analyze / bare throughput: ${((bare.seconds / analyze.seconds) * 100).toFixed(0)}% (best of 2 rounds each)`,
     );

@@ -86,7 +86,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
       skip: () => {
         skippedLines += 1;
       },
-      lines: () => readLines(file, onLine),
+      lines: (keep) => readLines(file, onLine, keep),
     };
     for await (const fact of format.read(source)) {
       if (options.sessionId !== undefined && !fact.sessionId.startsWith(options.sessionId)) continue;

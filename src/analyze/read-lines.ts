@@ -6,10 +6,15 @@ const CARRIAGE_RETURN = 13;
 /**
  * A file's lines, streamed in 1 MB chunks (constant memory whatever the file size; a line is only as large as
  * itself). Splits on `\n` in the raw bytes and decodes each line once, which is faster than readline's string
- * decoder + regex split; a trailing `\r` is dropped. `onLine` (the line's length) is called before each line is
+ * decoder + regex split; a trailing `\r` is dropped. A non-empty line `keep` rejects (given its raw bytes) is
+ * neither decoded nor yielded. `onLine` (the line's length) is called before each line is
  * yielded, so a caller can count progress without wrapping this in another async generator.
  */
-export async function* readLines(file: string, onLine?: (length: number) => void): AsyncGenerator<string> {
+export async function* readLines(
+  file: string,
+  onLine?: (length: number) => void,
+  keep?: (bytes: Buffer) => boolean,
+): AsyncGenerator<string> {
   const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
   let carry: Buffer | undefined;
   try {
@@ -19,6 +24,12 @@ export async function* readLines(file: string, onLine?: (length: number) => void
       let newline = buffer.indexOf(NEWLINE, start);
       while (newline !== -1) {
         const end = newline > start && buffer[newline - 1] === CARRIAGE_RETURN ? newline - 1 : newline;
+        if (keep !== undefined && end > start && !keep(buffer.subarray(start, end))) {
+          onLine?.(end - start);
+          start = newline + 1;
+          newline = buffer.indexOf(NEWLINE, start);
+          continue;
+        }
         const line = buffer.toString("utf8", start, end);
         onLine?.(line.length);
         yield line;
@@ -27,7 +38,7 @@ export async function* readLines(file: string, onLine?: (length: number) => void
       }
       carry = start < buffer.length ? buffer.subarray(start) : undefined;
     }
-    if (carry !== undefined && carry.length > 0) {
+    if (carry !== undefined && carry.length > 0 && (keep === undefined || keep(carry))) {
       const line = carry.toString("utf8");
       onLine?.(line.length);
       yield line;

@@ -70,8 +70,11 @@ export type ReaderFact = SessionFact | TurnFact | CallFact | ResultFact;
 /** A reader's handle on one file. */
 export interface ReaderSource {
   file: string;
-  /** the file's lines, streamed (never the whole file in memory) */
-  lines(): AsyncIterable<string>;
+  /**
+   * the file's lines, streamed (never the whole file in memory). `keep`, when given, sees each non-empty line's raw
+   * bytes first: a line it rejects is not decoded nor yielded (for lines the reader would ignore unparsed anyway)
+   */
+  lines(keep?: (bytes: Buffer) => boolean): AsyncIterable<string>;
   /** count a line that is corrupt, truncated or of an unknown shape */
   skip(): void;
   /** the file's mtime (epoch ms): the time of lines without one */

@@ -33,10 +33,26 @@ export const claudeCodeSession: TranscriptFormat = {
   read: readClaudeSession,
 };
 
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const TYPE_KEY = Buffer.from('"type"');
+const USER_TYPE = Buffer.from('"type":"user"');
+const TOOL_USE = Buffer.from('"tool_use"');
+
+/**
+ * The byte-level twin of the first checks below: a whole JSON object with a record type but neither a tool block
+ * nor a user message (most of a transcript's bytes: system prompts, assistant text, attachments) is ignored, so it
+ * is not even decoded. ASCII needles match the same in the bytes as in the decoded text.
+ */
+function mayHoldCalls(bytes: Buffer): boolean {
+  if (bytes[0] !== OPEN_BRACE || bytes[bytes.length - 1] !== CLOSE_BRACE || !bytes.includes(TYPE_KEY)) return true;
+  return bytes.includes(USER_TYPE) || bytes.includes(TOOL_USE);
+}
+
 async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
   let announced: string | undefined;
   let lastMessageId: string | undefined;
-  for await (const line of source.lines()) {
+  for await (const line of source.lines(mayHoldCalls)) {
     if (line.length === 0) continue;
     if (line.charCodeAt(0) !== 123 || line.charCodeAt(line.length - 1) !== 125) {
       source.skip(); // not a JSON object: corrupt or truncated
