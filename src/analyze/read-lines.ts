@@ -38,7 +38,8 @@ export async function* readLines(
       }
       carry = start < buffer.length ? buffer.subarray(start) : undefined;
     }
-    if (carry !== undefined && carry.length > 0 && (keep === undefined || keep(carry))) {
+    if (carry !== undefined && carry.length > 0 && keep !== undefined && !keep(carry)) onLine?.(carry.length);
+    else if (carry !== undefined && carry.length > 0) {
       const line = carry.toString("utf8");
       onLine?.(line.length);
       yield line;

@@ -47,14 +47,18 @@ function parseArguments(raw: unknown): unknown {
  * (`event_msg` progress, `turn_context`, `world_state`) is not parsed. A line that is not a whole JSON object or has
  * no `"type"` is still parsed (and counted as skipped when it does not parse), as before.
  */
-function mayMatter(line: string): boolean {
-  if (line.charCodeAt(0) !== 123 || line.charCodeAt(line.length - 1) !== 125 || !line.includes('"type":"')) return true;
-  return (
-    line.includes('"type":"response_item"') ||
-    line.includes('"type":"token_usage_record"') ||
-    line.includes('"task_started"') ||
-    line.includes('"type":"session_meta"')
-  );
+const TYPED = Buffer.from('"type":"');
+const MATTERS = [
+  '"type":"response_item"',
+  '"type":"token_usage_record"',
+  '"task_started"',
+  '"type":"session_meta"',
+].map((needle) => Buffer.from(needle));
+
+/** Run on the raw bytes (not decoded when false); ASCII needles match the same in bytes as in text. */
+function mayMatter(bytes: Buffer): boolean {
+  if (bytes[0] !== 123 || bytes[bytes.length - 1] !== 125 || !bytes.includes(TYPED)) return true;
+  return MATTERS.some((needle) => bytes.includes(needle));
 }
 
 async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFact> {
@@ -67,9 +71,8 @@ async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFac
     for (const call of pending) yield share > 0 ? { ...call, tokens: share } : call;
     pending = [];
   };
-  for await (const line of source.lines()) {
+  for await (const line of source.lines((bytes) => !announced || mayMatter(bytes))) {
     if (line.length === 0) continue;
-    if (announced && !mayMatter(line)) continue;
     const record = parseObject(line);
     const type = record === undefined ? undefined : asString(record["type"]);
     if (record === undefined || type === undefined) {

@@ -1,0 +1,31 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { readLines } from "./read-lines.js";
+
+const directory = mkdtempSync(join(tmpdir(), "toolgate-read-lines-"));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+async function collect(content: string, keep?: (bytes: Buffer) => boolean) {
+  const file = join(directory, "lines.txt");
+  writeFileSync(file, content);
+  const lines: string[] = [];
+  const lengths: number[] = [];
+  for await (const line of readLines(file, (length) => lengths.push(length), keep)) lines.push(line);
+  return { lines, lengths };
+}
+
+describe("readLines", () => {
+  test("splits on \\n, drops a trailing \\r, yields the last line without a newline", async () => {
+    const { lines } = await collect('{"a":1}\r\n\nplain\n{"é":"ü"}');
+    expect(lines).toEqual(['{"a":1}', "", "plain", '{"é":"ü"}']);
+  });
+
+  test("a line `keep` rejects is neither decoded nor yielded, but still counted for progress", async () => {
+    const keep = (bytes: Buffer) => !bytes.includes(Buffer.from("skip"));
+    const { lines, lengths } = await collect("one\nskip me\n\ntwo\nlast skip", keep);
+    expect(lines).toEqual(["one", "", "two"]);
+    expect(lengths).toEqual([3, 7, 0, 3, 9]);
+  });
+});
