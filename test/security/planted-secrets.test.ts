@@ -14,7 +14,8 @@ import { secretCorpus } from "../support/redaction-corpus.mjs";
  * (`toolgate hook claude-code`) gets the events Claude Code sends (shapes of test/fixtures/claude-code/*.json), one
  * session per secret kind the redactor knows (the first sample of each kind in test/support/redaction-corpus.mjs),
  * with the secret planted in every place a host can put one. Every sink is on: JSON logs to a file, a command hook,
- * a webhook on 127.0.0.1, the SQLite store (TOOLGATE_DB) and the spool. Then every byte of every file toolgate wrote,
+ * a webhook on 127.0.0.1, the SQLite store (TOOLGATE_DB) and the spool (an outage phase, the webhook answering 503,
+ * leaves every kind's delivery there). Then every byte of every file toolgate wrote,
  * every webhook body and header, every hook answer and the CLI's `tail --json` and `report --json` is searched for
  * each secret and for every 8-character fragment of it.
  */
