@@ -68,17 +68,19 @@ export function createGuard(options: GuardOptions = {}): Guard {
   const ports: CorePorts = { ...callPorts, ...options.ports };
   const { policy } = options;
   const canGrant = policy?.canGrant?.bind(policy);
-  if (canGrant !== undefined) {
-    const scopeOf = ports.grantScope;
-    // never offer a grant the policy would ignore (a deny rule or `neverGrant` matches one of the calls, decided on
-    // the newest call as the host sent it), nor one whose rule would carry a secret into the offer and the state
-    ports.grantScope = (request) => {
-      if (!request.inputs.every((input) => canGrant({ tool: request.tool, input }))) return undefined;
-      const scope = scopeOf(request);
-      if (scope === undefined || ports.redactText(scope.rule) !== scope.rule) return undefined;
-      return scope;
-    };
-  }
+  const scopeOf = ports.grantScope;
+  // never offer a grant the policy would ignore (a deny rule or `neverGrant` matches one of the calls, decided on
+  // the newest call as the host sent it), nor one whose rule or description would carry a secret into the offer,
+  // the state and the audit events (found in them, or in the inputs they were built from: redacted in one walk)
+  ports.grantScope = (request) => {
+    if (canGrant !== undefined && !request.inputs.every((input) => canGrant({ tool: request.tool, input }))) {
+      return undefined;
+    }
+    const scope = scopeOf(request);
+    if (scope === undefined) return undefined;
+    const [, rule, description] = ports.redactValue([request.inputs, scope.rule, scope.description]) as unknown[];
+    return rule === scope.rule && description === scope.description ? scope : undefined;
+  };
   const config = compileCoreConfig({
     ports,
     ...(options.core === undefined ? {} : { options: options.core }),
