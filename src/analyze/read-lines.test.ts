@@ -22,6 +22,15 @@ describe("readLines", () => {
     expect(lines).toEqual(['{"a":1}', "", "plain", '{"é":"ü"}']);
   });
 
+  test("lines cut by the 1 MB chunk boundaries, a \\r\\n split across one, come out whole", async () => {
+    const long = "x".repeat(1024 * 1024 - 1);
+    const longer = "y".repeat(1024 * 1024 + 10);
+    const { lines } = await collect(`${long}\r\nshort\n${longer}\nz\n`);
+    expect(lines.map((line) => line.length)).toEqual([long.length, 5, longer.length, 1]);
+    expect(lines[0]).toBe(long);
+    expect(lines[2]).toBe(longer);
+  });
+
   test("a line `keep` rejects is neither decoded nor yielded, but still counted for progress", async () => {
     const keep = (bytes: Buffer) => !bytes.includes(Buffer.from("skip"));
     const { lines, lengths } = await collect("one\nskip me\n\ntwo\nlast skip", keep);

@@ -19,24 +19,36 @@ export async function* readLines(
   let carry: Buffer | undefined;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      const buffer = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
-      let start = 0;
-      let newline = buffer.indexOf(NEWLINE, start);
-      while (newline !== -1) {
-        const end = newline > start && buffer[newline - 1] === CARRIAGE_RETURN ? newline - 1 : newline;
-        if (keep !== undefined && end > start && !keep(buffer.subarray(start, end))) {
-          onLine?.(end - start);
-          start = newline + 1;
-          newline = buffer.indexOf(NEWLINE, start);
+      // a line cut by the chunk boundary is joined alone (not the whole chunk copied behind it)
+      let segments: Buffer[] = [chunk];
+      if (carry !== undefined) {
+        const first = chunk.indexOf(NEWLINE);
+        if (first === -1) {
+          carry = Buffer.concat([carry, chunk]);
           continue;
         }
-        const line = buffer.toString("utf8", start, end);
-        onLine?.(line.length);
-        yield line;
-        start = newline + 1;
-        newline = buffer.indexOf(NEWLINE, start);
+        segments = [Buffer.concat([carry, chunk.subarray(0, first + 1)]), chunk.subarray(first + 1)];
+        carry = undefined;
       }
-      carry = start < buffer.length ? buffer.subarray(start) : undefined;
+      for (const buffer of segments) {
+        let start = 0;
+        let newline = buffer.indexOf(NEWLINE, start);
+        while (newline !== -1) {
+          const end = newline > start && buffer[newline - 1] === CARRIAGE_RETURN ? newline - 1 : newline;
+          if (keep !== undefined && end > start && !keep(buffer.subarray(start, end))) {
+            onLine?.(end - start);
+            start = newline + 1;
+            newline = buffer.indexOf(NEWLINE, start);
+            continue;
+          }
+          const line = buffer.toString("utf8", start, end);
+          onLine?.(line.length);
+          yield line;
+          start = newline + 1;
+          newline = buffer.indexOf(NEWLINE, start);
+        }
+        carry = start < buffer.length ? buffer.subarray(start) : undefined;
+      }
     }
     if (carry !== undefined && carry.length > 0 && keep !== undefined && !keep(carry)) onLine?.(carry.length);
     else if (carry !== undefined && carry.length > 0) {
