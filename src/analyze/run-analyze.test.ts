@@ -98,6 +98,17 @@ describe("toolgate analyze", () => {
     expect(document.unrecognizedFiles).toEqual([join(fixtures, "gemini/legitimate.text.log")]);
   });
 
+  test("a `claude -p` text log under --host claude-code: skipped, and the text output says why", async () => {
+    const { io, out } = sandbox();
+    const file = join(fixtures, "claude-code/stubborn.text.log");
+    const document = await runAnalyze({ ...io, paths: [file], host: "claude-code", save: false, json: false });
+    expect(document.skippedFiles).toEqual([{ file, reason: expect.stringContaining("only the final answer") }]);
+    expect(document.unrecognizedFiles).toEqual([]);
+    expect(out.join("")).toContain(
+      `Skipped ${file}: Claude Code's \`claude -p\` text output holds only the final answer`,
+    );
+  });
+
   test("--save is idempotent: analysing the same files twice adds nothing", async () => {
     const { io, err, root } = sandbox();
     // the Qwen run twice: its chat file and its stream-json output hold the same three denials
