@@ -63,7 +63,8 @@ export const KNOWN_SECRET_DETECTORS: readonly SecretDetector[] = [
   },
   {
     kind: "telegram-bot-token",
-    pattern: /(?<![0-9A-Za-z_:])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/dg,
+    // also right after `/bot`, where the Bot API's URLs put it (`https://api.telegram.org/bot<token>/getMe`)
+    pattern: /(?:(?<=\/bot)|(?<![0-9A-Za-z_:]))[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/dg,
     appliesTo: (text) => text.includes(":AA"),
   },
   {

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -26,10 +27,46 @@ interface Sample {
   secrets: string[];
 }
 
+/** deterministic fake text over an alphabet (seeded by a label), so no secret-shaped literal sits in the source */
+function fake(label: string, alphabet: string, length: number): string {
+  let out = "";
+  for (let block = 0; out.length < length; block++) {
+    const digest = createHash("sha256").update(`${label}:${block}`).digest();
+    for (const byte of digest) if (out.length < length) out += alphabet[byte % alphabet.length];
+  }
+  return out;
+}
+
+const HEX = "0123456789abcdef";
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const part = (...pieces: string[]) => pieces.join("");
+
+/** the kinds known-secret-detectors.ts knows that the shared corpus has no sample of (yet) */
+function extraSamples(): Sample[] {
+  const openrouter = part("sk-", "or-v1-") + fake("openrouter", HEX, 64);
+  const slackWebhook = `T${fake("slack-t", ALNUM, 10)}/B${fake("slack-b", ALNUM, 10)}/${fake("slack-x", ALNUM, 24)}`;
+  const supabase = part("sb", "p_") + fake("supabase", HEX, 40);
+  const telegram = `${fake("telegram-id", "0123456789", 9)}:${part("A", "A")}${fake("telegram", `${ALNUM}_-`, 33)}`;
+  return [
+    { kind: "openrouter-api-key", text: `OPENROUTER_KEY=${openrouter} node agent.js`, secrets: [openrouter] },
+    {
+      kind: "slack-webhook",
+      text: `curl -X POST -d '{"text":"hi"}' https://${part("hooks.", "slack.com")}/services/${slackWebhook}`,
+      secrets: [slackWebhook],
+    },
+    { kind: "supabase-token", text: `supabase login --token ${supabase}`, secrets: [supabase] },
+    {
+      kind: "telegram-bot-token",
+      text: `curl https://api.telegram.org/bot${telegram}/getMe`,
+      secrets: [telegram],
+    },
+  ];
+}
+
 /** one sample per kind: the first in the corpus (the reserved-character URL rows are variants of url-password) */
 function samplesByKind(): Sample[] {
   const seen = new Map<string, Sample>();
-  for (const row of secretCorpus()) if (!seen.has(row.kind)) seen.set(row.kind, row);
+  for (const row of [...secretCorpus(), ...extraSamples()]) if (!seen.has(row.kind)) seen.set(row.kind, row);
   return [...seen.values()];
 }
 
@@ -195,7 +232,7 @@ function eventsFor(sample: Sample, index: number): Record<string, unknown>[] {
         stdout: sample.text,
         // the refused path (kept as the refusal's evidence and path) holds the secret too, when the redactor knows it
         // as a unit in the input (a line of a PEM body or one cookie of a Cookie header is no secret on its own)
-        stderr: `bash: /srv/app/${knownAsUnit(sample) ? secret.replace(/[:\n]/g, "") : "deploy_key"}: Permission denied`,
+        stderr: `bash: /srv/app/${knownAsUnit(sample) && !/[:\n]/.test(secret) ? secret : "deploy_key"}: Permission denied`,
         interrupted: false,
         isImage: false,
         noOutputExpected: false,
@@ -372,7 +409,8 @@ describe("planted secrets: nothing toolgate stores, logs or sends holds one", ()
     samples.forEach((sample, index) => {
       const session = records.filter((record) => record.sessionId.endsWith(String(index).padStart(12, "0")));
       // five rule denials, the OS refusal, the headless PermissionRequest, the classifier's, the transcript's at Stop
-      expect(session.length, `${sample.kind}: ${JSON.stringify(session)}`).toBe(9);
+      const stderr = (hookRuns.get(sample.kind) ?? []).map((hook) => `${hook.event}: ${hook.stderr}`).join("\n");
+      expect(session.length, `${sample.kind}: ${JSON.stringify(session)}\n${stderr}`).toBe(9);
       expect(new Set(session.map((record) => record.source))).toEqual(
         new Set(["rule", "sandbox", "headless", "classifier"]),
       );
