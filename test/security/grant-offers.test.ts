@@ -26,7 +26,7 @@ const samples = (() => {
 })();
 
 async function offersFor(calls: { tool: string; input: unknown }[]): Promise<{ effects: Effect[]; state: unknown }> {
-  const guard = createGuard({ core: { denyThreshold: 2 } });
+  const guard = createGuard({ core: { defaultThreshold: 2 } });
   const session = guard.session("grant-offers", { interactive: true, host: "test" });
   const effects: Effect[] = [];
   for (let round = 0; round < 3; round++) {
