@@ -85,6 +85,23 @@ export function parseObject(line: string): Record<string, unknown> | undefined {
   }
 }
 
+/**
+ * A transcript line as a JSON object with a string `type`, or undefined (counted as skipped on `source`) when it is
+ * not one: the first step of every JSONL reader.
+ */
+export function typedRecord(
+  line: string,
+  source: { skip(): void },
+): { record: Record<string, unknown>; type: string } | undefined {
+  const record = parseObject(line);
+  const type = record === undefined ? undefined : asString(record["type"]);
+  if (record === undefined || type === undefined) {
+    source.skip();
+    return undefined;
+  }
+  return { record, type };
+}
+
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === "object" && !Array.isArray(value)
     ? (value as Record<string, unknown>)

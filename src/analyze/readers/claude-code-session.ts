@@ -1,4 +1,4 @@
-import { asRecord, asString, contentText, parseObject, timeOf } from "../read-lines.js";
+import { asRecord, asString, contentText, parseObject, timeOf, typedRecord } from "../read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../reader-event.js";
 import { usageTokens } from "./usage-tokens.js";
 
@@ -71,12 +71,9 @@ async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFa
         continue;
       }
     }
-    const record = parseObject(line);
-    const type = record === undefined ? undefined : asString(record["type"]);
-    if (record === undefined || type === undefined) {
-      source.skip();
-      continue;
-    }
+    const typed = typedRecord(line, source);
+    if (typed === undefined) continue;
+    const { record, type } = typed;
     if (type !== "user" && type !== "assistant") continue;
     const sessionId = asString(record["sessionId"]) ?? source.fallbackSessionId;
     const at = timeOf(record["timestamp"], source.fallbackAt);

@@ -1,4 +1,4 @@
-import { asRecord, asString, parseObject, timeOf } from "../read-lines.js";
+import { asRecord, asString, parseObject, timeOf, typedRecord } from "../read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../reader-event.js";
 
 /**
@@ -34,12 +34,9 @@ async function* readCodexExec(source: ReaderSource): AsyncGenerator<ReaderFact> 
   let announced = false;
   for await (const line of source.lines()) {
     if (line.length === 0) continue;
-    const record = parseObject(line);
-    const type = record === undefined ? undefined : asString(record["type"]);
-    if (record === undefined || type === undefined) {
-      source.skip();
-      continue;
-    }
+    const typed = typedRecord(line, source);
+    if (typed === undefined) continue;
+    const { record, type } = typed;
     const at = timeOf(record["timestamp"], source.fallbackAt);
     if (type === "thread.started") sessionId = asString(record["thread_id"]) ?? sessionId;
     if (!announced) {

@@ -1,4 +1,4 @@
-import { asRecord, asString, parseObject, timeOf } from "../read-lines.js";
+import { asRecord, asString, parseObject, timeOf, typedRecord } from "../read-lines.js";
 import type { CallFact, ReaderFact, ReaderSource, TranscriptFormat } from "../reader-event.js";
 import { usageTokens } from "./usage-tokens.js";
 
@@ -73,12 +73,9 @@ async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFac
   };
   for await (const line of source.lines((bytes) => !announced || mayMatter(bytes))) {
     if (line.length === 0) continue;
-    const record = parseObject(line);
-    const type = record === undefined ? undefined : asString(record["type"]);
-    if (record === undefined || type === undefined) {
-      source.skip();
-      continue;
-    }
+    const typed = typedRecord(line, source);
+    if (typed === undefined) continue;
+    const { record, type } = typed;
     const at = timeOf(record["timestamp"], source.fallbackAt);
     const payload = asRecord(record["payload"]) ?? {};
     if (type === "session_meta") {

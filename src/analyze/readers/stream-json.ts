@@ -1,5 +1,5 @@
 import type { DenialSource } from "../../core/events.js";
-import { asRecord, asString, contentText, parseObject, timeOf } from "../read-lines.js";
+import { asRecord, asString, contentText, parseObject, timeOf, typedRecord } from "../read-lines.js";
 import type { AnalyzeHost, ReaderFact, ReaderSource, TranscriptFormat } from "../reader-event.js";
 import { usageTokens } from "./usage-tokens.js";
 
@@ -49,12 +49,9 @@ async function* readStreamJson(source: ReaderSource, host: AnalyzeHost): AsyncGe
   const structured = new Map<string, { source: DenialSource; reason: string }>();
   for await (const line of source.lines()) {
     if (line.length === 0) continue;
-    const record = parseObject(line);
-    const type = record === undefined ? undefined : asString(record["type"]);
-    if (record === undefined || type === undefined) {
-      source.skip();
-      continue;
-    }
+    const typed = typedRecord(line, source);
+    if (typed === undefined) continue;
+    const { record, type } = typed;
     const sessionId = asString(record["session_id"]) ?? source.fallbackSessionId;
     const at = timeOf(record["timestamp"], source.fallbackAt);
     const parent = asString(record["parent_tool_use_id"]);
