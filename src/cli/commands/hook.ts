@@ -1,3 +1,4 @@
+import { HOOK_HOST_NAMES, HOOK_HOSTS } from "../../node/hook-hosts.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 
@@ -6,8 +7,6 @@ async function readStdin(): Promise<string> {
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
 }
-
-const SUPPORTED_HOSTS = ["claude-code"];
 
 export default defineCommand({
   meta: {
@@ -39,24 +38,22 @@ records go to $TOOLGATE_DB (default ~/.toolgate/toolgate.db), or Postgres with $
       type: "positional",
       required: true,
       description: "the host that sends the event",
-      options: ["claude-code"],
+      options: HOOK_HOST_NAMES,
     },
   },
   async run({ args }) {
-    if (!SUPPORTED_HOSTS.includes(args.host)) {
+    const load = HOOK_HOSTS[args.host];
+    if (load === undefined) {
       process.stderr.write(
-        `toolgate hook: unknown host "${args.host}". Supported: ${SUPPORTED_HOSTS.join(", ")}. Example: toolgate hook claude-code\n`,
+        `toolgate hook: unknown host "${args.host}". Supported: ${HOOK_HOST_NAMES.join(", ")}. Example: toolgate hook claude-code\n`,
       );
       // Exit 2 is also what Claude Code treats as blocking: a misconfigured hook never lets a call through.
       process.exitCode = EXIT.usage;
       return;
     }
     const stdinText = process.stdin.isTTY ? "" : await readStdin();
-    const [{ runHook }, { claudeHookHost }] = await Promise.all([
-      import("../../node/run-hook.js"),
-      import("../../adapters/claude-code/claude-hook-host.js"),
-    ]);
-    const answer = await runHook(claudeHookHost, { stdinText });
+    const [{ runHook }, host] = await Promise.all([import("../../node/run-hook.js"), load()]);
+    const answer = await runHook(host, { stdinText });
     if (answer.output !== undefined) process.stdout.write(`${JSON.stringify(answer.output)}\n`);
     if (answer.stderr !== undefined) process.stderr.write(`${answer.stderr}\n`);
     process.exitCode = answer.exitCode;
