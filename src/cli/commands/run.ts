@@ -1,48 +1,13 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { DenialRecord } from "../../core/records.js";
+import { lookUpRunSessions } from "../../node/look-up-run-sessions.js";
 import { RUN_DIRECTORY_ENV, runSessions } from "../../node/run-sessions.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 import type { FailOn } from "../run/run-report.js";
 
 const FAIL_ON = ["any", "abort", "never"] as const satisfies readonly FailOn[];
-
-/** The run's sessions (noted by their hook processes or plugins, or announced in the agent's stream), from the store. */
-async function lookUpSessions(sessionIds: readonly string[]): Promise<{
-  records: DenialRecord[];
-  aborted?: { reason: string };
-  sessions: number;
-}> {
-  if (sessionIds.length === 0) return { records: [], sessions: 0 };
-  const [{ resolveStoreLocation }, { openStore }] = await Promise.all([
-    import("../../store/resolve-store-location.js"),
-    import("../../store/open-store.js"),
-  ]);
-  const location = resolveStoreLocation({ env: process.env });
-  if (location.engine === "memory" || (location.engine === "sqlite" && !existsSync(location.filename))) {
-    return { records: [], sessions: sessionIds.length };
-  }
-  const store = await openStore({ location });
-  try {
-    const records: DenialRecord[] = [];
-    let aborted: { reason: string } | undefined;
-    for (const sessionId of sessionIds) {
-      records.push(...(await store.denials.query({ sessionId })));
-      const state = (await store.sessions.get(sessionId))?.state;
-      if (state?.aborted === undefined || aborted !== undefined) continue;
-      const events = await store.denials.queryEvents({ sessionId, kinds: ["run.aborted"] });
-      const detail = events.at(-1)?.detail ?? {};
-      const reason =
-        typeof detail.error === "string" ? detail.error : `aborted at ${state.aborted.tool}: ${state.aborted.reason}`;
-      aborted = { reason };
-    }
-    return { records, sessions: sessionIds.length, ...(aborted === undefined ? {} : { aborted }) };
-  } finally {
-    await store.close();
-  }
-}
 
 export default defineCommand({
   meta: {
@@ -101,9 +66,9 @@ passed on untouched: toolgate never reads its flags.`,
       rmSync(runDirectory, { recursive: true, force: true });
     }
     const sessionIds = [...new Set([...noted, ...(run.stream?.sessionId === undefined ? [] : [run.stream.sessionId])])];
-    let session: Awaited<ReturnType<typeof lookUpSessions>> = { records: [], sessions: 0 };
+    let session: Awaited<ReturnType<typeof lookUpRunSessions>> = { records: [], sessions: 0 };
     try {
-      session = await lookUpSessions(sessionIds);
+      session = await lookUpRunSessions(sessionIds);
     } catch (error) {
       process.stderr.write(`toolgate run: could not read toolgate's store (${(error as Error).message}).\n`);
     }
