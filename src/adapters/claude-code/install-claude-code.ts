@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { ToolgateError } from "../../core/errors.js";
+import { defaultHookCommand as defaultHostHookCommand } from "../hook-command.js";
 import { editJsonText, parseJsonc } from "../json-file-edit.js";
 import { lineDiff } from "../line-diff.js";
 import { addToolgateHooks, removeToolgateHooks } from "./settings-hooks.js";
@@ -36,8 +36,7 @@ export function claudeSettingsPath(options: { scope: InstallScope; cwd: string; 
 
 /** The command Claude Code runs: this node binary and this toolgate, so it works without a global install. */
 export function defaultHookCommand(): string {
-  const main = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
-  return `"${process.execPath}" "${main}" hook claude-code`;
+  return defaultHostHookCommand("claude-code");
 }
 
 /** Reads a Claude Code settings file (JSONC); `{}` when it is missing or empty; CONFIG_INVALID when not an object. */
