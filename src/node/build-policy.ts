@@ -12,6 +12,8 @@ import type {
   ToolCallInput,
 } from "../policy/policy-types.js";
 import { readClaudeSettings } from "./claude-settings.js";
+import type { HostPolicyRules } from "./host-policy-rules.js";
+import { stricterDecision } from "./stricter-decision.js";
 
 export interface BuildPolicyOptions {
   /** the project directory; relative rules and paths resolve against it (default: process.cwd()) */
@@ -26,6 +28,12 @@ export interface BuildPolicyOptions {
   loaded?: { warnings: readonly CompileWarning[]; sources: readonly string[] };
   /** read the Claude Code settings hierarchy and use its defaults preset (default: config.claudeSettings.enabled ?? true) */
   claudeSettings?: boolean;
+  /**
+   * the host's own rules (Gemini CLI policies), compiled apart with no defaults and combined with toolgate's: a deny
+   * in either denies, then an explicit ask, then an allow (see `stricterDecision`); the host's own priorities apply
+   * among its rules only, so no host allow can outrank a toolgate deny
+   */
+  hostPolicy?: HostPolicyRules;
 }
 
 export interface Policy {
@@ -67,7 +75,8 @@ export function buildPolicy(options: BuildPolicyOptions): Policy {
   for (const rule of permissions.rules ?? []) {
     rules.push({ ...rule, modes: rule.modes as PermissionMode[] | undefined, origin: label });
   }
-  const claudeEnabled = options.claudeSettings ?? config.claudeSettings?.enabled ?? true;
+  const claudeEnabled =
+    options.claudeSettings ?? config.claudeSettings?.enabled ?? options.hostPolicy?.claudeSettings ?? true;
   let defaultMode = permissions.defaultMode as PermissionMode | undefined;
   const additionalDirectories = [...(permissions.additionalDirectories ?? [])];
   if (claudeEnabled) {
@@ -111,9 +120,18 @@ export function buildPolicy(options: BuildPolicyOptions): Policy {
     ...(defaultMode === undefined ? {} : { defaultMode }),
   });
   warnings.push(...compiled.warnings);
+  const host =
+    options.hostPolicy === undefined
+      ? undefined
+      : compilePolicy({ rules: options.hostPolicy.rules, cwd, homeDir, defaults: NO_DEFAULTS });
+  if (options.hostPolicy !== undefined && host !== undefined) {
+    sources.push(...options.hostPolicy.sources);
+    warnings.push(...options.hostPolicy.warnings, ...host.warnings);
+  }
   const evaluate = (call: ToolCallInput, evaluateOptions: EvaluateOptions = {}): PolicyDecision => {
     try {
-      return compiled.evaluate(call, evaluateOptions);
+      const own = compiled.evaluate(call, evaluateOptions);
+      return host === undefined ? own : stricterDecision(own, host.evaluate(call, evaluateOptions));
     } catch (error) {
       return {
         behavior: "deny",
@@ -125,7 +143,7 @@ export function buildPolicy(options: BuildPolicyOptions): Policy {
   };
   const canGrant = (call: ToolCallInput, evaluateOptions: EvaluateOptions = {}): boolean => {
     try {
-      return compiled.canGrant(call, evaluateOptions);
+      return compiled.canGrant(call, evaluateOptions) && (host?.canGrant(call, evaluateOptions) ?? true);
     } catch {
       return false;
     }

@@ -4,6 +4,7 @@ import type { ToolgateConfig } from "../config/schema.js";
 import type { RedactOptions } from "../detect/redaction-types.js";
 import { buildPolicy, type Policy } from "./build-policy.js";
 import { configFiles } from "./config-files.js";
+import { hostPolicyRules } from "./host-policy-rules.js";
 
 export interface ToolgateSetupOptions {
   /** the project directory (config discovery, Claude settings, relative rules); default process.cwd() */
@@ -12,6 +13,8 @@ export interface ToolgateSetupOptions {
   homeDir?: string;
   /** read the Claude Code settings hierarchy into the policy (default: the config's `claudeSettings`, else true) */
   claudeSettings?: boolean;
+  /** the host served: a host with permission files of its own (Gemini CLI) has them evaluated beside toolgate's */
+  host?: string;
 }
 
 /** The config half of the composition root: what every toolgate process decides with, before any store opens. */
@@ -45,11 +48,13 @@ export async function loadToolgateSetup(options: ToolgateSetupOptions = {}): Pro
   const loaded =
     files.length === 0 ? noConfig(env) : (await import("./load-config.js")).loadConfig({ cwd, env, homeDir, files });
   const { config } = loaded;
+  const hostPolicy = options.host === undefined ? undefined : hostPolicyRules({ host: options.host, homeDir, cwd });
   const policy = buildPolicy({
     cwd,
     homeDir,
     env,
     config,
+    ...(hostPolicy === undefined ? {} : { hostPolicy }),
     ...(files.length === 0 ? {} : { loaded }),
     ...(options.claudeSettings === undefined ? {} : { claudeSettings: options.claudeSettings }),
   });
