@@ -1,0 +1,37 @@
+import type { Effect } from "../../core/effects.js";
+import type { HookContext } from "../hook-host.js";
+import { rolloutDenials } from "./rollout-outcomes.js";
+
+/**
+ * Records the refusals in a Codex rollout that no hook recorded (Codex's own rules and built-in refusals that
+ * toolgate did not pre-empt, sandbox and network refusals), each once, keyed by call id. PostToolUse does not fire
+ * for a call Codex refused, so the rollout at `transcript_path` is the only place these show.
+ */
+export async function reconcileRollout(options: {
+  context: HookContext;
+  path: string | null | undefined;
+  agentId?: string;
+}): Promise<Effect[]> {
+  const { context, path } = options;
+  if (path === undefined || path === null || path === "") return [];
+  const text = context.readTranscript(path);
+  if (text === undefined) return [];
+  const denials = rolloutDenials(text);
+  if (denials.length === 0) return [];
+  const recorded = await context.session.recordedCallIds();
+  const effects: Effect[] = [];
+  for (const denial of denials) {
+    if (recorded.has(denial.toolUseId)) continue;
+    effects.push(
+      ...(await context.session.denied(
+        { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
+        {
+          source: denial.source,
+          reason: denial.text,
+          ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
+        },
+      )),
+    );
+  }
+  return effects;
+}
