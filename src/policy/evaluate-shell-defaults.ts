@@ -1,7 +1,7 @@
-import picomatch from "picomatch/posix.js";
 import type { CompiledRule } from "./compile-rule.js";
 import { isReadOnlyCommand } from "./defaults/is-read-only-command.js";
 import type { EvaluationContext } from "./evaluation-context.js";
+import { compileGlob } from "./match/path-specifier.js";
 import type { Outcome } from "./outcome.js";
 import { isInsideAny } from "./paths.js";
 import type { Subcommand } from "./shell/analyze-shell-command.js";
@@ -109,13 +109,17 @@ export function globMayReachDeniedPath(sub: Subcommand, context: EvaluationConte
   });
 }
 
+const MAX_GLOB_NAME = 1024;
+
 function mayReach(path: string, rule: CompiledRule): boolean {
   if (UNKNOWN_PATH.test(path)) return true;
   const slash = path.lastIndexOf("/");
   const directory = path.slice(0, slash + 1);
   const name = path.slice(slash + 1);
   if (VARIABLE_PATH.test(directory)) return true;
-  if (rule.pathName !== undefined) return picomatch.isMatch(rule.pathName, name, { dot: true });
+  // the command's own file name may be a glob (`cat .e*`): does it name the rule's file? A name longer than any
+  // real one (255 bytes) is not compiled at all: it may reach the file, so the deny rule applies.
+  if (rule.pathName !== undefined) return name.length > MAX_GLOB_NAME || compileGlob(name)(rule.pathName);
   const prefix = rule.pathPrefix ?? "/";
   return prefix.startsWith(directory) || directory.startsWith(prefix);
 }

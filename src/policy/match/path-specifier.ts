@@ -1,5 +1,6 @@
 import picomatch from "picomatch/posix.js";
 import type { PathContext } from "../paths.js";
+import { compileGlobAutomaton, type GlobTest } from "./glob-automaton.js";
 
 /**
  * Compiles a Read/Edit/Write specifier (gitignore style, as Claude Code reads it) into a test on absolute,
@@ -18,10 +19,21 @@ export interface PathSpecifierContext extends PathContext {
 
 export function compilePathSpecifier(specifier: string, context: PathSpecifierContext): (path: string) => boolean {
   const glob = anchorPattern(specifier.trim(), context);
-  const exact = picomatch.makeRe(glob, { dot: true });
-  const below = picomatch.makeRe(`${glob}/**`, { dot: true });
+  const exact = compileGlob(glob);
+  const below = compileGlob(`${glob}/**`);
   const prefix = literalPrefix(glob);
-  return (path) => path.startsWith(prefix) && (exact.test(path) || below.test(path));
+  return (path) => path.startsWith(prefix) && (exact(path) || below(path));
+}
+
+/**
+ * A glob as a test on paths: the linear-time automaton for the syntax it models (everything toolgate's own
+ * anchoring produces and every glob in the docs), picomatch's regex only for extglobs and POSIX classes.
+ */
+export function compileGlob(glob: string): GlobTest {
+  const automaton = compileGlobAutomaton(glob);
+  if (automaton !== undefined) return automaton;
+  const regex = picomatch.makeRe(glob, { dot: true });
+  return (path) => regex.test(path);
 }
 
 /** Characters that make a path pattern a glob. */
