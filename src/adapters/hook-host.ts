@@ -1,3 +1,4 @@
+import type { CoreOptions } from "../core/config.js";
 import type { GuardSession } from "../guard/types.js";
 
 /** How a hook process answers its host: JSON on stdout, an exit code, and text for stderr. */
@@ -39,4 +40,9 @@ export interface HookHost<Input> {
    * for an event it could not even read, which may be gating); a non-blocking error for the others.
    */
   failClosed(options: { eventName: string | undefined; reason: string }): HookAnswer;
+  /**
+   * Optional: the host's escalation defaults, applied under the config (a config file and the
+   * `TOOLGATE_DENY_THRESHOLD*` variables still decide). Plain data: the core decides with them.
+   */
+  readonly escalationDefaults?: CoreOptions;
 }

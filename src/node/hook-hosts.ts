@@ -6,6 +6,7 @@ import type { HookHost } from "../adapters/hook-host.js";
  */
 export const HOOK_HOSTS: Readonly<Record<string, () => Promise<HookHost<unknown>>>> = {
   "claude-code": async () => (await import("../adapters/claude-code/claude-hook-host.js")).claudeHookHost,
+  qwen: async () => (await import("../adapters/qwen/qwen-hook-host.js")).qwenHookHost as HookHost<unknown>,
   codex: async () => (await import("./codex-hook-host.js")).codexHookHost as HookHost<unknown>,
 };
 

@@ -27,6 +27,11 @@ export interface OpenToolgateOptions extends ToolgateSetupOptions {
   enforce?: false | PolicyEvaluator;
   /** escalation options over the config's (a host's own defaults or a caller's overrides) */
   core?: CoreOptions;
+  /**
+   * a host's escalation defaults UNDER the config (Qwen Code's seed: every tool escalates at 2): a config file or
+   * `TOOLGATE_DENY_THRESHOLD[_<FAMILY>]` still decides; `familyThresholds` merge per family
+   */
+  hostDefaults?: CoreOptions;
   /** ports over the defaults (a host's own rule syntax for suggestions, say) */
   ports?: Partial<CorePorts>;
   /** the host's OS-denial classifier for call output (detect/'s by default) */
@@ -79,8 +84,8 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
   const inMemory = options.state === "memory";
   const sinks: AuditSink[] = [trail.sink, ...(options.sinks ?? [])];
   if (inMemory && options.mirrorState === true) sinks.push(stateMirror(trail.stateStore));
-  const core: CoreOptions | undefined =
-    options.core === undefined ? config.escalation : { ...config.escalation, ...options.core };
+  const escalation = withHostDefaults(options.hostDefaults, config.escalation);
+  const core: CoreOptions | undefined = options.core === undefined ? escalation : { ...escalation, ...options.core };
   const enforced = options.enforce === undefined ? policy : options.enforce;
   const guard = createGuard({
     ...(core === undefined ? {} : { core }),
@@ -107,6 +112,17 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
       await trail.close();
     },
   };
+}
+
+/** A host's escalation defaults with the config's options over them (family thresholds merged per family). */
+function withHostDefaults(
+  defaults: CoreOptions | undefined,
+  escalation: CoreOptions | undefined,
+): CoreOptions | undefined {
+  if (defaults === undefined) return escalation;
+  if (escalation === undefined) return defaults;
+  const familyThresholds = { ...defaults.familyThresholds, ...escalation.familyThresholds };
+  return { ...defaults, ...escalation, familyThresholds };
 }
 
 /** A config file without an `audit` section gets the section's documented defaults. */

@@ -26,6 +26,7 @@ export async function runHook<Input>(host: HookHost<Input>, options: RunHookOpti
     const cwd = host.projectDir(input, env) ?? process.cwd();
     toolgate = await openToolgate({
       host: host.name,
+      ...(host.escalationDefaults === undefined ? {} : { hostDefaults: host.escalationDefaults }),
       cwd,
       env,
       onError: (error, where) => onError(`${where}: ${error instanceof Error ? error.message : String(error)}`),

@@ -1,0 +1,152 @@
+import type { Effect } from "../../core/effects.js";
+import type { ToolCall } from "../../core/events.js";
+import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
+import type { HookAnswer, HookContext } from "../hook-host.js";
+import type { QwenHookInput, QwenToolEvent } from "./qwen-hook-input.js";
+import { contextAnswer, PASS, preToolUseDeny } from "./qwen-hook-output.js";
+import { findQwenCallId, findQwenTranscriptDenials } from "./qwen-transcript.js";
+
+/** Guidance, fallback/skip/abort texts and loop steering, then the nudge, each once. */
+function modelText(effects: readonly Effect[]): string {
+  return [textForModel(effects), nudgeOf(effects)?.text ?? ""].filter((part) => part !== "").join("\n");
+}
+
+function agentOf(input: { agent_id?: string }): { agentId?: string } {
+  return input.agent_id === undefined || input.agent_id === "" ? {} : { agentId: input.agent_id };
+}
+
+/**
+ * The call as the transcript keys it: the model's call id when the transcript shows the call (so a denial recorded
+ * here is not recorded again from the transcript), else Qwen's own hook id; never derived from the input.
+ */
+function callOf(input: QwenToolEvent, context: HookContext): ToolCall {
+  const transcript = input.transcript_path === undefined ? undefined : context.readTranscript(input.transcript_path);
+  const id =
+    (transcript === undefined
+      ? undefined
+      : findQwenCallId({ transcript, tool: input.tool_name, input: input.tool_input })) ??
+    (input.tool_use_id === undefined
+      ? `qwen-hook:${globalThis.crypto.randomUUID()}`
+      : `qwen-hook:${input.tool_use_id}`);
+  return { toolUseId: id, tool: input.tool_name, input: input.tool_input ?? {} };
+}
+
+/**
+ * Records each denial the transcript shows that no hook recorded (Qwen's own rule denials and headless declines),
+ * once per call id, with its source. Returns the effects, in order.
+ */
+async function reconcile(input: QwenHookInput, context: HookContext): Promise<Effect[]> {
+  if (input.transcript_path === undefined) return [];
+  const text = context.readTranscript(input.transcript_path);
+  if (text === undefined) return [];
+  const denials = findQwenTranscriptDenials(text);
+  if (denials.length === 0) return [];
+  const recorded = await context.session.recordedCallIds();
+  const effects: Effect[] = [];
+  for (const denial of denials) {
+    if (recorded.has(denial.toolUseId)) continue;
+    effects.push(
+      ...(await context.session.denied(
+        { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
+        {
+          source: denial.source,
+          reason: denial.text,
+          ...(denial.rule === undefined ? {} : { rule: denial.rule }),
+          ...agentOf(input),
+        },
+      )),
+    );
+  }
+  return effects;
+}
+
+async function preToolUse(input: QwenToolEvent, context: HookContext): Promise<HookAnswer> {
+  // Qwen only asks hooks about calls its own rules let through; an ask stays Qwen's to make
+  const result = await context.session.decide(callOf(input, context), { ...agentOf(input), hostAsks: true });
+  if (result.decision.behavior === "deny") {
+    const reason = result.text !== "" ? result.text : result.decision.reason;
+    const nudge = nudgeOf(result.effects)?.text;
+    // the reason is the whole tool result; an abort also stops the run at the next UserPromptSubmit
+    return preToolUseDeny(nudge === undefined ? reason : `${reason}\n${nudge}`);
+  }
+  const text = modelText(result.effects);
+  return text === "" ? PASS : contextAnswer({ event: "PreToolUse", text });
+}
+
+/** What the model is told after one of Qwen's steps: the denials of that step, then the end of the run if due. */
+async function userPromptSubmit(
+  input: Extract<QwenHookInput, { hook_event_name: "UserPromptSubmit" }>,
+  context: HookContext,
+): Promise<HookAnswer> {
+  // only a person's prompt starts a turn: Qwen sends `prompt: ""` on every continuation after tool results
+  if (typeof input.prompt === "string" && input.prompt.trim() !== "") await context.session.turnStarted();
+  const effects = await reconcile(input, context);
+  const stop = abortOf(effects)?.error ?? (await context.session.state()).aborted?.error;
+  return contextAnswer({
+    event: "UserPromptSubmit",
+    text: modelText(effects),
+    ...(stop === undefined ? {} : { stop }),
+  });
+}
+
+function responseText(response: unknown): string {
+  if (typeof response === "string") return response;
+  if (typeof response !== "object" || response === null) return "";
+  const { llmContent, returnDisplay } = response as { llmContent?: unknown; returnDisplay?: unknown };
+  if (typeof llmContent === "string") return llmContent;
+  return typeof returnDisplay === "string" ? returnDisplay : "";
+}
+
+function exitCodeOf(error: string): { exitCode?: number } {
+  const match = /^Exit Code: (\d+)$/m.exec(error);
+  return match === null ? {} : { exitCode: Number(match[1]) };
+}
+
+/** Handles one Qwen Code hook event against a guard session and returns the answer to print. */
+export async function handleQwenHook(input: QwenHookInput, context: HookContext): Promise<HookAnswer> {
+  switch (input.hook_event_name) {
+    case "PreToolUse":
+      return preToolUse(input, context);
+    case "UserPromptSubmit":
+      return userPromptSubmit(input, context);
+    case "PostToolUse": {
+      const output = responseText(input.tool_response);
+      const effects = await context.session.succeeded(callOf(input, context), {
+        ...agentOf(input),
+        ...(output === "" ? {} : { output }),
+      });
+      // Qwen appends this to the tool result the model reads
+      return contextAnswer({ event: "PostToolUse", text: modelText(effects) });
+    }
+    case "PostToolUseFailure": {
+      const error = input.error ?? "";
+      const effects = await context.session.failed(callOf(input, context), {
+        error,
+        ...exitCodeOf(error),
+        ...agentOf(input),
+      });
+      return contextAnswer({ event: "PostToolUseFailure", text: modelText(effects) });
+    }
+    case "PermissionDenied": {
+      // Qwen's auto-mode classifier blocked the call; its answer here does not reach the model (0.24.4), an abort
+      // is delivered at the next UserPromptSubmit
+      await context.session.denied(callOf(input, context), {
+        source: "classifier",
+        reason: input.reason ?? "blocked by Qwen Code's auto-mode classifier",
+        decisionReasonType: "classifier",
+        ...agentOf(input),
+      });
+      return PASS;
+    }
+    case "Stop":
+      await reconcile(input, context);
+      await context.session.turnEnded({ outcome: "completed" });
+      return PASS;
+    case "SessionEnd":
+      await reconcile(input, context);
+      await context.session.end();
+      return PASS;
+    case "SessionStart":
+      return PASS;
+  }
+}

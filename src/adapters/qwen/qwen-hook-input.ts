@@ -1,0 +1,110 @@
+import { ToolgateError } from "../../core/errors.js";
+
+/**
+ * The JSON Qwen Code 0.24.4 writes to a command hook's stdin, for the events toolgate handles (recorded payloads:
+ * test/fixtures/qwen/). Claude-style, with two differences that matter: `tool_use_id` is Qwen's own id
+ * (`toolu_<n>_<x>`), not the model's call id the transcript keys results by; and `UserPromptSubmit` fires on every
+ * model turn, with `prompt: ""` on the continuations after tool results.
+ */
+export interface QwenHookBase {
+  session_id: string;
+  transcript_path?: string;
+  cwd?: string;
+  permission_mode?: string;
+  agent_id?: string;
+}
+
+export interface QwenToolEvent extends QwenHookBase {
+  tool_name: string;
+  tool_input: unknown;
+  tool_use_id?: string;
+}
+
+export interface QwenPreToolUseInput extends QwenToolEvent {
+  hook_event_name: "PreToolUse";
+}
+
+export interface QwenPostToolUseInput extends QwenToolEvent {
+  hook_event_name: "PostToolUse";
+  /** `{ llmContent, returnDisplay }` on 0.24.4 */
+  tool_response?: unknown;
+}
+
+export interface QwenPostToolUseFailureInput extends QwenToolEvent {
+  hook_event_name: "PostToolUseFailure";
+  error?: string;
+}
+
+/** Fires only for a block by the auto-mode classifier (`reason: "classifier_blocked"`). */
+export interface QwenPermissionDeniedInput extends QwenToolEvent {
+  hook_event_name: "PermissionDenied";
+  reason?: string;
+}
+
+export interface QwenUserPromptSubmitInput extends QwenHookBase {
+  hook_event_name: "UserPromptSubmit";
+  /** the person's prompt; `""` when Qwen continues after tool results */
+  prompt?: string;
+}
+
+export interface QwenSessionInput extends QwenHookBase {
+  hook_event_name: "SessionStart" | "Stop" | "SessionEnd";
+}
+
+export type QwenHookInput =
+  | QwenPreToolUseInput
+  | QwenPostToolUseInput
+  | QwenPostToolUseFailureInput
+  | QwenPermissionDeniedInput
+  | QwenUserPromptSubmitInput
+  | QwenSessionInput;
+
+export type QwenHookEventName = QwenHookInput["hook_event_name"];
+
+export const QWEN_HOOK_EVENTS: readonly QwenHookEventName[] = [
+  "SessionStart",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionDenied",
+  "Stop",
+  "SessionEnd",
+];
+
+const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionDenied"]);
+
+function invalid(message: string): ToolgateError {
+  return new ToolgateError({
+    code: "INPUT_INVALID",
+    message: `${message} \`toolgate hook qwen\` expects one Qwen Code hook event as JSON on stdin.`,
+  });
+}
+
+/** Parses and checks one hook payload. Throws INPUT_INVALID with a sentence saying what is wrong. */
+export function parseQwenHookInput(text: string): QwenHookInput {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw invalid("The hook input is not valid JSON.");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw invalid("The hook input is not an object.");
+  }
+  const payload = value as Record<string, unknown>;
+  const event = payload["hook_event_name"];
+  if (typeof event !== "string" || !QWEN_HOOK_EVENTS.includes(event as QwenHookEventName)) {
+    throw invalid(`Unsupported hook_event_name ${JSON.stringify(event)}.`);
+  }
+  if (typeof payload["session_id"] !== "string" || payload["session_id"] === "")
+    throw invalid("session_id is missing.");
+  if (TOOL_EVENTS.has(event) && typeof payload["tool_name"] !== "string") throw invalid(`${event} needs tool_name.`);
+  if (payload["tool_use_id"] !== undefined && typeof payload["tool_use_id"] !== "string") {
+    throw invalid("tool_use_id must be a string.");
+  }
+  if (payload["transcript_path"] !== undefined && typeof payload["transcript_path"] !== "string") {
+    throw invalid("transcript_path must be a string.");
+  }
+  return payload as unknown as QwenHookInput;
+}
