@@ -8,6 +8,7 @@ export const HOOK_HOSTS: Readonly<Record<string, () => Promise<HookHost<unknown>
   "claude-code": async () => (await import("../adapters/claude-code/claude-hook-host.js")).claudeHookHost,
   qwen: async () => (await import("../adapters/qwen/qwen-hook-host.js")).qwenHookHost as HookHost<unknown>,
   codex: async () => (await import("./codex-hook-host.js")).codexHookHost as HookHost<unknown>,
+  gemini: async () => (await import("../adapters/gemini/gemini-hook-host.js")).geminiHookHost as HookHost<unknown>,
 };
 
 /** The names `toolgate hook` accepts, in the order above. */
