@@ -1,0 +1,73 @@
+/**
+ * `toolgate/ai-sdk`: toolgate for agents built on the Vercel AI SDK (`ai` 6, an optional peer). `openToolgateForAiSdk`
+ * opens one guard session through the composition root (config files, policy, store, audit trail) and wraps
+ * ToolSets for it; `guardTools` wraps a ToolSet around a session you already have (`createGuard` in memory, say).
+ */
+import { randomUUID } from "node:crypto";
+import type { ToolSet } from "ai";
+import { type GuardedTools, type GuardToolsOptions, guardTools } from "../adapters/ai-sdk/guard-tools.js";
+import type { GuardSession } from "../guard/types.js";
+import { type OpenToolgateOptions, openToolgate, type Toolgate } from "./open-toolgate.js";
+
+export * from "../adapters/ai-sdk/index.js";
+
+export interface OpenToolgateForAiSdkOptions extends Omit<OpenToolgateOptions, "host"> {
+  /** the session id records are filed under (default: a random UUID) */
+  sessionId?: string;
+  /**
+   * `true`: the app has an approval UI that answers the SDK's approval requests (an ask stays an ask; repeated
+   * declines offer a session grant). `false` (default): nobody answers; an ask is denied and escalation follows the
+   * headless strategy (`abort` by default).
+   */
+  interactive?: boolean;
+  /** recorded with the session (default `ai-sdk`) */
+  host?: string;
+  labels?: Record<string, string>;
+}
+
+export interface ToolgateForAiSdk {
+  session: GuardSession;
+  /** the composition root's result (policy, config, store location, ...) */
+  toolgate: Toolgate;
+  /** wraps a ToolSet for this session (see `guardTools`) */
+  guardTools<TOOLS extends ToolSet>(tools: TOOLS, options?: Omit<GuardToolsOptions, "session">): GuardedTools<TOOLS>;
+  /** ends the session (flushes its records to the per-turn hooks) and waits for every record to reach the store */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens toolgate for an AI SDK agent: one guard session, state in memory (mirrored to the store for `toolgate run`),
+ * the config's policy. The Claude Code settings hierarchy is NOT read unless `claudeSettings: true` (an AI SDK app's
+ * tools are its own); a call no toolgate rule matches is left to the tool's own `needsApproval`.
+ */
+export async function openToolgateForAiSdk(options: OpenToolgateForAiSdkOptions = {}): Promise<ToolgateForAiSdk> {
+  const { sessionId, interactive, host, labels, ...rest } = options;
+  const toolgate = await openToolgate({
+    state: "memory",
+    mirrorState: true,
+    claudeSettings: false,
+    ...rest,
+    host: host ?? "ai-sdk",
+  });
+  const session = toolgate.guard.session(sessionId ?? randomUUID(), {
+    interactive: interactive === true,
+    host: host ?? "ai-sdk",
+    ...(labels === undefined ? {} : { labels }),
+  });
+  let closed: Promise<void> | undefined;
+  return {
+    session,
+    toolgate,
+    guardTools: (tools, guardOptions = {}) => guardTools(tools, { ...guardOptions, session }),
+    close() {
+      closed ??= (async () => {
+        try {
+          await session.end();
+        } finally {
+          await toolgate.close();
+        }
+      })();
+      return closed;
+    },
+  };
+}
