@@ -1,6 +1,7 @@
 import type { HookAnswer, HookHost } from "../adapters/hook-host.js";
 import { openToolgate, type Toolgate } from "./open-toolgate.js";
 import { readTranscript } from "./read-transcript.js";
+import { runAbortSink } from "./run-abort-sink.js";
 import { noteRunSession } from "./run-sessions.js";
 
 export interface RunHookOptions {
@@ -29,6 +30,8 @@ export async function runHook<Input>(host: HookHost<Input>, options: RunHookOpti
       ...(host.escalationDefaults === undefined ? {} : { hostDefaults: host.escalationDefaults }),
       cwd,
       env,
+      // tells `toolgate run` about an abort, so it can end an agent whose hooks cannot stop it
+      sinks: runAbortSink(env),
       onError: (error, where) => onError(`${where}: ${error instanceof Error ? error.message : String(error)}`),
     });
     const sessionId = host.sessionId(input);

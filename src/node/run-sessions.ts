@@ -42,3 +42,45 @@ export function runSessions(directory: string): string[] {
   }
   return [...ids];
 }
+
+const ABORT_FILE = "aborted";
+
+/**
+ * Notes that toolgate aborted a session of the run, when this process serves a `toolgate run` child: `run` watches
+ * `<dir>/aborted` and ends the agent (hosts such as Codex have no hook answer that ends a run mid-turn). The
+ * reason is already redacted (it is the abort's user-facing error). Never throws.
+ */
+export function noteRunAbort(
+  env: Readonly<Record<string, string | undefined>>,
+  sessionId: string,
+  reason: string,
+): void {
+  const directory = env[RUN_DIRECTORY_ENV];
+  if (directory === undefined || !isAbsolute(directory)) return;
+  try {
+    appendFileSync(join(directory, ABORT_FILE), `${JSON.stringify({ sessionId, reason })}\n`, { mode: 0o600 });
+  } catch {
+    // not run by `toolgate run` after all, or its directory is gone
+  }
+}
+
+/** The first abort noted in a run's directory, or undefined. */
+export function runAbort(directory: string): { sessionId: string; reason: string } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(directory, ABORT_FILE), "utf8");
+  } catch {
+    return undefined;
+  }
+  for (const line of text.split("\n")) {
+    try {
+      const value = JSON.parse(line) as { sessionId?: unknown; reason?: unknown };
+      if (typeof value.sessionId === "string" && typeof value.reason === "string") {
+        return { sessionId: value.sessionId, reason: value.reason };
+      }
+    } catch {
+      // an empty or torn line
+    }
+  }
+  return undefined;
+}

@@ -52,6 +52,23 @@ function codexRuleReason(rule: ExecpolicyRule, headless: boolean): string {
     : `Codex's rule ${describeExecpolicyRule(rule)} (${rule.source}) asks before running this command${why}`;
 }
 
+async function codexRuleDenial(options: {
+  input: CodexPreToolUseInput;
+  context: CodexHookContext;
+  rule: ExecpolicyRule;
+  headless: boolean;
+}): Promise<HookAnswer> {
+  const { input, rule, headless } = options;
+  const reason = codexRuleReason(rule, headless);
+  const effects = await options.context.session.denied(callOf(input), {
+    source: rule.decision === "forbidden" ? "rule" : "headless",
+    reason,
+    rule: describeExecpolicyRule(rule),
+    ...agentOf(input),
+  });
+  return denyWith(effects, reason);
+}
+
 async function preToolUse(input: CodexPreToolUseInput, context: CodexHookContext): Promise<HookAnswer> {
   // refusals Codex made since the last event (its own rules toolgate could not read, built-in refusals, sandbox)
   await reconcileRollout({ context, path: input.transcript_path, ...agentOf(input) });
@@ -65,6 +82,10 @@ async function preToolUse(input: CodexPreToolUseInput, context: CodexHookContext
       additionalContext: nudgeText(result.effects),
     });
   }
+  // Codex's own execpolicy: where Codex would reject the command, deny first, with toolgate's guidance
+  const command = shellCommandOf(input.tool_name, input.tool_input);
+  const rule = command === undefined ? undefined : matchExecpolicy(context.execpolicy.rules, commandArgvs(command));
+  if (rule?.decision === "forbidden") return codexRuleDenial({ input, context, rule, headless });
   if (result.decision.behavior === "ask" && headless) {
     const effects = await context.session.denied(call, {
       source: "headless",
@@ -74,18 +95,7 @@ async function preToolUse(input: CodexPreToolUseInput, context: CodexHookContext
     });
     return denyWith(effects, "This call needs approval and nobody can answer in this run. Do not retry it.");
   }
-  // Codex's own execpolicy: deny first, with toolgate's guidance, where Codex would reject the command
-  const command = shellCommandOf(input.tool_name, input.tool_input);
-  const rule = command === undefined ? undefined : matchExecpolicy(context.execpolicy.rules, commandArgvs(command));
-  if (rule !== undefined && (rule.decision === "forbidden" || (rule.decision === "prompt" && headless))) {
-    const effects = await context.session.denied(call, {
-      source: rule.decision === "forbidden" ? "rule" : "headless",
-      reason: codexRuleReason(rule, headless),
-      rule: describeExecpolicyRule(rule),
-      ...agentOf(input),
-    });
-    return denyWith(effects, codexRuleReason(rule, headless));
-  }
+  if (rule?.decision === "prompt" && headless) return codexRuleDenial({ input, context, rule, headless });
   // allowed (or an ask Codex will put to a person): soft text only, never an allow answer
   return additionalContext({
     event: "PreToolUse",

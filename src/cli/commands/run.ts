@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { lookUpRunSessions } from "../../node/look-up-run-sessions.js";
-import { RUN_DIRECTORY_ENV, runSessions } from "../../node/run-sessions.js";
+import { RUN_DIRECTORY_ENV, runAbort, runSessions } from "../../node/run-sessions.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 import type { FailOn } from "../run/run-report.js";
@@ -18,10 +18,11 @@ export default defineCommand({
 narrow where one won (no allow rule overrides it), else the minimal allow rule for each. Everything after \`--\` (or from the first word that is not a toolgate flag) is the agent's command line,
 passed on untouched: toolgate never reads its flags.`,
     exitCodes:
-      "5 when calls were denied (with --fail-on any, the default), 6 when toolgate aborted the run, otherwise the agent's own exit code.",
+      "5 when calls were denied (with --fail-on any, the default), 6 when toolgate aborted the run (the agent is ended: SIGTERM, then SIGKILL after 5 s), otherwise the agent's own exit code.",
     examples: [
       `toolgate run -- claude -p "fix the build" --output-format stream-json --verbose`,
       `toolgate run --fail-on abort -- claude -p "tidy up" --output-format stream-json --verbose`,
+      `toolgate run -- codex exec "fix the build"`,
     ],
   },
   passthrough: true,
@@ -56,7 +57,12 @@ passed on untouched: toolgate never reads its flags.`,
     let run: Awaited<ReturnType<typeof runAgent>>;
     let noted: string[];
     try {
-      run = await runAgent({ command, environment: { TOOLGATE_RUN: "1", [RUN_DIRECTORY_ENV]: runDirectory } });
+      // a hook that aborted a session notes it here; the agent is ended then (not every host can stop itself)
+      run = await runAgent({
+        command,
+        environment: { TOOLGATE_RUN: "1", [RUN_DIRECTORY_ENV]: runDirectory },
+        stopWhen: () => runAbort(runDirectory)?.reason,
+      });
       noted = runSessions(runDirectory);
     } catch (error) {
       process.stderr.write(`toolgate run: could not start ${command[0]}: ${(error as Error).message}\n`);
@@ -64,6 +70,14 @@ passed on untouched: toolgate never reads its flags.`,
       return;
     } finally {
       rmSync(runDirectory, { recursive: true, force: true });
+    }
+    if (run.stream?.host === "codex" && run.stream.sessionId !== undefined) {
+      // `codex exec --json` shows no denied call: the rollout does
+      const { codexRolloutDenials } = await import("../run/codex-rollout-denials.js");
+      const seen = new Set(run.stream.denials.map((denial) => denial.toolUseId));
+      for (const denial of codexRolloutDenials({ env: process.env, sessionId: run.stream.sessionId })) {
+        if (!seen.has(denial.toolUseId)) run.stream.denials.push(denial);
+      }
     }
     const sessionIds = [...new Set([...noted, ...(run.stream?.sessionId === undefined ? [] : [run.stream.sessionId])])];
     let session: Awaited<ReturnType<typeof lookUpRunSessions>> = { records: [], sessions: 0 };
@@ -74,14 +88,18 @@ passed on untouched: toolgate never reads its flags.`,
     }
     if (noted.length === 0 && run.stream === undefined) {
       process.stderr.write(
-        `toolgate run: warning: no toolgate hook ran for this agent and its output is not a stream toolgate reads, so denials cannot be counted. Install the hooks (toolgate install claude-code | opencode), or run the agent with its JSON stream output (claude -p ... --output-format stream-json --verbose).\n`,
+        `toolgate run: warning: no toolgate hook ran for this agent and its output is not a stream toolgate reads, so denials cannot be counted. Install the hooks (toolgate install claude-code | codex | opencode), or run the agent with its JSON stream output (claude -p ... --output-format stream-json --verbose).\n`,
       );
     }
     const outcome = decideRunOutcome({
       agentExitCode: run.exitCode,
       stream: run.stream,
       records: session.records,
-      ...(session.aborted === undefined ? {} : { aborted: session.aborted }),
+      ...(session.aborted !== undefined
+        ? { aborted: session.aborted }
+        : run.stopped === undefined
+          ? {}
+          : { aborted: { reason: run.stopped } }),
       failOn,
       describe: describeForReport(),
     });

@@ -1,6 +1,11 @@
 import { claudeCodeStreamDetector } from "../../adapters/claude-code/stream-parser.js";
+import { codexStreamDetector } from "../../adapters/codex/codex-stream.js";
 import type { HostStreamDetector } from "../../adapters/host-stream.js";
 import { opencodeStreamDetector } from "../../adapters/opencode/opencode-stream.js";
 
 /** Every host whose stream `toolgate run` understands. One line per host. */
-export const HOST_STREAMS: readonly HostStreamDetector[] = [claudeCodeStreamDetector, opencodeStreamDetector];
+export const HOST_STREAMS: readonly HostStreamDetector[] = [
+  claudeCodeStreamDetector,
+  opencodeStreamDetector,
+  codexStreamDetector,
+];

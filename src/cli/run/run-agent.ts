@@ -8,7 +8,13 @@ export interface AgentRun {
   exitCode: number;
   signal: NodeJS.Signals | null;
   stream: HostStreamSummary | undefined;
+  /** why `run` ended the agent itself (toolgate aborted a session of the run), when it did */
+  stopped?: string;
 }
+
+/** How long an agent gets to exit after SIGTERM before SIGKILL, once toolgate aborted the run. */
+export const STOP_GRACE_MS = 5_000;
+const STOP_POLL_MS = 200;
 
 /**
  * Runs an agent command with the terminal's stdin and stderr, passes its stdout through unchanged, and feeds each
@@ -18,6 +24,12 @@ export async function runAgent(options: {
   command: readonly string[];
   environment?: NodeJS.ProcessEnv;
   output?: NodeJS.WritableStream;
+  /**
+   * polled while the agent runs: a reason ends the agent (SIGTERM, then SIGKILL after `stopGraceMs`). For hosts
+   * whose hook answers cannot end a run by themselves (Codex, Gemini CLI, Qwen Code).
+   */
+  stopWhen?: () => string | undefined;
+  stopGraceMs?: number;
 }): Promise<AgentRun> {
   const [program, ...args] = options.command;
   if (program === undefined) throw new Error("no command to run");
@@ -48,6 +60,20 @@ export async function runAgent(options: {
   const onTerminate = forward("SIGTERM");
   process.on("SIGINT", onInterrupt);
   process.on("SIGTERM", onTerminate);
+  let stopped: string | undefined;
+  let killTimer: NodeJS.Timeout | undefined;
+  const stopWhen = options.stopWhen;
+  const poll =
+    stopWhen === undefined
+      ? undefined
+      : setInterval(() => {
+          if (stopped !== undefined) return;
+          stopped = stopWhen();
+          if (stopped === undefined) return;
+          child.kill("SIGTERM");
+          killTimer = setTimeout(() => child.kill("SIGKILL"), options.stopGraceMs ?? STOP_GRACE_MS);
+          killTimer.unref();
+        }, STOP_POLL_MS);
   try {
     const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
       child.once("error", reject);
@@ -59,8 +85,11 @@ export async function runAgent(options: {
       exitCode: code ?? (signalNumber === undefined ? 1 : 128 + signalNumber),
       signal,
       stream: parser?.summary(),
+      ...(stopped === undefined ? {} : { stopped }),
     };
   } finally {
+    if (poll !== undefined) clearInterval(poll);
+    if (killTimer !== undefined) clearTimeout(killTimer);
     process.off("SIGINT", onInterrupt);
     process.off("SIGTERM", onTerminate);
     output.off("error", onOutputError);
