@@ -22,6 +22,8 @@ const { compileBashSpecifier } = await dist("policy/match/bash-specifier.js");
 const { compileToolGlob } = await dist("core/tool-glob.js");
 const { truncateStrings } = await dist("core/truncate-strings.js");
 const { LineSplitter } = await dist("cli/run/line-splitter.js");
+const { compilePathSpecifier } = await dist("policy/match/path-specifier.js");
+const picomatch = (await import("picomatch/posix.js")).default;
 
 function time(fn) {
   const start = performance.now();
@@ -135,6 +137,26 @@ for (const length of [40, 55, 100_000]) {
     return count;
   });
   row("d. run: one 48 MB line in 64 KB chunks", "after", after.ms);
+}
+
+// --- e. a Read/Edit path rule with several `*` in one segment --------------------------------------------------
+{
+  const specifier = "**/a*a*a*a*a*a*b";
+  const context = { cwd: "/repo", homeDir: "/home/me", projectRoot: "/repo" };
+  const path = (length) => `/repo/src/${"a".repeat(length)}`;
+  for (const length of [30, 50, 100]) {
+    if (!before) break;
+    // the code before: picomatch's RegExp for the anchored glob and for everything below it
+    const exact = picomatch.makeRe(`/repo/**/a*a*a*a*a*a*b`, { dot: true });
+    const below = picomatch.makeRe(`/repo/**/a*a*a*a*a*a*b/**`, { dot: true });
+    const { ms } = time(() => exact.test(path(length)) || below.test(path(length)));
+    row(`e. Read(${specifier}) on a ${length}-character segment`, "before", ms);
+  }
+  for (const length of [100, 255, 100_000]) {
+    const test = compilePathSpecifier(specifier, context);
+    const { ms } = time(() => test(path(length)));
+    row(`e. Read(${specifier}) on a ${length}-character segment`, "after", ms);
+  }
 }
 
 // --- the hook's decision time with the hostile rule and command ----------------------------------------------
