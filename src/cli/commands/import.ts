@@ -67,9 +67,10 @@ export default defineCommand({
         return;
       }
       const target = findProjectConfig(cwd) ?? join(cwd, "toolgate.config.json");
-      const existing = existsSync(target)
-        ? parseConfig(readJsonFile(target) ?? {}, { file: target })
-        : { ok: true as const, config: {} };
+      // a target that holds `null` (or `[]`) is a config error like any other, never read as empty and overwritten
+      const current = existsSync(target) ? readJsonFile(target) : undefined;
+      const existing =
+        current === undefined ? { ok: true as const, config: {} } : parseConfig(current, { file: target });
       if (!existing.ok) throw existing.error;
       const merged = mergeConfigs(existing.config, config);
       writeFileSync(target, `${JSON.stringify(merged, null, 2)}\n`);
