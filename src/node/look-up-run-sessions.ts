@@ -1,30 +1,65 @@
 import { existsSync } from "node:fs";
-import type { DenialRecord } from "../core/records.js";
+import type { AuditEvent, DenialRecord } from "../core/records.js";
+import type { SessionState } from "../core/state.js";
+import type { Store } from "../store/ports.js";
+import type { SpoolBatch } from "../store/spooled-denial-store.js";
 
-/** The run's sessions (noted by their hook processes or plugins, or announced in the agent's stream), from the store. */
-export async function lookUpRunSessions(sessionIds: readonly string[]): Promise<{
+/**
+ * The run's sessions (noted by their hook processes or plugins, or announced in the agent's stream): their denial
+ * records and the first abort. Hook processes keep state in files (`~/.toolgate/state`) and records in the spool
+ * first, so this drains the spool into the store before reading, reads each session's state file (then the
+ * store's state, where in-process hosts mirror it), and when the store cannot be opened reads the spool itself:
+ * a store outage never hides a denial or an abort from `toolgate run`.
+ */
+export async function lookUpRunSessions(
+  sessionIds: readonly string[],
+  options: { env?: Record<string, string | undefined> } = {},
+): Promise<{
   records: DenialRecord[];
   aborted?: { reason: string };
   sessions: number;
 }> {
   if (sessionIds.length === 0) return { records: [], sessions: 0 };
-  const [{ resolveStoreLocation }, { openStore }] = await Promise.all([
-    import("../store/resolve-store-location.js"),
-    import("../store/open-store.js"),
-  ]);
-  const location = resolveStoreLocation({ env: process.env });
-  if (location.engine === "memory" || (location.engine === "sqlite" && !existsSync(location.filename))) {
-    return { records: [], sessions: sessionIds.length };
+  const env = options.env ?? process.env;
+  const [{ resolveStoreLocation, defaultStateDirectory, defaultSpoolDirectory }, { openDrainedStore }, files] =
+    await Promise.all([
+      import("../store/resolve-store-location.js"),
+      import("../store/open-drained-store.js"),
+      import("../store/file/file-session-state-store.js"),
+    ]);
+  const location = resolveStoreLocation({ env });
+  if (location.engine === "memory") return { records: [], sessions: sessionIds.length };
+  const home = env.HOME?.trim() ? env.HOME : undefined;
+  const stateFiles = files.createFileSessionStateStore<SessionState>({
+    directory: defaultStateDirectory(home ? { home } : {}),
+  });
+  const spoolDirectory = defaultSpoolDirectory(home ? { home } : {});
+  let store: Store<SessionState> | undefined;
+  let spooled: { records: DenialRecord[]; events: AuditEvent[] } | undefined;
+  // nothing to open (no database file yet and nothing spooled) stays unopened: `run` creates no database
+  if (location.engine === "postgres" || existsSync(location.filename) || existsSync(spoolDirectory)) {
+    try {
+      store = (await openDrainedStore<SessionState>({ env })).store;
+    } catch {
+      spooled = await readSpool(spoolDirectory);
+    }
   }
-  const store = await openStore({ location });
   try {
     const records: DenialRecord[] = [];
     let aborted: { reason: string } | undefined;
     for (const sessionId of sessionIds) {
-      records.push(...(await store.denials.query({ sessionId })));
-      const state = (await store.sessions.get(sessionId))?.state;
+      records.push(
+        ...(store
+          ? await store.denials.query({ sessionId })
+          : (spooled?.records ?? []).filter((record) => record.sessionId === sessionId)),
+      );
+      const state =
+        (await stateFiles.get(sessionId).catch(() => undefined))?.state ??
+        (await store?.sessions.get(sessionId).catch(() => undefined))?.state;
       if (state?.aborted === undefined || aborted !== undefined) continue;
-      const events = await store.denials.queryEvents({ sessionId, kinds: ["run.aborted"] });
+      const events = store
+        ? await store.denials.queryEvents({ sessionId, kinds: ["run.aborted"] })
+        : (spooled?.events ?? []).filter((event) => event.sessionId === sessionId && event.kind === "run.aborted");
       const detail = events.at(-1)?.detail ?? {};
       const reason =
         typeof detail.error === "string" ? detail.error : `aborted at ${state.aborted.tool}: ${state.aborted.reason}`;
@@ -32,6 +67,16 @@ export async function lookUpRunSessions(sessionIds: readonly string[]): Promise<
     }
     return { records, sessions: sessionIds.length, ...(aborted === undefined ? {} : { aborted }) };
   } finally {
-    await store.close();
+    await store?.close();
   }
+}
+
+/** what waits in the spool, read without claiming anything (the store is down; a later drain ships it) */
+async function readSpool(directory: string): Promise<{ records: DenialRecord[]; events: AuditEvent[] }> {
+  const { createSpool } = await import("../store/spool.js");
+  const batches = createSpool<SpoolBatch>({ directory, prefix: "denials" }).pending();
+  return {
+    records: batches.flatMap((batch) => (batch.kind === "denials" ? batch.records : [])),
+    events: batches.flatMap((batch) => (batch.kind === "events" ? batch.events : [])),
+  };
 }

@@ -118,8 +118,9 @@ describe("openToolgate", () => {
     const repeated = later.effects.find((effect) => effect.type === "abort");
     expect(repeated?.error).toBe(errors[0]);
     await opened.close();
-    const { openStore } = await import("../store/open-store.js");
-    const store = await openStore({ env });
+    // the records were spooled (a hook's local-first path); reading drains them into the store first
+    const { openDrainedStore } = await import("../store/open-drained-store.js");
+    const { store } = await openDrainedStore({ env });
     const rows = await store.denials.query({ sessionId: "s4" });
     const events = await store.denials.queryEvents({ sessionId: "s4", kinds: ["run.aborted"] });
     await store.close();

@@ -6,7 +6,9 @@ import type { AuditEvent } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import type { FailureInput, OsDenial } from "../guard/classify-failure.js";
 import { type AuditSink, createGuard, type Guard, type PolicyEvaluator } from "../guard/create-guard.js";
-import type { DenialStore, SessionStateStore } from "../store/ports.js";
+import type { GuardSession } from "../guard/types.js";
+import type { DenialStore, SessionStateStore, StoredDenial } from "../store/ports.js";
+import type { SpooledDenialStore } from "../store/spooled-denial-store.js";
 import type { Policy } from "./build-policy.js";
 import { loadToolgateSetup, type ToolgateSetupOptions } from "./load-toolgate-setup.js";
 
@@ -58,7 +60,16 @@ export interface Toolgate {
   denials: DenialStore;
   /** an audit event the host produced itself (a host-side stop): store, logs and hooks */
   recordEvent(event: AuditEvent): Promise<void>;
-  /** waits for deliveries under way, then closes the store */
+  /**
+   * Ships the spooled records and events to the store within `budgetMs` (each store operation bounded too); never
+   * throws. With `state: "store"` (command hooks) records are spooled first and drained off the hot path: by
+   * `close()` after a non-gating event, by `report`, `tail`, `run` and the dashboard.
+   */
+  drain(options?: { budgetMs?: number }): Promise<{ replayed: number; failed: number }>;
+  /**
+   * waits for deliveries under way, drains the spool when this process handled only non-gating events (a gating
+   * event's process never opens the database), then closes the store
+   */
   close(): Promise<void>;
 }
 
@@ -75,13 +86,14 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
   const { config, env, policy, redaction } = setup;
   const audit = setup.hasConfigFile ? await auditOptionsOf(config) : undefined;
   const { openAuditTrail } = await import("../audit/open-audit-trail.js");
+  const inMemory = options.state === "memory";
   const trail = await openAuditTrail({
     env,
+    localFirst: !inMemory,
     ...(audit === undefined ? {} : { audit }),
     ...(config.store === undefined ? {} : { store: config.store }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
-  const inMemory = options.state === "memory";
   const sinks: AuditSink[] = [trail.sink, ...(options.sinks ?? [])];
   if (inMemory && options.mirrorState === true) sinks.push(stateMirror(trail.stateStore));
   const escalation = withHostDefaults(options.hostDefaults, config.escalation);
@@ -92,24 +104,87 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
     warnings: [...setup.warnings, ...policy.warnings, ...(options.warnings ?? [])],
     ...(enforced === false ? {} : { policy: enforced }),
     ...(inMemory ? {} : { stateStore: trail.stateStore }),
-    denialStore: trail.denials,
+    denialStore: trail.mode === "local-first" ? withPendingRecords(trail.denials, options.onError) : trail.denials,
     sinks,
     ...(redaction === undefined ? {} : { redaction }),
     ...(options.ports === undefined ? {} : { ports: options.ports }),
     ...(options.classifyFailure === undefined ? {} : { classifyFailure: options.classifyFailure }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
+  const events = { gating: false, other: false };
   return {
-    guard,
+    guard: watched(guard, events),
     policy,
     config,
     sources: setup.sources,
     location: trail.location,
     denials: trail.denials,
     recordEvent: async (event) => trail.sink.deliver([{ type: "audit", event }]),
+    drain: (drainOptions) => trail.drain(drainOptions),
     async close() {
       await guard.drain();
+      if (trail.mode === "local-first" && events.other && !events.gating) {
+        await trail.drain({ budgetMs: CLOSE_DRAIN_BUDGET_MS });
+      }
       await trail.close();
+    },
+  };
+}
+
+/** How long a non-gating hook event may spend shipping the spool before it exits (each store operation: 1.5 s). */
+const CLOSE_DRAIN_BUDGET_MS = 1_000;
+
+/** The guard, noting which kind of event this process handled: a decision or a denial gates, the rest do not. */
+function watched(guard: Guard, events: { gating: boolean; other: boolean }): Guard {
+  return {
+    config: guard.config,
+    drain: () => guard.drain(),
+    session(sessionId, sessionOptions) {
+      const session = guard.session(sessionId, sessionOptions);
+      const observed = {} as GuardSession;
+      for (const key of Object.keys(session) as (keyof GuardSession)[]) {
+        const value = session[key];
+        if (typeof value !== "function") {
+          Object.assign(observed, { [key]: value });
+          continue;
+        }
+        const gating = key === "decide" || key === "denied";
+        const readOnly = key === "state" || key === "recordedCallIds";
+        Object.assign(observed, {
+          [key]: (...args: unknown[]) => {
+            if (gating) events.gating = true;
+            else if (!readOnly) events.other = true;
+            return (value as (...args: unknown[]) => unknown)(...args);
+          },
+        });
+      }
+      return observed;
+    },
+  };
+}
+
+/**
+ * The denial store as the guard reads it on the local-first path (`recordedCallIds`: which calls a transcript
+ * shows that are already recorded): the store after a drain, plus what still waits in the spool, or only the
+ * spool when the store cannot be opened, so a Stop event never fails or double-records because the store is down.
+ */
+function withPendingRecords(
+  denials: SpooledDenialStore,
+  onError: ((error: unknown, where: string) => void) | undefined,
+): Pick<DenialStore, "query"> {
+  return {
+    async query(query = {}) {
+      const pending = (): StoredDenial[] =>
+        denials
+          .pendingRecords()
+          .filter((record) => query.sessionId === undefined || record.sessionId === query.sessionId)
+          .map((record) => ({ ...record, id: 0 }));
+      try {
+        return [...(await denials.query(query)), ...pending()];
+      } catch (error) {
+        onError?.(error, "denial store (reading the spool instead)");
+        return pending();
+      }
     },
   };
 }

@@ -59,3 +59,8 @@ export function defaultSpoolDirectory(options: { config?: StoreOptions; home?: s
     ? resolve(options.config.spoolDirectory)
     : join(toolgateHome(options.home), "spool");
 }
+
+/** where the hook's local-first path keeps one state file per session (~/.toolgate/state) */
+export function defaultStateDirectory(options: { home?: string } = {}): string {
+  return join(toolgateHome(options.home), "state");
+}

@@ -3,12 +3,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openStore } from "../../src/store/open-store.js";
+import type { SessionState } from "../../src/core/state.js";
+import { createFileSessionStateStore } from "../../src/store/file/file-session-state-store.js";
+import { openDrainedStore } from "../../src/store/open-drained-store.js";
+import { defaultStateDirectory } from "../../src/store/resolve-store-location.js";
 import { describePostgres } from "../store/postgres-test-database.js";
 
 /**
  * One decision = one reducer step = one state transaction: 8 hook-like processes decide rule-denied calls of ONE
- * session at the same time, through the composition root and the real store. The counts are exact and each
+ * session at the same time, through the composition root (the hook's local-first path: state in one file per
+ * session, records spooled) and then the real store the spool is drained into. The counts are exact and each
  * threshold effect fires exactly once (an interactive session escalates once; a headless one aborts once and
  * refuses every later call as `aborted`). Runs on SQLite and on the real Postgres server.
  */
@@ -90,10 +94,14 @@ async function decideConcurrently(options: {
   }
 }
 
-async function outcome(options: { env: Record<string, string>; store?: Record<string, unknown>; sessionId: string }) {
-  const store = await openStore({ env: options.env, ...(options.store ? { config: options.store } : {}) });
+async function outcome(options: { env: Record<string, string>; store: Record<string, unknown>; sessionId: string }) {
+  // state: the session's state file; records and events: the store, after `report`'s drain of the spool
+  const files = createFileSessionStateStore<SessionState>({
+    directory: defaultStateDirectory({ home: options.env.HOME as string }),
+  });
+  const state = (await files.get(options.sessionId))?.state;
+  const { store } = await openDrainedStore({ env: options.env, config: options.store });
   try {
-    const state = (await store.sessions.get(options.sessionId))?.state;
     const rows = await store.denials.query({ sessionId: options.sessionId });
     const events = await store.denials.queryEvents({ sessionId: options.sessionId });
     const kinds = (kind: string) => events.filter((event) => event.kind === kind).length;
@@ -134,7 +142,10 @@ describe("one decision per state transaction, 8 processes on one session (SQLite
       const { root, home, cwd } = project();
       const env = { HOME: home, TOOLGATE_DB: join(root, "toolgate.db") };
       await decideConcurrently({ cwd, env, sessionId: "shared", interactive });
-      expectExact(await outcome({ env, sessionId: "shared" }), interactive);
+      expectExact(
+        await outcome({ env, store: { spoolDirectory: join(root, "spool") }, sessionId: "shared" }),
+        interactive,
+      );
     }, 120_000);
   }
 });
@@ -143,10 +154,11 @@ describePostgres("one decision per state transaction, 8 processes on one session
   for (const interactive of [true, false]) {
     it(`${interactive ? "interactive: escalates once" : "headless: aborts once"}; counts exact`, async () => {
       const schema = postgres.newSchema();
-      const { home, cwd } = project({ schema });
+      const { root, home, cwd } = project({ schema });
       const env = { HOME: home, TOOLGATE_DATABASE_URL: postgres.url() };
       await decideConcurrently({ cwd, env, sessionId: "shared", interactive });
-      expectExact(await outcome({ env, store: { schema }, sessionId: "shared" }), interactive);
+      const store = { schema, spoolDirectory: join(root, "spool") };
+      expectExact(await outcome({ env, store, sessionId: "shared" }), interactive);
     }, 120_000);
   }
 });

@@ -6,24 +6,29 @@ import { createRedactOptions } from "../../detect-node/redact-options.js";
 import { loadConfig } from "../../node/load-config.js";
 import { suggestRule } from "../../policy/grants/suggest-rule.js";
 import { formatReport, type SuggestedRule } from "../../store/format-report.js";
-import { openStore } from "../../store/open-store.js";
+import { openDrainedStore } from "../../store/open-drained-store.js";
 import { parseSince } from "../../store/parse-since.js";
 import type { Store } from "../../store/ports.js";
-import { defaultSpoolDirectory } from "../../store/resolve-store-location.js";
-import { createSpool } from "../../store/spool.js";
-import type { SpoolBatch } from "../../store/spooled-denial-store.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 import { writeJson } from "../output/json-document.js";
 import { reportDocument } from "../output/report-output.js";
 
 /**
- * Opens the store the environment and config select, runs `fn`, closes it. Errors a user can hit print one line
+ * Opens the store the environment and config select, drains the spool into it (the hooks append records there
+ * first), runs `fn`, closes it. Errors a user can hit print one line
  * on stderr and set the documented exit code (usage 2, store 7); never a stack trace.
  */
 export async function withStore(
   command: string,
-  fn: (store: Store<unknown>, context: { redactor: ReturnType<typeof createRedactor> }) => Promise<void>,
+  fn: (
+    store: Store<unknown>,
+    context: {
+      redactor: ReturnType<typeof createRedactor>;
+      /** ships what the hooks spooled since the store was opened (tail calls it before each poll) */
+      drain: () => Promise<number>;
+    },
+  ) => Promise<void>,
 ): Promise<void> {
   let store: Store<unknown> | undefined;
   try {
@@ -31,9 +36,11 @@ export async function withStore(
     // The configured redaction (extra patterns, keyed suffix), as the guard uses it.
     const redactor = createRedactor(createRedactOptions(config.redaction, process.env));
     const storeConfig = config.store ? { config: config.store as StoreOptions } : {};
-    store = await openStore(storeConfig);
-    await replaySpool(store, defaultSpoolDirectory(storeConfig));
-    await fn(store, { redactor });
+    const opened = await openDrainedStore(storeConfig);
+    store = opened.store;
+    if (opened.replayed > 0)
+      process.stderr.write(`toolgate: replayed ${opened.replayed} spooled batches into the store\n`);
+    await fn(store, { redactor, drain: opened.drain });
   } catch (error) {
     if (!ToolgateError.is(error)) throw error;
     process.stderr.write(`toolgate ${command}: ${error.message}\n`);
@@ -41,20 +48,6 @@ export async function withStore(
   } finally {
     await store?.close();
   }
-}
-
-/** Records spooled while the store was unreachable go in first, so reports and scrubs see them. */
-async function replaySpool(store: Store<unknown>, directory: string): Promise<void> {
-  const spool = createSpool<SpoolBatch>({ directory, prefix: "denials" });
-  if (!spool.hasPending()) return;
-  const result = await spool.replay(async (batches) => {
-    for (const batch of batches) {
-      if (batch.kind === "denials") await store.denials.append(batch.records);
-      else await store.denials.appendEvents(batch.events);
-    }
-  });
-  if (result.replayed > 0)
-    process.stderr.write(`toolgate: replayed ${result.replayed} spooled batches into the store\n`);
 }
 
 export default defineCommand({

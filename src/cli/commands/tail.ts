@@ -33,7 +33,7 @@ export default defineCommand({
     json: { type: "boolean", description: "one JSON object per denial, one per line", default: false },
   },
   async run({ args }) {
-    await withStore("tail", async (store) => {
+    await withStore("tail", async (store, { drain }) => {
       const count = Number(args.lines);
       const interval = Number(args.interval);
       if (!Number.isInteger(count) || count < 0 || !Number.isInteger(interval) || interval < 50) {
@@ -60,6 +60,7 @@ export default defineCommand({
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
       while (!stopped) {
+        await drain().catch(() => 0); // a batch the store refuses stays spooled for the next poll
         for (const record of await store.denials.query({ ...filter, afterId, limit: 1000 })) {
           print(record);
           afterId = record.id;

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { ToolgateError } from "../../core/errors.js";
 import type { SessionState } from "../../core/state.js";
+import { describeConnection } from "../describe-store-location.js";
 import type { Store } from "../ports.js";
 import { migratePostgres } from "./migrate-postgres.js";
 import { createPostgresDenialStore } from "./postgres-denial-store.js";
@@ -75,14 +76,4 @@ export async function createPostgresStore<S = SessionState>(options: PostgresSto
   };
 }
 
-/** the connection string without its password, for messages */
-export function describeConnection(connectionString: string | undefined): string {
-  if (!connectionString) return "postgres (pool)";
-  try {
-    const url = new URL(connectionString);
-    if (url.password) url.password = "***";
-    return url.toString();
-  } catch {
-    return "postgres (unparseable TOOLGATE_DATABASE_URL)";
-  }
-}
+export { describeConnection };

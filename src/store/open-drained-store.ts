@@ -1,0 +1,57 @@
+import type { StoreOptions } from "../config/store-schema.js";
+import { openStore } from "./open-store.js";
+import type { Store } from "./ports.js";
+import { defaultSpoolDirectory, resolveStoreLocation, type StoreLocation } from "./resolve-store-location.js";
+import { createSpool } from "./spool.js";
+import type { SpoolBatch } from "./spooled-denial-store.js";
+
+export interface DrainedStore<S> {
+  store: Store<S>;
+  location: StoreLocation;
+  /** the spool the hook's local-first path appends to (records and events not yet in the store) */
+  spoolDirectory: string;
+  /** batches the opening drain shipped */
+  replayed: number;
+  /**
+   * Ships what waits in the spool into the store (claim by rename, idempotent: safe beside hooks and other
+   * readers); a batch the store refuses stays in the spool. Returns the batches replayed. Call it before each
+   * read that must see the newest records (`tail` does, each poll). The memory engine gets nothing: what it
+   * holds would vanish with this process, so the spool keeps it.
+   */
+  drain(): Promise<number>;
+}
+
+/**
+ * Opens the store the environment and config select and drains the spool into it first, so what the hooks
+ * spooled a moment ago is visible: the way `report`, `tail`, `run` and the dashboard read. The spool is the one
+ * the composition root writes to for the same environment (`store.spoolDirectory`, else `$HOME/.toolgate/spool`).
+ */
+export async function openDrainedStore<S = unknown>(
+  options: { env?: Record<string, string | undefined>; config?: StoreOptions } = {},
+): Promise<DrainedStore<S>> {
+  const env = options.env ?? process.env;
+  const config = options.config ? { config: options.config } : {};
+  const location = resolveStoreLocation({ env, ...config });
+  const home = env.HOME?.trim() ? env.HOME : undefined;
+  const spoolDirectory = defaultSpoolDirectory({ ...config, ...(home ? { home } : {}) });
+  const store = await openStore<S>({ location, ...config });
+  const spool = createSpool<SpoolBatch>({ directory: spoolDirectory, prefix: "denials" });
+  const drain = async () => {
+    if (location.engine === "memory" || !spool.hasPending()) return 0;
+    const result = await spool.replay(async (batches) => {
+      for (const batch of batches) {
+        if (batch.kind === "denials") await store.denials.append(batch.records);
+        else await store.denials.appendEvents(batch.events);
+      }
+    });
+    return result.replayed;
+  };
+  let replayed: number;
+  try {
+    replayed = await drain();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return { store, location, spoolDirectory, replayed, drain };
+}
