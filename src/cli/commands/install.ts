@@ -30,6 +30,14 @@ export const hostInstallers: Record<string, () => Promise<HostInstaller>> = {
     const module = await import("../../adapters/opencode/install-opencode.js");
     return { install: module.installOpencode, uninstall: module.uninstallOpencode };
   },
+  qwen: async () => {
+    const module = await import("../../adapters/qwen/install-qwen.js");
+    return { install: module.installQwen, uninstall: module.uninstallQwen };
+  },
+  gemini: async () => {
+    const module = await import("../../adapters/gemini/install-gemini.js");
+    return { install: module.installGemini, uninstall: module.uninstallGemini };
+  },
 };
 
 export const installArgs = {
