@@ -7,7 +7,11 @@ import { type OpenToolgateForAiSdkOptions, openToolgateForAiSdk } from "../../sr
 /** A temporary project (HOME included) with a toolgate config and its own SQLite store; `remove()` deletes it. */
 export function tempProject(config: Record<string, unknown>) {
   const dir = mkdtempSync(join(tmpdir(), "toolgate-ai-sdk-"));
-  writeFileSync(join(dir, "toolgate.config.json"), JSON.stringify(config));
+  // logs off: the records under test go to the store, not to the test's stderr
+  writeFileSync(
+    join(dir, "toolgate.config.json"),
+    JSON.stringify({ audit: { logs: { destination: "off" } }, ...config }),
+  );
   const database = join(dir, "toolgate.db");
   const env = { HOME: dir, TOOLGATE_DB: database, PATH: process.env.PATH };
   return {
