@@ -19,6 +19,8 @@ export interface HostInstallOutcome {
   changed: boolean;
   diff: string[];
   written: boolean;
+  /** what the person should know or do next (a host's trust step), printed after the diff */
+  notes?: string[];
 }
 
 export const hostInstallers: Record<string, () => Promise<HostInstaller>> = {
@@ -26,6 +28,7 @@ export const hostInstallers: Record<string, () => Promise<HostInstaller>> = {
     const module = await import("../../adapters/claude-code/install-claude-code.js");
     return { install: module.installClaudeCode, uninstall: module.uninstallClaudeCode };
   },
+  codex: async () => (await import("../codex/codex-installer.js")).codexInstaller,
   opencode: async () => {
     const module = await import("../../adapters/opencode/install-opencode.js");
     return { install: module.installOpencode, uninstall: module.uninstallOpencode };
@@ -91,6 +94,7 @@ export async function runInstaller(options: {
   };
   try {
     const outcome = await installer[action](installOptions);
+    for (const note of outcome.notes ?? []) process.stderr.write(`${note}\n`);
     if (!outcome.changed) {
       const state = action === "install" ? "already installed" : "not installed";
       process.stdout.write(`toolgate is ${state} in ${outcome.path}; nothing to change.\n`);
@@ -125,6 +129,7 @@ export default defineCommand({
       "toolgate install claude-code --dry-run    # show the diff only",
       "toolgate install opencode                 # a plugin entry in ./opencode.json",
       "toolgate install opencode --user          # ~/.config/opencode/opencode.json",
+      "toolgate install codex --user             # $CODEX_HOME/hooks.json, trusted through codex app-server",
     ],
   },
   args: installArgs,
