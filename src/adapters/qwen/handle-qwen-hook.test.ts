@@ -1,0 +1,127 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createGuard } from "../../guard/create-guard.js";
+import { compilePolicy } from "../../policy/compile-policy.js";
+import type { HookContext } from "../hook-host.js";
+import { handleQwenHook } from "./handle-qwen-hook.js";
+import { QWEN_ESCALATION_DEFAULTS } from "./qwen-hook-host.js";
+import { parseQwenHookInput } from "./qwen-hook-input.js";
+import { failClosed } from "./qwen-hook-output.js";
+
+const fixtures = join(import.meta.dirname, "..", "..", "..", "test", "fixtures");
+const read = (path: string) => readFileSync(join(fixtures, path), "utf8");
+const payload = (name: string, patch: Record<string, unknown> = {}) =>
+  parseQwenHookInput(JSON.stringify({ ...JSON.parse(read(`qwen/${name}`)), ...patch }));
+
+function context(options: { interactive: boolean; transcript?: () => string | undefined }): HookContext {
+  const policy = compilePolicy({
+    rules: [{ rule: "Bash(git push *)", behavior: "deny", origin: "test config" }],
+    cwd: "/tmp/toolgate-fixture/project",
+    homeDir: "/tmp/toolgate-fixture/home",
+  });
+  const guard = createGuard({ policy, core: QWEN_ESCALATION_DEFAULTS, onError: () => undefined });
+  const session = guard.session("s1", { interactive: options.interactive, host: "qwen" });
+  return { session, interactive: options.interactive, readTranscript: () => options.transcript?.() };
+}
+
+type Output = { continue?: boolean; stopReason?: string; hookSpecificOutput?: Record<string, unknown> };
+const outputOf = (answer: { output?: unknown }) => (answer.output ?? {}) as Output;
+
+/** The stubborn transcript cut after its first `count` tool results: what Qwen has written at that step. */
+function stubbornAfter(count: number): string {
+  const lines = read("transcripts/qwen/stubborn.chat.jsonl").split("\n");
+  const out: string[] = [];
+  let results = 0;
+  for (const line of lines) {
+    if (line.includes('"type":"tool_result"')) {
+      if (results === count) break;
+      results += 1;
+    }
+    out.push(line);
+  }
+  return out.join("\n");
+}
+
+describe("handleQwenHook (recorded Qwen Code 0.24.4 payloads)", () => {
+  it("UserPromptSubmit: counts Qwen's own rule denials from the transcript once, and tells the model", async () => {
+    let transcript = stubbornAfter(1);
+    const hook = context({ interactive: true, transcript: () => transcript });
+    const first = outputOf(await handleQwenHook(payload("user-prompt-submit-continuation.json"), hook));
+    expect(String(first.hookSpecificOutput?.additionalContext)).toContain("[toolgate] Denied by rule Bash(rm *)");
+    const again = await handleQwenHook(payload("user-prompt-submit-continuation.json"), hook);
+    expect(again.output).toBeUndefined(); // the same denial is not counted twice
+    transcript = stubbornAfter(2);
+    await handleQwenHook(payload("user-prompt-submit-continuation.json"), hook);
+    const records = [...(await hook.session.recordedCallIds())].sort();
+    expect(records).toEqual(["call_1", "call_2"]);
+  });
+
+  it("UserPromptSubmit headless: the abort at the threshold ends the run (continue: false), and keeps ending it", async () => {
+    let transcript = stubbornAfter(1);
+    const hook = context({ interactive: false, transcript: () => transcript });
+    expect(outputOf(await handleQwenHook(payload("user-prompt-submit-continuation.json"), hook)).continue).toBe(
+      undefined,
+    );
+    transcript = stubbornAfter(2);
+    const stopped = outputOf(await handleQwenHook(payload("user-prompt-submit-continuation.json"), hook));
+    expect(stopped.continue).toBe(false);
+    expect(stopped.stopReason).toContain("toolgate aborted the run: run_shell_command was denied 2 times");
+    expect(stopped.stopReason).toContain("deny rule Bash(rm *)");
+    const later = outputOf(await handleQwenHook(payload("user-prompt-submit-continuation.json"), hook));
+    expect(later.continue).toBe(false);
+  });
+
+  it('a continuation (prompt "") is not a turn; a person\'s prompt is, and resets the per-turn counters', async () => {
+    let transcript = stubbornAfter(1);
+    const hook = context({ interactive: true, transcript: () => transcript });
+    await handleQwenHook(payload("user-prompt-submit.json"), hook);
+    expect((await hook.session.state()).turn).toBe(1);
+    await handleQwenHook(payload("user-prompt-submit-continuation.json"), hook);
+    transcript = stubbornAfter(2);
+    await handleQwenHook(payload("user-prompt-submit-continuation.json"), hook);
+    let state = await hook.session.state();
+    expect(state.turn).toBe(1);
+    expect(state.agents["main"]?.turnTotal).toBe(2);
+    await handleQwenHook(payload("user-prompt-submit.json"), hook);
+    state = await hook.session.state();
+    expect(state.turn).toBe(2);
+    expect(state.agents["main"]?.turnTotal).toBe(0);
+    expect(state.agents["main"]?.total).toBe(2);
+  });
+
+  it("PreToolUse: denies a call toolgate's rules deny, keyed by the model's call id from the transcript", async () => {
+    const hook = context({ interactive: false, transcript: () => read("qwen/hook-run.chat.jsonl") });
+    const answer = await handleQwenHook(
+      payload("pre-tool-use.json", { tool_input: { command: "./notexec.sh" } }),
+      context({ interactive: false }),
+    );
+    expect(outputOf(answer).hookSpecificOutput?.permissionDecision).toBeUndefined();
+    const denied = outputOf(
+      await handleQwenHook(payload("pre-tool-use.json", { tool_input: { command: "git push origin main" } }), hook),
+    );
+    expect(denied.hookSpecificOutput?.permissionDecision).toBe("deny");
+    expect(String(denied.hookSpecificOutput?.permissionDecisionReason)).toContain("[toolgate]");
+    const ids = await hook.session.recordedCallIds();
+    expect([...ids]).toEqual([expect.stringMatching(/^qwen-hook:toolu_/)]);
+  });
+
+  it("PostToolUseFailure: an OS permission refusal is counted and the model is told it is a boundary", async () => {
+    const hook = context({ interactive: false, transcript: () => read("qwen/hook-run.chat.jsonl") });
+    const answer = outputOf(await handleQwenHook(payload("post-tool-use-failure.json"), hook));
+    expect(String(answer.hookSpecificOutput?.additionalContext)).toContain("permission boundary");
+    expect([...(await hook.session.recordedCallIds())]).toEqual(["call_2"]);
+  });
+
+  it("never answers allow; an unreadable event blocks and a failing UserPromptSubmit stops the run", async () => {
+    const hook = context({ interactive: false });
+    const answer = await handleQwenHook(payload("pre-tool-use.json"), hook);
+    expect(JSON.stringify(answer.output ?? {})).not.toContain("allow");
+    expect(failClosed({ event: undefined, reason: "bad" }).exitCode).toBe(2);
+    expect(outputOf(failClosed({ event: "UserPromptSubmit", reason: "store down" })).continue).toBe(false);
+    expect(outputOf(failClosed({ event: "PreToolUse", reason: "x" })).hookSpecificOutput?.permissionDecision).toBe(
+      "deny",
+    );
+    expect(() => parseQwenHookInput('{"hook_event_name":"PreToolUse","session_id":"s"}')).toThrow(/tool_name/);
+  });
+});
