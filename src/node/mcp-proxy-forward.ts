@@ -6,7 +6,7 @@ import * as z from "zod";
  * Generic forwarding for the MCP proxy: a request or notification received on one side (the client's `Server`
  * session, or the real server's `Client` session) is sent on the other side with the SDK's own `request` /
  * `notification`, unchanged. Results pass through as the other side sent them (no schema strips or reorders a
- * key), progress notifications are relayed under the sender's own token, a cancellation aborts the forwarded
+ * key), progress notifications keep the sender's own token end to end, a cancellation aborts the forwarded
  * request (the SDK then sends `notifications/cancelled` on), and an error comes back with its code, message and data.
  */
 
@@ -35,35 +35,18 @@ export interface ForwardedRequest {
   params?: Record<string, unknown> | undefined;
 }
 
-export interface ForwardContext {
-  signal: AbortSignal;
-  sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
-}
-
 /** Sends `request` to the other side and resolves with its result; `describeGone` words a closed connection. */
 export async function forwardRequest(options: {
   to: unknown;
   request: ForwardedRequest;
-  context: ForwardContext;
+  /** the incoming request's signal: a cancellation aborts the forwarded request */
+  signal: AbortSignal;
   describeGone: () => string;
 }): Promise<Result> {
-  const { request, context } = options;
-  const token = (request.params?.["_meta"] as { progressToken?: unknown } | undefined)?.progressToken;
-  const progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
-  const requestOptions: RequestOptions = {
-    signal: context.signal,
-    timeout: NO_PROXY_TIMEOUT,
-    ...(progressToken === undefined
-      ? {}
-      : {
-          resetTimeoutOnProgress: true,
-          onprogress: (progress) => {
-            context
-              .sendNotification({ method: "notifications/progress", params: { ...progress, progressToken } })
-              .catch(() => undefined);
-          },
-        }),
-  };
+  const { request } = options;
+  // the params go on untouched, `_meta.progressToken` included: the other side's progress notifications carry the
+  // sender's own token and are relayed as they come (`relayProgress`), never dropped when they race the result
+  const requestOptions: RequestOptions = { signal: options.signal, timeout: NO_PROXY_TIMEOUT };
   try {
     return await (options.to as Requester).request(
       { method: request.method, ...(request.params === undefined ? {} : { params: request.params }) },

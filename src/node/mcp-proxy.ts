@@ -7,7 +7,7 @@ import { elicitationAccepted, questionElicitation } from "../adapters/mcp/grant-
 import { guardMcpToolCall } from "../adapters/mcp/guard-mcp-tool-call.js";
 import { normalizeMcpName } from "../adapters/mcp/mcp-tool-name.js";
 import type { GuardSession } from "../guard/types.js";
-import { type ForwardContext, forwardNotification, forwardRequest, NO_PROXY_TIMEOUT } from "./mcp-proxy-forward.js";
+import { forwardNotification, forwardRequest, NO_PROXY_TIMEOUT } from "./mcp-proxy-forward.js";
 import { HeldTransport } from "./mcp-proxy-held-transport.js";
 import { openToolgate } from "./open-toolgate.js";
 import { noteRunSession } from "./run-sessions.js";
@@ -152,13 +152,12 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
 
   // client -> real server
   server.fallbackRequestHandler = async (request, extra) => {
-    const context: ForwardContext = { signal: extra.signal, sendNotification: extra.sendNotification };
     const forward = () =>
       track(
         forwardRequest({
           to: client,
           request: { method: request.method, params: request.params },
-          context,
+          signal: extra.signal,
           describeGone: describeChildGone,
         }),
       );
@@ -190,6 +189,15 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
     });
   };
   server.fallbackNotificationHandler = (notification) => forwardNotification(client, notification);
+  // progress tokens are end to end (the forwarded request keeps the sender's token): relay every progress update
+  // as it arrives instead of the SDK's per-request handlers, which drop one that arrives with the result
+  server.setNotificationHandler(types.ProgressNotificationSchema, (notification) =>
+    forwardNotification(client, notification),
+  );
+  client.setNotificationHandler(types.ProgressNotificationSchema, async (notification) => {
+    await ready;
+    await forwardNotification(server, notification);
+  });
 
   // real server -> client (roots/list, sampling, elicitation, pings of its own; logs and list changes)
   client.fallbackRequestHandler = async (request, extra) => {
@@ -197,7 +205,7 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
     return forwardRequest({
       to: server,
       request: { method: request.method, params: request.params },
-      context: { signal: extra.signal, sendNotification: extra.sendNotification },
+      signal: extra.signal,
       describeGone: () => "toolgate mcp-proxy: the MCP client disconnected.",
     });
   };
