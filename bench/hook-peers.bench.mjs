@@ -5,43 +5,86 @@
 // rusage) and median wall time, and both as ratios to a bare `node -e 0` measured in the same rounds.
 // Goal (issue 13): every event <= 1.2x CPU of `node -e 0`, and below every peer.
 //
+// toolgate is measured two ways in the same rounds: the hook entry installers write (`dist/hook/toolgate-hook.cjs`,
+// the bundled entry loaded through its code cache) and the CLI (`dist/cli/main.js hook claude-code`, the path every
+// install used before the bundle). The built dist/ is copied to a private snapshot first, so a rebuild while the
+// bench runs cannot change the code measured.
+//
 // Usage: npm run build && npm run bench:deps && node bench/hook-peers.bench.mjs
 //   BENCH_RUNS=30 (rounds; each round spawns every hook on every event once)
-//   TOOLGATE_HOOK_BUNDLE=dist/… (a bundled hook entry: measured as one more case, `node <bundle> claude-code`)
+//   BENCH_ENV=both|clean|inherit (default both: one block of rounds with children getting only PATH and the temporary
+//     HOME, one with this process's environment, e.g. NODE_EXTRA_CA_CERTS; HOME and XDG_CACHE_HOME always temporary)
+//   TOOLGATE_HOOK_BUNDLE=dist/… (another hook entry file: measured as one more case, `node <file> hook claude-code`)
+//   BENCH_NO_CACHE=on (one more case: the bundled entry with TOOLGATE_HOOK_CODE_CACHE=off)
 //   TOOLGATE_BENCH_PEERS=<dir> (a node_modules folder holding the peers, default bench/node_modules)
 //   BENCH_STORAGE=off (leave out the two storage-only reference rows)
-//   BENCH_ENV=inherit (children get this process's environment; default: PATH only, plus the temporary HOME)
+//   BENCH_CALLGRIND=on (instead of timing: instructions executed, from `valgrind --tool=callgrind`, one run per hook
+//     on BENCH_CALLGRIND_EVENTS (default 0,1: the allowed and the rule-denied call), clean environment: counts that do
+//     not depend on machine load; each run takes tens of seconds)
 // Needs python3 (os.wait4 gives a child's own CPU time with microsecond resolution; Node has no per-child rusage).
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
+const repository = join(here, "..");
 const runs = Number(process.env.BENCH_RUNS ?? 30);
-const main = join(here, "..", "dist", "cli", "main.js");
 const peers = resolve(process.env.TOOLGATE_BENCH_PEERS ?? join(here, "node_modules"));
-const transcriptFixture = join(here, "..", "test", "fixtures", "transcripts", "claude-code", "stubborn.session.jsonl");
+const transcriptFixture = join(repository, "test", "fixtures", "transcripts", "claude-code", "stubborn.session.jsonl");
+const callgrind = process.env.BENCH_CALLGRIND === "on";
+if (!existsSync(join(repository, "dist", "cli", "main.js")))
+  throw new Error("dist/ is missing: run npm run build first");
+
+const root = mkdtempSync(join(tmpdir(), "toolgate-peers-bench-"));
+// a private snapshot of the build (node_modules linked): what this run measures, whatever happens to dist/ meanwhile
+cpSync(join(repository, "dist"), join(root, "snapshot", "dist"), { recursive: true });
+cpSync(join(repository, "package.json"), join(root, "snapshot", "package.json"));
+symlinkSync(join(repository, "node_modules"), join(root, "snapshot", "node_modules"), "dir");
+const main = join(root, "snapshot", "dist", "cli", "main.js");
+const entry = join(root, "snapshot", "dist", "hook", "toolgate-hook.cjs");
 
 const node = process.execPath;
 const version = (name) => JSON.parse(readFileSync(join(peers, name, "package.json"), "utf8")).version;
-const hooks = [
-  { name: "node -e 0", argv: [node, "-e", "0"] },
-  { name: "toolgate hook (dist/cli/main.js)", argv: [node, main, "hook", "claude-code"], toolgate: true },
-];
+const hooks = [{ name: "node -e 0", argv: [node, "-e", "0"] }];
+if (existsSync(entry)) {
+  hooks.push({
+    name: "toolgate hook entry (dist/hook, bundled)",
+    argv: [node, entry, "hook", "claude-code"],
+    toolgate: true,
+  });
+  if (process.env.BENCH_NO_CACHE === "on") {
+    hooks.push({
+      name: "toolgate hook entry, no code cache",
+      argv: ["/usr/bin/env", "TOOLGATE_HOOK_CODE_CACHE=off", node, entry, "hook", "claude-code"],
+      toolgate: true,
+    });
+  }
+} else console.log(`${entry} not found: the build has no bundled hook entry; measuring the CLI only`);
+hooks.push({ name: "toolgate hook (dist/cli/main.js)", argv: [node, main, "hook", "claude-code"], toolgate: true });
 if (process.env.TOOLGATE_HOOK_BUNDLE) {
   const bundle = resolve(process.env.TOOLGATE_HOOK_BUNDLE);
   hooks.push({
     name: `toolgate hook (${bundle.split("/").slice(-2).join("/")})`,
-    argv: [node, bundle, "claude-code"],
+    argv: [node, bundle, "hook", "claude-code"],
     toolgate: true,
   });
 }
 // Reference rows, not hooks: what the hot path's storage alone costs in a cold process (read the event from stdin,
 // one session-state update, one record appended, exit), with the state file store + spool toolgate's hook moves to
 // (issue 13, item 2), and with the SQLite store it uses today.
-const dist = (path) => pathToFileURL(join(here, "..", "dist", path)).href;
+const dist = (path) => pathToFileURL(join(root, "snapshot", "dist", path)).href;
 const storageScript = (open) => `
 import { readFileSync } from "node:fs";
 const event = JSON.parse(readFileSync(0, "utf8"));
@@ -49,7 +92,7 @@ ${open}
 await store.sessions.update(event.session_id, (state) => ({ total: (state?.total ?? 0) + 1 }));
 await store.denials.append([{ seq: 1, sessionId: event.session_id, turn: 0, tool: "Bash", toolUseId: event.tool_use_id ?? "t", source: "rule", reason: "r", signature: "s", pattern: "p", inputSummary: "i", input: {}, at: Date.now(), timestamp: new Date().toISOString() }]);
 await store.close();`;
-if (process.env.BENCH_STORAGE !== "off") {
+if (process.env.BENCH_STORAGE !== "off" && !callgrind) {
   hooks.push({
     name: "storage only: state file + spool (dist/store/file)",
     argv: [
@@ -79,25 +122,24 @@ if (existsSync(ccsn))
 else console.log(`cc-safety-net not found under ${peers}: run npm run bench:deps (bench/package.json pins it)`);
 if (existsSync(bnv)) hooks.push({ name: `block-no-verify ${version("block-no-verify")}`, argv: [node, bnv] });
 else console.log(`block-no-verify not found under ${peers}: run npm run bench:deps (bench/package.json pins it)`);
-if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
-
-const root = mkdtempSync(join(tmpdir(), "toolgate-peers-bench-"));
 try {
   const project = join(root, "project");
   mkdirSync(join(project, ".claude"), { recursive: true });
   writeFileSync(join(project, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }));
   const transcript = join(root, "transcript.jsonl");
   copyFileSync(transcriptFixture, transcript);
-  // A minimal environment by default: variables such as NODE_EXTRA_CA_CERTS (set on this machine kind) make every
-  // node start load a CA bundle (~65 ms CPU), which inflates the baseline and flatters every ratio.
-  // BENCH_ENV=inherit passes this process's environment instead (HOME still temporary).
-  const env = {
-    ...(process.env.BENCH_ENV === "inherit" ? process.env : { PATH: process.env.PATH ?? "/usr/bin:/bin" }),
+  mkdirSync(join(root, "home"));
+  // The clean environment: only PATH. Variables such as NODE_EXTRA_CA_CERTS (set on this machine kind) make every
+  // node start load a CA bundle (~47 ms CPU), which inflates the baseline and flatters every ratio; the inherited
+  // environment shows the same hooks under this machine's own conditions. HOME (and the code cache under it),
+  // XDG_CACHE_HOME and the database are always temporary.
+  const environment = (name) => ({
+    ...(name === "inherit" ? process.env : { PATH: process.env.PATH ?? "/usr/bin:/bin" }),
     HOME: join(root, "home"),
+    XDG_CACHE_HOME: join(root, "home", ".cache"),
     TOOLGATE_DB: join(root, "toolgate.db"),
     CLAUDE_CODE_SESSION_ATTENDED: "0",
-  };
-  mkdirSync(env.HOME);
+  });
 
   const bash = (command, id) => ({ tool_name: "Bash", tool_input: { command, description: command }, tool_use_id: id });
   const events = [
@@ -122,39 +164,59 @@ try {
     ["UserPromptSubmit", () => ({ hook_event_name: "UserPromptSubmit", prompt: "go on" })],
     ["Stop (with a 150 KB transcript)", () => ({ hook_event_name: "Stop", stop_hook_active: false })],
   ];
-  const input = (round, hook, event, index) =>
+  const input = ({ block, round, hook, event, index }) =>
     JSON.stringify({
       // one session per round and hook: state grows within a round, as in a real session, not across the run
-      session_id: `bench-${round}-${hook}`,
+      session_id: `bench-${block}-${round}-${hook}`,
       transcript_path: transcript,
       cwd: project,
       permission_mode: "default",
-      ...events[event][1](`toolu_bench_${round}_${hook}_${index}`),
+      ...events[event][1](`toolu_bench_${block}_${round}_${hook}_${index}`),
     });
-
-  // Rounds: every (hook, event) once per round, in an order that rotates each round. Round -1 warms the file cache,
-  // cc-safety-net's compile cache and toolgate's database, and is not counted.
-  const cases = hooks.flatMap((_, hook) => events.map((__, event) => ({ hook, event })));
-  const jobs = [];
-  for (let round = -1; round < runs; round++) {
-    const offset = ((round % cases.length) + cases.length) % cases.length;
-    const order = [...cases.slice(offset), ...cases.slice(0, offset)];
-    for (const [index, { hook, event }] of order.entries()) {
-      jobs.push({ round, hook, event, argv: hooks[hook].argv, input: input(round, hook, event, index) });
-    }
-  }
-  const results = runJobs({ jobs, env, cwd: project, scratch: root });
-
-  // correctness first: toolgate must deny the rule-denied call, and every hook must exit 0 or 2
-  for (const [index, result] of results.entries()) {
-    const job = jobs[index];
+  const check = (job, result) => {
+    // correctness first: toolgate must deny the rule-denied call, and every hook must exit 0 or 2
     if (result.status !== 0 && result.status !== 2) {
       throw new Error(`${hooks[job.hook].name} on ${events[job.event][0]} exited ${result.status}: ${result.stderr}`);
     }
     if (hooks[job.hook].toolgate && job.event === 1 && !/"permissionDecision":"deny"/.test(result.stdout)) {
       throw new Error(`${hooks[job.hook].name} did not deny rm -rf: ${result.stdout} ${result.stderr}`);
     }
+  };
+  console.log(
+    `${new Date().toISOString()}, node ${process.version}, load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
+  );
+  if (callgrind) {
+    countInstructions({ events, input, check, env: environment("clean") });
+  } else {
+    const blocks =
+      process.env.BENCH_ENV === undefined || process.env.BENCH_ENV === "both"
+        ? ["clean", "inherit"]
+        : [process.env.BENCH_ENV];
+    for (const block of blocks) timeBlock({ block, events, input, check, env: environment(block) });
   }
+  console.log(
+    `done ${new Date().toISOString()}, load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
+  );
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
+
+/** One block of interleaved rounds in one environment; prints its table. */
+function timeBlock({ block, events, input, check, env }) {
+  const project = join(root, "project");
+  // Rounds: every (hook, event) once per round, in an order that rotates each round. Round -1 warms the file cache,
+  // the code caches (toolgate's, cc-safety-net's) and toolgate's state, and is not counted.
+  const cases = hooks.flatMap((_, hook) => events.map((__, event) => ({ hook, event })));
+  const jobs = [];
+  for (let round = -1; round < runs; round++) {
+    const offset = ((round % cases.length) + cases.length) % cases.length;
+    const order = [...cases.slice(offset), ...cases.slice(0, offset)];
+    for (const [index, { hook, event }] of order.entries()) {
+      jobs.push({ round, hook, event, argv: hooks[hook].argv, input: input({ block, round, hook, event, index }) });
+    }
+  }
+  const results = runJobs({ jobs, env, cwd: project, scratch: root });
+  for (const [index, result] of results.entries()) check(jobs[index], result);
   const median = (values) => {
     const sorted = [...values].sort((a, b) => a - b);
     const middle = Math.floor(sorted.length / 2);
@@ -170,7 +232,7 @@ try {
   const baseCpu = median(samples(0, undefined, "cpu"));
   const baseWall = median(samples(0, undefined, "wall"));
   console.log(
-    `${runs} rounds; node -e 0 over all rounds: CPU ${baseCpu.toFixed(1)} ms, wall ${baseWall.toFixed(1)} ms (median)\n`,
+    `\n${block} environment: ${runs} rounds; node -e 0 over all rounds: CPU ${baseCpu.toFixed(1)} ms, wall ${baseWall.toFixed(1)} ms (median)\n`,
   );
   console.log("| event | hook | CPU ms | CPU ratio | wall ms | wall ratio |\n|---|---|---|---|---|---|");
   for (const [event, [eventName]] of events.entries()) {
@@ -183,8 +245,40 @@ try {
       );
     }
   }
-} finally {
-  rmSync(root, { recursive: true, force: true });
+}
+
+/**
+ * Instructions executed (callgrind's `Ir`, every thread) for one cold run of each hook on each chosen event, after
+ * one warm-up run of the same case: a count that does not move with machine load, unlike CPU time.
+ */
+function countInstructions({ events, input, check, env }) {
+  const chosen = (process.env.BENCH_CALLGRIND_EVENTS ?? "0,1").split(",").map(Number);
+  const project = join(root, "project");
+  const output = join(root, "callgrind.out");
+  const ir = (hook, event, round) => {
+    const job = { hook, event };
+    const result = spawnSync("valgrind", ["--tool=callgrind", `--callgrind-out-file=${output}`, ...hooks[hook].argv], {
+      input: input({ block: "callgrind", round, hook, event, index: 0 }),
+      env,
+      cwd: project,
+      encoding: "utf8",
+    });
+    check(job, { ...result, stderr: result.stderr.slice(-2000) });
+    const match = /==\d+== Collected : (\d+)/.exec(result.stderr);
+    if (match === null) throw new Error(`no callgrind total for ${hooks[hook].name}: ${result.stderr.slice(-500)}`);
+    return Number(match[1]);
+  };
+  const base = (ir(0, 0, -1), ir(0, 0, 0));
+  console.log(`\ninstructions executed (callgrind Ir, clean environment); node -e 0: ${(base / 1e6).toFixed(0)} M\n`);
+  console.log("| event | hook | instructions | ratio |\n|---|---|---|---|");
+  for (const event of chosen) {
+    for (const [hook, { name }] of hooks.entries()) {
+      if (hook === 0) continue;
+      ir(hook, event, -1);
+      const count = ir(hook, event, 0);
+      console.log(`| ${events[event][0]} | ${name} | ${(count / 1e6).toFixed(0)} M | ${(count / base).toFixed(2)}x |`);
+    }
+  }
 }
 
 /** Runs every job in one python3 process: fork/exec, stdin from a file, wait4 for the child's own rusage. */

@@ -1,0 +1,150 @@
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { crc32 } from "node:zlib";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { hookCacheDirectory, loadHookBundle } from "./load-hook-bundle.js";
+
+let root: string;
+let bundlePath: string;
+let cacheDirectory: string;
+
+/** A CommonJS bundle whose exported value names its version; enough code that V8 has something to cache. */
+function writeBundle(value: string): void {
+  const helpers = Array.from({ length: 50 }, (_, index) => `function helper${index}(x) { return x + ${index}; }`);
+  writeFileSync(
+    bundlePath,
+    `${helpers.join("\n")}\nmodule.exports.value = ${JSON.stringify(value)};\nmodule.exports.sum = helper49(1);\nexports.path = __filename;\n`,
+  );
+}
+
+const cacheFiles = () => readdirSync(cacheDirectory).filter((name) => name.endsWith(".cache"));
+
+/** Loads the bundle as a hook process would, then saves the cache as the hook entry does once it answered. */
+function load() {
+  const loaded = loadHookBundle({ bundlePath, cacheDirectory });
+  loaded.saveCache();
+  return loaded;
+}
+
+// One hook process loads the bundle once; a test loads it many times in one process, where V8 would otherwise
+// answer a repeated compile from its in-memory compilation cache and never look at the cached data given.
+setFlagsFromString("--no-compilation-cache");
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "toolgate-code-cache-"));
+  bundlePath = join(root, "hook-bundle.cjs");
+  cacheDirectory = join(root, "cache", "hook");
+});
+
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("loadHookBundle (the hook's V8 code cache)", () => {
+  it("runs the bundle as CommonJS, writes a cache in a private directory, and uses it the next time", () => {
+    writeBundle("one");
+    const first = load();
+    expect(first.cache).toBe("missing");
+    expect(first.exports).toMatchObject({ value: "one", sum: 50, path: bundlePath });
+    expect(cacheFiles()).toHaveLength(1);
+    expect(statSync(cacheDirectory).mode & 0o777).toBe(0o700);
+    expect(statSync(join(cacheDirectory, cacheFiles()[0]!)).mode & 0o777).toBe(0o600);
+    const second = load();
+    expect(second.cache).toBe("hit");
+    expect(second.exports).toMatchObject({ value: "one", sum: 50 });
+  });
+
+  it("never runs old code for a changed bundle, even one of the same length under the old cache's name", () => {
+    writeBundle("one");
+    load();
+    const [forOne] = cacheFiles();
+    writeBundle("two"); // same length: V8's own check (the source's length) would accept the old cache
+    const changed = load();
+    expect(changed.cache).toBe("missing");
+    expect(changed.exports["value"]).toBe("two");
+    const [forTwo] = cacheFiles(); // the cache for the old content is gone, replaced by this one
+    expect(forTwo).not.toBe(forOne);
+    // the cache made from "one" planted under the name "two" maps to: the byte-for-byte source check refuses it
+    writeBundle("one");
+    load();
+    renameSync(join(cacheDirectory, forOne!), join(cacheDirectory, forTwo!));
+    writeBundle("two");
+    const planted = loadHookBundle({ bundlePath, cacheDirectory });
+    expect(planted.cache).toBe("missing");
+    expect(planted.exports["value"]).toBe("two");
+  });
+
+  it.each([
+    [
+      "one flipped byte in the cached code",
+      (bytes: Buffer) => {
+        bytes[bytes.length - 40] = bytes[bytes.length - 40]! ^ 0xff;
+        return bytes;
+      },
+    ],
+    ["a truncated file", (bytes: Buffer) => bytes.subarray(0, bytes.length - 100)],
+    ["an empty file", () => Buffer.alloc(0)],
+    ["garbage", (bytes: Buffer) => Buffer.alloc(bytes.length, 0x5a)],
+  ])("ignores a corrupt cache file (%s): the bundle just compiles and runs", (_, corrupt) => {
+    writeBundle("one");
+    load();
+    const file = join(cacheDirectory, cacheFiles()[0]!);
+    writeFileSync(file, corrupt(readFileSync(file)));
+    const loaded = load();
+    expect(loaded.cache).toBe("missing");
+    expect(loaded.exports).toMatchObject({ value: "one", sum: 50 });
+    expect(load().cache).toBe("hit"); // rewritten whole
+  });
+
+  it("compiles without the cache V8 refuses (intact file, wrong code), and replaces it", () => {
+    writeBundle("one");
+    load();
+    const file = join(cacheDirectory, cacheFiles()[0]!);
+    const bytes = readFileSync(file);
+    const header = 20;
+    const sourceLength = bytes.readUInt32LE(8);
+    const data = Buffer.alloc(bytes.length - header - sourceLength, 7);
+    bytes.writeUInt32LE(crc32(data), 16);
+    writeFileSync(file, Buffer.concat([bytes.subarray(0, header + sourceLength), data]));
+    const loaded = load();
+    expect(loaded.cache).toBe("rejected");
+    expect(loaded.exports["value"]).toBe("one");
+    expect(load().cache).toBe("hit");
+  });
+
+  it("uses no cache in a directory that is a symbolic link, and makes its own directory private again", () => {
+    writeBundle("one");
+    mkdirSync(join(root, "elsewhere"));
+    mkdirSync(join(root, "cache"));
+    symlinkSync(join(root, "elsewhere"), cacheDirectory);
+    const linked = load();
+    expect(linked.cache).toBe("off");
+    expect(readdirSync(join(root, "elsewhere"))).toEqual([]);
+    rmSync(cacheDirectory);
+    mkdirSync(cacheDirectory, { mode: 0o755 });
+    chmodSync(cacheDirectory, 0o755);
+    expect(load().cache).toBe("missing");
+    expect(statSync(cacheDirectory).mode & 0o777).toBe(0o700);
+  });
+
+  it("puts the cache under XDG_CACHE_HOME or the toolgate home, and nowhere when turned off", () => {
+    expect(hookCacheDirectory({ XDG_CACHE_HOME: "/x/cache", HOME: "/home/u" })).toBe("/x/cache/toolgate/hook");
+    expect(hookCacheDirectory({ HOME: "/home/u" })).toBe("/home/u/.toolgate/cache/hook");
+    expect(hookCacheDirectory({ XDG_CACHE_HOME: "relative", HOME: "/home/u" })).toBe("/home/u/.toolgate/cache/hook");
+    expect(hookCacheDirectory({ HOME: "/home/u", TOOLGATE_HOOK_CODE_CACHE: "off" })).toBeUndefined();
+    expect(hookCacheDirectory({})).toBeUndefined();
+  });
+});

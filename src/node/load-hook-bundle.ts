@@ -1,0 +1,151 @@
+import {
+  chmodSync,
+  closeSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, isAbsolute, join } from "node:path";
+import { Script } from "node:vm";
+import { crc32 } from "node:zlib";
+
+/** What happened to the code cache: used, absent, refused (then the bundle just compiled), or not used at all. */
+export type CodeCacheStatus = "hit" | "missing" | "rejected" | "off";
+
+export interface LoadedHookBundle {
+  exports: Record<string, unknown>;
+  cache: CodeCacheStatus;
+  /** writes a fresh cache when there was none usable (call once the work is done: it then holds the compiled code) */
+  saveCache(): void;
+}
+
+const MAGIC = Buffer.from("TGHOOKC1");
+const HEADER_BYTES = MAGIC.length + 12;
+
+/**
+ * Loads the bundled hook (a CommonJS file) through a V8 code cache, so a hook process skips most of the parse and
+ * compile of its code. The cache can never serve stale code: its file is keyed on the bundle's path, its content
+ * (crc32), the Node version, the architecture and the flags, and holds an exact copy of the source it was made
+ * from, compared byte for byte before use, plus a crc32 of the cached code (V8 itself checks no checksum). A cache
+ * that fails any check, or that V8 refuses, is ignored: the bundle just compiles, and a fresh cache is written
+ * (write-temp-and-rename, in a directory only this user can read: 0700, checked with lstat). No cache directory:
+ * no cache.
+ */
+export function loadHookBundle(options: { bundlePath: string; cacheDirectory: string | undefined }): LoadedHookBundle {
+  const { bundlePath } = options;
+  const source = readFileSync(bundlePath);
+  const directory = options.cacheDirectory === undefined ? undefined : privateDirectory(options.cacheDirectory);
+  const prefix = `hook-${hex(crc32(cacheScope(bundlePath)))}-`;
+  const file = directory === undefined ? undefined : join(directory, `${prefix}${hex(crc32(source))}.cache`);
+  const cachedData = file === undefined ? undefined : readCache(file, source);
+  const wrapper = `(function (exports, require, module, __filename, __dirname) {${source.toString("utf8")}\n})`;
+  const script = new Script(wrapper, {
+    filename: bundlePath,
+    ...(cachedData === undefined ? {} : { cachedData }),
+  });
+  const cache: CodeCacheStatus =
+    file === undefined ? "off" : cachedData === undefined ? "missing" : script.cachedDataRejected ? "rejected" : "hit";
+  const module = { exports: {} as Record<string, unknown> };
+  const run = script.runInThisContext() as (...parameters: unknown[]) => void;
+  run.call(module.exports, module.exports, createRequire(bundlePath), module, bundlePath, dirname(bundlePath));
+  let saved = false;
+  return {
+    exports: module.exports,
+    cache,
+    saveCache() {
+      if (file === undefined || cache === "hit" || saved) return;
+      saved = true;
+      try {
+        writeCache({ file, prefix, source, data: script.createCachedData() });
+      } catch {
+        // a cache that cannot be written only costs the next process its compile
+      }
+    },
+  };
+}
+
+/** Where the hook's code cache lives: `$XDG_CACHE_HOME/toolgate/hook`, else `~/.toolgate/cache/hook`. */
+export function hookCacheDirectory(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  if (env["TOOLGATE_HOOK_CODE_CACHE"] === "off") return undefined;
+  const xdg = env["XDG_CACHE_HOME"];
+  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, "toolgate", "hook");
+  const home = env["HOME"];
+  return home !== undefined && isAbsolute(home) ? join(home, ".toolgate", "cache", "hook") : undefined;
+}
+
+/** What else the compiled code depends on besides the source: this bundle file, this node and its flags. */
+function cacheScope(bundlePath: string): Buffer {
+  const flags = [...process.execArgv, process.env["NODE_OPTIONS"] ?? ""].join("\u0000");
+  return Buffer.from([bundlePath, process.version, process.arch, flags].join("\u0000"));
+}
+
+/** The directory, created 0700 when missing; undefined when it is not a real directory of this user's alone. */
+function privateDirectory(directory: string): string | undefined {
+  try {
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    const stat = lstatSync(directory);
+    if (!stat.isDirectory() || (process.getuid !== undefined && stat.uid !== process.getuid())) return undefined;
+    if ((stat.mode & 0o077) !== 0) chmodSync(directory, 0o700);
+    return directory;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The cached code in `file` when it is intact and was made from exactly `source`; undefined otherwise. */
+function readCache(file: string, source: Buffer): Buffer | undefined {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(file, "r");
+    const stat = fstatSync(descriptor);
+    if (!stat.isFile() || (process.getuid !== undefined && stat.uid !== process.getuid())) return undefined;
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let read = 0;
+    while (read < bytes.length) {
+      const count = readSync(descriptor, bytes, read, bytes.length - read, read);
+      if (count === 0) return undefined;
+      read += count;
+    }
+    if (bytes.length < HEADER_BYTES || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+    const sourceBytes = bytes.readUInt32LE(MAGIC.length);
+    const dataBytes = bytes.readUInt32LE(MAGIC.length + 4);
+    const checksum = bytes.readUInt32LE(MAGIC.length + 8);
+    if (HEADER_BYTES + sourceBytes + dataBytes !== bytes.length) return undefined;
+    if (!bytes.subarray(HEADER_BYTES, HEADER_BYTES + sourceBytes).equals(source)) return undefined;
+    const data = bytes.subarray(HEADER_BYTES + sourceBytes);
+    return crc32(data) === checksum ? data : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}
+
+/** Writes the cache atomically (temp file, then rename) and removes this bundle's caches for other contents. */
+function writeCache(options: { file: string; prefix: string; source: Buffer; data: Buffer }): void {
+  const header = Buffer.alloc(HEADER_BYTES);
+  MAGIC.copy(header);
+  header.writeUInt32LE(options.source.length, MAGIC.length);
+  header.writeUInt32LE(options.data.length, MAGIC.length + 4);
+  header.writeUInt32LE(crc32(options.data), MAGIC.length + 8);
+  const temporary = `${options.file}.${process.pid}.tmp`;
+  writeFileSync(temporary, Buffer.concat([header, options.source, options.data]), { mode: 0o600 });
+  renameSync(temporary, options.file);
+  const directory = dirname(options.file);
+  for (const name of readdirSync(directory)) {
+    const path = join(directory, name);
+    if (name.startsWith(options.prefix) && name.endsWith(".cache") && path !== options.file) unlinkSync(path);
+  }
+}
+
+function hex(value: number): string {
+  return value.toString(16).padStart(8, "0");
+}
