@@ -6,11 +6,11 @@ import type { AuditEvent } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import type { FailureInput, OsDenial } from "../guard/classify-failure.js";
 import { type AuditSink, createGuard, type Guard, type PolicyEvaluator } from "../guard/create-guard.js";
-import type { GuardSession } from "../guard/types.js";
-import type { DenialStore, SessionStateStore, StoredDenial } from "../store/ports.js";
-import type { SpooledDenialStore } from "../store/spooled-denial-store.js";
+import type { DenialStore, SessionStateStore } from "../store/ports.js";
 import type { Policy } from "./build-policy.js";
 import { loadToolgateSetup, type ToolgateSetupOptions } from "./load-toolgate-setup.js";
+import { recoveringStateStore, withPendingRecords } from "./local-first-state.js";
+import { type GuardActivity, watchGuardEvents } from "./watch-guard-events.js";
 
 export interface OpenToolgateOptions extends ToolgateSetupOptions {
   /** the host this process serves, recorded with every session (`claude-code`, `opencode`, `cli`, ...) */
@@ -99,21 +99,33 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
   const escalation = withHostDefaults(options.hostDefaults, config.escalation);
   const core: CoreOptions | undefined = options.core === undefined ? escalation : { ...escalation, ...options.core };
   const enforced = options.enforce === undefined ? policy : options.enforce;
-  const guard = createGuard({
+  const activity: GuardActivity = { gating: false, other: false, sessions: new Map() };
+  let guard: Guard | undefined;
+  const localFirst = trail.mode === "local-first";
+  const onError = options.onError;
+  const stateStore = localFirst
+    ? recoveringStateStore({
+        files: trail.stateStore,
+        denials: trail.denials,
+        context: () => (guard === undefined ? undefined : { config: guard.config, sessions: activity.sessions }),
+        onError,
+      })
+    : trail.stateStore;
+  guard = createGuard({
     ...(core === undefined ? {} : { core }),
     warnings: [...setup.warnings, ...policy.warnings, ...(options.warnings ?? [])],
     ...(enforced === false ? {} : { policy: enforced }),
-    ...(inMemory ? {} : { stateStore: trail.stateStore }),
-    denialStore: trail.mode === "local-first" ? withPendingRecords(trail.denials, options.onError) : trail.denials,
+    ...(inMemory ? {} : { stateStore }),
+    denialStore: localFirst ? withPendingRecords(trail.denials, onError) : trail.denials,
     sinks,
     ...(redaction === undefined ? {} : { redaction }),
     ...(options.ports === undefined ? {} : { ports: options.ports }),
     ...(options.classifyFailure === undefined ? {} : { classifyFailure: options.classifyFailure }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
-  const events = { gating: false, other: false };
+  const opened = guard;
   return {
-    guard: watched(guard, events),
+    guard: watchGuardEvents(opened, activity),
     policy,
     config,
     sources: setup.sources,
@@ -122,8 +134,8 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
     recordEvent: async (event) => trail.sink.deliver([{ type: "audit", event }]),
     drain: (drainOptions) => trail.drain(drainOptions),
     async close() {
-      await guard.drain();
-      if (trail.mode === "local-first" && events.other && !events.gating) {
+      await opened.drain();
+      if (localFirst && activity.other && !activity.gating) {
         await trail.drain({ budgetMs: CLOSE_DRAIN_BUDGET_MS });
       }
       await trail.close();
@@ -133,61 +145,6 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
 
 /** How long a non-gating hook event may spend shipping the spool before it exits (each store operation: 1.5 s). */
 const CLOSE_DRAIN_BUDGET_MS = 1_000;
-
-/** The guard, noting which kind of event this process handled: a decision or a denial gates, the rest do not. */
-function watched(guard: Guard, events: { gating: boolean; other: boolean }): Guard {
-  return {
-    config: guard.config,
-    drain: () => guard.drain(),
-    session(sessionId, sessionOptions) {
-      const session = guard.session(sessionId, sessionOptions);
-      const observed = {} as GuardSession;
-      for (const key of Object.keys(session) as (keyof GuardSession)[]) {
-        const value = session[key];
-        if (typeof value !== "function") {
-          Object.assign(observed, { [key]: value });
-          continue;
-        }
-        const gating = key === "decide" || key === "denied";
-        const readOnly = key === "state" || key === "recordedCallIds";
-        Object.assign(observed, {
-          [key]: (...args: unknown[]) => {
-            if (gating) events.gating = true;
-            else if (!readOnly) events.other = true;
-            return (value as (...args: unknown[]) => unknown)(...args);
-          },
-        });
-      }
-      return observed;
-    },
-  };
-}
-
-/**
- * The denial store as the guard reads it on the local-first path (`recordedCallIds`: which calls a transcript
- * shows that are already recorded): the store after a drain, plus what still waits in the spool, or only the
- * spool when the store cannot be opened, so a Stop event never fails or double-records because the store is down.
- */
-function withPendingRecords(
-  denials: SpooledDenialStore,
-  onError: ((error: unknown, where: string) => void) | undefined,
-): Pick<DenialStore, "query"> {
-  return {
-    async query(query = {}) {
-      const pending = (): StoredDenial[] =>
-        denials
-          .pendingRecords()
-          .filter((record) => query.sessionId === undefined || record.sessionId === query.sessionId)
-          .map((record) => ({ ...record, id: 0 }));
-      try {
-        return [...(await denials.query(query)), ...pending()];
-      } catch (error) {
-        onError?.(error, "denial store (reading the spool instead)");
-        return pending();
-      }
-    },
-  };
-}
 
 /** A host's escalation defaults with the config's options over them (family thresholds merged per family). */
 function withHostDefaults(

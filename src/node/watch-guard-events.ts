@@ -1,0 +1,43 @@
+import type { Guard } from "../guard/create-guard.js";
+import type { GuardSession, GuardSessionOptions } from "../guard/types.js";
+
+/** What a process did with its guard: whether it gated a call, handled other events, and which sessions it opened. */
+export interface GuardActivity {
+  /** a decision or a denial (PreToolUse, PermissionRequest, PermissionDenied): the hot path */
+  gating: boolean;
+  /** an event that only observes (PostToolUse, UserPromptSubmit, Stop, SessionEnd, ...) */
+  other: boolean;
+  sessions: Map<string, GuardSessionOptions>;
+}
+
+const GATING = new Set<keyof GuardSession>(["decide", "denied"]);
+const READING = new Set<keyof GuardSession>(["state", "recordedCallIds"]);
+
+/**
+ * The same guard, noting in `activity` which kind of event this process handled, so the composition root can
+ * drain the spool after non-gating events only (a gating event's process never opens the database).
+ */
+export function watchGuardEvents(guard: Guard, activity: GuardActivity): Guard {
+  return {
+    config: guard.config,
+    drain: () => guard.drain(),
+    session(sessionId, sessionOptions) {
+      activity.sessions.set(sessionId, sessionOptions);
+      const session = guard.session(sessionId, sessionOptions);
+      const observed: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(session)) {
+        if (typeof value !== "function") {
+          observed[key] = value;
+          continue;
+        }
+        const name = key as keyof GuardSession;
+        observed[key] = (...args: unknown[]) => {
+          if (GATING.has(name)) activity.gating = true;
+          else if (!READING.has(name)) activity.other = true;
+          return (value as (...args: unknown[]) => unknown)(...args);
+        };
+      }
+      return observed as unknown as GuardSession;
+    },
+  };
+}
