@@ -86,7 +86,10 @@ async function preToolUse(input: CodexPreToolUseInput, context: CodexHookContext
   const command = shellCommandOf(input.tool_name, input.tool_input);
   const rule = command === undefined ? undefined : matchExecpolicy(context.execpolicy.rules, commandArgvs(command));
   if (rule?.decision === "forbidden") return codexRuleDenial({ input, context, rule, headless });
-  if (result.decision.behavior === "ask" && headless) {
+  // an ask from a rule of toolgate's policy cannot be answered under approval never: a headless denial. toolgate's
+  // default (no rule matched) is not a rule: Codex decides then, as it would without toolgate (its sandbox applies)
+  const askedByRule = result.decision.behavior === "ask" && result.decision.rule !== undefined;
+  if (askedByRule && headless) {
     const effects = await context.session.denied(call, {
       source: "headless",
       reason: `toolgate's policy asks before this ${input.tool_name} call (${result.decision.reason}), and approval is set to never in this Codex run, so nobody can approve it.`,

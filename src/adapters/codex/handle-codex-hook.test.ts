@@ -1,0 +1,128 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createGuard } from "../../guard/create-guard.js";
+import { compilePolicy } from "../../policy/compile-policy.js";
+import { parseCodexHookInput } from "./codex-hook-input.js";
+import { failClosed } from "./codex-hook-output.js";
+import { parseExecpolicyRules } from "./execpolicy-rules.js";
+import { type CodexHookContext, handleCodexHook } from "./handle-codex-hook.js";
+
+const fixtures = join(import.meta.dirname, "..", "..", "..", "test", "fixtures", "codex");
+const payload = (name: string, patch: Record<string, unknown> = {}) =>
+  parseCodexHookInput(JSON.stringify({ ...JSON.parse(readFileSync(join(fixtures, "hooks", name), "utf8")), ...patch }));
+
+function context(options: {
+  rules?: string;
+  transcript?: string;
+  policyRules?: { rule: string; behavior: "deny" | "ask" }[];
+}) {
+  const policy = compilePolicy({
+    rules: (options.policyRules ?? []).map((rule) => ({ ...rule, origin: "test" })),
+    cwd: "/tmp/toolgate-fixture/project",
+    homeDir: "/tmp/toolgate-fixture/home",
+  });
+  const guard = createGuard({ policy, onError: () => undefined });
+  const session = guard.session("s1", { interactive: false, host: "codex" });
+  const hook: CodexHookContext = {
+    session,
+    interactive: false,
+    readTranscript: () => options.transcript,
+    execpolicy: parseExecpolicyRules(options.rules ?? "", "test.rules"),
+  };
+  return { hook, session, guard };
+}
+
+const FORBID = 'prefix_rule(pattern = ["rm"], decision = "forbidden", justification = "no rm here")';
+const PROMPT = 'prefix_rule(pattern = ["rm"], decision = "prompt")';
+const reasonOf = (answer: { output?: unknown }) =>
+  String(
+    (answer.output as { hookSpecificOutput?: { permissionDecisionReason?: string } })?.hookSpecificOutput
+      ?.permissionDecisionReason,
+  );
+
+describe("handleCodexHook (payloads recorded from Codex 0.169.0)", () => {
+  it("PreToolUse: a Codex forbidden rule is denied first, with toolgate's guidance, and recorded with the rule", async () => {
+    const { hook, session } = context({ rules: FORBID });
+    const answer = await handleCodexHook(payload("pre-tool-use.json"), hook);
+    expect(answer.exitCode).toBe(0);
+    expect(reasonOf(answer)).toMatch(/^\[toolgate\]/);
+    const state = await session.state();
+    expect(state.records.at(-1)).toMatchObject({
+      source: "rule",
+      rule: 'prefix_rule(pattern=["rm"], decision="forbidden")',
+      tool: "Bash",
+    });
+  });
+
+  it("PreToolUse: a prompt rule under approval never (bypassPermissions) is a headless denial", async () => {
+    const { hook, session } = context({ rules: PROMPT });
+    const answer = await handleCodexHook(payload("pre-tool-use.json"), hook);
+    expect(reasonOf(answer)).toContain("[toolgate]");
+    expect((await session.state()).records.at(-1)?.source).toBe("headless");
+  });
+
+  it("PreToolUse: a prompt rule with a person to ask is left to Codex (never an allow answer)", async () => {
+    const { hook } = context({ rules: PROMPT });
+    const answer = await handleCodexHook(payload("pre-tool-use.json", { permission_mode: "default" }), {
+      ...hook,
+      interactive: true,
+    });
+    expect(JSON.stringify(answer.output ?? {})).not.toContain("permissionDecision");
+  });
+
+  it("PreToolUse: an allowed call passes without a decision; toolgate's deny rules still apply", async () => {
+    const { hook } = context({ policyRules: [{ rule: "Bash(curl *)", behavior: "deny" }] });
+    const ok = await handleCodexHook(
+      payload("pre-tool-use.json", { tool_input: { command: "ls" }, tool_use_id: "a" }),
+      hook,
+    );
+    expect(JSON.stringify(ok.output ?? {})).not.toContain("permissionDecision");
+    const denied = await handleCodexHook(
+      payload("pre-tool-use.json", { tool_input: { command: "curl https://x" }, tool_use_id: "b" }),
+      hook,
+    );
+    expect(reasonOf(denied)).toContain("Bash(curl *)");
+  });
+
+  it("PreToolUse: the same forbidden call again and again aborts, and every later call is denied with the abort", async () => {
+    const { hook, session } = context({ rules: FORBID });
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      await handleCodexHook(payload("pre-tool-use.json", { tool_use_id: `call_${attempt}` }), hook);
+    }
+    expect((await session.state()).aborted).toBeDefined();
+    const later = await handleCodexHook(
+      payload("pre-tool-use.json", { tool_input: { command: "ls" }, tool_use_id: "z" }),
+      hook,
+    );
+    expect(reasonOf(later)).toMatch(/stopped|aborted/i);
+  });
+
+  it("PostToolUse: a read-only file system refusal counts as a sandbox denial", async () => {
+    const { hook, session } = context({});
+    await handleCodexHook(payload("post-tool-use-read-only.json"), hook);
+    expect((await session.state()).records.at(-1)).toMatchObject({ source: "sandbox", tool: "Bash" });
+  });
+
+  it("Stop: refusals only the rollout shows are recorded once, keyed by call id", async () => {
+    const transcript = readFileSync(join(fixtures, "forbidden.rollout.jsonl"), "utf8");
+    const { hook, session } = context({ transcript });
+    await handleCodexHook(payload("stop.json"), hook);
+    await handleCodexHook(payload("session-end.json"), hook);
+    const records = (await session.state()).records;
+    expect(records.map((record) => record.toolUseId)).toEqual(["call_1", "call_2"]);
+    expect(records.every((record) => record.source === "rule")).toBe(true);
+  });
+
+  it("fails closed: a deny for PreToolUse, exit 2 for an unreadable event, a non-blocking error otherwise", () => {
+    expect(JSON.stringify(failClosed({ eventName: "PreToolUse", reason: "boom" }).output)).toContain('"deny"');
+    expect(failClosed({ eventName: undefined, reason: "boom" }).exitCode).toBe(2);
+    expect(failClosed({ eventName: "Stop", reason: "boom" }).exitCode).toBe(1);
+  });
+
+  it("rejects payloads without the fields toolgate needs, with a sentence", () => {
+    expect(() => parseCodexHookInput("{}")).toThrow(/not one toolgate handles/);
+    expect(() => parseCodexHookInput('{"hook_event_name":"PreToolUse","session_id":"s"}')).toThrow(/tool_name/);
+    expect(() => parseCodexHookInput("nope")).toThrow(/not JSON/);
+  });
+});
