@@ -86,7 +86,9 @@ describe("an approval UI (interactive) with the real ai", () => {
     expect(runs).toEqual([]);
     // shell threshold 2: the third approval request carries toolgate's offer of the minimum scope
     expect(loop.offers.slice(0, 2)).toEqual([undefined, undefined]);
-    expect(loop.offers[2]).toContain("npm publish");
+    expect(loop.offers[2]).toBe(
+      'Bash was denied 2 times for "npm publish". Allow the command "npm publish" for the rest of this session?',
+    );
     expect(loop.offers[3]).toBeUndefined();
     const seen = toolResultTexts(loop.prompts.at(-1));
     expect(seen).toHaveLength(3);
