@@ -19,6 +19,7 @@ export const subCommands: Record<string, Load> = {
   hook: lazy(() => import("./hook.js")),
   run: lazy(() => import("./run.js")),
   report: lazy(() => import("./report.js")),
+  dashboard: lazy(() => import("./dashboard.js")),
   analyze: lazy(() => import("./analyze.js")),
   tail: lazy(() => import("./tail.js")),
   scrub: lazy(() => import("./scrub.js")),

@@ -1,0 +1,110 @@
+import { timingSafeEqual } from "node:crypto";
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { ToolgateError } from "../../core/errors.js";
+import { answerApi, type DashboardData } from "./dashboard-api.js";
+import { denialHighWaterMark, denialsAfter } from "./live-query.js";
+import { renderPage } from "./render-page.js";
+
+export interface DashboardAppOptions extends DashboardData {
+  /** the per-run secret every request must carry (`?token=` or the `x-toolgate-token` header) */
+  token: string;
+  assets: { script: string; css: string };
+  /** how often the live feed looks past the high-water mark (1000 ms) */
+  livePollMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+const LIVE_BATCH = 200;
+
+const SECURITY_HEADERS: Record<string, string> = {
+  "Content-Security-Policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "Cache-Control": "no-store",
+  "X-Frame-Options": "DENY",
+};
+
+/**
+ * The dashboard's HTTP layer: a token check in front of everything (401 without it), no CORS headers (another
+ * origin's page cannot read an answer), read-only JSON endpoints (`answerApi`), the page and its two assets, and
+ * `/api/live`: server-sent events of every denial stored after the store's high-water mark.
+ */
+export function createDashboardApp(options: DashboardAppOptions): Hono {
+  const app = new Hono();
+  const expected = Buffer.from(options.token);
+  const onError = options.onError ?? (() => undefined);
+
+  app.use("*", async (context, next) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) context.header(name, value);
+    const given = Buffer.from(context.req.query("token") ?? context.req.header("x-toolgate-token") ?? "");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return context.text(
+        "401: this dashboard needs the token printed by `toolgate dashboard` (open the full URL it printed).\n",
+        401,
+      );
+    }
+    if (context.req.method !== "GET" && context.req.method !== "HEAD") return context.text("405: read-only\n", 405);
+    await next();
+    return undefined;
+  });
+
+  app.get("/", (context) =>
+    context.html(
+      renderPage({
+        ...options.assets,
+        mode: { kind: "server", token: options.token, defaultSince: options.defaultSince },
+      }),
+    ),
+  );
+  app.get("/assets/dashboard.js", (context) =>
+    context.body(options.assets.script, 200, { "Content-Type": "text/javascript; charset=utf-8" }),
+  );
+  app.get("/assets/dashboard.css", (context) =>
+    context.body(options.assets.css, 200, { "Content-Type": "text/css; charset=utf-8" }),
+  );
+
+  app.get("/api/live", (context) =>
+    streamSSE(context, async (stream) => {
+      let open = true;
+      stream.onAbort(() => {
+        open = false;
+      });
+      const resume = Number(context.req.header("last-event-id") ?? context.req.query("after") ?? Number.NaN);
+      let highWaterMark = Number.isInteger(resume) && resume >= 0 ? resume : await denialHighWaterMark(options.reader);
+      await stream.writeSSE({ event: "ready", data: JSON.stringify({ highWaterMark }), id: String(highWaterMark) });
+      while (open) {
+        const rows = await denialsAfter({ reader: options.reader, afterId: highWaterMark, limit: LIVE_BATCH });
+        for (const row of rows) {
+          highWaterMark = row.id;
+          await stream.writeSSE({ event: "denial", data: JSON.stringify(row), id: String(row.id) });
+        }
+        if (rows.length < LIVE_BATCH) await stream.sleep(options.livePollMs ?? 1_000);
+      }
+    }),
+  );
+
+  app.get("/api/*", async (context) => {
+    const url = new URL(context.req.url);
+    url.searchParams.delete("token");
+    try {
+      const answer = await answerApi(options, url.pathname, url.searchParams);
+      if (answer === undefined)
+        return context.json({ error: { code: "NOT_FOUND", message: "No such endpoint." } }, 404);
+      return context.json(answer);
+    } catch (error) {
+      if (ToolgateError.is(error) && error.code === "INPUT_INVALID") {
+        return context.json({ error: { code: error.code, message: error.message } }, 400);
+      }
+      onError(error);
+      return context.json(
+        { error: { code: "INTERNAL", message: "The store could not answer; the dashboard's terminal says why." } },
+        500,
+      );
+    }
+  });
+
+  app.notFound((context) => context.text("404\n", 404));
+  return app;
+}

@@ -1,0 +1,83 @@
+import { ToolgateError } from "../../core/errors.js";
+import type { DenialStore } from "../../store/ports.js";
+import { parseDashboardFilters } from "./dashboard-filters.js";
+import { queryFilterOptions } from "./filter-options-query.js";
+import { queryOverview } from "./overview-query.js";
+import { queryPolicy } from "./policy-query.js";
+import { querySessionTimeline } from "./session-timeline-query.js";
+import { querySessions, SESSION_SORTS, type SessionSort } from "./sessions-query.js";
+import type { SqlReader } from "./sql-reader.js";
+
+export interface DashboardData {
+  reader: SqlReader;
+  /** the store's denial port: its `report` is the one `toolgate report` prints */
+  denials: Pick<DenialStore, "report">;
+  /** the window when the URL names none (`30d`) */
+  defaultSince: string;
+  /** the configured redaction, applied to suggested rules */
+  redactText: (text: string) => string;
+  now?: () => number;
+}
+
+export const SESSIONS_PAGE_SIZE = 50;
+const TOP = 10;
+const POLICY_TOP = 50;
+
+/**
+ * Every JSON endpoint of the dashboard, as one function of a path and its query, so the server and the
+ * self-contained HTML report (`toolgate analyze --html`) answer the same requests the same way. Unknown paths
+ * return undefined; bad parameters throw INPUT_INVALID.
+ */
+export async function answerApi(data: DashboardData, path: string, query: URLSearchParams): Promise<unknown> {
+  const now = (data.now ?? Date.now)();
+  const filters = () => parseDashboardFilters(query, { now, defaultSince: data.defaultSince });
+  switch (path) {
+    case "/api/overview":
+      return { window: windowOf(filters()), ...(await queryOverview({ ...data, filters: filters(), top: TOP })) };
+    case "/api/filters":
+      return queryFilterOptions({ reader: data.reader, since: filters().since });
+    case "/api/sessions": {
+      const sort = query.get("sort") || "last";
+      if (!(sort in SESSION_SORTS)) throw invalid(`sort takes one of ${Object.keys(SESSION_SORTS).join(", ")}.`);
+      const page = Number(query.get("page") || "0");
+      if (!Number.isInteger(page) || page < 0 || page > 100_000) throw invalid("page takes a whole number from 0.");
+      return querySessions({
+        reader: data.reader,
+        filters: filters(),
+        sort: sort as SessionSort,
+        descending: query.get("dir") !== "asc",
+        page,
+        pageSize: SESSIONS_PAGE_SIZE,
+      });
+    }
+    case "/api/session": {
+      const id = query.get("id");
+      if (!id) throw invalid("session takes id=<session id>.");
+      return querySessionTimeline({ reader: data.reader, sessionId: id });
+    }
+    case "/api/policy":
+      return queryPolicy({
+        reader: data.reader,
+        denials: data.denials,
+        filters: filters(),
+        top: POLICY_TOP,
+        redactText: data.redactText,
+      });
+    default:
+      return undefined;
+  }
+}
+
+function windowOf(filters: ReturnType<typeof parseDashboardFilters>) {
+  return {
+    since: new Date(filters.since).toISOString(),
+    until: filters.until === undefined ? null : new Date(filters.until).toISOString(),
+    tool: filters.tool ?? null,
+    host: filters.host ?? null,
+    label: filters.label === undefined ? null : `${filters.label.key}:${filters.label.value}`,
+  };
+}
+
+function invalid(message: string): ToolgateError {
+  return new ToolgateError({ code: "INPUT_INVALID", message });
+}

@@ -1,0 +1,70 @@
+import { ToolgateError } from "../../core/errors.js";
+import { parseSince } from "../../store/parse-since.js";
+import type { SqlBuilder, SqlReader } from "./sql-reader.js";
+
+/** What every dashboard view is narrowed by; all of it lives in the page's URL. */
+export interface DashboardFilters {
+  /** epoch ms, inclusive */
+  since: number;
+  /** epoch ms, exclusive */
+  until?: number;
+  tool?: string;
+  host?: string;
+  /** a session label (`repo`, `workflow`, ...) and the value it must have */
+  label?: { key: string; value: string };
+}
+
+const LABEL_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
+ * Reads the filters from a request's query: `since` (7d, 12h, a date; `defaultSince` when absent), `until`,
+ * `tool`, `host`, `label` (`key:value`). Bad values throw INPUT_INVALID with the fix.
+ */
+export function parseDashboardFilters(query: URLSearchParams, options: { now: number; defaultSince: string }) {
+  const filters: DashboardFilters = { since: parseSince(query.get("since") || options.defaultSince, options.now) };
+  const until = query.get("until");
+  if (until) filters.until = parseSince(until, options.now);
+  const tool = query.get("tool");
+  if (tool) filters.tool = tool;
+  const host = query.get("host");
+  if (host) filters.host = host;
+  const label = query.get("label");
+  if (label) {
+    const colon = label.indexOf(":");
+    const key = colon < 0 ? "" : label.slice(0, colon);
+    if (!LABEL_KEY.test(key)) {
+      throw new ToolgateError({
+        code: "INPUT_INVALID",
+        message: `label takes key:value with a key of letters, digits, _ . - (got "${label}").`,
+      });
+    }
+    filters.label = { key, value: label.slice(colon + 1) };
+  }
+  return filters;
+}
+
+/** whether the store's own report (window + tool) answers these filters exactly */
+export function reportCovers(filters: DashboardFilters): boolean {
+  return filters.host === undefined && filters.label === undefined;
+}
+
+/** The WHERE clause of the filters over `denials`, plus an optional session; values bound, never inlined. */
+export function denialWhere(
+  filters: DashboardFilters,
+  builder: SqlBuilder,
+  reader: Pick<SqlReader, "engine">,
+  extra: { sessionId?: string } = {},
+): string {
+  const parts = [`at >= ${builder.value(filters.since)}`];
+  if (filters.until !== undefined) parts.push(`at < ${builder.value(filters.until)}`);
+  if (filters.tool !== undefined) parts.push(`tool = ${builder.value(filters.tool)}`);
+  if (filters.host !== undefined) parts.push(`host = ${builder.value(filters.host)}`);
+  if (filters.label !== undefined) {
+    // the key's placeholder first: SQLite numbers `?` in the order they appear in the text
+    const key = builder.value(reader.engine === "sqlite" ? `$."${filters.label.key}"` : filters.label.key);
+    const value = builder.value(filters.label.value);
+    parts.push(reader.engine === "sqlite" ? `json_extract(labels, ${key}) = ${value}` : `labels ->> ${key} = ${value}`);
+  }
+  if (extra.sessionId !== undefined) parts.push(`session_id = ${builder.value(extra.sessionId)}`);
+  return `WHERE ${parts.join(" AND ")}`;
+}

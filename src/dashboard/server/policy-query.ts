@@ -1,0 +1,90 @@
+import { suggestRule } from "../../policy/grants/suggest-rule.js";
+import type { DenialStore } from "../../store/ports.js";
+import { type AttackKind, attackKind } from "./attack-signals.js";
+import type { DashboardFilters } from "./dashboard-filters.js";
+import { SqlBuilder, type SqlReader } from "./sql-reader.js";
+
+/** sources an allow rule cannot change (the same list as the analyzer's rule suggestions) */
+const NO_RULE_SOURCES = new Set(["loop", "sandbox", "validation", "aborted", "internal"]);
+
+export interface PolicyRow {
+  tool: string;
+  signature: string;
+  count: number;
+  example: string;
+  /** the narrowest allow rule for this call (redacted); null when only sources an allow rule cannot change denied it */
+  allowRule: string | null;
+  /** denials of this call per source in the window, most first */
+  sources: { source: string; count: number }[];
+  /** an explicit deny rule refused it: adding the allow rule would change nothing (deny wins) */
+  denyRuleWins: boolean;
+  denyRule: string | null;
+  /** set when a deny rule refused something destructive or exfiltrating */
+  attack: AttackKind | null;
+}
+
+/**
+ * Policy tuning: the most-denied calls of the window (the store's report, so the same calls and counts as
+ * `toolgate report`), each with the minimal allow rule, marked when a deny rule still wins, and split into
+ * attack-like denials (a deny rule refused a destructive or exfiltrating call) and the rest (a policy that may be
+ * too tight). Host and label filters do not narrow this view (the store ranks calls by window and tool).
+ */
+export async function queryPolicy(options: {
+  reader: SqlReader;
+  denials: Pick<DenialStore, "report">;
+  filters: DashboardFilters;
+  top: number;
+  redactText: (text: string) => string;
+}) {
+  const { filters } = options;
+  const report = await options.denials.report({
+    since: filters.since,
+    top: options.top,
+    ...(filters.until === undefined ? {} : { until: filters.until }),
+    ...(filters.tool === undefined ? {} : { tool: filters.tool }),
+  });
+  const sources = await sourcesOf({ ...options, signatures: report.topSignatures.map((row) => row.signature) });
+  const rows: PolicyRow[] = report.topSignatures.map((row) => ({
+    tool: row.tool,
+    signature: row.signature,
+    count: row.count,
+    example: row.sample.inputSummary,
+    allowRule: (sources.get(row.signature) ?? []).every((entry) => NO_RULE_SOURCES.has(entry.source))
+      ? null
+      : options.redactText(suggestRule(row.tool, row.sample.input)),
+    sources: sources.get(row.signature) ?? [],
+    denyRuleWins: row.deniedByRule,
+    denyRule: row.denyRule,
+    attack: row.deniedByRule ? (attackKind(row.tool, row.sample.input) ?? null) : null,
+  }));
+  return {
+    total: report.total,
+    attacks: rows.filter((row) => row.attack !== null),
+    tooTight: rows.filter((row) => row.attack === null),
+    ignoredFilters: [filters.host === undefined ? [] : ["host"], filters.label === undefined ? [] : ["label"]].flat(),
+  };
+}
+
+/** how each ranked call was denied in the window: one GROUP BY over the ranked signatures */
+async function sourcesOf(options: { reader: SqlReader; filters: DashboardFilters; signatures: string[] }) {
+  const result = new Map<string, { source: string; count: number }[]>();
+  if (options.signatures.length === 0) return result;
+  const { reader, filters } = options;
+  const builder = new SqlBuilder(reader);
+  const parts = [`at >= ${builder.value(filters.since)}`];
+  if (filters.until !== undefined) parts.push(`at < ${builder.value(filters.until)}`);
+  if (filters.tool !== undefined) parts.push(`tool = ${builder.value(filters.tool)}`);
+  const list = options.signatures.map((signature) => builder.value(signature)).join(", ");
+  const rows = await reader.all(
+    `SELECT signature, source, count(*) AS n FROM denials WHERE ${parts.join(" AND ")} AND signature IN (${list})
+     GROUP BY signature, source`,
+    builder.params,
+  );
+  for (const row of rows) {
+    const entries = result.get(String(row.signature)) ?? [];
+    entries.push({ source: String(row.source), count: Number(row.n) });
+    result.set(String(row.signature), entries);
+  }
+  for (const entries of result.values()) entries.sort((a, b) => b.count - a.count || (a.source < b.source ? -1 : 1));
+  return result;
+}

@@ -1,0 +1,82 @@
+/** A tiny element builder: `h("a", { href: "#" }, "text", child)`. Text is always set as text, never parsed. */
+type Child = Node | string | number | null | undefined | false;
+type Attributes = Record<string, string | number | boolean | null | undefined | ((event: Event) => void)>;
+
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: (Child | Child[])[]
+): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (typeof value === "function") element.addEventListener(name.replace(/^on/, ""), value);
+    // through the CSSOM: the page's Content-Security-Policy refuses style attributes
+    else if (name === "style") setStyle(element, String(value));
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(typeof child === "object" ? child : String(child));
+  }
+  return element;
+}
+
+function setStyle(element: HTMLElement, text: string): void {
+  for (const declaration of text.split(";")) {
+    const colon = declaration.indexOf(":");
+    if (colon > 0) element.style.setProperty(declaration.slice(0, colon).trim(), declaration.slice(colon + 1).trim());
+  }
+}
+
+export interface Column<Row> {
+  label: string;
+  /** right-aligned figures */
+  numeric?: boolean;
+  cell: (row: Row) => Child | Child[];
+  /** a sort key the server understands; the header becomes a button */
+  sort?: string;
+}
+
+/** A data table with a caption; sortable headers are buttons with aria-sort. */
+export function table<Row>(options: {
+  caption: string;
+  columns: Column<Row>[];
+  rows: readonly Row[];
+  sorted?: { key: string; descending: boolean; onSort: (key: string) => void };
+  className?: string;
+}): HTMLTableElement {
+  const { sorted } = options;
+  const head = options.columns.map((column) => {
+    const active = sorted !== undefined && column.sort === sorted.key;
+    const ariaSort = active ? (sorted.descending ? "descending" : "ascending") : column.sort ? "none" : null;
+    const content =
+      column.sort && sorted
+        ? h(
+            "button",
+            { type: "button", class: "sort", onclick: () => sorted.onSort(column.sort as string) },
+            column.label,
+            active ? (sorted.descending ? " ▼" : " ▲") : "",
+          )
+        : column.label;
+    return h("th", { scope: "col", class: column.numeric ? "num" : null, "aria-sort": ariaSort }, content);
+  });
+  const body = options.rows.map((row) =>
+    h(
+      "tr",
+      {},
+      ...options.columns.map((column) => h("td", { class: column.numeric ? "num" : null }, column.cell(row))),
+    ),
+  );
+  return h(
+    "table",
+    { class: options.className ?? null },
+    h("caption", {}, options.caption),
+    h("thead", {}, h("tr", {}, ...head)),
+    h("tbody", {}, ...body),
+  );
+}
+
+export function emptyState(title: string, ...lines: (Child | Child[])[]): HTMLElement {
+  return h("div", { class: "empty", role: "status" }, h("p", { class: "empty-title" }, title), ...lines);
+}

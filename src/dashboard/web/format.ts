@@ -1,0 +1,29 @@
+const numberFormat = new Intl.NumberFormat("en-US");
+
+export function count(value: number): string {
+  return numberFormat.format(value);
+}
+
+/** `2026-11-23 14:05` in UTC, the zone of the store's days */
+export function dateTime(at: number): string {
+  return new Date(at).toISOString().slice(0, 16).replace("T", " ");
+}
+
+export function time(at: number): string {
+  return new Date(at).toISOString().slice(11, 19);
+}
+
+export function shortId(id: string): string {
+  return id.length > 14 ? `${id.slice(0, 12)}…` : id;
+}
+
+/** one line of an audit event's details, for the timeline */
+export function detailLine(detail: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(detail)) {
+    if (value === null || value === undefined) continue;
+    const text = typeof value === "string" ? value : JSON.stringify(value);
+    parts.push(`${key}: ${text.length > 240 ? `${text.slice(0, 240)}…` : text}`);
+  }
+  return parts.join(" · ");
+}

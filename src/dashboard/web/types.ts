@@ -1,0 +1,106 @@
+/** The shapes the dashboard's API answers with (src/dashboard/server/*-query.ts), as the page reads them. */
+export interface Overview {
+  window: { since: string; until: string | null; tool: string | null; host: string | null; label: string | null };
+  total: number;
+  sessions: number;
+  bySource: { days: string[]; sources: string[]; counts: number[][] };
+  perDay: { day: string; count: number }[];
+  topTools: { tool: string; count: number }[];
+  topPatterns: { tool: string; pattern: string; count: number; variantCount: number }[];
+  incidents: { sessionId: string; loops: number; aborts: number; denials: number }[];
+  callsSaved: number;
+  runsAborted: number;
+  sessionsWithLoops: number;
+  fromReport: boolean;
+}
+
+export interface FilterOptions {
+  tools: string[];
+  hosts: string[];
+  labels: string[];
+}
+
+export interface SessionRow {
+  sessionId: string;
+  host: string | null;
+  parentSessionId: string | null;
+  firstAt: number;
+  lastAt: number;
+  denials: number;
+  tools: number;
+  subagents: number;
+  loops: number;
+  aborts: number;
+}
+
+export interface SessionsPage {
+  total: number;
+  page: number;
+  pageSize: number;
+  rows: SessionRow[];
+}
+
+export type TimelineEntry =
+  | {
+      type: "denial";
+      id: number;
+      at: number;
+      agentId: string | null;
+      turn: number;
+      tool: string;
+      source: string;
+      reason: string;
+      rule: string | null;
+      summary: string;
+    }
+  | {
+      type: "event";
+      id: number;
+      at: number;
+      agentId: string | null;
+      turn: number;
+      kind: string;
+      tool: string | null;
+      detail: Record<string, unknown>;
+    };
+
+export interface SessionTimeline {
+  sessionId: string;
+  host: string | null;
+  labels: Record<string, string> | null;
+  truncated: boolean;
+  entries: TimelineEntry[];
+  subagents: { agentId: string; denials: number; firstAt: number }[];
+  childSessions: { sessionId: string; denials: number }[];
+}
+
+export interface PolicyRow {
+  tool: string;
+  signature: string;
+  count: number;
+  example: string;
+  allowRule: string | null;
+  sources: { source: string; count: number }[];
+  denyRuleWins: boolean;
+  denyRule: string | null;
+  attack: "destructive" | "exfiltration" | null;
+}
+
+export interface Policy {
+  total: number;
+  attacks: PolicyRow[];
+  tooTight: PolicyRow[];
+  ignoredFilters: string[];
+}
+
+export interface LiveDenial {
+  id: number;
+  at: number;
+  sessionId: string;
+  host: string | null;
+  tool: string;
+  source: string;
+  rule: string | null;
+  reason: string;
+  summary: string;
+}

@@ -1,0 +1,141 @@
+import { getJson } from "../api.js";
+import { sourceColour, stackedBars } from "../chart.js";
+import { emptyState, h, table } from "../dom.js";
+import { count, shortId } from "../format.js";
+import type { Overview } from "../types.js";
+import { linkTo } from "../url-state.js";
+
+/** Overview: what was refused in the window, by day and source, which tools and patterns, which sessions looped. */
+export async function overviewView(filters: URLSearchParams): Promise<HTMLElement> {
+  const overview = await getJson<Overview>("/api/overview", filters);
+  if (overview.total === 0) {
+    return h(
+      "section",
+      { "aria-labelledby": "overview-title" },
+      h("h2", { id: "overview-title" }, "Overview"),
+      emptyState(
+        filtersNarrow(filters) ? "No denials match these filters." : "No denials yet in this window.",
+        h(
+          "p",
+          {},
+          "Install the hooks with ",
+          h("code", {}, "toolgate install claude-code"),
+          " (or ",
+          h("code", {}, "toolgate install opencode"),
+          "), run a session, and its denials appear here. To load the sessions your agents already ran: ",
+          h("code", {}, "toolgate analyze --save"),
+          ".",
+        ),
+        filtersNarrow(filters)
+          ? h("p", {}, h("a", linkTo({ tool: null, host: null, label: null }), "Clear the filters"))
+          : null,
+      ),
+    );
+  }
+  const kpis = h(
+    "dl",
+    { class: "kpis" },
+    kpi("Denials", overview.total, "kpi-total"),
+    kpi("Sessions", overview.sessions, "kpi-sessions"),
+    kpi(
+      "Calls saved",
+      overview.callsSaved,
+      "kpi-saved",
+      "calls toolgate refused itself after a loop verdict or an abort",
+    ),
+    kpi("Runs aborted", overview.runsAborted, "kpi-aborted"),
+    kpi("Sessions with loops", overview.sessionsWithLoops, "kpi-loops"),
+  );
+  const { days, sources, counts } = overview.bySource;
+  const chartLabel = `Denials per day, stacked by source, from ${days[0]} to ${days.at(-1)}. The table below has every figure.`;
+  const seriesTable = table({
+    caption: "Denials per day by source (the chart's figures)",
+    className: "series",
+    columns: [
+      { label: "Day (UTC)", cell: (index: number) => days[index] },
+      ...sources.map((source, sourceIndex) => ({
+        label: source,
+        numeric: true,
+        cell: (index: number) => count(counts[sourceIndex]?.[index] ?? 0),
+      })),
+      {
+        label: "Total",
+        numeric: true,
+        cell: (index: number) => count(counts.reduce((sum, row) => sum + (row[index] ?? 0), 0)),
+      },
+    ],
+    rows: days.map((_, index) => index).reverse(),
+  });
+  const legend = h(
+    "ul",
+    { class: "legend", "aria-hidden": "true" },
+    ...sources.map((source) =>
+      h("li", {}, h("span", { class: "swatch", style: `background:${sourceColour(source)}` }), source),
+    ),
+  );
+  return h(
+    "section",
+    { "aria-labelledby": "overview-title" },
+    h("h2", { id: "overview-title" }, "Overview"),
+    h(
+      "p",
+      { class: "window" },
+      `${overview.window.since.slice(0, 16).replace("T", " ")} UTC to ${overview.window.until?.slice(0, 16).replace("T", " ") ?? "now"}`,
+      overview.fromReport ? " · same figures as toolgate report" : " · narrowed by host or label",
+    ),
+    kpis,
+    h(
+      "figure",
+      { class: "panel" },
+      h("figcaption", {}, "Denials over time, by source"),
+      legend,
+      stackedBars({ days, sources, counts, label: chartLabel }),
+      h("details", {}, h("summary", {}, "Show the figures as a table"), seriesTable),
+    ),
+    h(
+      "div",
+      { class: "grid" },
+      table({
+        caption: "Top tools",
+        columns: [
+          { label: "Tool", cell: (row) => h("a", linkTo({ tool: row.tool }), row.tool) },
+          { label: "Denials", numeric: true, cell: (row) => count(row.count) },
+        ],
+        rows: overview.topTools,
+      }),
+      table({
+        caption: "Top patterns",
+        columns: [
+          { label: "Tool", cell: (row) => row.tool },
+          { label: "Pattern", cell: (row) => h("code", {}, row.pattern) },
+          { label: "Variants", numeric: true, cell: (row) => count(row.variantCount) },
+          { label: "Denials", numeric: true, cell: (row) => count(row.count) },
+        ],
+        rows: overview.topPatterns,
+      }),
+    ),
+    overview.incidents.length === 0
+      ? h("p", { class: "note" }, "No session in this window had a loop verdict or an abort.")
+      : table({
+          caption: "Sessions with loops or aborts",
+          columns: [
+            {
+              label: "Session",
+              cell: (row) => h("a", linkTo({ view: "session", session: row.sessionId }), shortId(row.sessionId)),
+            },
+            { label: "Loops", numeric: true, cell: (row) => count(row.loops) },
+            { label: "Aborts", numeric: true, cell: (row) => count(row.aborts) },
+            { label: "Denials", numeric: true, cell: (row) => count(row.denials) },
+          ],
+          rows: overview.incidents,
+        }),
+  );
+}
+
+function kpi(label: string, value: number, id: string, title?: string): HTMLElement {
+  return h("div", { class: "kpi", title: title ?? null }, h("dt", {}, label), h("dd", { id }, count(value)));
+}
+
+function filtersNarrow(filters: URLSearchParams): boolean {
+  return ["tool", "host", "label"].some((key) => filters.has(key));
+}

@@ -1,0 +1,102 @@
+import { getJson } from "../api.js";
+import { sourceColour } from "../chart.js";
+import { h } from "../dom.js";
+import { count, dateTime, detailLine, shortId, time } from "../format.js";
+import type { SessionTimeline, TimelineEntry } from "../types.js";
+import { linkTo } from "../url-state.js";
+
+const EVENT_TITLES: Record<string, string> = {
+  "escalation.reached": "Escalation",
+  "grant.offered": "Grant offered",
+  "grant.recorded": "Grant given",
+  "grant.declined": "Grant declined",
+  "grant.revoked": "Grant revoked",
+  "nudge.sent": "Nudge sent to the model",
+  "run.aborted": "Run aborted",
+  "loop.detected": "Loop detected",
+  "session.summary": "Session ended",
+  "denial.recorded": "Denial recorded",
+};
+
+/** One session's timeline: each denial with its source and rule, each escalation, nudge, grant, loop and abort. */
+export async function sessionView(params: URLSearchParams): Promise<HTMLElement> {
+  const id = params.get("session") ?? "";
+  const timeline = await getJson<SessionTimeline>("/api/session", new URLSearchParams({ id }));
+  const denials = timeline.entries.filter((entry) => entry.type === "denial").length;
+  const labels = Object.entries(timeline.labels ?? {}).map(([key, value]) => `${key}: ${value}`);
+  return h(
+    "section",
+    { "aria-labelledby": "session-title" },
+    h("p", {}, h("a", linkTo({ view: "sessions", session: null }), "← All sessions")),
+    h("h2", { id: "session-title" }, "Session ", h("code", {}, timeline.sessionId)),
+    h(
+      "p",
+      { class: "window" },
+      [timeline.host ?? "unknown host", `${count(denials)} denials`, ...labels].join(" · "),
+      timeline.truncated ? " · showing the first 1,000 denials and events" : "",
+    ),
+    timeline.subagents.length + timeline.childSessions.length === 0
+      ? null
+      : h(
+          "div",
+          { class: "panel" },
+          h("h3", {}, "Subagents"),
+          h(
+            "ul",
+            {},
+            ...timeline.subagents.map((agent) =>
+              h(
+                "li",
+                {},
+                h("code", {}, agent.agentId),
+                ` · ${count(agent.denials)} denials from ${dateTime(agent.firstAt)}`,
+              ),
+            ),
+            ...timeline.childSessions.map((child) =>
+              h(
+                "li",
+                {},
+                h("a", linkTo({ session: child.sessionId }), shortId(child.sessionId)),
+                ` · subagent session, ${count(child.denials)} denials`,
+              ),
+            ),
+          ),
+        ),
+    timeline.entries.length === 0
+      ? h("p", { class: "note" }, "Nothing recorded for this session.")
+      : h("ol", { class: "timeline", "aria-label": "What happened, in order" }, ...timeline.entries.map(entryItem)),
+    h(
+      "p",
+      { class: "note" },
+      "The store keeps denials and toolgate's own events; allowed and successful calls are not recorded, so they are not on this timeline.",
+    ),
+  );
+}
+
+function entryItem(entry: TimelineEntry): HTMLElement {
+  const when = h("time", { datetime: new Date(entry.at).toISOString() }, time(entry.at));
+  const agent = entry.agentId ? h("span", { class: "muted" }, ` subagent ${entry.agentId}`) : null;
+  if (entry.type === "denial") {
+    return h(
+      "li",
+      { class: "denial" },
+      when,
+      h("span", { class: "badge", style: `background:${sourceColour(entry.source)}` }, `denied · ${entry.source}`),
+      h("strong", {}, entry.tool),
+      " ",
+      h("code", {}, entry.summary),
+      agent,
+      h("div", { class: "reason" }, entry.rule ? `rule ${entry.rule} · ` : "", entry.reason),
+    );
+  }
+  const kind = entry.kind === "run.aborted" ? "abort" : entry.kind === "loop.detected" ? "loop" : "event";
+  return h(
+    "li",
+    { class: `event ${kind}` },
+    when,
+    h("span", { class: `badge badge-${kind}` }, EVENT_TITLES[entry.kind] ?? entry.kind),
+    entry.tool ? h("strong", {}, entry.tool) : null,
+    agent,
+    h("div", { class: "reason" }, detailLine(entry.detail)),
+  );
+}

@@ -1,0 +1,69 @@
+import { getJson } from "../api.js";
+import { emptyState, h, table } from "../dom.js";
+import { count, dateTime, shortId } from "../format.js";
+import type { SessionsPage } from "../types.js";
+import { linkTo, navigate } from "../url-state.js";
+
+/** Sessions: every session with denials under the filters, sorted and paged by the server. */
+export async function sessionsView(params: URLSearchParams, filters: URLSearchParams): Promise<HTMLElement> {
+  const sort = params.get("sort") ?? "last";
+  const descending = params.get("dir") !== "asc";
+  const page = Number(params.get("page") ?? "0") || 0;
+  const query = new URLSearchParams(filters);
+  if (params.has("sort")) query.set("sort", sort);
+  if (params.has("dir")) query.set("dir", descending ? "desc" : "asc");
+  if (page > 0) query.set("page", String(page));
+  const answer = await getJson<SessionsPage>("/api/sessions", query);
+  const title = h("h2", { id: "sessions-title" }, "Sessions");
+  if (answer.total === 0) {
+    return h(
+      "section",
+      { "aria-labelledby": "sessions-title" },
+      title,
+      emptyState(
+        "No session has denials in this window.",
+        h("p", {}, "Widen the time range, clear the filters, or run an agent with toolgate installed."),
+      ),
+    );
+  }
+  const pages = Math.ceil(answer.total / answer.pageSize);
+  const onSort = (key: string) => navigate({ sort: key, dir: key === sort && descending ? "asc" : "desc", page: null });
+  return h(
+    "section",
+    { "aria-labelledby": "sessions-title" },
+    title,
+    table({
+      caption: `${count(answer.total)} sessions with denials, page ${page + 1} of ${pages}`,
+      sorted: { key: sort, descending, onSort },
+      columns: [
+        {
+          label: "Session",
+          sort: "session",
+          cell: (row) => [
+            h(
+              "a",
+              linkTo({ view: "session", session: row.sessionId, sort: null, dir: null, page: null }),
+              shortId(row.sessionId),
+            ),
+            row.parentSessionId ? h("span", { class: "muted" }, " subagent session") : null,
+          ],
+        },
+        { label: "Host", cell: (row) => row.host ?? "—" },
+        { label: "First denial (UTC)", sort: "first", cell: (row) => dateTime(row.firstAt) },
+        { label: "Last denial (UTC)", sort: "last", cell: (row) => dateTime(row.lastAt) },
+        { label: "Denials", sort: "denials", numeric: true, cell: (row) => count(row.denials) },
+        { label: "Tools", numeric: true, cell: (row) => count(row.tools) },
+        { label: "Subagents", numeric: true, cell: (row) => count(row.subagents) },
+        { label: "Loops", numeric: true, cell: (row) => count(row.loops) },
+        { label: "Aborts", numeric: true, cell: (row) => count(row.aborts) },
+      ],
+      rows: answer.rows,
+    }),
+    h(
+      "nav",
+      { class: "pager", "aria-label": "Pages" },
+      page > 0 ? h("a", linkTo({ page: page - 1 === 0 ? null : String(page - 1) }), "← Newer page") : null,
+      page + 1 < pages ? h("a", linkTo({ page: String(page + 1) }), "Next page →") : null,
+    ),
+  );
+}
