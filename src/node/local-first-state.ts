@@ -1,11 +1,17 @@
 import type { CompiledConfig } from "../core/config.js";
 import { ToolgateError } from "../core/errors.js";
+import type { ToolCall } from "../core/events.js";
+import { RECORD_STRING_LIMIT } from "../core/on-call-denied.js";
 import type { DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
-import type { GuardSessionOptions } from "../guard/types.js";
+import { truncateStrings } from "../core/truncate-strings.js";
+import type { DecideResult, GuardSessionOptions } from "../guard/types.js";
 import type { DenialStore, SessionStateStore, StoredDenial } from "../store/ports.js";
 import type { SpooledDenialStore } from "../store/spooled-denial-store.js";
 import { rebuildSessionState } from "./rebuild-session-state.js";
+
+/** how long a process stops waiting for a session lock that already made it wait its whole budget */
+const LOCKED_RETRY_AFTER_MS = 5_000;
 
 type OnError = ((error: unknown, where: string) => void) | undefined;
 
@@ -37,7 +43,9 @@ export function withPendingRecords(denials: SpooledDenialStore, onError: OnError
  * (the caller answers fail-closed) and the file store has moved it aside; before the error goes on, the session's
  * state is rebuilt from its denial records (the store's and the spool's) and written, so the refusal that follows
  * and every later event count on from the recovered counts instead of from zero. Recovery is best effort: when
- * the records cannot be read the session starts from no state, which can only delay an escalation.
+ * the records cannot be read the session starts from no state, which can only delay an escalation. A session
+ * whose lock stayed held past its budget is refused at once for the next few seconds in this process, so one
+ * event never waits the lock budget twice.
  */
 export function recoveringStateStore(options: {
   files: SessionStateStore;
@@ -69,14 +77,22 @@ export function recoveringStateStore(options: {
       "session state",
     );
   };
+  // a lock that stayed held past its budget: later updates of the session in this process (the guard recording its
+  // fail-closed refusal) fail at once instead of waiting the budget again, so the answer comes after one wait
+  const locked = new Map<string, { error: unknown; until: number }>();
   return {
     get: (sessionId) => files.get(sessionId),
     delete: (sessionId) => files.delete(sessionId),
     close: () => files.close(),
     async update(sessionId, fn) {
+      const held = locked.get(sessionId);
+      if (held !== undefined && Date.now() < held.until) throw held.error;
       try {
         return await files.update(sessionId, fn);
       } catch (error) {
+        if (ToolgateError.is(error) && error.data?.reason === "state-locked") {
+          locked.set(sessionId, { error, until: Date.now() + LOCKED_RETRY_AFTER_MS });
+        }
         if (ToolgateError.is(error) && error.code === "STORE_CORRUPT" && error.data?.quarantined !== undefined) {
           await recover(sessionId).catch((recoverError: unknown) =>
             options.onError?.(recoverError, "rebuilding session state from its records"),
@@ -86,4 +102,45 @@ export function recoveringStateStore(options: {
       }
     },
   };
+}
+
+/**
+ * A call refused fail-closed (`internal`) whose refusal the guard could not record, because the state store that
+ * records it is what failed (a read-only or full state directory, a lock held past its budget): the record goes
+ * to the spool directly, so the refusal is still kept and reported. Its `seq` is 0 (the session's count was not
+ * reachable) and its turn unknown (0); its identity (session, seq, at, tool-use id) stays unique.
+ */
+export function spoolUnrecordedRefusal(options: {
+  denials: SpooledDenialStore;
+  config: CompiledConfig;
+  session: GuardSessionOptions | undefined;
+  sessionId: string;
+  call: ToolCall;
+  result: DecideResult;
+  onError: OnError;
+}): void {
+  const { result, call, config } = options;
+  if (result.decision.behavior !== "deny" || result.decision.denialSource !== "internal") return;
+  if (result.effects.some((effect) => effect.type === "record")) return;
+  const facts = config.ports.describeCall(call.tool, call.input);
+  const at = Date.now();
+  const record: DenialRecord = {
+    seq: 0,
+    sessionId: options.sessionId,
+    turn: 0,
+    tool: call.tool,
+    toolUseId: call.toolUseId,
+    source: "internal",
+    reason: config.ports.redactText(result.decision.reason),
+    signature: facts.signature,
+    pattern: facts.pattern,
+    inputSummary: facts.summary.slice(0, 200),
+    input: truncateStrings(facts.redactedInput, RECORD_STRING_LIMIT),
+    at,
+    timestamp: new Date(at).toISOString(),
+    ...(options.session?.host === undefined ? {} : { host: options.session.host }),
+  };
+  options.denials
+    .append([record])
+    .catch((error: unknown) => options.onError?.(error, "spooling a fail-closed refusal"));
 }

@@ -9,7 +9,7 @@ import { type AuditSink, createGuard, type Guard, type PolicyEvaluator } from ".
 import type { DenialStore, SessionStateStore } from "../store/ports.js";
 import type { Policy } from "./build-policy.js";
 import { loadToolgateSetup, type ToolgateSetupOptions } from "./load-toolgate-setup.js";
-import { recoveringStateStore, withPendingRecords } from "./local-first-state.js";
+import { recoveringStateStore, spoolUnrecordedRefusal, withPendingRecords } from "./local-first-state.js";
 import { type GuardActivity, watchGuardEvents } from "./watch-guard-events.js";
 
 export interface OpenToolgateOptions extends ToolgateSetupOptions {
@@ -125,7 +125,22 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
   });
   const opened = guard;
   return {
-    guard: watchGuardEvents(opened, activity),
+    guard: watchGuardEvents(
+      opened,
+      activity,
+      localFirst
+        ? (sessionId, call, result) =>
+            spoolUnrecordedRefusal({
+              denials: trail.denials,
+              config: opened.config,
+              session: activity.sessions.get(sessionId),
+              sessionId,
+              call,
+              result,
+              onError,
+            })
+        : undefined,
+    ),
     policy,
     config,
     sources: setup.sources,

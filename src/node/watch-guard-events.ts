@@ -1,5 +1,6 @@
+import type { ToolCall } from "../core/events.js";
 import type { Guard } from "../guard/create-guard.js";
-import type { GuardSession, GuardSessionOptions } from "../guard/types.js";
+import type { DecideResult, GuardSession, GuardSessionOptions } from "../guard/types.js";
 
 /** What a process did with its guard: whether it gated a call, handled other events, and which sessions it opened. */
 export interface GuardActivity {
@@ -17,7 +18,12 @@ const READING = new Set<keyof GuardSession>(["state", "recordedCallIds"]);
  * The same guard, noting in `activity` which kind of event this process handled, so the composition root can
  * drain the spool after non-gating events only (a gating event's process never opens the database).
  */
-export function watchGuardEvents(guard: Guard, activity: GuardActivity): Guard {
+export function watchGuardEvents(
+  guard: Guard,
+  activity: GuardActivity,
+  /** after each `decide` of a session, with its call and result (never throws into the caller) */
+  afterDecide?: (sessionId: string, call: ToolCall, result: DecideResult) => void,
+): Guard {
   return {
     config: guard.config,
     drain: () => guard.drain(),
@@ -34,7 +40,16 @@ export function watchGuardEvents(guard: Guard, activity: GuardActivity): Guard {
         observed[key] = (...args: unknown[]) => {
           if (GATING.has(name)) activity.gating = true;
           else if (!READING.has(name)) activity.other = true;
-          return (value as (...args: unknown[]) => unknown)(...args);
+          const result = (value as (...args: unknown[]) => unknown)(...args);
+          if (name !== "decide" || afterDecide === undefined) return result;
+          return (result as Promise<DecideResult>).then((decided) => {
+            try {
+              afterDecide(sessionId, args[0] as ToolCall, decided);
+            } catch {
+              // observing never changes the answer
+            }
+            return decided;
+          });
         };
       }
       return observed as unknown as GuardSession;
