@@ -82,6 +82,8 @@ async function userPromptSubmit(
   if (typeof input.prompt === "string" && input.prompt.trim() !== "") await context.session.turnStarted();
   const effects = await reconcile(input, context);
   const stop = abortOf(effects)?.error ?? (await context.session.state()).aborted?.error;
+  // Qwen fires no Stop after a hook ends the run: end the turn here, so per-denial hooks get this turn's records
+  if (stop !== undefined) await context.session.turnEnded({ outcome: "cancelled" });
   return contextAnswer({
     event: "UserPromptSubmit",
     text: modelText(effects),
