@@ -34,6 +34,13 @@ export function approvalRequested(messages: readonly unknown[] | undefined, tool
 /** Every answered approval in the history, once per tool call (the first answer, as the SDK collects them). */
 export function approvalAnswers(messages: readonly unknown[] | undefined): ApprovalAnswer[] {
   if (messages === undefined || messages.length === 0) return [];
+  // most histories carry no approval answer: one pass over the tool messages, before any map is built
+  const hasAnswer = messages.some(
+    (message) =>
+      (message as { role?: unknown }).role === "tool" &&
+      partsOf(message).some((part) => part.type === "tool-approval-response"),
+  );
+  if (!hasAnswer) return [];
   const calls = new Map<string, { toolName: string; input: unknown }>();
   const requests = new Map<string, string>();
   const answers: ApprovalAnswer[] = [];
