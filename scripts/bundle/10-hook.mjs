@@ -4,8 +4,16 @@
 // stays lazy: the module it names is evaluated only when reached (esbuild wraps it), so an event pays only for the
 // host and the modules it uses. Native modules and optional peers stay external (required from node_modules).
 import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { build } from "esbuild";
+
+/**
+ * Node built-ins that cost milliseconds to load and that most events never use (node:crypto for hook ids and keyed
+ * hashes, node:child_process for command hooks): the bundle imports them through a stand-in whose functions load
+ * the real module on first call.
+ */
+const LAZY_BUILTINS = ["node:crypto", "node:child_process"];
 
 /** Never bundled: native modules, optional peers and what they pull in (loaded from node_modules when reached). */
 const EXTERNAL = ["better-sqlite3", "pg", "pg-native", "@opentelemetry/api", "pino", "thread-stream", "pino-*"];
@@ -13,6 +21,23 @@ const EXTERNAL = ["better-sqlite3", "pg", "pg-native", "@opentelemetry/api", "pi
 export default async function ({ root, dist }) {
   const out = join(dist, "hook");
   mkdirSync(out, { recursive: true });
+  const lazyBuiltins = {
+    name: "lazy-builtins",
+    setup(build) {
+      const filter = new RegExp(
+        `^(${LAZY_BUILTINS.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`,
+      );
+      build.onResolve({ filter }, (args) =>
+        args.namespace === "lazy-builtin"
+          ? { path: args.path, external: true }
+          : { path: args.path, namespace: "lazy-builtin" },
+      );
+      build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({
+        contents: lazyModule(args.path),
+        loader: "js",
+      }));
+    },
+  };
   const common = {
     bundle: true,
     platform: "node",
@@ -33,6 +58,7 @@ export default async function ({ root, dist }) {
     ...common,
     entryPoints: [join(dist, "node", "hook-main.js")],
     outfile: join(out, "hook-bundle.cjs"),
+    plugins: [lazyBuiltins],
   });
   await build({
     ...common,
@@ -48,4 +74,22 @@ export default async function ({ root, dist }) {
   console.log(
     `bundle: dist/hook/hook-bundle.cjs (${size("hook-bundle.cjs")}) + dist/hook/toolgate-hook.cjs (${size("toolgate-hook.cjs")}), toolgate ${version}`,
   );
+}
+
+/**
+ * An ES module exporting every function of a built-in, each loading the real module on its first call (and working
+ * with `new`). A name the code imports that is not a function fails the build ("No matching export"), never a run.
+ */
+function lazyModule(name) {
+  const real = createRequire(import.meta.url)(name);
+  const functions = Object.keys(real).filter(
+    (key) => typeof real[key] === "function" && /^[A-Za-z_$][\w$]*$/.test(key),
+  );
+  const lines = [`let loaded; const load = () => (loaded ??= require(${JSON.stringify(name)}));`];
+  for (const key of functions) {
+    lines.push(
+      `export function ${key}(...args) { const real = load().${key}; return new.target ? Reflect.construct(real, args, new.target) : real.apply(this, args); }`,
+    );
+  }
+  return lines.join("\n");
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { HookEventName, HookOptions } from "../config/audit-schema.js";
 import { compileToolGlobs } from "../core/tool-glob.js";
 import { redactText } from "../detect/redact.js";
-import { createSpool } from "../store/spool.js";
+import { createSpool, type Spool } from "../store/spool.js";
 import { postWebhook } from "./post-webhook.js";
 import { type HookPayload, idempotencyKey } from "./record-payload.js";
 import { runCommandHook } from "./run-command-hook.js";
@@ -30,6 +30,28 @@ interface CompiledHook {
 export interface PendingDelivery {
   hookId: string;
   payload: HookPayload;
+}
+
+/**
+ * New deliveries under way in this process that have not succeeded yet, with the spool each belongs to. A process
+ * that exits before they finish (a hook process ends after its drain budget, whatever a hanging webhook does) keeps
+ * them in their spool on the way out, so the next dispatch or `retryPending()` delivers them: at least once, never
+ * lost.
+ */
+const unfinished = new Map<PendingDelivery, Spool<PendingDelivery[]>>();
+let keepsOnExit = false;
+
+function keepUnfinishedOnExit(): void {
+  const bySpool = new Map<Spool<PendingDelivery[]>, PendingDelivery[]>();
+  for (const [delivery, spool] of unfinished) bySpool.set(spool, [...(bySpool.get(spool) ?? []), delivery]);
+  unfinished.clear();
+  for (const [spool, deliveries] of bySpool) {
+    try {
+      spool.append(deliveries);
+    } catch {
+      // nowhere left to keep them (the spool directory is gone or full): the exit goes on
+    }
+  }
 }
 
 /**
@@ -111,7 +133,25 @@ export function createHookDispatcher(options: {
    * Each hook gets its deliveries in order, one at a time; different hooks run concurrently. After a hook's first
    * failure the rest of its batch is kept without running, so one batch costs at most one timeout per hook.
    */
-  async function runAll(deliveries: PendingDelivery[]): Promise<PendingDelivery[]> {
+  async function runAll(
+    deliveries: PendingDelivery[],
+    options: { keepOnExit?: boolean } = {},
+  ): Promise<PendingDelivery[]> {
+    if (options.keepOnExit === true && spool !== undefined) {
+      for (const delivery of deliveries) unfinished.set(delivery, spool);
+      if (!keepsOnExit) {
+        keepsOnExit = true;
+        process.on("exit", keepUnfinishedOnExit);
+      }
+    }
+    try {
+      return await runQueues(deliveries);
+    } finally {
+      for (const delivery of deliveries) unfinished.delete(delivery);
+    }
+  }
+
+  async function runQueues(deliveries: PendingDelivery[]): Promise<PendingDelivery[]> {
     const byHook = new Map<string, PendingDelivery[]>();
     for (const delivery of deliveries) {
       const queue = byHook.get(delivery.hookId) ?? [];
@@ -129,6 +169,7 @@ export function createHookDispatcher(options: {
             failed.push(...queue.slice(index));
             break;
           }
+          unfinished.delete(delivery);
         }
       }
     };
@@ -150,7 +191,8 @@ export function createHookDispatcher(options: {
         const tool = "tool" in payload ? payload.tool : null;
         for (const hookId of this.matching(payload.event, tool)) deliveries.push({ hookId, payload });
       }
-      const failed = await runAll(deliveries);
+      // kept in the spool if this process exits first; replayed ones stay in their claimed spool file meanwhile
+      const failed = await runAll(deliveries, { keepOnExit: true });
       if (failed.length > 0) spool?.append(failed);
       return { delivered: deliveries.length - failed.length + retried.delivered, failed: failed.length };
     },

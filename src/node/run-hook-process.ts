@@ -50,7 +50,7 @@ export async function runHookProcess(options: HookProcessOptions): Promise<0 | 1
     if (!(await started.finish({ budgetMs }))) {
       writeAll(
         descriptors.stderr,
-        `toolgate: deliveries still under way after ${budgetMs} ms were left behind (the answer was already given)\n`,
+        `toolgate: deliveries still under way ${budgetMs} ms after the answer; exiting (undelivered hook deliveries stay in the spool for the next event)\n`,
       );
     }
     return started.answer.exitCode;

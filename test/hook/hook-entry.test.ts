@@ -1,0 +1,132 @@
+/**
+ * The bundled hook entry (dist/hook/toolgate-hook.cjs, what `toolgate install` writes) answers exactly like
+ * `toolgate hook <host>`, keeps its code cache private, and fails closed when it cannot run at all.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, removeSnapshot } from "../e2e/claude/toolgate-cli.js";
+import { cliCommand, hookEntryCommand, spawnHook } from "./spawn-hook.js";
+
+let root: string;
+let project: string;
+let env: Record<string, string | undefined>;
+
+beforeAll(() => {
+  assertBuilt();
+  root = mkdtempSync(join(tmpdir(), "toolgate-hook-entry-"));
+  project = join(root, "project");
+  mkdirSync(join(project, ".claude"), { recursive: true });
+  writeFileSync(join(project, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }));
+  mkdirSync(join(root, "home"));
+  env = { PATH: process.env["PATH"], HOME: join(root, "home"), CLAUDE_CODE_SESSION_ATTENDED: "0" };
+});
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  removeSnapshot();
+});
+
+const event = (session: string, fields: Record<string, unknown>) =>
+  JSON.stringify({ session_id: session, cwd: project, permission_mode: "default", ...fields });
+const bash = (command: string, id: string) => ({
+  hook_event_name: "PreToolUse",
+  tool_name: "Bash",
+  tool_input: { command },
+  tool_use_id: id,
+});
+
+describe("the bundled hook entry", () => {
+  it("answers every case exactly as `toolgate hook claude-code` does", { timeout: 180_000 }, async () => {
+    const cases: [string, (session: string) => string][] = [
+      ["allowed call", (session) => event(session, bash("ls -la", "toolu_1"))],
+      ["rule-denied call", (session) => event(session, bash("rm -rf build", "toolu_2"))],
+      ["the same denial again (the count goes on)", (session) => event(session, bash("rm -rf build", "toolu_3"))],
+      ["an unreadable event", () => "{not json"],
+      ["a PreToolUse without a tool name", (session) => event(session, { hook_event_name: "PreToolUse" })],
+      [
+        "a failed call",
+        (session) =>
+          event(session, {
+            hook_event_name: "PostToolUseFailure",
+            tool_name: "Bash",
+            tool_input: { command: "cat /root/x" },
+            tool_use_id: "toolu_4",
+            error: "Exit code 1\ncat: /root/x: Permission denied",
+          }),
+      ],
+    ];
+    for (const [name, input] of cases) {
+      const [bundled, cli] = [
+        await spawnHook({
+          argv: [...hookEntryCommand(), "hook", "claude-code"],
+          input: input("entry"),
+          cwd: project,
+          env,
+        }),
+        await spawnHook({ argv: [...cliCommand(), "hook", "claude-code"], input: input("cli"), cwd: project, env }),
+      ];
+      expect({ name, exitCode: bundled.exitCode, stdout: bundled.stdout }).toEqual({
+        name,
+        exitCode: cli.exitCode,
+        stdout: cli.stdout,
+      });
+    }
+    const denied = await spawnHook({
+      argv: [...hookEntryCommand(), "hook", "claude-code"],
+      input: event("entry-2", bash("rm -rf /", "toolu_9")),
+      cwd: project,
+      env,
+    });
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+  });
+
+  it("blocks with exit 2 for an unknown host, and prints the version", { timeout: 60_000 }, async () => {
+    const unknown = await spawnHook({ argv: [...hookEntryCommand(), "hook", "nope"], input: "{}", cwd: project, env });
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown host "nope"\. Supported: claude-code/);
+    const version = await spawnHook({ argv: [...hookEntryCommand(), "--version"], input: "", cwd: project, env });
+    expect(version).toMatchObject({ exitCode: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+  });
+
+  it("writes its code cache privately under the toolgate home", { timeout: 60_000 }, async () => {
+    const home = join(root, "cache-home");
+    mkdirSync(home);
+    const input = event("cache", bash("ls", "toolu_c"));
+    const first = await spawnHook({
+      argv: [...hookEntryCommand(), "hook", "claude-code"],
+      input,
+      cwd: project,
+      env: { ...env, HOME: home },
+    });
+    const directory = join(home, ".toolgate", "cache", "hook");
+    const files = readdirSync(directory).filter((name) => name.endsWith(".cache"));
+    expect(files).toHaveLength(1);
+    expect(statSync(directory).mode & 0o777).toBe(0o700);
+    expect(statSync(join(directory, files[0]!)).mode & 0o777).toBe(0o600);
+    const second = await spawnHook({
+      argv: [...hookEntryCommand(), "hook", "claude-code"],
+      input,
+      cwd: project,
+      env: { ...env, HOME: home },
+    });
+    expect(second).toMatchObject({ exitCode: first.exitCode, stdout: first.stdout });
+  });
+
+  it("blocks the call (exit 2, the reason on stderr) when its bundle cannot run", { timeout: 60_000 }, async () => {
+    const [node, entry] = hookEntryCommand();
+    const copy = join(root, "broken", "hook");
+    cpSync(dirname(entry!), copy, { recursive: true });
+    writeFileSync(join(copy, "hook-bundle.cjs"), "this is not JavaScript (");
+    const broken = await spawnHook({
+      argv: [node!, join(copy, "toolgate-hook.cjs"), "hook", "claude-code"],
+      input: event("broken", bash("ls", "toolu_b")),
+      cwd: project,
+      env,
+    });
+    expect(broken.exitCode).toBe(2);
+    expect(broken.stderr).toMatch(/toolgate hook: could not run .*the call is blocked/);
+    expect(broken.stdout).toBe("");
+  });
+});
