@@ -1,5 +1,6 @@
 import { checkClaudeCode, claudeCodeFound, claudeCodeLocations } from "./check-claude-code.js";
 import { checkConfig } from "./check-config.js";
+import { checkGemini, geminiFound } from "./check-gemini.js";
 import { checkNode } from "./check-node.js";
 import { checkOpencode, opencodeFound, opencodeLocations } from "./check-opencode.js";
 import { checkStore } from "./check-store.js";
@@ -14,7 +15,9 @@ export async function runDoctor(context: DoctorContext): Promise<DoctorCheck[]> 
   const opencode = opencodeFound(context);
   if (claude) checks.push(...checkClaudeCode(context));
   if (opencode) checks.push(...checkOpencode(context));
-  if (!claude && !opencode) {
+  const gemini = geminiFound(context);
+  if (gemini) checks.push(...checkGemini(context));
+  if (!claude && !opencode && !gemini) {
     checks.push(
       warn(
         "hosts",
