@@ -12,6 +12,9 @@ export interface HostInstallOptions {
   scope: "project" | "local" | "user";
   dryRun: boolean;
   command?: string;
+  /** `mcp-proxy` only: the host whose MCP server entries to rewrite, and which entry (absent: every stdio one) */
+  mcpHost?: string;
+  server?: string;
 }
 
 export interface HostInstallOutcome {
@@ -24,6 +27,20 @@ export interface HostInstallOutcome {
 }
 
 export const hostInstallers: Record<string, () => Promise<HostInstaller>> = {
+  "mcp-proxy": async () => {
+    const { installMcpProxy } = await import("../../adapters/mcp/install/install-mcp-proxy.js");
+    const mcp = (options: HostInstallOptions) => ({
+      host: options.mcpHost,
+      scope: options.scope,
+      dryRun: options.dryRun,
+      ...(options.server === undefined ? {} : { server: options.server }),
+      ...(options.command === undefined ? {} : { command: options.command }),
+    });
+    return {
+      install: (options) => installMcpProxy(mcp(options), "install"),
+      uninstall: (options) => installMcpProxy(mcp(options), "uninstall"),
+    };
+  },
   "claude-code": async () => {
     const module = await import("../../adapters/claude-code/install-claude-code.js");
     return { install: module.installClaudeCode, uninstall: module.uninstallClaudeCode };
@@ -44,11 +61,21 @@ export const hostInstallers: Record<string, () => Promise<HostInstaller>> = {
 };
 
 export const installArgs = {
-  host: {
+  target: {
     type: "positional",
     required: true,
-    description: "the agent host",
+    description: "the agent host, or mcp-proxy (an MCP server entry of --host runs through toolgate mcp-proxy)",
     options: Object.keys(hostInstallers),
+  },
+  host: {
+    type: "enum",
+    description: "mcp-proxy only: the host whose MCP server entry to rewrite",
+    options: ["claude-code", "codex", "gemini", "opencode"],
+  },
+  server: {
+    type: "string",
+    description: "mcp-proxy only: the MCP server entry (default: every stdio server in that config)",
+    valueHint: "name",
   },
   project: {
     type: "boolean",
@@ -71,13 +98,22 @@ export const installArgs = {
 /** Runs install or uninstall for the parsed arguments; prints the diff; returns the exit code. */
 export async function runInstaller(options: {
   action: "install" | "uninstall";
-  args: { host: string; project?: boolean; local?: boolean; user?: boolean; "dry-run"?: boolean; command?: string };
+  args: {
+    target: string;
+    host?: string | undefined;
+    server?: string | undefined;
+    project?: boolean;
+    local?: boolean;
+    user?: boolean;
+    "dry-run"?: boolean;
+    command?: string | undefined;
+  };
 }): Promise<number> {
   const { action, args } = options;
-  const load = hostInstallers[args.host];
+  const load = hostInstallers[args.target];
   if (load === undefined) {
     process.stderr.write(
-      `toolgate ${action}: unknown host "${args.host}". Supported: ${Object.keys(hostInstallers).join(", ")}. Example: toolgate ${action} claude-code --project\n`,
+      `toolgate ${action}: unknown host "${args.target}". Supported: ${Object.keys(hostInstallers).join(", ")}. Example: toolgate ${action} claude-code --project\n`,
     );
     return EXIT.usage;
   }
@@ -91,6 +127,8 @@ export async function runInstaller(options: {
     scope: scopes[0] ?? "project",
     dryRun: args["dry-run"] === true,
     ...(args.command === undefined ? {} : { command: args.command }),
+    ...(args.host === undefined ? {} : { mcpHost: args.host }),
+    ...(args.server === undefined ? {} : { server: args.server }),
   };
   try {
     const outcome = await installer[action](installOptions);
@@ -103,7 +141,9 @@ export async function runInstaller(options: {
     process.stdout.write(`${outcome.path}\n${outcome.diff.join("\n")}\n`);
     const verb = action === "install" ? "installed in" : "removed from";
     process.stdout.write(
-      outcome.written ? `toolgate hooks ${verb} ${outcome.path}.\n` : "Dry run: nothing was written.\n",
+      outcome.written
+        ? `${args.target === "mcp-proxy" ? "toolgate mcp-proxy" : "toolgate hooks"} ${verb} ${outcome.path}.\n`
+        : "Dry run: nothing was written.\n",
     );
     return EXIT.ok;
   } catch (error) {
@@ -130,6 +170,8 @@ export default defineCommand({
       "toolgate install opencode                 # a plugin entry in ./opencode.json",
       "toolgate install opencode --user          # ~/.config/opencode/opencode.json",
       "toolgate install codex --user             # $CODEX_HOME/hooks.json, trusted through codex app-server",
+      "toolgate install mcp-proxy --host claude-code --server fs   # .mcp.json: the fs server runs through the proxy",
+      "toolgate install mcp-proxy --host codex --dry-run           # every stdio server in $CODEX_HOME/config.toml",
     ],
   },
   args: installArgs,
