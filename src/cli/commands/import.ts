@@ -5,6 +5,7 @@ import { mergeConfigs } from "../../config/merge-configs.js";
 import { parseConfig } from "../../config/parse-config.js";
 import type { ToolgateConfig } from "../../config/schema.js";
 import { ToolgateError } from "../../core/errors.js";
+import { importCodex } from "../../node/import-codex.js";
 import { importClaudeCode, importGemini, importOpencode } from "../../node/import-sources.js";
 import { findProjectConfig } from "../../node/load-config.js";
 import { readJsonFile } from "../../node/read-json-file.js";
@@ -13,21 +14,28 @@ import { EXIT } from "../exit-codes.js";
 
 const DETAILS = `Reads the real files: Claude Code's settings hierarchy (.claude/settings.json, .claude/settings.local.json,
 ~/.claude/settings.json, managed settings), opencode's \`permission\` (opencode.json[c] here or in ~/.config/opencode),
-or Gemini CLI's policies (.gemini/policies/*.toml, ~/.gemini/policies/*.toml). Prints the config, or merges it into
+or Gemini CLI's policies (.gemini/policies/*.toml, ~/.gemini/policies/*.toml), or Codex's execpolicy
+.rules files ($CODEX_HOME/rules/*.rules, .codex/rules/*.rules; literal prefix_rule calls only). Prints the config, or merges it into
 ./toolgate.config.json with --write. Every rule that cannot be expressed is reported on stderr.`;
 
-const IMPORTERS = { "claude-code": importClaudeCode, opencode: importOpencode, gemini: importGemini } as const;
+const IMPORTERS = {
+  "claude-code": importClaudeCode,
+  opencode: importOpencode,
+  gemini: importGemini,
+  codex: importCodex,
+} as const;
 
 export default defineCommand({
   meta: {
     name: "import",
-    summary: "Convert Claude Code, opencode or Gemini CLI permission rules into a toolgate config.",
+    summary: "Convert Claude Code, opencode, Gemini CLI or Codex permission rules into a toolgate config.",
     details: DETAILS,
     exitCodes: "0 done, 2 bad usage or a file that cannot be read or converted.",
     examples: [
       "toolgate import claude-code",
       "toolgate import opencode ./opencode.json --write",
       "toolgate import gemini ~/.gemini/policies/my-rules.toml",
+      "toolgate import codex                      # $CODEX_HOME/rules/*.rules (+ the trusted project's)",
     ],
   },
   args: {
@@ -48,7 +56,7 @@ export default defineCommand({
     const importer = IMPORTERS[String(args.host) as keyof typeof IMPORTERS];
     if (importer === undefined) {
       process.stderr.write(
-        `toolgate import: unknown host ${JSON.stringify(args.host)}; use claude-code, opencode or gemini.\n`,
+        `toolgate import: unknown host ${JSON.stringify(args.host)}; use claude-code, opencode, gemini or codex.\n`,
       );
       process.exitCode = EXIT.usage;
       return;

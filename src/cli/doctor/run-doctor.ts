@@ -1,4 +1,5 @@
 import { checkClaudeCode, claudeCodeFound, claudeCodeLocations } from "./check-claude-code.js";
+import { checkCodex, codexFound } from "./check-codex.js";
 import { checkConfig } from "./check-config.js";
 import { checkGemini, geminiFound } from "./check-gemini.js";
 import { checkNode } from "./check-node.js";
@@ -15,9 +16,11 @@ export async function runDoctor(context: DoctorContext): Promise<DoctorCheck[]> 
   const opencode = opencodeFound(context);
   if (claude) checks.push(...checkClaudeCode(context));
   if (opencode) checks.push(...checkOpencode(context));
+  const codex = codexFound(context);
+  if (codex) checks.push(...(await checkCodex(context)));
   const gemini = geminiFound(context);
   if (gemini) checks.push(...checkGemini(context));
-  if (!claude && !opencode && !gemini) {
+  if (!claude && !opencode && !codex && !gemini) {
     checks.push(
       warn(
         "hosts",
