@@ -35,6 +35,14 @@ const RETRIES = VARIANTS.length;
 const STUBBORN = VARIANTS.map((command) => ({ command }));
 const TIMEOUT = { timeout: 180_000 };
 
+/** `GEMINI_E2E_FIGURES=1`: one line per scenario with the figures BENCHMARKS.md reports. */
+function figures(scenario: string, fake: FakeGemini, run: { exitCode: number | null; durationMs: number }): void {
+  if (process.env["GEMINI_E2E_FIGURES"] !== "1") return;
+  process.stdout.write(
+    `figures ${scenario}: calls served ${fake.served.length}, tool results sent back ${fake.toolResults().length}, model requests ${fake.requests()}, exit ${run.exitCode}, wall ${Math.round(run.durationMs)} ms\n`,
+  );
+}
+
 describe("Gemini CLI 0.61.0, a stubborn model and a policy deny", () => {
   const workspaces: GeminiWorkspace[] = [];
   const fakes: FakeGemini[] = [];
@@ -53,7 +61,12 @@ describe("Gemini CLI 0.61.0, a stubborn model and a policy deny", () => {
       workspaces.push(workspace);
       const fake = await startFakeGemini({ steps: STUBBORN });
       fakes.push(fake);
+      const started = performance.now();
       const run = await runGemini({ workspace, url: fake.url });
+      figures("without toolgate, varied retries", fake, {
+        exitCode: run.exitCode,
+        durationMs: performance.now() - started,
+      });
       expect(run.timedOut).toBe(false);
       expect(run.exitCode).toBe(0);
       expect(fake.served).toHaveLength(RETRIES);
@@ -72,7 +85,12 @@ describe("Gemini CLI 0.61.0, a stubborn model and a policy deny", () => {
       workspaces.push(workspace);
       const fake = await startFakeGemini({ steps: VARIANTS.map(() => ({ command: "rm -rf victim" })) });
       fakes.push(fake);
+      const started = performance.now();
       const run = await runGemini({ workspace, url: fake.url });
+      figures("without toolgate, identical retries", fake, {
+        exitCode: run.exitCode,
+        durationMs: performance.now() - started,
+      });
       expect(run.exitCode).toBe(0);
       expect(
         run.events.some((event) => event["type"] === "error" && /Loop detected/.test(String(event["message"]))),
@@ -93,7 +111,12 @@ describe("Gemini CLI 0.61.0, a stubborn model and a policy deny", () => {
       expect(Object.keys(installedHooks(workspace))).toContain("BeforeTool");
       const fake = await startFakeGemini({ steps: STUBBORN });
       fakes.push(fake);
+      const started = performance.now();
       const run = await runGemini({ workspace, url: fake.url, underToolgateRun: true });
+      figures("with toolgate (toolgate run)", fake, {
+        exitCode: run.exitCode,
+        durationMs: performance.now() - started,
+      });
       expect(run.timedOut).toBe(false);
       expect(run.exitCode, run.stderr).toBe(6);
       expect(run.stderr).toContain("toolgate aborted the run");
