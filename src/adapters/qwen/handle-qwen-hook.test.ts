@@ -28,19 +28,24 @@ function context(options: { interactive: boolean; transcript?: () => string | un
 type Output = { continue?: boolean; stopReason?: string; hookSpecificOutput?: Record<string, unknown> };
 const outputOf = (answer: { output?: unknown }) => (answer.output ?? {}) as Output;
 
-/** The stubborn transcript cut after its first `count` tool results: what Qwen has written at that step. */
+/** The stubborn transcript cut right after its first `count` tool results: what Qwen has written at that step. */
 function stubbornAfter(count: number): string {
-  const lines = read("transcripts/qwen/stubborn.chat.jsonl").split("\n");
   const out: string[] = [];
   let results = 0;
-  for (const line of lines) {
-    if (line.includes('"type":"tool_result"')) {
-      if (results === count) break;
-      results += 1;
-    }
+  for (const line of read("transcripts/qwen/stubborn.chat.jsonl").split("\n")) {
+    if (results === count) break;
     out.push(line);
+    if (line.includes('"type":"tool_result"')) results += 1;
   }
-  return out.join("\n");
+  return `${out.join("\n")}\n`;
+}
+
+/** The transcript with the call after the first `count` results written but its result not yet (Qwen writes async). */
+function stubbornPending(count: number): string {
+  const lines = read("transcripts/qwen/stubborn.chat.jsonl").split("\n");
+  let results = 0;
+  const next = lines.findIndex((line) => line.includes('"type":"tool_result"') && results++ === count);
+  return `${lines.slice(0, next).join("\n")}\n`;
 }
 
 describe("handleQwenHook (recorded Qwen Code 0.24.4 payloads)", () => {
@@ -111,6 +116,20 @@ describe("handleQwenHook (recorded Qwen Code 0.24.4 payloads)", () => {
     const answer = outputOf(await handleQwenHook(payload("post-tool-use-failure.json"), hook));
     expect(String(answer.hookSpecificOutput?.additionalContext)).toContain("permission boundary");
     expect([...(await hook.session.recordedCallIds())]).toEqual(["call_2"]);
+  });
+
+  it("waits for the previous step's results to reach the transcript before counting (Qwen writes it async)", async () => {
+    let reads = 0;
+    const hook = context({
+      interactive: false,
+      transcript: () => {
+        reads += 1;
+        return reads < 3 ? stubbornPending(1) : stubbornAfter(2);
+      },
+    });
+    await handleQwenHook(payload("user-prompt-submit-continuation.json"), hook);
+    expect(reads).toBeGreaterThanOrEqual(3);
+    expect([...(await hook.session.recordedCallIds())].sort()).toEqual(["call_1", "call_2"]);
   });
 
   it("never answers allow; an unreadable event blocks and a failing UserPromptSubmit stops the run", async () => {

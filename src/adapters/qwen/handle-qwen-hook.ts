@@ -4,7 +4,7 @@ import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import type { HookAnswer, HookContext } from "../hook-host.js";
 import type { QwenHookInput, QwenToolEvent } from "./qwen-hook-input.js";
 import { contextAnswer, PASS, preToolUseDeny } from "./qwen-hook-output.js";
-import { findQwenCallId, findQwenTranscriptDenials } from "./qwen-transcript.js";
+import { findQwenCallId, findQwenTranscriptDenials, pendingQwenCalls } from "./qwen-transcript.js";
 
 /** Guidance, fallback/skip/abort texts and loop steering, then the nudge, each once. */
 function modelText(effects: readonly Effect[]): string {
@@ -37,7 +37,7 @@ function callOf(input: QwenToolEvent, context: HookContext): ToolCall {
  */
 async function reconcile(input: QwenHookInput, context: HookContext): Promise<Effect[]> {
   if (input.transcript_path === undefined) return [];
-  const text = context.readTranscript(input.transcript_path);
+  const text = await settledTranscript(input.transcript_path, context);
   if (text === undefined) return [];
   const denials = findQwenTranscriptDenials(text);
   if (denials.length === 0) return [];
@@ -58,6 +58,21 @@ async function reconcile(input: QwenHookInput, context: HookContext): Promise<Ef
     );
   }
   return effects;
+}
+
+/** How long a hook waits for the results of the previous step to reach the transcript (well inside its budget). */
+const SETTLE_WAIT_MS = 1_500;
+const SETTLE_POLL_MS = 25;
+
+/** The transcript once every call it shows has its result (or after SETTLE_WAIT_MS, as it is then). */
+async function settledTranscript(path: string, context: HookContext): Promise<string | undefined> {
+  let text = context.readTranscript(path);
+  const deadline = Date.now() + SETTLE_WAIT_MS;
+  while (text !== undefined && pendingQwenCalls(text).length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    text = context.readTranscript(path);
+  }
+  return text;
 }
 
 async function preToolUse(input: QwenToolEvent, context: HookContext): Promise<HookAnswer> {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifyQwenDenial, findQwenCallId, findQwenTranscriptDenials } from "./qwen-transcript.js";
+import { classifyQwenDenial, findQwenCallId, findQwenTranscriptDenials, pendingQwenCalls } from "./qwen-transcript.js";
 
 const fixtures = join(import.meta.dirname, "..", "..", "..", "test", "fixtures");
 const transcript = (path: string) => readFileSync(join(fixtures, path), "utf8");
@@ -65,5 +65,14 @@ describe("findQwenCallId", () => {
     expect(
       findQwenCallId({ transcript: text, tool: "run_shell_command", input: { command: "echo never" } }),
     ).toBeUndefined();
+  });
+});
+
+describe("pendingQwenCalls", () => {
+  it("names the calls written without a result yet", () => {
+    const lines = readFileSync(join(fixtures, "transcripts/qwen/stubborn.chat.jsonl"), "utf8").split("\n");
+    const secondResult = lines.findIndex((line, index) => index > 6 && line.includes('"type":"tool_result"'));
+    expect(pendingQwenCalls(lines.slice(0, secondResult).join("\n"))).toEqual(["call_2"]);
+    expect(pendingQwenCalls(lines.join("\n"))).toEqual([]);
   });
 });

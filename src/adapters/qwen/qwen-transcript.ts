@@ -127,3 +127,23 @@ export function findQwenCallId(options: { transcript: string; tool: string; inpu
   }
   return found;
 }
+
+/**
+ * Ids of the calls the transcript shows without a result yet. Qwen writes its records asynchronously, so on a busy
+ * machine the previous step's `tool_result` can land a moment after the next UserPromptSubmit hook has started.
+ */
+export function pendingQwenCalls(text: string): string[] {
+  const calls: string[] = [];
+  const answered = new Set<string>();
+  for (const record of records(text)) {
+    for (const call of callsOf(record)) calls.push(call.id);
+    if (record["type"] !== "tool_result") continue;
+    const callId = (record["toolCallResult"] as { callId?: unknown } | undefined)?.callId;
+    if (typeof callId === "string") answered.add(callId);
+    for (const part of partsOf(record)) {
+      const id = (part["functionResponse"] as { id?: unknown } | undefined)?.id;
+      if (typeof id === "string") answered.add(id);
+    }
+  }
+  return calls.filter((id) => !answered.has(id));
+}

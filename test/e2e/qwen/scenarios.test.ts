@@ -1,0 +1,145 @@
+/**
+ * Qwen Code 0.24.4 with toolgate's hooks, real binary, scripted model on 127.0.0.1: a headless `ask` (Qwen declines
+ * it itself, no hook fires), an OS-level refusal (nudged through PostToolUseFailure), and the records against the
+ * per-denial hook payloads with a secret in the denied command.
+ */
+import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, removeSnapshot } from "../claude/toolgate-cli.js";
+import {
+  installToolgate,
+  modelInputs,
+  type QwenRun,
+  type QwenWorkspace,
+  qwenWorkspace,
+  readJsonLines,
+  runQwen,
+  storedDenials,
+} from "./run-qwen.js";
+import { shellScript } from "./scripts.js";
+
+const workspaces: QwenWorkspace[] = [];
+const runs: QwenRun[] = [];
+
+beforeAll(() => assertBuilt());
+afterAll(async () => {
+  for (const run of runs) await run.fake.close();
+  for (const workspace of workspaces) workspace.remove();
+  removeSnapshot();
+});
+
+async function guardedRun(options: {
+  permissions: Record<string, unknown>;
+  commands: string[];
+  qwenArgs: string[];
+  toolgateConfig?: unknown;
+  prepare?: (workspace: QwenWorkspace) => void;
+}) {
+  const workspace = qwenWorkspace({
+    permissions: options.permissions,
+    ...(options.toolgateConfig === undefined ? {} : { toolgateConfig: options.toolgateConfig }),
+  });
+  workspaces.push(workspace);
+  options.prepare?.(workspace);
+  const installed = installToolgate(workspace);
+  expect(installed.exitCode, installed.stderr).toBe(0);
+  const run = await runQwen({
+    workspace,
+    script: shellScript(options.commands),
+    qwenArgs: options.qwenArgs,
+    viaToolgate: true,
+  });
+  runs.push(run);
+  return { workspace, run };
+}
+
+describe("headless ask: Qwen declines it without a hook; toolgate counts it from the transcript", () => {
+  let run: QwenRun;
+  let workspace: QwenWorkspace;
+  beforeAll(async () => {
+    ({ run, workspace } = await guardedRun({
+      permissions: { ask: ["Bash(git push *)"] },
+      commands: ["git push origin main", "git push origin HEAD", "git push"],
+      qwenArgs: ["--approval-mode", "default", "--allowed-tools", "run_shell_command(echo *)"],
+    }));
+  }, 300_000);
+
+  it("records the declines with source headless and stops the run at the threshold (exit 6)", () => {
+    expect(run.timedOut).toBe(false);
+    expect(run.exitCode, run.stderr).toBe(6);
+    const first = modelInputs(run.fake)[1];
+    expect(first?.toolResults[0]).toContain("non-interactive mode cannot prompt for confirmation");
+    expect(first?.userTexts.join("\n")).toContain("[toolgate] git push origin main needs approval");
+    const records = storedDenials(workspace, run.sessionId as string);
+    expect(records.map((record) => record["source"])).toEqual(["headless", "headless"]);
+    expect(run.stderr).toContain("minimal allow rule");
+  });
+});
+
+describe("OS-level refusal: counted from PostToolUseFailure and nudged in the tool result", () => {
+  let run: QwenRun;
+  beforeAll(async () => {
+    ({ run } = await guardedRun({
+      permissions: {},
+      commands: ["./build.sh", "./deploy.sh", "echo done"],
+      qwenArgs: ["--approval-mode", "yolo"],
+      prepare: (workspace) => {
+        for (const script of ["build.sh", "deploy.sh"]) {
+          writeFileSync(join(workspace.project, script), "#!/bin/sh\necho ran\n");
+          chmodSync(join(workspace.project, script), 0o644); // not executable: the OS refuses, even for root
+        }
+      },
+    }));
+  }, 300_000);
+
+  it("tells the model it hit a permission boundary, then nudges after two in a row", () => {
+    expect(run.timedOut).toBe(false);
+    const results = modelInputs(run.fake).at(-1)?.toolResults ?? [];
+    expect(results[0]).toContain("Permission denied");
+    expect(results[0]).toContain("This is a permission boundary, not a bug to fix");
+    expect(results[1]).toContain("operating-system permission errors (2 in a row)");
+    expect(results[2]).toContain("Output: done");
+    expect(run.exitCode, run.stderr).toBe(5);
+  });
+});
+
+describe("records and per-denial hook payloads match; the secret in the call is redacted everywhere", () => {
+  const TOKEN = `ghp_${"a1B2c3D4e5".repeat(4)}`;
+  let run: QwenRun;
+  let workspace: QwenWorkspace;
+  let hookLog: string;
+  beforeAll(async () => {
+    ({ run, workspace } = await guardedRun({
+      permissions: { deny: ["Bash(rm *)"] },
+      commands: [`rm -rf victim/${TOKEN}`, `rm -rf ./victim/${TOKEN}`, "rm -r victim"],
+      qwenArgs: ["--approval-mode", "yolo"],
+      prepare: (created) => {
+        hookLog = join(created.root, "denials.jsonl");
+        created.env["TOOLGATE_TEST_HOOK_LOG"] = hookLog;
+      },
+      toolgateConfig: {
+        audit: { logs: { destination: "off" }, hooks: [{ command: 'cat >> "$TOOLGATE_TEST_HOOK_LOG"' }] },
+      },
+    }));
+  }, 300_000);
+
+  it("writes one record and one hook payload per denial, the same calls, no secret in either", () => {
+    expect(run.exitCode, run.stderr).toBe(6);
+    const records = storedDenials(workspace, run.sessionId as string);
+    expect(records).toHaveLength(2);
+    const payloads = readJsonLines(hookLog);
+    expect(payloads).toHaveLength(2);
+    const ids = (rows: Record<string, unknown>[], key: string) => rows.map((row) => String(row[key])).sort();
+    expect(ids(payloads, "tool_use_id")).toEqual(ids(records, "toolUseId"));
+    expect(JSON.stringify(records)).not.toContain(TOKEN);
+    expect(JSON.stringify(payloads)).not.toContain(TOKEN);
+    expect(run.stderr).not.toContain(TOKEN);
+    // the model itself typed the token; toolgate's guidance does not echo it back
+    const guidance = modelInputs(run.fake)
+      .flatMap((input) => input.userTexts)
+      .filter((text) => text.includes("[toolgate]"));
+    expect(guidance.length).toBeGreaterThan(0);
+    for (const text of guidance) expect(text).not.toContain(TOKEN);
+  });
+});
