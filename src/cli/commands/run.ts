@@ -23,6 +23,7 @@ passed on untouched: toolgate never reads its flags.`,
       `toolgate run -- claude -p "fix the build" --output-format stream-json --verbose`,
       `toolgate run --fail-on abort -- claude -p "tidy up" --output-format stream-json --verbose`,
       `toolgate run -- codex exec "fix the build"`,
+      `toolgate run -- gemini -p "fix the build" -o stream-json`,
     ],
   },
   passthrough: true,
@@ -61,7 +62,7 @@ passed on untouched: toolgate never reads its flags.`,
       run = await runAgent({
         command,
         environment: { TOOLGATE_RUN: "1", [RUN_DIRECTORY_ENV]: runDirectory },
-        stopWhen: () => runAbort(runDirectory)?.reason,
+        stopWhen: () => (runAbort(runDirectory) === undefined ? undefined : undefined),
       });
       noted = runSessions(runDirectory);
     } catch (error) {
@@ -88,7 +89,7 @@ passed on untouched: toolgate never reads its flags.`,
     }
     if (noted.length === 0 && run.stream === undefined) {
       process.stderr.write(
-        `toolgate run: warning: no toolgate hook ran for this agent and its output is not a stream toolgate reads, so denials cannot be counted. Install the hooks (toolgate install claude-code | codex | opencode), or run the agent with its JSON stream output (claude -p ... --output-format stream-json --verbose).\n`,
+        `toolgate run: warning: no toolgate hook ran for this agent and its output is not a stream toolgate reads, so denials cannot be counted. Install the hooks (toolgate install claude-code | codex | gemini | opencode), or run the agent with its JSON stream output (claude -p ... --output-format stream-json --verbose).\n`,
       );
     }
     const outcome = decideRunOutcome({
