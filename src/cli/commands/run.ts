@@ -62,7 +62,7 @@ passed on untouched: toolgate never reads its flags.`,
       run = await runAgent({
         command,
         environment: { TOOLGATE_RUN: "1", [RUN_DIRECTORY_ENV]: runDirectory },
-        stopWhen: () => (runAbort(runDirectory) === undefined ? undefined : undefined),
+        stopWhen: () => runAbort(runDirectory)?.reason,
       });
       noted = runSessions(runDirectory);
     } catch (error) {
