@@ -5,6 +5,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult, InitializeRequest, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { elicitationAccepted, questionElicitation } from "../adapters/mcp/grant-elicitation.js";
 import { guardMcpToolCall } from "../adapters/mcp/guard-mcp-tool-call.js";
+import { mcpSessionInteractive } from "../adapters/mcp/mcp-session-interactive.js";
 import { normalizeMcpName } from "../adapters/mcp/mcp-tool-name.js";
 import type { GuardSession } from "../guard/types.js";
 import { forwardNotification, forwardRequest, NO_PROXY_TIMEOUT } from "./mcp-proxy-forward.js";
@@ -25,7 +26,7 @@ export interface McpProxyOptions {
   /** the server's name as the client knows it: tools are `mcp__<server>__<tool>` in rules and records */
   server: string;
   child: McpServerCommand;
-  /** `undefined`: interactive when the client declares the elicitation capability */
+  /** `undefined`: TOOLGATE_INTERACTIVE, else headless under `toolgate run`, else whether the client can elicit */
   interactive?: boolean;
   /** the proxy's own stdio (default: this process's) */
   input?: Readable;
@@ -137,13 +138,17 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
   let session: GuardSession | undefined;
   let sessionId: string | undefined;
   let callNumber = 0;
-  const clientCanAsk = () => server.getClientCapabilities()?.elicitation !== undefined;
+  const clientCanElicit = () => server.getClientCapabilities()?.elicitation !== undefined;
+  const interactive = () =>
+    mcpSessionInteractive({ flag: options.interactive, env, clientCanElicit: clientCanElicit() });
+  // a person is asked only in an interactive session whose client can show an elicitation
+  const clientCanAsk = () => clientCanElicit() && interactive();
   const openSession = (): GuardSession => {
     if (session !== undefined) return session;
     sessionId = `mcp-${normalizeMcpName(serverName)}-${randomUUID()}`;
     noteRunSession(env, sessionId);
     session = toolgate.guard.session(sessionId, {
-      interactive: options.interactive ?? clientCanAsk(),
+      interactive: interactive(),
       host: "mcp",
       labels: { server: serverName },
     });

@@ -14,10 +14,12 @@ does that for you). The proxy starts the real server as a child with the client'
 server's capabilities, and forwards every request, notification, progress update and cancellation unchanged.
 Each tools/call is named mcp__<server>__<tool> (Claude Code's naming) and goes through toolgate's policy and loop
 detector first; a denial comes back as an isError tool result with toolgate's guidance, and the server's own
-permission refusals (isError results such as "Access denied") count too. At the threshold a client that supports
-elicitation is asked for the minimum-scope session grant; otherwise the headless strategy applies (abort by
-default: every later call is refused and the proxy says why on stderr). If the server exits, calls still waiting
-get an error and the proxy closes. Every denial is recorded like the other hosts' (\`toolgate report\`).
+permission refusals (isError results such as "Access denied") count too. At the threshold an interactive session
+asks the person for the minimum-scope session grant through an MCP elicitation; a headless one (under \`toolgate
+run\`, TOOLGATE_INTERACTIVE=0, --headless, or a client without elicitation) applies the headless strategy (abort by
+default: every later call is refused, the proxy says why on stderr, and \`toolgate run\` exits 6). If the server
+exits, calls still waiting get an error and the proxy closes. Every denial is recorded like the other hosts'
+(\`toolgate report\`).
 The proxy's stdout is the MCP channel: its own lines go to stderr.`,
     exitCodes:
       "0 the client closed the connection, 1 the server exited or did not start, 2 bad usage or config, 6 toolgate aborted the session (escalation), 7 the store could not be opened.",
@@ -40,7 +42,11 @@ The proxy's stdout is the MCP channel: its own lines go to stderr.`,
       description: 'a file with an "mcpServers" object (.mcp.json shape): run its --server entry',
       valueHint: "file",
     },
-    interactive: { type: "boolean", description: "offer grants even when the client cannot elicit (default: auto)" },
+    interactive: {
+      type: "boolean",
+      description:
+        "an interactive session (grants offered by elicitation) whatever the environment; default: TOOLGATE_INTERACTIVE, else headless under `toolgate run`, else whether the client supports elicitation",
+    },
     headless: { type: "boolean", description: "never ask the person; apply the headless strategy at the threshold" },
   },
   async run({ args, rest }) {
