@@ -17,6 +17,8 @@ export interface GeminiBeforeToolInput extends GeminiHookBase {
   hook_event_name: "BeforeTool";
   tool_name: string;
   tool_input: unknown;
+  /** for an MCP tool: `{ server_name, tool_name, command?, args?, url? }` */
+  mcp_context?: unknown;
 }
 
 /** Fires after a call ran (never for a call a policy or a hook refused). */
@@ -26,6 +28,7 @@ export interface GeminiAfterToolInput extends GeminiHookBase {
   tool_input: unknown;
   /** `{ llmContent, returnDisplay, error? }` */
   tool_response?: unknown;
+  mcp_context?: unknown;
 }
 
 /** A user prompt starts a turn. */

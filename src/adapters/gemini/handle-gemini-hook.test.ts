@@ -22,6 +22,7 @@ function context(options: { interactive: boolean }): HookContext {
       { rule: "Bash", behavior: "allow", priority: 4.1 },
       { rule: "Bash(rm *)", behavior: "deny", priority: 4.2 },
       { rule: "Bash(git push *)", behavior: "ask", priority: 4.2 },
+      { rule: "mcp__github__delete_repo", behavior: "deny", priority: 4.2 },
     ],
     cwd: "/tmp/toolgate-fixture/proj",
     homeDir: "/tmp/toolgate-fixture/home",
@@ -68,6 +69,17 @@ describe("handleGeminiHook (recorded Gemini CLI 0.61.0 payloads)", () => {
     expect((await handleGeminiHook(shell("ls"), hook)).output?.continue).toBe(false);
     const state = await hook.session.state();
     expect(state.aborted).toBeDefined();
+  });
+
+  it("BeforeTool: an MCP tool is named as toolgate's rules name it (mcp__server__tool, from mcp_context)", async () => {
+    const call = payload("before-tool-policy-denied.json", {
+      tool_name: "mcp_github_delete_repo",
+      tool_input: { repo: "x" },
+      mcp_context: { server_name: "github", tool_name: "delete_repo", command: "github-mcp" },
+    });
+    const answer = await handleGeminiHook(call, context({ interactive: false }));
+    expect(answer.output?.decision).toBe("deny");
+    expect(answer.output?.reason).toContain("mcp__github__delete_repo");
   });
 
   it("AfterTool: an OS-level refusal in the output is counted and nudged in the tool result", async () => {

@@ -13,8 +13,21 @@ function newCallId(): string {
   return `gemini-${globalThis.crypto.randomUUID()}`;
 }
 
-function callOf(input: { tool_name: string; tool_input: unknown }): ToolCall {
-  return { toolUseId: newCallId(), tool: input.tool_name, input: input.tool_input ?? {} };
+/**
+ * The tool's name in toolgate's (Claude Code's) form. Gemini names an MCP tool `mcp_<server>_<tool>`, which cannot
+ * be split reliably (both parts may hold `_`); its `mcp_context` names the server and the tool, so the call becomes
+ * `mcp__<server>__<tool>`, the form toolgate's rules and imported Gemini `mcpName` rules use.
+ */
+function toolNameOf(input: { tool_name: string; mcp_context?: unknown }): string {
+  const context = input.mcp_context as { server_name?: unknown; tool_name?: unknown } | undefined;
+  if (typeof context?.server_name === "string" && typeof context.tool_name === "string") {
+    return `mcp__${context.server_name}__${context.tool_name}`;
+  }
+  return input.tool_name;
+}
+
+function callOf(input: { tool_name: string; tool_input: unknown; mcp_context?: unknown }): ToolCall {
+  return { toolUseId: newCallId(), tool: toolNameOf(input), input: input.tool_input ?? {} };
 }
 
 function joinTexts(...parts: (string | undefined)[]): string {
@@ -42,10 +55,10 @@ async function beforeTool(input: GeminiBeforeToolInput, context: HookContext): P
   } else if (result.decision.behavior === "ask" && result.decision.rule !== undefined && !context.interactive) {
     effects = await context.session.denied(call, {
       source: "headless",
-      reason: headlessAskReason(input.tool_name),
+      reason: headlessAskReason(call.tool),
       rule: result.decision.rule,
     });
-    reason = textForModel(effects) || headlessAskReason(input.tool_name);
+    reason = textForModel(effects) || headlessAskReason(call.tool);
   }
   const stop = abortOf([...result.effects, ...effects])?.error;
   if (reason === undefined) {

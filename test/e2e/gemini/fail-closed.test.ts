@@ -1,7 +1,8 @@
 /**
  * Bad input never becomes an allow, with the real Gemini CLI 0.61.0: a user policy file that is not valid TOML makes
  * toolgate's BeforeTool refuse every call with a sentence naming the file (Gemini itself reports the broken file,
- * `[USER] Policy file error in broken.toml`, and goes on with the others), and an event toolgate cannot read is refused with exit 2, which Gemini treats as a block.
+ * `[USER] Policy file error in broken.toml`, and goes on with the others), and an event toolgate cannot read is
+ * refused with exit 2, which Gemini treats as a block.
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
