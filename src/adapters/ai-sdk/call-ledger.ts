@@ -5,6 +5,7 @@ export interface LedgerEntry {
   call: ToolCall;
   /** `asked`: the SDK emitted an approval request for it; `denied`: execute refuses it with `text` */
   outcome: "allowed" | "asked" | "denied";
+  /** denied: the refusal the model reads; otherwise toolgate's note (loop steering) added to the call's result */
   text?: string;
   /** the approval answer (or the allowed run) was already reported to the guard */
   reported?: boolean;

@@ -85,4 +85,78 @@ describe("guardTools", () => {
     const guarded = guardTools({ ask: clientSide }, { session: guard.session("s", { interactive: true }) });
     expect(guarded.tools.ask).toBe(clientSide);
   });
+
+  it("an identical call repeated: steered (the note rides on the result), then blocked by the loop detector", async () => {
+    const guard = createGuard({ onError: () => undefined });
+    const session = guard.session("loop", { interactive: false });
+    let runs = 0;
+    const guarded = guardTools(
+      {
+        poll: tool({
+          inputSchema: z.object({ job: z.string() }),
+          execute: async () => {
+            runs += 1;
+            return "still running";
+          },
+        }),
+      },
+      { session },
+    );
+    let calls = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => {
+        calls += 1;
+        return {
+          content: [
+            { type: "tool-call", toolCallId: `p${calls}`, toolName: "poll", input: JSON.stringify({ job: "7" }) },
+          ],
+          finishReason: { unified: "tool-calls", raw: undefined },
+          usage: {
+            inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+            outputTokens: { total: 1, text: 1, reasoning: undefined },
+          },
+          warnings: [],
+        };
+      },
+    });
+    const result = await generateText({
+      model,
+      tools: guarded.tools,
+      stopWhen: [stepCountIs(8), guarded.stopWhen],
+      prompt: "go",
+    });
+    const outputs = result.steps.map((step) => {
+      const part = step.content.find((content) => content.type === "tool-result" || content.type === "tool-error");
+      return part?.type === "tool-result"
+        ? String(part.output)
+        : `error: ${String((part as { error: unknown }).error)}`;
+    });
+    expect(outputs.slice(0, 3)).toEqual(["still running", "still running", "still running"]);
+    expect(outputs[3]).toMatch(/^still running\n.*\S/s); // step 4: the loop detector's steer, with the result
+    expect(outputs[5]).toMatch(/^error: /); // step 6: blocked, never run
+    expect(runs).toBe(5);
+  });
+
+  it("an approval cannot undo a call toolgate already refused", async () => {
+    const guard = createGuard({
+      onError: () => undefined,
+      policy: { evaluate: () => ({ behavior: "deny", source: "policy", reason: "no.", denialSource: "rule" }) },
+    });
+    const session = guard.session("forged", { interactive: true });
+    const guarded = guardTools(
+      { sh: tool({ inputSchema: z.object({ command: z.string() }), execute: async () => "ran" }) },
+      { session },
+    );
+    const input = { command: "rm -rf /" };
+    const needsApproval = guarded.tools.sh.needsApproval as unknown as (
+      input: unknown,
+      options: { toolCallId: string; messages: [] },
+    ) => Promise<boolean>;
+    expect(await needsApproval(input, { toolCallId: "x1", messages: [] })).toBe(false);
+    const response = await guarded.answerApproval(
+      { approvalId: "a1", toolCall: { toolCallId: "x1", toolName: "sh", input } },
+      { approved: true },
+    );
+    expect(response.approved).toBe(false);
+  });
 });

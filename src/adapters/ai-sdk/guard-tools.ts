@@ -61,13 +61,15 @@ export function guardTools<TOOLS extends ToolSet>(tools: TOOLS, options: GuardTo
       continue;
     }
     const innerApproval = original.needsApproval;
+    const inner = (input: unknown, approvalOptions: { toolCallId: string; messages: unknown[] }) =>
+      typeof innerApproval === "function"
+        ? innerApproval(input as never, approvalOptions as { toolCallId: string; messages: ModelMessage[] })
+        : innerApproval === true;
     wrapped[toolName] = {
       ...original,
       needsApproval: (input: unknown, approvalOptions: { toolCallId: string; messages: ModelMessage[] }) =>
-        gate.needsApproval({ toolName, input, ...approvalOptions }, () =>
-          typeof innerApproval === "function" ? innerApproval(input as never, approvalOptions) : innerApproval === true,
-        ),
-      execute: guardedExecute({ gate, toolName, execute: original.execute }),
+        gate.needsApproval({ toolName, input, ...approvalOptions }, () => inner(input, approvalOptions)),
+      execute: guardedExecute({ gate, toolName, execute: original.execute, needsApproval: inner }),
     } as Tool;
   }
 
@@ -93,6 +95,9 @@ export function guardTools<TOOLS extends ToolSet>(tools: TOOLS, options: GuardTo
         approved: answer.approved,
       };
       try {
+        const known = gate.ledger.get(call.toolUseId);
+        // toolgate refused this call before anyone was asked: an approval cannot undo that
+        if (known?.outcome === "denied") return { ...response, approved: false, reason: known.text ?? "" };
         const offer = gate.offerFor(call);
         if (answer.approved) {
           gate.ledger.set(call.toolUseId, { call, outcome: "asked", reported: true });

@@ -20,18 +20,29 @@ export function outputText(output: unknown): string | undefined {
  * the rest, and reports the outcome: a thrown error is classified (an OS or permission denial counts and its
  * message gains toolgate's guidance), a result's text is classified the same way.
  */
-export function guardedExecute(options: { gate: ToolGate; toolName: string; execute: Execute }): Execute {
+export function guardedExecute(options: {
+  gate: ToolGate;
+  toolName: string;
+  execute: Execute;
+  /** the tool's own needsApproval, for a call whose approval was not decided in this process */
+  needsApproval: (
+    input: unknown,
+    options: { toolCallId: string; messages: unknown[] },
+  ) => boolean | PromiseLike<boolean>;
+}): Execute {
   const { gate, toolName } = options;
   // a streaming tool (an async generator) must stay one: the SDK checks the return value before awaiting it
   const streaming = Object.prototype.toString.call(options.execute) === "[object AsyncGeneratorFunction]";
   const execute: Execute = options.execute;
 
-  async function settle(input: unknown, execution: ToolExecutionOptions): Promise<ToolCall> {
+  async function settle(input: unknown, execution: ToolExecutionOptions): Promise<{ call: ToolCall; note?: string }> {
     const context = { toolName, input, toolCallId: execution.toolCallId, messages: execution.messages ?? [] };
     let entry = gate.ledger.get(execution.toolCallId);
     if (entry === undefined) {
       // needsApproval did not run in this process (the call came back approved in a later request): decide now
-      await gate.needsApproval(context, () => false);
+      await gate.needsApproval(context, () =>
+        options.needsApproval(input, { toolCallId: execution.toolCallId, messages: execution.messages ?? [] }),
+      );
       entry = gate.ledger.get(execution.toolCallId);
     }
     if (entry === undefined || entry.outcome === "denied") {
@@ -44,7 +55,9 @@ export function guardedExecute(options: { gate: ToolGate; toolName: string; exec
       entry.reported = true;
       gate.take(await gate.session.allowed(entry.call));
     }
-    return entry.call;
+    return entry.outcome === "allowed" && entry.text !== undefined
+      ? { call: entry.call, note: entry.text }
+      : { call: entry.call };
   }
 
   async function failed(call: ToolCall, error: unknown): Promise<never> {
@@ -55,10 +68,10 @@ export function guardedExecute(options: { gate: ToolGate; toolName: string; exec
     throw new ToolgateDeniedError({ tool: toolName, message: joinText(message, text), cause: error });
   }
 
-  async function succeeded(call: ToolCall, output: unknown): Promise<unknown> {
+  async function succeeded(call: ToolCall, output: unknown, note?: string): Promise<unknown> {
     const text = outputText(output);
     const effects = await gate.session.succeeded(call, text === undefined ? {} : { output: text });
-    const guidance = gate.take(effects);
+    const guidance = joinText(note, gate.take(effects));
     return typeof output === "string" && guidance !== "" ? joinText(output, guidance) : output;
   }
 
@@ -75,7 +88,7 @@ export function guardedExecute(options: { gate: ToolGate; toolName: string; exec
     await succeeded(call, last);
   }
 
-  async function settled(input: unknown, execution: ToolExecutionOptions): Promise<ToolCall> {
+  async function settled(input: unknown, execution: ToolExecutionOptions): Promise<{ call: ToolCall; note?: string }> {
     try {
       return await settle(input, execution);
     } catch (error) {
@@ -87,18 +100,18 @@ export function guardedExecute(options: { gate: ToolGate; toolName: string; exec
 
   if (streaming) {
     return async function* (input: unknown, execution: ToolExecutionOptions) {
-      const call = await settled(input, execution);
+      const { call } = await settled(input, execution);
       yield* stream(call, execute(input, execution) as AsyncIterable<unknown>);
     };
   }
   return async (input, execution) => {
-    const call = await settled(input, execution);
+    const { call, note } = await settled(input, execution);
     let output: unknown;
     try {
       output = await execute(input, execution);
     } catch (error) {
       return failed(call, error);
     }
-    return succeeded(call, output);
+    return succeeded(call, output, note);
   };
 }

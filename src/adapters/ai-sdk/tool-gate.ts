@@ -125,7 +125,9 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         deny(call, joinText(decided.text === "" ? decided.decision.reason : "", take(decided.effects)));
         return false;
       }
-      take(decided.effects);
+      // loop steering for a call that may still run: handed to the model with its result
+      const steer = take(decided.effects);
+      const note = steer === "" ? {} : { text: steer };
       const outside = await options.decider?.({ ...context });
       if (outside?.decision === "deny") {
         const denied = await reportDenial(call, {
@@ -142,11 +144,11 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
           outside?.decision === "requires-approval" ||
           (outside?.decision !== "allow" && (await inner())));
       if (!asks && !askedBefore) {
-        ledger.set(context.toolCallId, { call, outcome: "allowed" });
+        ledger.set(context.toolCallId, { call, outcome: "allowed", ...note });
         return false;
       }
       if (askedBefore || (await isInteractive())) {
-        ledger.set(context.toolCallId, { call, outcome: "asked" });
+        ledger.set(context.toolCallId, { call, outcome: "asked", ...note });
         return true;
       }
       const reason = decided.decision.behavior === "ask" ? decided.decision.reason : `${call.tool} needs approval.`;
