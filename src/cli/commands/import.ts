@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { importQwen } from "../../adapters/qwen/import-qwen.js";
 import { mergeConfigs } from "../../config/merge-configs.js";
 import { parseConfig } from "../../config/parse-config.js";
 import type { ToolgateConfig } from "../../config/schema.js";
@@ -15,7 +16,8 @@ import { EXIT } from "../exit-codes.js";
 const DETAILS = `Reads the real files: Claude Code's settings hierarchy (.claude/settings.json, .claude/settings.local.json,
 ~/.claude/settings.json, managed settings), opencode's \`permission\` (opencode.json[c] here or in ~/.config/opencode),
 or Gemini CLI's policies (.gemini/policies/*.toml, ~/.gemini/policies/*.toml), or Codex's execpolicy
-.rules files ($CODEX_HOME/rules/*.rules, .codex/rules/*.rules; literal prefix_rule calls only). Prints the config, or merges it into
+.rules files ($CODEX_HOME/rules/*.rules, .codex/rules/*.rules; literal prefix_rule calls only). Qwen Code's
+\`permissions\` and \`tools.exclude\` (.qwen/settings.json, ~/.qwen/settings.json). Prints the config, or merges it into
 ./toolgate.config.json with --write. Every rule that cannot be expressed is reported on stderr.`;
 
 const IMPORTERS = {
@@ -23,6 +25,7 @@ const IMPORTERS = {
   opencode: importOpencode,
   gemini: importGemini,
   codex: importCodex,
+  qwen: importQwen,
 } as const;
 
 export default defineCommand({
