@@ -36,18 +36,18 @@ afterEach(() => rmSync(home, { recursive: true, force: true }));
 const shell = (command: string) => ({ tool: "run_shell_command", input: { command } });
 
 describe("hostPolicyRules", () => {
-  it("reads nothing for hosts without policy files of their own", () => {
-    expect(hostPolicyRules({ host: "claude-code", homeDir: home, cwd: project })).toBeUndefined();
+  it("reads nothing for hosts without policy files of their own", async () => {
+    expect(await hostPolicyRules({ host: "claude-code", homeDir: home, cwd: project })).toBeUndefined();
   });
 
-  it("reads ~/.gemini/policies with the user tier and skips the workspace directory (off in Gemini CLI 0.61.0)", () => {
+  it("reads ~/.gemini/policies with the user tier and skips the workspace directory (off in Gemini CLI 0.61.0)", async () => {
     writeFileSync(join(home, ".gemini", "policies", "deny-rm.toml"), DENY_RM);
     mkdirSync(join(project, ".gemini", "policies"), { recursive: true });
     writeFileSync(
       join(project, ".gemini", "policies", "x.toml"),
       '[[rule]]\ntoolName = "read_file"\ndecision = "deny"\n',
     );
-    const rules = hostPolicyRules({ host: "gemini", homeDir: home, cwd: project });
+    const rules = await hostPolicyRules({ host: "gemini", homeDir: home, cwd: project });
     expect(rules?.rules.map((rule) => [rule.rule, rule.behavior])).toEqual([
       ["Bash", "allow"],
       ["Bash(rm *)", "deny"],
@@ -56,9 +56,9 @@ describe("hostPolicyRules", () => {
     expect(rules?.claudeSettings).toBe(false);
   });
 
-  it("a broken policy file fails loudly (a hook then fails closed), naming the file", () => {
+  it("a broken policy file fails loudly (a hook then fails closed), naming the file", async () => {
     writeFileSync(join(home, ".gemini", "policies", "bad.toml"), "[[rule]\n");
-    expect(() => hostPolicyRules({ host: "gemini", homeDir: home, cwd: project })).toThrow(/bad\.toml/);
+    await expect(hostPolicyRules({ host: "gemini", homeDir: home, cwd: project })).rejects.toThrow(/bad\.toml/);
   });
 });
 

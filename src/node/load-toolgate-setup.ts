@@ -48,7 +48,8 @@ export async function loadToolgateSetup(options: ToolgateSetupOptions = {}): Pro
   const loaded =
     files.length === 0 ? noConfig(env) : (await import("./load-config.js")).loadConfig({ cwd, env, homeDir, files });
   const { config } = loaded;
-  const hostPolicy = options.host === undefined ? undefined : hostPolicyRules({ host: options.host, homeDir, cwd });
+  const hostPolicy =
+    options.host === undefined ? undefined : await hostPolicyRules({ host: options.host, homeDir, cwd });
   const policy = buildPolicy({
     cwd,
     homeDir,

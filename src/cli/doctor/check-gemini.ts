@@ -4,7 +4,7 @@ import { GEMINI_INSTALLED_EVENTS } from "../../adapters/gemini/gemini-hook-input
 import { isToolgateGeminiCommand } from "../../adapters/gemini/gemini-settings-hooks.js";
 import { geminiSettingsPath } from "../../adapters/gemini/install-gemini.js";
 import { parseJsonc } from "../../adapters/json-file-edit.js";
-import { hostPolicyRules } from "../../node/host-policy-rules.js";
+import { geminiPolicyRules } from "../../node/gemini-policy-rules.js";
 import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "./doctor-check.js";
 
 const SCOPES = ["user", "project"] as const;
@@ -74,10 +74,10 @@ export function checkGemini(context: DoctorContext): DoctorCheck[] {
     );
   }
   try {
-    const policy = hostPolicyRules({ host: "gemini", homeDir: context.home, cwd: context.cwd });
-    const rules = policy?.rules.length ?? 0;
-    const files = policy?.sources ?? [];
-    if (policy !== undefined && policy.warnings.length > 0) {
+    const policy = geminiPolicyRules({ homeDir: context.home, cwd: context.cwd });
+    const rules = policy.rules.length;
+    const files = policy.sources;
+    if (policy.warnings.length > 0) {
       checks.push(
         warn(
           "gemini policies",
