@@ -8,8 +8,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDrainedStore } from "../../../src/store/open-drained-store.js";
 import type { StoredDenial } from "../../../src/store/ports.js";
-import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import { type FakeAnthropic, firstUserText, startFakeAnthropic } from "./fake-anthropic.js";
 import { installHookLogger } from "./hook-logger.js";
 import { createWorkspace, runClaude, type Workspace } from "./run-claude.js";
@@ -81,7 +81,8 @@ describe("Claude Code with toolgate hooks: every denial recorded once", () => {
       env: { TOOLGATE_DB: database },
     });
     exitCode = run.exitCode;
-    const store = await createSqliteStore({ filename: database });
+    // the hooks spool records first; read them the way `toolgate report` does (the spool drained into the store)
+    const { store } = await openDrainedStore({ env: { TOOLGATE_DB: database, HOME: workspace.home } });
     rows = await store.denials.query({});
     await store.close();
     auditPayloads = readFileSync(auditLog, "utf8")

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
+import { openDrainedStore } from "../../../src/store/open-drained-store.js";
 import { type FakeAnthropic, startFakeAnthropic } from "./fake-anthropic.js";
 import { type ClaudeRunResult, createWorkspace, runClaude, type Workspace } from "./run-claude.js";
 import { identicalRetries } from "./scripts.js";
@@ -60,7 +60,10 @@ describe("Claude Code with toolgate hooks: identical retries", () => {
   });
 
   it("records the loop denials and toolgate run exits 6 (aborted)", async () => {
-    const store = await createSqliteStore({ filename: join(workspace.root, "toolgate.db") });
+    // the hooks spool records first; read them the way `toolgate report` does (the spool drained into the store)
+    const { store } = await openDrainedStore({
+      env: { TOOLGATE_DB: join(workspace.root, "toolgate.db"), HOME: workspace.home },
+    });
     try {
       const rows = await store.denials.query({});
       expect(rows.length).toBeGreaterThan(0);

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
+import { openDrainedStore } from "../../../src/store/open-drained-store.js";
 import { startFakeAnthropic } from "./fake-anthropic.js";
 import { type ClaudeRunResult, createWorkspace, runClaude } from "./run-claude.js";
 import { stubbornRemover } from "./scripts.js";
@@ -97,7 +97,10 @@ describe("Claude Code with toolgate hooks: stubborn rm -rf", () => {
   });
 
   it("records every denial once in the store", async () => {
-    const store = await createSqliteStore({ filename: withRun.database });
+    // the hooks spool records first; read them the way `toolgate report` does (the spool drained into the store)
+    const { store } = await openDrainedStore({
+      env: { TOOLGATE_DB: withRun.database, HOME: withRun.workspace.home },
+    });
     try {
       const rows = await store.denials.query({});
       expect(rows).toHaveLength(withRun.fake.servedToolUses().length);
