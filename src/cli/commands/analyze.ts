@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { ANALYZE_HOSTS } from "../../analyze/reader-event.js";
-import { runAnalyze } from "../../analyze/run-analyze.js";
+import { type RunAnalyzeOptions, runAnalyze } from "../../analyze/run-analyze.js";
 import { ToolgateError } from "../../core/errors.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
@@ -20,6 +20,7 @@ export default defineCommand({
       "toolgate analyze ~/.claude/projects --since 7d",
       "toolgate analyze ci-logs/*.jsonl --host claude-code --json",
       "toolgate analyze ~/.codex/sessions --save  # then: toolgate report",
+      "toolgate analyze ci-logs/ --html toolgate-report.html  # one offline page to attach to the CI run",
     ],
   },
   args: {
@@ -33,10 +34,22 @@ export default defineCommand({
     session: { type: "string", description: "only sessions whose id starts with this", valueHint: "id" },
     save: { type: "boolean", description: "append the denials to the store (idempotent)", default: false },
     json: { type: "boolean", description: "print one JSON document (shape in docs/analyze.md)", default: false },
+    html: {
+      type: "string",
+      description: "also write the dashboard's views as one self-contained HTML file",
+      valueHint: "file",
+    },
   },
   async run({ args }) {
     try {
-      await runAnalyze({
+      const run =
+        args.html === undefined
+          ? runAnalyze
+          : async (options: RunAnalyzeOptions) => {
+              const { analyzeToHtml } = await import("../../dashboard/analyze-to-html.js");
+              return analyzeToHtml({ ...options, file: args.html as string });
+            };
+      await run({
         paths: args.paths,
         save: args.save,
         json: args.json,

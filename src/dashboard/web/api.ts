@@ -1,3 +1,5 @@
+import { answerKey } from "../answer-key.js";
+
 /**
  * Where the views get their data: the dashboard server (`/api/...` with the token) or, in a report written by
  * `toolgate analyze --html`, the answers embedded in the page (no network at all).
@@ -22,13 +24,6 @@ export function embeddedReport(): Embedded | undefined {
 
 export function token(): string {
   return new URLSearchParams(location.search).get("token") ?? "";
-}
-
-/** the key an answer is stored under: the path and its parameters, sorted */
-export function answerKey(path: string, params: URLSearchParams): string {
-  const sorted = [...params].filter(([key]) => key !== "token").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const query = new URLSearchParams(sorted).toString();
-  return query ? `${path}?${query}` : path;
 }
 
 export async function getJson<T>(path: string, params: URLSearchParams): Promise<T> {

@@ -54,7 +54,12 @@ export function table<Row>(options: {
       column.sort && sorted
         ? h(
             "button",
-            { type: "button", class: "sort", onclick: () => sorted.onSort(column.sort as string) },
+            {
+              type: "button",
+              class: "sort",
+              id: `sort-${column.sort}`,
+              onclick: () => sorted.onSort(column.sort as string),
+            },
             column.label,
             active ? (sorted.descending ? " ▼" : " ▲") : "",
           )

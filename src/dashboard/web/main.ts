@@ -90,6 +90,9 @@ async function render(): Promise<void> {
   }
   if (ticket !== renderCount) return;
   main.replaceChildren(content);
+  if (focusedId && (document.activeElement === null || document.activeElement === document.body)) {
+    document.getElementById(focusedId)?.focus();
+  }
   main.setAttribute("aria-busy", "false");
   document.title = `${NAV.find(([name]) => name === view)?.[1] ?? "Session"} · ${report ? report.title : "toolgate dashboard"}`;
   document.body.dataset.ready = String(ticket);

@@ -1,4 +1,4 @@
-import { getJson } from "../api.js";
+import { embeddedReport, getJson } from "../api.js";
 import { sourceColour, stackedBars } from "../chart.js";
 import { emptyState, h, table } from "../dom.js";
 import { count, shortId } from "../format.js";
@@ -84,6 +84,7 @@ export async function overviewView(filters: URLSearchParams): Promise<HTMLElemen
       overview.fromReport ? " · same figures as toolgate report" : " · narrowed by host or label",
     ),
     kpis,
+    analysisPanel(),
     h(
       "figure",
       { class: "panel" },
@@ -98,7 +99,11 @@ export async function overviewView(filters: URLSearchParams): Promise<HTMLElemen
       table({
         caption: "Top tools",
         columns: [
-          { label: "Tool", cell: (row) => h("a", linkTo({ tool: row.tool }), row.tool) },
+          {
+            label: "Tool",
+            // a saved report has no filtered answers to link to
+            cell: (row) => (embeddedReport() ? row.tool : h("a", linkTo({ tool: row.tool }), row.tool)),
+          },
           { label: "Denials", numeric: true, cell: (row) => count(row.count) },
         ],
         rows: overview.topTools,
@@ -138,4 +143,31 @@ function kpi(label: string, value: number, id: string, title?: string): HTMLElem
 
 function filtersNarrow(filters: URLSearchParams): boolean {
   return ["tool", "host", "label"].some((key) => filters.has(key));
+}
+
+/** a saved analysis report: what the replay found beside the recorded denials */
+function analysisPanel(): HTMLElement | null {
+  const analysis = embeddedReport()?.answers["/analysis"] as
+    | { toolCalls: number; wastedCalls: number; savedCalls: number; loops: number; files: number }
+    | undefined;
+  if (!analysis) return null;
+  return h(
+    "div",
+    { class: "panel" },
+    h("h3", {}, "What toolgate would have done"),
+    h(
+      "dl",
+      { class: "kpis" },
+      kpi("Transcript files", analysis.files, "kpi-files"),
+      kpi("Tool calls", analysis.toolCalls, "kpi-calls"),
+      kpi("Calls wasted after a denial", analysis.wastedCalls, "kpi-wasted"),
+      kpi("Calls toolgate would have saved", analysis.savedCalls, "kpi-would-save"),
+      kpi("Loops found", analysis.loops, "kpi-analysis-loops"),
+    ),
+    h(
+      "p",
+      { class: "note" },
+      "From replaying the transcripts through toolgate; the figures are explained in docs/analyze.md.",
+    ),
+  );
 }
