@@ -16,6 +16,8 @@
 //     HOME, one with this process's environment, e.g. NODE_EXTRA_CA_CERTS; HOME and XDG_CACHE_HOME always temporary)
 //   TOOLGATE_HOOK_BUNDLE=dist/… (another hook entry file: measured as one more case, `node <file> hook claude-code`)
 //   BENCH_NO_CACHE=on (one more case: the bundled entry with TOOLGATE_HOOK_CODE_CACHE=off)
+//   BENCH_TREE=<dir> (a toolgate tree whose dist/ is built, e.g. a clean `git archive` export with node_modules
+//     linked; default this repository: measure a commit rather than a shared working tree someone may be rebuilding)
 //   TOOLGATE_BENCH_PEERS=<dir> (a node_modules folder holding the peers, default bench/node_modules)
 //   BENCH_STORAGE=off (leave out the two storage-only reference rows)
 //   BENCH_CALLGRIND=on (instead of timing: instructions executed, from `valgrind --tool=callgrind`, one run per hook
@@ -39,10 +41,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repository = join(here, "..");
+const repository = resolve(process.env.BENCH_TREE ?? join(here, ".."));
 const runs = Number(process.env.BENCH_RUNS ?? 30);
 const peers = resolve(process.env.TOOLGATE_BENCH_PEERS ?? join(here, "node_modules"));
-const transcriptFixture = join(repository, "test", "fixtures", "transcripts", "claude-code", "stubborn.session.jsonl");
+const transcriptFixture = join(here, "..", "test", "fixtures", "transcripts", "claude-code", "stubborn.session.jsonl");
 const callgrind = process.env.BENCH_CALLGRIND === "on";
 if (!existsSync(join(repository, "dist", "cli", "main.js")))
   throw new Error("dist/ is missing: run npm run build first");
