@@ -148,4 +148,21 @@ describe("composition with the app's own needsApproval and an OPA-style decider"
     expect(paid).toEqual([]);
     expect(guarded.abortError()?.rule).toBe("pay");
   }, 60_000);
+
+  it("a decider that throws (OPA unreachable) refuses the call: fail closed", async () => {
+    const guard = createGuard({ onError: () => undefined });
+    const session = guard.session("decider-down", { interactive: false, host: "ai-sdk" });
+    const paid: number[] = [];
+    const guarded = guardTools(paymentTools(paid), {
+      session,
+      onError: () => undefined,
+      decider: async () => {
+        throw new Error("connect ECONNREFUSED 127.0.0.1:8181");
+      },
+    });
+    const { model, prompts } = scriptedModel([{ toolName: "pay", input: { amount: 1 } }, { text: "stopped" }]);
+    await generateText({ model, tools: guarded.tools, stopWhen: stepCountIs(5), prompt: "pay" });
+    expect(paid).toEqual([]);
+    expect(toolResultTexts(prompts.at(-1))[0]).toContain("toolgate could not check this call");
+  }, 60_000);
 });

@@ -19,15 +19,18 @@ function quoted(file: string): string | undefined {
 }
 
 describe("examples/ai-sdk.ts (the quick start in docs/ai-sdk.md)", () => {
-  it("docs/ai-sdk.md quotes it verbatim (minus its leading comment)", () => {
-    const source = readFileSync(join(root, "examples", "ai-sdk.ts"), "utf8")
-      .split("\n")
-      .filter(
-        (line, index, lines) => !(line.startsWith("//") && lines.slice(0, index).every((l) => l.startsWith("//"))),
-      )
-      .join("\n");
-    expect(quoted("examples/ai-sdk.ts")).toBe(source);
-  });
+  it.each(["examples/ai-sdk.ts", "examples/ai-sdk-approval-ui.ts", "examples/ai-sdk-opa-decider.ts"])(
+    "docs/ai-sdk.md quotes %s verbatim (minus its leading comment)",
+    (file) => {
+      const source = readFileSync(join(root, file), "utf8")
+        .split("\n")
+        .filter(
+          (line, index, lines) => !(line.startsWith("//") && lines.slice(0, index).every((l) => l.startsWith("//"))),
+        )
+        .join("\n");
+      expect(quoted(file)).toBe(source);
+    },
+  );
 
   it("runs in a fresh project (built dist, temp HOME) and stops the looping agent at the threshold", () => {
     expect(existsSync(join(root, "dist", "node", "ai-sdk.js")), "run `npm run build` first").toBe(true);
