@@ -1,14 +1,18 @@
-// What one hook event costs in work, not time: modules loaded and SQLite write transactions, per Claude Code hook
-// event type, for `toolgate hook claude-code` on its default (no toolgate config) path.
+// What one hook event costs in work, not time: modules loaded, whether the native SQLite driver (better-sqlite3) was
+// loaded, and SQLite write transactions, per Claude Code hook event type, on the default (no toolgate config) path.
+// By default the bundled hook entry `toolgate install` writes (dist/hook/toolgate-hook.cjs: its files are the
+// launcher and the bundle, so "modules" counts what it loads beside them); TOOLGATE_HOOK_ENTRY=dist/cli/main.js
+// measures the CLI's `toolgate hook claude-code` instead.
 // Usage: npm run build && node bench/hook-footprint.bench.mjs
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const main = process.env.TOOLGATE_HOOK_ENTRY ?? join(here, "..", "dist", "cli", "main.js");
+const main = resolve(process.env.TOOLGATE_HOOK_ENTRY ?? join(here, "..", "dist", "hook", "toolgate-hook.cjs"));
+console.log(`entry: ${main}`);
 const preload = join(here, "support", "footprint-preload.mjs");
 const root = mkdtempSync(join(tmpdir(), "toolgate-footprint-"));
 try {
@@ -43,7 +47,7 @@ try {
     env,
     cwd: project,
   });
-  console.log("| hook event | modules loaded | SQLite write transactions |\n|---|---|---|");
+  console.log("| hook event | modules loaded | better-sqlite3 loaded | SQLite write transactions |\n|---|---|---|---|");
   for (const [name, event] of events) {
     const file = join(root, "footprint.txt");
     writeFileSync(file, "");
@@ -57,7 +61,8 @@ try {
     const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
     const modules = new Set(lines.filter((line) => line !== "transaction" && !line.includes("bench/support")));
     const transactions = lines.filter((line) => line === "transaction").length;
-    console.log(`| ${name} | ${modules.size} | ${transactions} |`);
+    const native = [...modules].some((line) => /better-sqlite3[\\/]lib[\\/]index\.js$/.test(line));
+    console.log(`| ${name} | ${modules.size} | ${native ? "yes" : "no"} | ${transactions} |`);
   }
 } finally {
   rmSync(root, { recursive: true, force: true });
