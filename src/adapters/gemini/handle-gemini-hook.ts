@@ -4,6 +4,7 @@ import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import type { HookContext } from "../hook-host.js";
 import type { GeminiAfterToolInput, GeminiBeforeToolInput, GeminiHookInput } from "./gemini-hook-input.js";
 import { afterToolContext, denyTool, type GeminiHookAnswer, PASS } from "./gemini-hook-output.js";
+import { geminiTranscriptDenials } from "./gemini-transcript-denials.js";
 
 /**
  * Gemini's tool events carry no call id: each BeforeTool gets a fresh one (never derived from the input, which may
@@ -116,6 +117,31 @@ async function afterTool(input: GeminiAfterToolInput, context: HookContext): Pro
   return afterToolContext({ text: soft, ...(stop === undefined ? {} : { stop }) });
 }
 
+/**
+ * Records the refusals in the session file that no hook saw (AfterTool never fires for a refused call): Gemini's
+ * own policy denials toolgate did not answer first, headless declines, sandbox refusals, other hooks' blocks. Each
+ * once, under Gemini's own call id (the one `-o stream-json` shows, so `toolgate run` counts it once too).
+ */
+async function reconcileTranscript(input: GeminiHookInput, context: HookContext): Promise<Effect[]> {
+  if (input.transcript_path === undefined) return [];
+  const text = context.readTranscript(input.transcript_path);
+  if (text === undefined) return [];
+  const denials = geminiTranscriptDenials(text);
+  if (denials.length === 0) return [];
+  const recorded = await context.session.recordedCallIds();
+  const effects: Effect[] = [];
+  for (const denial of denials) {
+    if (recorded.has(denial.toolUseId)) continue;
+    effects.push(
+      ...(await context.session.denied(
+        { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
+        { source: denial.source, reason: denial.text },
+      )),
+    );
+  }
+  return effects;
+}
+
 /** Handles one Gemini CLI hook event against a guard session and returns the answer to print. */
 export async function handleGeminiHook(input: GeminiHookInput, context: HookContext): Promise<GeminiHookAnswer> {
   switch (input.hook_event_name) {
@@ -126,10 +152,14 @@ export async function handleGeminiHook(input: GeminiHookInput, context: HookCont
     case "BeforeAgent":
       await context.session.turnStarted();
       return PASS;
-    case "AfterAgent":
+    case "AfterAgent": {
+      const stop = abortOf(await reconcileTranscript(input, context))?.error;
       await context.session.turnEnded({ outcome: "completed" });
-      return PASS;
+      // continue: false ends the session instead of letting Gemini retry the turn
+      return stop === undefined ? PASS : { output: { continue: false, stopReason: stop }, exitCode: 0 };
+    }
     case "SessionEnd":
+      await reconcileTranscript(input, context);
       await context.session.end();
       return PASS;
     default:
