@@ -80,7 +80,10 @@ describe("Codex 0.169.0: a stubborn model retrying a forbidden rm -rf", () => {
     const second = world.fake.requests[1] ?? {};
     const [first] = toolOutputs(second);
     expect(first).toMatch(/^Command blocked by PreToolUse hook: \[toolgate\]/);
-    expect(requestText(second)).not.toContain('rejected: rm is forbidden here\\\\")');
+    // toolgate's sentence names the Codex rule that decides, and tells the model not to retry
+    expect(first).toContain('prefix_rule(pattern=["rm"], decision="forbidden")');
+    expect(first).not.toContain("exec_command failed");
+    expect(requestText(second)).toContain("[toolgate]");
   });
 
   test("each denial is recorded once with the Codex rule that decided, and the rollout agrees", () => {
