@@ -55,13 +55,16 @@ export default async function ({ root, dist }) {
     // an import of a name the module does not export is a build error here (esbuild would otherwise bundle it as
     // undefined, and the hook would fail closed on every event instead of the build failing)
     logOverride: { "import-is-undefined": "error" },
-    // the bundle sits in dist/hook/, one level under dist/ like every source folder: URLs built from import.meta.url
-    // ("../cli/main.js", "../../package.json") resolve as they do from dist/<folder>/
+  };
+  // the bundle sits in dist/hook/, one level under dist/ like every source folder: URLs built from import.meta.url
+  // ("../cli/main.js", "../../package.json") resolve as they do from dist/<folder>/
+  const importMetaUrl = {
     define: { "import.meta.url": "__toolgate_import_meta_url" },
     banner: { js: 'var __toolgate_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
   };
   await build({
     ...common,
+    ...importMetaUrl,
     entryPoints: [join(dist, "node", "hook-main.js")],
     outfile: join(out, "hook-bundle.cjs"),
     plugins: [lazyBuiltins],

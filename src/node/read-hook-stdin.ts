@@ -1,14 +1,14 @@
-import { readFileSync, readSync } from "node:fs";
-import { isatty } from "node:tty";
+import { fstatSync, readFileSync, readSync } from "node:fs";
 
 /**
- * The hook event on stdin, read in one synchronous call (no stream, no event-loop turns): "" when stdin is a
- * terminal, closed or empty. A non-blocking stdin (EAGAIN: a parent left O_NONBLOCK on the pipe) is read in a loop
+ * The hook event on stdin, read in one synchronous call (no stream, no event-loop turns): "" when stdin is closed,
+ * empty, or a character device (a terminal, /dev/null, or /dev/zero, which would never end; checked with fstat,
+ * without loading node:tty). A non-blocking stdin (EAGAIN: a parent left O_NONBLOCK on the pipe) is read in a loop
  * that waits briefly between tries instead of failing.
  */
 export function readHookStdin(descriptor = 0): string {
-  if (isatty(descriptor)) return "";
   try {
+    if (fstatSync(descriptor).isCharacterDevice()) return "";
     return readFileSync(descriptor, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
