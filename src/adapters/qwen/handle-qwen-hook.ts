@@ -2,9 +2,16 @@ import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import type { HookAnswer, HookContext } from "../hook-host.js";
-import type { QwenHookInput, QwenToolEvent } from "./qwen-hook-input.js";
+import type { QwenHookInput, QwenPostToolBatchInput, QwenToolEvent } from "./qwen-hook-input.js";
 import { contextAnswer, PASS, preToolUseDeny } from "./qwen-hook-output.js";
-import { findQwenCallId, findQwenTranscriptDenials, pendingQwenCalls } from "./qwen-transcript.js";
+import {
+  classifyQwenDenial,
+  findQwenCallId,
+  findQwenTranscriptDenials,
+  pendingQwenCalls,
+  qwenToolStepWritten,
+  TOOLGATE_TEXT_PREFIX,
+} from "./qwen-transcript.js";
 
 /** Guidance, fallback/skip/abort texts and loop steering, then the nudge, each once. */
 function modelText(effects: readonly Effect[]): string {
@@ -37,7 +44,9 @@ function callOf(input: QwenToolEvent, context: HookContext): ToolCall {
  */
 async function reconcile(input: QwenHookInput, context: HookContext): Promise<Effect[]> {
   if (input.transcript_path === undefined) return [];
-  const text = await settledTranscript(input.transcript_path, context);
+  // Qwen fires UserPromptSubmit with `prompt: ""` only to continue after a tool step
+  const afterToolStep = input.hook_event_name === "UserPromptSubmit" && (input.prompt ?? "").trim() === "";
+  const text = await settledTranscript({ path: input.transcript_path, context, afterToolStep });
   if (text === undefined) return [];
   const denials = findQwenTranscriptDenials(text);
   if (denials.length === 0) return [];
@@ -64,11 +73,21 @@ async function reconcile(input: QwenHookInput, context: HookContext): Promise<Ef
 const SETTLE_WAIT_MS = 1_500;
 const SETTLE_POLL_MS = 25;
 
-/** The transcript once every call it shows has its result (or after SETTLE_WAIT_MS, as it is then). */
-async function settledTranscript(path: string, context: HookContext): Promise<string | undefined> {
+/**
+ * The transcript once Qwen's writer caught up (or after SETTLE_WAIT_MS, as it is then): every call it shows has its
+ * result, and on a continuation (`afterToolStep`) the step's call and result are both written.
+ */
+async function settledTranscript(options: {
+  path: string;
+  context: HookContext;
+  afterToolStep: boolean;
+}): Promise<string | undefined> {
+  const { path, context } = options;
+  const settled = (text: string) =>
+    options.afterToolStep ? qwenToolStepWritten(text) : pendingQwenCalls(text).length === 0;
   let text = context.readTranscript(path);
   const deadline = Date.now() + SETTLE_WAIT_MS;
-  while (text !== undefined && pendingQwenCalls(text).length > 0 && Date.now() < deadline) {
+  while (text !== undefined && !settled(text) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
     text = context.readTranscript(path);
   }
@@ -79,13 +98,44 @@ async function preToolUse(input: QwenToolEvent, context: HookContext): Promise<H
   // Qwen only asks hooks about calls its own rules let through; an ask stays Qwen's to make
   const result = await context.session.decide(callOf(input, context), { ...agentOf(input), hostAsks: true });
   if (result.decision.behavior === "deny") {
-    const reason = result.text !== "" ? result.text : result.decision.reason;
+    // always marked as toolgate's: PostToolBatch and the transcript then know this refusal is recorded already
+    const reason = result.text !== "" ? result.text : `${TOOLGATE_TEXT_PREFIX} ${result.decision.reason}`;
     const nudge = nudgeOf(result.effects)?.text;
     // the reason is the whole tool result; an abort also stops the run at the next UserPromptSubmit
     return preToolUseDeny(nudge === undefined ? reason : `${reason}\n${nudge}`);
   }
   const text = modelText(result.effects);
   return text === "" ? PASS : contextAnswer({ event: "PreToolUse", text });
+}
+
+/**
+ * Every call of the batch Qwen refused itself (its rules, its headless decline, its classifier), counted once with
+ * the model's call id, before Qwen writes them to the transcript; toolgate's guidance is appended to the batch's
+ * last tool result. An abort is delivered by the next UserPromptSubmit, which ends the run.
+ */
+async function postToolBatch(input: QwenPostToolBatchInput, context: HookContext): Promise<HookAnswer> {
+  const recorded = await context.session.recordedCallIds();
+  const effects: Effect[] = [];
+  for (const call of input.tool_calls) {
+    const response = call.tool_response ?? {};
+    if (response.error_type !== "execution_denied" || typeof call.tool_use_id !== "string") continue;
+    const text = typeof response.error === "string" ? response.error : String(response.result_display ?? "");
+    if (text.startsWith(TOOLGATE_TEXT_PREFIX) || recorded.has(call.tool_use_id)) continue;
+    const { source, rule } = classifyQwenDenial(text);
+    effects.push(
+      ...(await context.session.denied(
+        { toolUseId: call.tool_use_id, tool: call.tool_name, input: call.tool_input ?? {} },
+        {
+          source,
+          reason: text,
+          ...(rule === undefined ? {} : { rule }),
+          ...(source === "classifier" ? { decisionReasonType: "classifier" } : {}),
+          ...agentOf(input),
+        },
+      )),
+    );
+  }
+  return contextAnswer({ event: "PostToolBatch", text: modelText(effects) });
 }
 
 /** What the model is told after one of Qwen's steps: the denials of that step, then the end of the run if due. */
@@ -126,6 +176,8 @@ export async function handleQwenHook(input: QwenHookInput, context: HookContext)
       return preToolUse(input, context);
     case "UserPromptSubmit":
       return userPromptSubmit(input, context);
+    case "PostToolBatch":
+      return postToolBatch(input, context);
     case "PostToolUse": {
       const output = responseText(input.tool_response);
       const effects = await context.session.succeeded(callOf(input, context), {
@@ -144,17 +196,9 @@ export async function handleQwenHook(input: QwenHookInput, context: HookContext)
       });
       return contextAnswer({ event: "PostToolUseFailure", text: modelText(effects) });
     }
-    case "PermissionDenied": {
-      // Qwen's auto-mode classifier blocked the call; its answer here does not reach the model (0.24.4), an abort
-      // is delivered at the next UserPromptSubmit
-      await context.session.denied(callOf(input, context), {
-        source: "classifier",
-        reason: input.reason ?? "blocked by Qwen Code's auto-mode classifier",
-        decisionReasonType: "classifier",
-        ...agentOf(input),
-      });
+    case "PermissionDenied":
+      // a classifier block: PostToolBatch counts it with the model's call id (this event's id is Qwen's own)
       return PASS;
-    }
     case "Stop":
       await reconcile(input, context);
       await context.session.turnEnded({ outcome: "completed" });

@@ -37,13 +37,13 @@ describe("toolgate install qwen", () => {
     expect(settings.permissions).toEqual(original.permissions);
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe("./audit.sh");
-    for (const event of ["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionDenied"]) {
+    for (const event of ["PreToolUse", "PostToolUse", "PostToolUseFailure"]) {
       expect(settings.hooks[event].at(-1)).toEqual({
         matcher: "*",
         hooks: [{ type: "command", command: COMMAND, timeout: 30 }],
       });
     }
-    for (const event of ["UserPromptSubmit", "Stop", "SessionEnd"]) {
+    for (const event of ["PostToolBatch", "UserPromptSubmit", "Stop", "SessionEnd"]) {
       expect(settings.hooks[event]).toEqual([{ hooks: [{ type: "command", command: COMMAND, timeout: 30 }] }]);
     }
     const second = installQwen({ scope: "project", dryRun: false, command: COMMAND, cwd: box.cwd, home: box.home });

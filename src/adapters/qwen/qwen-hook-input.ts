@@ -41,6 +41,25 @@ export interface QwenPermissionDeniedInput extends QwenToolEvent {
   reason?: string;
 }
 
+/** One call of a PostToolBatch: `tool_use_id` here is the model's call id (the transcript's). */
+export interface QwenBatchCall {
+  tool_name: string;
+  tool_input?: unknown;
+  tool_use_id: string;
+  status?: string;
+  tool_response?: { error?: unknown; error_type?: unknown; result_display?: unknown };
+}
+
+/**
+ * Fires after every batch of tool calls, BEFORE Qwen writes their results to the transcript, with every call of the
+ * batch, including those Qwen's own rules refused (`error_type: "execution_denied"`), which no other hook sees.
+ * Its `additionalContext` is appended to the batch's last tool result.
+ */
+export interface QwenPostToolBatchInput extends QwenHookBase {
+  hook_event_name: "PostToolBatch";
+  tool_calls: QwenBatchCall[];
+}
+
 export interface QwenUserPromptSubmitInput extends QwenHookBase {
   hook_event_name: "UserPromptSubmit";
   /** the person's prompt; `""` when Qwen continues after tool results */
@@ -57,6 +76,7 @@ export type QwenHookInput =
   | QwenPostToolUseFailureInput
   | QwenPermissionDeniedInput
   | QwenUserPromptSubmitInput
+  | QwenPostToolBatchInput
   | QwenSessionInput;
 
 export type QwenHookEventName = QwenHookInput["hook_event_name"];
@@ -68,6 +88,7 @@ export const QWEN_HOOK_EVENTS: readonly QwenHookEventName[] = [
   "PostToolUse",
   "PostToolUseFailure",
   "PermissionDenied",
+  "PostToolBatch",
   "Stop",
   "SessionEnd",
 ];
@@ -100,6 +121,8 @@ export function parseQwenHookInput(text: string): QwenHookInput {
   if (typeof payload["session_id"] !== "string" || payload["session_id"] === "")
     throw invalid("session_id is missing.");
   if (TOOL_EVENTS.has(event) && typeof payload["tool_name"] !== "string") throw invalid(`${event} needs tool_name.`);
+  if (event === "PostToolBatch" && !Array.isArray(payload["tool_calls"]))
+    throw invalid("PostToolBatch needs tool_calls.");
   if (payload["tool_use_id"] !== undefined && typeof payload["tool_use_id"] !== "string") {
     throw invalid("tool_use_id must be a string.");
   }

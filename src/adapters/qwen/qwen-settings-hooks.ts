@@ -8,7 +8,7 @@ export const QWEN_TOOLGATE_HOOK_EVENTS: readonly { event: string; toolMatcher: b
   { event: "PreToolUse", toolMatcher: true },
   { event: "PostToolUse", toolMatcher: true },
   { event: "PostToolUseFailure", toolMatcher: true },
-  { event: "PermissionDenied", toolMatcher: true },
+  { event: "PostToolBatch", toolMatcher: false },
   { event: "UserPromptSubmit", toolMatcher: false },
   { event: "Stop", toolMatcher: false },
   { event: "SessionEnd", toolMatcher: false },

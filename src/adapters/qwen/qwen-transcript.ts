@@ -32,6 +32,9 @@ const DECLINED_RULE =
 const HEADLESS = /^Qwen Code requires permission to use .*declined/s;
 const CLASSIFIER = /^Blocked by auto mode policy/;
 
+/** toolgate's own PreToolUse refusals start with this: the hook recorded them already. */
+export const TOOLGATE_TEXT_PREFIX = "[toolgate]";
+
 /** The denial source of a refused call's text, and the rule Qwen named. */
 export function classifyQwenDenial(text: string): { source: DenialSource; rule?: string } {
   const ruled = RULE_DENIED.exec(text) ?? DECLINED_RULE.exec(text);
@@ -100,6 +103,7 @@ export function findQwenTranscriptDenials(text: string): QwenTranscriptDenial[] 
           : typeof result.resultDisplay === "string"
             ? result.resultDisplay
             : "";
+      if (refusal.startsWith(TOOLGATE_TEXT_PREFIX)) continue;
       const call = calls.get(id);
       denials.push({
         toolUseId: id,
@@ -146,4 +150,18 @@ export function pendingQwenCalls(text: string): string[] {
     }
   }
   return calls.filter((id) => !answered.has(id));
+}
+
+/**
+ * Whether the transcript shows a finished tool step: its last conversation record (`user`, `assistant`,
+ * `tool_result`) is a tool result and every call has one. What a continuation's UserPromptSubmit must see; until
+ * then Qwen's asynchronous writer is still behind (both the model's call and its result can lag).
+ */
+export function qwenToolStepWritten(text: string): boolean {
+  let last: unknown;
+  for (const record of records(text)) {
+    const type = record["type"];
+    if (type === "user" || type === "assistant" || type === "tool_result") last = type;
+  }
+  return last === "tool_result" && pendingQwenCalls(text).length === 0;
 }

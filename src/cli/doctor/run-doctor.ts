@@ -4,6 +4,7 @@ import { checkConfig } from "./check-config.js";
 import { checkGemini, geminiFound } from "./check-gemini.js";
 import { checkNode } from "./check-node.js";
 import { checkOpencode, opencodeFound, opencodeLocations } from "./check-opencode.js";
+import { checkQwen, qwenFound } from "./check-qwen.js";
 import { checkStore } from "./check-store.js";
 import { type DoctorCheck, type DoctorContext, warn } from "./doctor-check.js";
 
@@ -20,7 +21,9 @@ export async function runDoctor(context: DoctorContext): Promise<DoctorCheck[]> 
   if (codex) checks.push(...(await checkCodex(context)));
   const gemini = geminiFound(context);
   if (gemini) checks.push(...checkGemini(context));
-  if (!claude && !opencode && !codex && !gemini) {
+  const qwen = qwenFound(context);
+  if (qwen) checks.push(...checkQwen(context));
+  if (!claude && !opencode && !codex && !gemini && !qwen) {
     checks.push(
       warn(
         "hosts",

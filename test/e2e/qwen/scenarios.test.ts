@@ -70,7 +70,7 @@ describe("headless ask: Qwen declines it without a hook; toolgate counts it from
     expect(run.exitCode, run.stderr).toBe(6);
     const first = modelInputs(run.fake)[1];
     expect(first?.toolResults[0]).toContain("non-interactive mode cannot prompt for confirmation");
-    expect(first?.userTexts.join("\n")).toContain("[toolgate] git push origin main needs approval");
+    expect(first?.toolResults[0]).toContain("[toolgate] git push origin main needs approval");
     const records = storedDenials(workspace, run.sessionId as string);
     expect(records.map((record) => record["source"])).toEqual(["headless", "headless"]);
     expect(run.stderr).toContain("minimal allow rule");
@@ -137,7 +137,7 @@ describe("records and per-denial hook payloads match; the secret in the call is 
     expect(run.stderr).not.toContain(TOKEN);
     // the model itself typed the token; toolgate's guidance does not echo it back
     const guidance = modelInputs(run.fake)
-      .flatMap((input) => input.userTexts)
+      .flatMap((input) => [...input.toolResults, ...input.userTexts])
       .filter((text) => text.includes("[toolgate]"));
     expect(guidance.length).toBeGreaterThan(0);
     for (const text of guidance) expect(text).not.toContain(TOKEN);

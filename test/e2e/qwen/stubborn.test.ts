@@ -70,11 +70,11 @@ describe("Qwen Code 0.24.4: stubborn rm -rf denied by Qwen's own rule", () => {
     expect(guarded.stderr).toContain("remove or narrow the deny rule Bash(rm *)");
   });
 
-  it("with toolgate: the model is told toolgate's guidance right after Qwen's denial", () => {
+  it("with toolgate: the model is told toolgate's guidance in the denied call's own result", () => {
     const second = modelInputs(guarded.fake)[1];
-    expect(second?.toolResults).toEqual([expect.stringContaining(QWEN_RULE_TEXT)]);
-    const context = second?.userTexts.find((text) => text.includes("<qwen:user-prompt-submit-context>"));
-    expect(context).toContain("[toolgate] Denied by rule Bash(rm *): rm -rf victim");
+    expect(second?.toolResults).toHaveLength(1);
+    expect(second?.toolResults[0]).toContain(QWEN_RULE_TEXT);
+    expect(second?.toolResults[0]).toContain("[toolgate] Denied by rule Bash(rm *): rm -rf victim");
   });
 
   it("with toolgate: each denial recorded once, keyed by the model's call id, with Qwen's rule as the source", () => {
