@@ -51,9 +51,11 @@ describe("geminiTranscriptDenials (recorded Gemini CLI 0.61.0 session files)", (
     const afterAgent = parseGeminiHookInput(
       JSON.stringify({ hook_event_name: "AfterAgent", session_id: "s1", transcript_path: "/t/session.jsonl" }),
     );
-    await handleGeminiHook(afterAgent, context);
+    const first = await handleGeminiHook(afterAgent, context);
     await handleGeminiHook(afterAgent, context);
     const ids = await hookSession.recordedCallIds();
     expect(ids.size).toBe(3);
+    // three rule denials of one pattern reach the default threshold: the session is ended, not retried
+    expect(first.output).toMatchObject({ continue: false, stopReason: expect.stringContaining("toolgate aborted") });
   });
 });
