@@ -15,7 +15,8 @@ export interface RolloutDenial {
 const SHELL_TOOLS = new Set(["exec_command", "shell", "local_shell", "shell_command"]);
 
 function parseLine(line: string): Record<string, unknown> | undefined {
-  if (!line.startsWith("{") || !line.includes('"response_item"')) return undefined;
+  // only calls and their outputs matter: messages, reasoning and turn context (the bulk) are not parsed
+  if (!line.startsWith("{") || !line.includes('"response_item"') || !line.includes("_call")) return undefined;
   try {
     const value = JSON.parse(line) as unknown;
     return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
