@@ -8,6 +8,7 @@ import type { ToolSet } from "ai";
 import { type GuardedTools, type GuardToolsOptions, guardTools } from "../adapters/ai-sdk/guard-tools.js";
 import type { GuardSession } from "../guard/types.js";
 import { type OpenToolgateOptions, openToolgate, type Toolgate } from "./open-toolgate.js";
+import { noteRunSession } from "./run-sessions.js";
 
 export * from "../adapters/ai-sdk/index.js";
 
@@ -36,7 +37,8 @@ export interface ToolgateForAiSdk {
 }
 
 /**
- * Opens toolgate for an AI SDK agent: one guard session, state in memory (mirrored to the store for `toolgate run`),
+ * Opens toolgate for an AI SDK agent: one guard session, state in memory (mirrored to the store, and the session
+ * noted for `toolgate run` when it runs this process),
  * the config's policy. The Claude Code settings hierarchy is NOT read unless `claudeSettings: true` (an AI SDK app's
  * tools are its own); a call no toolgate rule matches is left to the tool's own `needsApproval`.
  */
@@ -49,7 +51,10 @@ export async function openToolgateForAiSdk(options: OpenToolgateForAiSdkOptions 
     ...rest,
     host: host ?? "ai-sdk",
   });
-  const session = toolgate.guard.session(sessionId ?? randomUUID(), {
+  const id = sessionId ?? randomUUID();
+  // under `toolgate run`, the run links this session (its records and abort decide the run's exit code)
+  noteRunSession(rest.env ?? process.env, id);
+  const session = toolgate.guard.session(id, {
     interactive: interactive === true,
     host: host ?? "ai-sdk",
     ...(labels === undefined ? {} : { labels }),

@@ -58,4 +58,24 @@ describe("examples/ai-sdk.ts (the quick start in docs/ai-sdk.md)", () => {
       db.close();
     }
   }, 180_000);
+
+  it("under `toolgate run`, the run links the AI SDK session: its summary names the denials and the abort (exit 6)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolgate-ai-sdk-run-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, "toolgate.config.json"), JSON.stringify({ permissions: { deny: ["Bash(rm *)"] } }));
+    const run = spawnSync(
+      process.execPath,
+      [
+        join(root, "dist", "cli", "main.js"),
+        "run",
+        "--",
+        process.execPath,
+        join(root, "scripts", "run-example.mjs"),
+        join(root, "examples", "ai-sdk.ts"),
+      ],
+      { cwd: dir, env: { PATH: process.env.PATH, HOME: dir }, encoding: "utf8", timeout: 120_000 },
+    );
+    expect(run.status, run.stderr).toBe(6);
+    expect(`${run.stdout}${run.stderr}`).toContain("toolgate run: 2 denied calls; toolgate aborted the run.");
+  }, 180_000);
 });
