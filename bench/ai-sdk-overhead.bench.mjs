@@ -61,6 +61,37 @@ async function level1(label, command) {
   return { label, bareTimes, wrappedTimes };
 }
 
+/**
+ * Refused calls: `rm -rf build<n>` against `Bash(rm *)`-style deny rules (the config's `deploy<n>` rules here), headless
+ * fallback so the run goes on past the threshold. Each refusal is recorded: the record and the mirrored state are
+ * written to SQLite in the background, so the wall time up to `close()` (which waits for them) is reported too.
+ */
+async function refusals(count) {
+  const toolgate = await openToolgateForAiSdk({
+    cwd: dir,
+    homeDir: dir,
+    env,
+    sessionId: "bench-denied",
+    core: { headlessStrategy: "fallback" },
+  });
+  const wrapped = toolgate.guardTools(bare, { toolNames: { runCommand: "Bash" } }).tools.runCommand;
+  const start = process.hrtime.bigint();
+  const times = await timeCalls(async (index) => {
+    const opts = { toolCallId: `denied-${index}`, messages: [] };
+    const input = { command: `deploy${Math.abs(index) % 10} --target build${index}` };
+    if (await wrapped.needsApproval(input, opts)) throw new Error("the bench's calls never ask");
+    try {
+      await wrapped.execute(input, opts);
+    } catch {
+      return; // refused, as expected: the SDK turns this into the call's tool-error
+    }
+    throw new Error("a refused call ran");
+  }, count);
+  await toolgate.close();
+  const wallPerCall = Number(process.hrtime.bigint() - start) / (count + Math.min(2000, count));
+  return { times, wallPerCall };
+}
+
 function mockModel(command) {
   let step = 0;
   return new MockLanguageModelV3({
@@ -128,6 +159,9 @@ try {
   console.log(`  bare tool:    ${line(bareTimes)}`);
   console.log(`  guardTools:   ${line(wrappedTimes)}`);
   console.log(`  added at p50: ${us(percentile(wrappedTimes, 50) - percentile(bareTimes, 50))}`);
+  const refused = await refusals(Math.min(CALLS, 5000));
+  console.log(`  refused (deny rule, recorded): ${line(refused.times)}`);
+  console.log(`  refused, wall time per call including the SQLite writes (close() waits): ${us(refused.wallPerCall)}`);
   console.log(`(2) generateText, ${STEPS} steps of one tool call each (mock model), ${ROUNDS} paired loops, per call:`);
   const loop = await level2("npm test");
   console.log(`  bare tool:  ${us(loop.bare)} (median; loops ranged ${us(loop.spread[0])} to ${us(loop.spread[1])})`);
