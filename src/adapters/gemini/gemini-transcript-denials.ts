@@ -11,17 +11,17 @@ export interface GeminiTranscriptDenial {
   text: string;
 }
 
-/** What toolgate's own BeforeTool answers look like once Gemini wraps them: those are recorded already. */
-const TOOLGATE_TEXT =
-  /^Tool execution blocked: (\[toolgate\]|toolgate could not check)|^Agent execution stopped by hook:/;
+/** A run a hook ended: its call was toolgate's abort (or another hook's stop), not a denial to record again. */
+const HOOK_STOP = /^Agent execution stopped by hook:/;
 
 /**
  * The refused calls in a Gemini CLI 0.61.0 session file (`transcript_path`: a header line, then message records,
  * written again each time they change). A `gemini` record's `toolCalls[]` holds each call with its final `status`
  * and the `functionResponse` the model got; an `error` whose text Gemini's denial table recognises (a policy deny,
- * an `ask_user` nobody could answer, a sandbox refusal, another hook's block) is a denial. AfterTool never fires
- * for those, so this is the only place they show. toolgate's own refusals are left out (recorded by BeforeTool
- * under their own ids). Each call once, the last version of its record winning.
+ * an `ask_user` nobody could answer, a sandbox refusal) is a denial. AfterTool never fires for those, so this is
+ * the only place they show. Hook refusals (`Tool execution blocked: ...`) are left out: toolgate's own are recorded
+ * by BeforeTool under their own ids, and their text (configurable templates) cannot tell them from another hook's,
+ * so counting them here could count toolgate's twice. Each call once, the last version of its record winning.
  */
 export function geminiTranscriptDenials(text: string): GeminiTranscriptDenial[] {
   const denials = new Map<string, GeminiTranscriptDenial>();
@@ -37,9 +37,9 @@ export function geminiTranscriptDenials(text: string): GeminiTranscriptDenial[] 
     for (const call of record.toolCalls as Record<string, unknown>[]) {
       if (typeof call?.["id"] !== "string" || call["status"] !== "error") continue;
       const error = errorText(call["result"]);
-      if (error === undefined || TOOLGATE_TEXT.test(error)) continue;
+      if (error === undefined || HOOK_STOP.test(error)) continue;
       const recognized = recognizeDenial({ host: "gemini", text: error, isError: true });
-      if (recognized === undefined) continue;
+      if (recognized === undefined || recognized.source === "hook") continue;
       denials.set(call["id"], {
         toolUseId: call["id"],
         tool: typeof call["name"] === "string" ? call["name"] : "unknown",

@@ -119,8 +119,8 @@ async function afterTool(input: GeminiAfterToolInput, context: HookContext): Pro
 
 /**
  * Records the refusals in the session file that no hook saw (AfterTool never fires for a refused call): Gemini's
- * own policy denials toolgate did not answer first, headless declines, sandbox refusals, other hooks' blocks. Each
- * once, under Gemini's own call id (the one `-o stream-json` shows, so `toolgate run` counts it once too).
+ * own policy denials toolgate did not answer first, headless declines, sandbox refusals. Each once, under Gemini's
+ * own call id (the one `-o stream-json` shows, so `toolgate run` counts it once too).
  */
 async function reconcileTranscript(input: GeminiHookInput, context: HookContext): Promise<Effect[]> {
   if (input.transcript_path === undefined) return [];
