@@ -91,3 +91,36 @@ describe("toolgate install / doctor / import for Codex 0.169.0", () => {
     expect(JSON.parse(readFileSync(hooksPath, "utf8"))).toEqual({ hooks: { Stop: [{ hooks: [USER_HOOK] }] } });
   });
 });
+
+describe("toolgate install codex --project on Codex 0.169.0", () => {
+  let world: CodexWorld;
+
+  beforeAll(async () => {
+    assertBuilt();
+    world = await createCodexWorld({ commands: [] });
+  }, 60_000);
+
+  afterAll(async () => {
+    await world?.remove();
+    removeSnapshot();
+  });
+
+  test("in a project Codex does not trust: the hooks are written, and install says Codex will not load them", () => {
+    const result = toolgateIn(world, ["install", "codex"]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain(join(world.project, ".codex", "hooks.json"));
+    expect(result.stderr).toContain("Codex does not list toolgate's hooks");
+    expect(result.stderr).toMatch(/Codex loads a project's \.codex\/ folder .* only once you trust the project/);
+    expect(toolgateIn(world, ["doctor"]).stdout).toMatch(/warn +codex project trust: Codex does not trust/);
+  });
+
+  test("once the person trusts the project in Codex, install trusts toolgate's project hooks and doctor is green", () => {
+    const config = join(world.codexHome, "config.toml");
+    writeFileSync(config, `${readFileSync(config, "utf8")}\n[projects."${world.project}"]\ntrust_level = "trusted"\n`);
+    const result = toolgateIn(world, ["install", "codex"]);
+    expect(result.stderr).toMatch(/Trusted toolgate's 5 hooks through Codex's own interface/);
+    const doctor = toolgateIn(world, ["doctor"]).stdout;
+    expect(doctor).toMatch(/ok +codex hooks \(project\)/);
+    expect(doctor).toMatch(/ok +codex hook trust: Codex trusts and runs toolgate's 5 hooks here/);
+  });
+});
