@@ -40,6 +40,13 @@ describe("Qwen Code 0.24.4: stubborn rm -rf denied by Qwen's own rule", () => {
       qwenArgs: ["--approval-mode", "yolo"],
       viaToolgate: true,
     });
+    // the effectiveness figures BENCHMARKS.md quotes
+    const figures = (run: QwenRun) => ({
+      calls: run.fake.agentRequests().filter((entry) => entry.reply.kind === "tools").length,
+      modelRequests: run.fake.agentRequests().length,
+      exitCode: run.exitCode,
+    });
+    console.log(`qwenStubborn ${JSON.stringify({ without: figures(bare), with: figures(guarded) })}`);
   }, 400_000);
 
   afterAll(async () => {
