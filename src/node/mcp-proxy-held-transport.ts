@@ -36,12 +36,14 @@ export class HeldTransport implements Transport {
     });
   }
 
-  /** the input ended (stdin closed): same as the inner transport closing */
+  /** the input ended (stdin closed) or the proxy was told to stop: stop reading, then close like the inner transport */
   end(): void {
     if (this.closed) return;
     this.closed = true;
     this.waiting?.(undefined);
     this.waiting = undefined;
+    // removes the stdin listeners (the inner transport's own close calls back here and returns above)
+    void this.inner.close();
     this.onclose?.();
   }
 

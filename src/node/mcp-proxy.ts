@@ -36,6 +36,8 @@ export interface McpProxyOptions {
   cwd?: string;
   /** where the proxy reports its own lines (an abort, a server that exited); default stderr */
   log?: (line: string) => void;
+  /** aborted (SIGTERM, SIGINT): close like a client that went away, so records are drained and the child stopped */
+  signal?: AbortSignal;
 }
 
 export interface McpProxyOutcome {
@@ -73,6 +75,7 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
   const held = new HeldTransport(new StdioServerTransport(input, options.output ?? process.stdout));
   const inputEnded = () => held.end();
   input.once("end", inputEnded);
+  options.signal?.addEventListener("abort", inputEnded, { once: true });
   await held.open();
 
   const first = await held.firstMessage();

@@ -141,6 +141,31 @@ describe("toolgate mcp-proxy passes the protocol through", () => {
     expect(session.stderr()).toContain('the MCP server "fixture" exited');
   });
 
+  it("closes in order on SIGTERM: the server is stopped and the proxy exits", E2E, async () => {
+    const box = sandbox();
+    const session = await connect({
+      sandbox: box,
+      server: [process.execPath, PASSTHROUGH_SERVER, box.root],
+      proxy: "fixture",
+    });
+    const serverPid = Number(textOf(await session.client.callTool({ name: "pid", arguments: {} })));
+    let closed = false;
+    session.client.onclose = () => {
+      closed = true;
+    };
+    process.kill(session.transport.pid as number, "SIGTERM");
+    await waitFor(() => closed, "the proxy to exit");
+    const alive = () => {
+      try {
+        process.kill(serverPid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await waitFor(() => !alive(), "the server to be stopped");
+  });
+
   it("reports a server that cannot start as an initialize error", E2E, async () => {
     const box = sandbox();
     await expect(

@@ -87,7 +87,19 @@ The proxy's stdout is the MCP channel: its own lines go to stderr.`,
     }
     const { runMcpProxy } = await import("../../node/mcp-proxy.js");
     try {
-      const outcome = await runMcpProxy({ server, child, ...(interactive === undefined ? {} : { interactive }) });
+      // a client that stops the server with a signal gets the same orderly close as one that closes stdin
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      process.once("SIGTERM", onSignal);
+      process.once("SIGINT", onSignal);
+      const outcome = await runMcpProxy({
+        server,
+        child,
+        signal: stop.signal,
+        ...(interactive === undefined ? {} : { interactive }),
+      });
+      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", onSignal);
       process.exitCode = outcome.exitCode;
     } catch (error) {
       if (ToolgateError.is(error)) {
