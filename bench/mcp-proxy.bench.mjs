@@ -27,7 +27,13 @@ async function open(proxied) {
   const argv = proxied
     ? [process.execPath, join(ROOT, "dist", "cli", "main.js"), "mcp-proxy", "--server", "fs", "--", SERVER, work]
     : [SERVER, work];
-  const transport = new StdioClientTransport({ command: argv[0], args: argv.slice(1), env, cwd: dir, stderr: "ignore" });
+  const transport = new StdioClientTransport({
+    command: argv[0],
+    args: argv.slice(1),
+    env,
+    cwd: dir,
+    stderr: "ignore",
+  });
   const client = new Client({ name: "bench", version: "1" }, { capabilities: {} });
   await client.connect(transport);
   return client;
