@@ -117,6 +117,12 @@ export async function runInstaller(options: {
     );
     return EXIT.usage;
   }
+  if (args.target !== "mcp-proxy" && (args.host !== undefined || args.server !== undefined)) {
+    process.stderr.write(
+      `toolgate ${action}: --host and --server belong to the mcp-proxy target, e.g. toolgate ${action} mcp-proxy --host ${args.host ?? "claude-code"} --server fs\n`,
+    );
+    return EXIT.usage;
+  }
   const scopes = (["project", "local", "user"] as const).filter((scope) => args[scope] === true);
   if (scopes.length > 1) {
     process.stderr.write(`toolgate ${action}: choose one of --project, --local or --user.\n`);
