@@ -1,5 +1,5 @@
 import { checkClaudeCode, claudeCodeFound, claudeCodeLocations } from "./check-claude-code.js";
-import { checkCodex, codexFound } from "./check-codex.js";
+import { checkCodex, codexFound, codexLocations } from "./check-codex.js";
 import { checkConfig } from "./check-config.js";
 import { checkGemini, geminiFound } from "./check-gemini.js";
 import { checkNode } from "./check-node.js";
@@ -27,7 +27,7 @@ export async function runDoctor(context: DoctorContext): Promise<DoctorCheck[]> 
     checks.push(
       warn(
         "hosts",
-        `no agent host found: looked for Claude Code (${claudeCodeLocations(context).join(", ")}) and opencode (${opencodeLocations(context).join(", ")})`,
+        `no agent host found: looked for Claude Code (${claudeCodeLocations(context).join(", ")}) opencode (${opencodeLocations(context).join(", ")}) and Codex (${codexLocations(context).join(", ")})`,
         "Run your agent once, then `toolgate install claude-code` or `toolgate install opencode`.",
       ),
     );
