@@ -27,7 +27,7 @@ export async function runDoctor(context: DoctorContext): Promise<DoctorCheck[]> 
     checks.push(
       warn(
         "hosts",
-        `no agent host found: looked for Claude Code (${claudeCodeLocations(context).join(", ")}) opencode (${opencodeLocations(context).join(", ")}) and Codex (${codexLocations(context).join(", ")})`,
+        `no agent host found: looked for Claude Code (${claudeCodeLocations(context).join(", ")}), opencode (${opencodeLocations(context).join(", ")}) and Codex (${codexLocations(context).join(", ")})`,
         "Run your agent once, then `toolgate install claude-code` or `toolgate install opencode`.",
       ),
     );
