@@ -27,7 +27,9 @@ export interface HostInstallOutcome {
 }
 
 export const hostInstallers: Record<string, () => Promise<HostInstaller>> = {
-  "mcp-proxy": async () => {
+  "claude-code": async () => {
+    const module = await import("../../adapters/claude-code/install-claude-code.js");
+    return { install: module.installClaudeCode, uninstall: module.uninstallClaudeCode   "mcp-proxy": async () => {
     const { installMcpProxy } = await import("../../adapters/mcp/install/install-mcp-proxy.js");
     const mcp = (options: HostInstallOptions) => ({
       host: options.mcpHost,
@@ -41,9 +43,7 @@ export const hostInstallers: Record<string, () => Promise<HostInstaller>> = {
       uninstall: (options) => installMcpProxy(mcp(options), "uninstall"),
     };
   },
-  "claude-code": async () => {
-    const module = await import("../../adapters/claude-code/install-claude-code.js");
-    return { install: module.installClaudeCode, uninstall: module.uninstallClaudeCode };
+};
   },
   codex: async () => (await import("../codex/codex-installer.js")).codexInstaller,
   opencode: async () => {
@@ -90,7 +90,7 @@ export const installArgs = {
   command: {
     type: "string",
     description:
-      "what the settings should run: the Claude Code hook command or the opencode plugin URL (default: this toolgate, run by this node)",
+      "what the settings should run: the Claude Code hook command, the opencode plugin URL, or for mcp-proxy the toolgate command line (e.g. `npx toolgate`) (default: this toolgate, run by this node)",
     valueHint: "command",
   },
 } as const;
