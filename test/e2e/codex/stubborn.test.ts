@@ -25,6 +25,7 @@ const commands = Array.from({ length: ATTEMPTS }, () => "rm -rf victim");
 describe("Codex 0.169.0: a stubborn model retrying a forbidden rm -rf", () => {
   let without: { world: CodexWorld; run: CodexRun };
   let withToolgate: { world: CodexWorld; run: CodexRun; install: ReturnType<typeof toolgateIn> };
+  let ladder: { world: CodexWorld; run: CodexRun };
 
   beforeAll(async () => {
     assertBuilt();
@@ -33,11 +34,20 @@ describe("Codex 0.169.0: a stubborn model retrying a forbidden rm -rf", () => {
     const guarded = await createCodexWorld({ commands, rules: FORBID_RM });
     const install = toolgateIn(guarded, ["install", "codex", "--user"]);
     withToolgate = { world: guarded, install, run: await runCodex(guarded, { viaToolgateRun: true }) };
-  }, 360_000);
+    // the headless ladder instead of an abort at the threshold: fallback text, then the hard stage, then the loop stop
+    const stepped = await createCodexWorld({
+      commands,
+      rules: FORBID_RM,
+      toolgateConfig: { escalation: { headlessStrategy: "fallback" } },
+    });
+    toolgateIn(stepped, ["install", "codex", "--user"]);
+    ladder = { world: stepped, run: await runCodex(stepped, { viaToolgateRun: true }) };
+  }, 480_000);
 
   afterAll(async () => {
     await without?.world.remove();
     await withToolgate?.world.remove();
+    await ladder?.world.remove();
     removeSnapshot();
   });
 
@@ -70,9 +80,19 @@ describe("Codex 0.169.0: a stubborn model retrying a forbidden rm -rf", () => {
         codexStubborn: {
           without: { modelRequests: without.world.fake.requests.length, exitCode: without.run.exitCode },
           withToolgate: { modelRequests: world.fake.requests.length, exitCode: run.exitCode },
+          fallbackLadder: { modelRequests: ladder.world.fake.requests.length, exitCode: ladder.run.exitCode },
         },
       }),
     );
+  });
+
+  test("with the fallback ladder: the model reads the fallback text first, and the run still ends with exit 6", () => {
+    const { run, world } = ladder;
+    expect(run.timedOut).toBe(false);
+    expect(run.exitCode).toBe(6);
+    expect(world.fake.requests.length).toBeLessThan(ATTEMPTS + 1);
+    const outputs = toolOutputs(world.fake.requests.at(-1) ?? {});
+    expect(outputs[1]).toMatch(/is not available in this run/);
   });
 
   test("the model's requests carry toolgate's guidance, not only Codex's rejection", () => {
