@@ -29,21 +29,7 @@ export interface HostInstallOutcome {
 export const hostInstallers: Record<string, () => Promise<HostInstaller>> = {
   "claude-code": async () => {
     const module = await import("../../adapters/claude-code/install-claude-code.js");
-    return { install: module.installClaudeCode, uninstall: module.uninstallClaudeCode   "mcp-proxy": async () => {
-    const { installMcpProxy } = await import("../../adapters/mcp/install/install-mcp-proxy.js");
-    const mcp = (options: HostInstallOptions) => ({
-      host: options.mcpHost,
-      scope: options.scope,
-      dryRun: options.dryRun,
-      ...(options.server === undefined ? {} : { server: options.server }),
-      ...(options.command === undefined ? {} : { command: options.command }),
-    });
-    return {
-      install: (options) => installMcpProxy(mcp(options), "install"),
-      uninstall: (options) => installMcpProxy(mcp(options), "uninstall"),
-    };
-  },
-};
+    return { install: module.installClaudeCode, uninstall: module.uninstallClaudeCode };
   },
   codex: async () => (await import("../codex/codex-installer.js")).codexInstaller,
   opencode: async () => {
@@ -57,6 +43,20 @@ export const hostInstallers: Record<string, () => Promise<HostInstaller>> = {
   gemini: async () => {
     const module = await import("../../adapters/gemini/install-gemini.js");
     return { install: module.installGemini, uninstall: module.uninstallGemini };
+  },
+  "mcp-proxy": async () => {
+    const { installMcpProxy } = await import("../../adapters/mcp/install/install-mcp-proxy.js");
+    const mcp = (options: HostInstallOptions) => ({
+      host: options.mcpHost,
+      scope: options.scope,
+      dryRun: options.dryRun,
+      ...(options.server === undefined ? {} : { server: options.server }),
+      ...(options.command === undefined ? {} : { command: options.command }),
+    });
+    return {
+      install: (options) => installMcpProxy(mcp(options), "install"),
+      uninstall: (options) => installMcpProxy(mcp(options), "uninstall"),
+    };
   },
 };
 
