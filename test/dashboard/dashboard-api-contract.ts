@@ -235,4 +235,22 @@ export function dashboardApiContract(open: () => Promise<DashboardFixture>): voi
     controller.abort();
     await reader.cancel().catch(() => undefined);
   });
+
+  it("keeps the per-source rollup exact through a prune (the last test: it deletes rows)", async () => {
+    const cut = NOW - 12.5 * DAY;
+    await fixture.store.denials.prune(cut);
+    for (const since of ["30d", "10d"]) {
+      const overview = await api<{
+        perDay: { day: string; count: number }[];
+        bySource: { days: string[]; counts: number[][] };
+      }>(`/api/overview?since=${since}`);
+      const summed = overview.bySource.days.map((day, index) => ({
+        day,
+        count: overview.bySource.counts.reduce((sum, row) => sum + (row[index] ?? 0), 0),
+      }));
+      expect(summed).toEqual(overview.perDay);
+      const kept = records.filter((record) => record.at >= Math.max(cut, NOW - Number.parseInt(since, 10) * DAY));
+      expect(summed.reduce((sum, row) => sum + row.count, 0)).toBe(kept.length + 1); // + the live test's denial
+    }
+  });
 }

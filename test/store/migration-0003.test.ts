@@ -55,6 +55,7 @@ describe("SQLite migrations 0002 and 0003 on a 0001 database", () => {
       { id: 1 },
       { id: 2 },
       { id: 3 },
+      { id: 4 },
     ]);
     expect(raw.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'denials_before%'").all()).toEqual([]);
     raw.close();

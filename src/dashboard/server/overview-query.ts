@@ -2,6 +2,7 @@ import { compare } from "../../store/compute-report.js";
 import type { DenialReport, DenialStore } from "../../store/ports.js";
 import { INCIDENT_KINDS } from "../../store/report-sql.js";
 import { type DashboardFilters, denialWhere, reportCovers } from "./dashboard-filters.js";
+import { querySeriesBySource } from "./series-query.js";
 import type { SqlReader } from "./sql-reader.js";
 import { SqlBuilder } from "./sql-reader.js";
 
@@ -38,7 +39,7 @@ export interface Overview {
 /**
  * The overview: the store's own report for the window and tool (the numbers `toolgate report --json` prints), or,
  * when a host or label filter is set, the same figures in SQL over the filtered rows; plus the per-day series by
- * source and the saved-calls and aborted-runs counts, each one aggregation in SQL.
+ * source (querySeriesBySource) and the saved-calls and aborted-runs counts, each one aggregation in SQL.
  */
 export async function queryOverview(options: {
   reader: SqlReader;
@@ -47,10 +48,8 @@ export async function queryOverview(options: {
   top: number;
 }): Promise<Overview> {
   const { reader, filters, top } = options;
-  const seriesBuilder = new SqlBuilder(reader);
-  const where = denialWhere(filters, seriesBuilder, reader);
   const [series, report, runs, looped] = await Promise.all([
-    reader.all(`SELECT day, source, count(*) AS n FROM denials ${where} GROUP BY day, source`, seriesBuilder.params),
+    querySeriesBySource({ reader, filters }),
     reportCovers(filters)
       ? options.denials.report({
           since: filters.since,
