@@ -7,12 +7,8 @@ import { describeStoreLocation } from "../store/describe-store-location.js";
 import { createLocalFirstStore } from "../store/file/local-first-store.js";
 import { openStore } from "../store/open-store.js";
 import type { DenialStore, SessionStateStore, Store } from "../store/ports.js";
-import {
-  defaultSpoolDirectory,
-  defaultStateDirectory,
-  resolveStoreLocation,
-  type StoreLocation,
-} from "../store/resolve-store-location.js";
+import { defaultStateDirectory, resolveStoreLocation, type StoreLocation } from "../store/resolve-store-location.js";
+import { spoolDirectoryFor } from "../store/spool-directory-for.js";
 import { createSpooledDenialStore, type DrainOptions, type SpooledDenialStore } from "../store/spooled-denial-store.js";
 import { type AuditListeners, type AuditTrailSink, createAuditSink } from "./create-audit-sink.js";
 import type { HookOutcome } from "./hook-dispatcher.js";
@@ -68,13 +64,11 @@ export async function openAuditTrail(
   } = {},
 ): Promise<AuditTrail> {
   const env = options.env ?? process.env;
-  const location = resolveStoreLocation({ env, ...(options.store ? { config: options.store } : {}) });
-  // the environment's HOME (a host's or a test's), as the default store path uses the process's
+  // the environment's HOME (a host's or a test's; the process's when the env has none)
   const home = env.HOME?.trim() ? env.HOME : undefined;
-  const spoolDirectory = defaultSpoolDirectory({
-    ...(options.store ? { config: options.store } : {}),
-    ...(home ? { home } : {}),
-  });
+  const where = { ...(options.store ? { config: options.store } : {}), ...(home ? { home } : {}) };
+  const location = resolveStoreLocation({ env, ...where });
+  const spoolDirectory = spoolDirectoryFor(location, where);
   if (options.localFirst === true && keepsFiles(location)) {
     return localFirstTrail({ options, location, spoolDirectory, stateDirectory: defaultStateDirectory({ home }) });
   }

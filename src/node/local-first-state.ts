@@ -77,21 +77,24 @@ export function recoveringStateStore(options: {
       "session state",
     );
   };
-  // a lock that stayed held past its budget: later updates of the session in this process (the guard recording its
-  // fail-closed refusal) fail at once instead of waiting the budget again, so the answer comes after one wait
-  const locked = new Map<string, { error: unknown; until: number }>();
+  // a lock that stayed held past its budget: updates of the session asked for after that (the guard recording its
+  // fail-closed refusal) fail at once for a while instead of waiting the budget again, so the answer comes after one
+  // wait; updates asked for earlier (queued in this process behind the one that failed) still wait their own turn
+  const locked = new Map<string, { error: unknown; since: number; until: number }>();
   return {
     get: (sessionId) => files.get(sessionId),
     delete: (sessionId) => files.delete(sessionId),
     close: () => files.close(),
     async update(sessionId, fn) {
+      const asked = Date.now();
       const held = locked.get(sessionId);
-      if (held !== undefined && Date.now() < held.until) throw held.error;
+      if (held !== undefined && asked >= held.since && asked < held.until) throw held.error;
       try {
         return await files.update(sessionId, fn);
       } catch (error) {
         if (ToolgateError.is(error) && error.data?.reason === "state-locked") {
-          locked.set(sessionId, { error, until: Date.now() + LOCKED_RETRY_AFTER_MS });
+          const now = Date.now();
+          locked.set(sessionId, { error, since: now, until: now + LOCKED_RETRY_AFTER_MS });
         }
         if (ToolgateError.is(error) && error.code === "STORE_CORRUPT" && error.data?.quarantined !== undefined) {
           await recover(sessionId).catch((recoverError: unknown) =>

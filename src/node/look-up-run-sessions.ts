@@ -21,19 +21,20 @@ export async function lookUpRunSessions(
 }> {
   if (sessionIds.length === 0) return { records: [], sessions: 0 };
   const env = options.env ?? process.env;
-  const [{ resolveStoreLocation, defaultStateDirectory, defaultSpoolDirectory }, { openDrainedStore }, files] =
+  const [{ resolveStoreLocation, defaultStateDirectory }, { spoolDirectoryFor }, { openDrainedStore }, files] =
     await Promise.all([
       import("../store/resolve-store-location.js"),
+      import("../store/spool-directory-for.js"),
       import("../store/open-drained-store.js"),
       import("../store/file/file-session-state-store.js"),
     ]);
-  const location = resolveStoreLocation({ env });
-  if (location.engine === "memory") return { records: [], sessions: sessionIds.length };
   const home = env.HOME?.trim() ? env.HOME : undefined;
+  const location = resolveStoreLocation({ env, ...(home ? { home } : {}) });
+  if (location.engine === "memory") return { records: [], sessions: sessionIds.length };
   const stateFiles = files.createFileSessionStateStore<SessionState>({
     directory: defaultStateDirectory(home ? { home } : {}),
   });
-  const spoolDirectory = defaultSpoolDirectory(home ? { home } : {});
+  const spoolDirectory = spoolDirectoryFor(location, home ? { home } : {});
   let store: Store<SessionState> | undefined;
   let spooled: { records: DenialRecord[]; events: AuditEvent[] } | undefined;
   // nothing to open (no database file yet and nothing spooled) stays unopened: `run` creates no database

@@ -1,8 +1,9 @@
 import type { StoreOptions } from "../config/store-schema.js";
 import { openStore } from "./open-store.js";
 import type { Store } from "./ports.js";
-import { defaultSpoolDirectory, resolveStoreLocation, type StoreLocation } from "./resolve-store-location.js";
+import { resolveStoreLocation, type StoreLocation } from "./resolve-store-location.js";
 import { createSpool } from "./spool.js";
+import { spoolDirectoryFor } from "./spool-directory-for.js";
 import type { SpoolBatch } from "./spooled-denial-store.js";
 
 export interface DrainedStore<S> {
@@ -24,16 +25,16 @@ export interface DrainedStore<S> {
 /**
  * Opens the store the environment and config select and drains the spool into it first, so what the hooks
  * spooled a moment ago is visible: the way `report`, `tail`, `run` and the dashboard read. The spool is the one
- * the composition root writes to for the same environment (`store.spoolDirectory`, else `$HOME/.toolgate/spool`).
+ * the composition root writes to for the same environment and store (spoolDirectoryFor).
  */
 export async function openDrainedStore<S = unknown>(
   options: { env?: Record<string, string | undefined>; config?: StoreOptions } = {},
 ): Promise<DrainedStore<S>> {
   const env = options.env ?? process.env;
   const config = options.config ? { config: options.config } : {};
-  const location = resolveStoreLocation({ env, ...config });
   const home = env.HOME?.trim() ? env.HOME : undefined;
-  const spoolDirectory = defaultSpoolDirectory({ ...config, ...(home ? { home } : {}) });
+  const location = resolveStoreLocation({ env, ...config, ...(home ? { home } : {}) });
+  const spoolDirectory = spoolDirectoryFor(location, { ...config, ...(home ? { home } : {}) });
   const store = await openStore<S>({ location, ...config });
   const spool = createSpool<SpoolBatch>({ directory: spoolDirectory, prefix: "denials" });
   const drain = async () => {

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { computeReport } from "../../src/store/compute-report.js";
 import { createSpool } from "../../src/store/spool.js";
+import { spoolDirectoryFor } from "../../src/store/spool-directory-for.js";
 import type { SpoolBatch } from "../../src/store/spooled-denial-store.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import { makeRecord, reportFixture } from "./fixtures.js";
@@ -150,10 +151,9 @@ describe("spooled records reach the store", () => {
   it("report replays the spool left by an outage before reading", async () => {
     const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
     const spooled = makeRecord({ seq: 1, sessionId: "from-spool", at: Date.now() });
-    createSpool<SpoolBatch>({ directory: join(home, ".toolgate", "spool"), prefix: "denials" }).append({
-      kind: "denials",
-      records: [spooled],
-    });
+    // the spool of this store (TOOLGATE_DB names a file other than the default: a directory of its own)
+    const directory = spoolDirectoryFor({ engine: "sqlite", filename: database }, { home });
+    createSpool<SpoolBatch>({ directory, prefix: "denials" }).append({ kind: "denials", records: [spooled] });
     const result = spawnSync(process.execPath, [main, "report", "--session", "from-spool", "--json"], {
       encoding: "utf8",
       env: { PATH: process.env.PATH ?? "", HOME: home, TOOLGATE_DB: database },
@@ -161,7 +161,7 @@ describe("spooled records reach the store", () => {
     });
     expect(result.stderr).toContain("replayed 1 spooled batches");
     expect(JSON.parse(result.stdout).total).toBe(1);
-    expect(readdirSync(join(home, ".toolgate", "spool"))).toEqual([]);
+    expect(readdirSync(directory)).toEqual([]);
   });
 });
 

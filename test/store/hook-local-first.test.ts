@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server, type Socket } from "node:net";
+import { connect, createServer, type Server, type Socket } from "node:net";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -80,9 +80,19 @@ function stateTotal(ws: Workspace, sessionId: string): number | undefined {
   return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")).state.total : undefined;
 }
 
+/** every record waiting in the HOME's spools (each store has its own directory under ~/.toolgate/spool) */
 function spooledRecords(ws: Workspace): DenialRecord[] {
-  const spool = createSpool<SpoolBatch>({ directory: join(ws.home, ".toolgate", "spool"), prefix: "denials" });
-  return spool.pending().flatMap((batch) => (batch.kind === "denials" ? batch.records : []));
+  const base = join(ws.home, ".toolgate", "spool");
+  if (!existsSync(base)) return [];
+  const directories = [
+    base,
+    ...readdirSync(base, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== "hooks")
+      .map((entry) => join(base, entry.name)),
+  ];
+  return directories
+    .flatMap((directory) => createSpool<SpoolBatch>({ directory, prefix: "denials" }).pending())
+    .flatMap((batch) => (batch.kind === "denials" ? batch.records : []));
 }
 
 function report(ws: Workspace, env: Record<string, string>, sessionId: string) {
@@ -92,6 +102,24 @@ function report(ws: Workspace, env: Record<string, string>, sessionId: string) {
     env: envOf(ws, env),
   });
   return { exitCode: result.exitCode, total: result.exitCode === 0 ? JSON.parse(result.stdout).total : undefined };
+}
+
+/** `report` without blocking this process's event loop (the Postgres test's TCP front runs in it) */
+function reportAsync(ws: Workspace, env: Record<string, string>, sessionId: string) {
+  return new Promise<{ exitCode: number | null; total: number | undefined }>((resolve, reject) => {
+    const [command, ...args] = toolgateCommand("report", "--json", "--session", sessionId);
+    const child = spawn(command as string, args, {
+      cwd: ws.project,
+      env: { ...process.env, ...envOf(ws, env) },
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    let stdout = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += String(chunk);
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => resolve({ exitCode: code, total: code === 0 ? JSON.parse(stdout).total : undefined }));
+  });
 }
 
 describe("toolgate hook claude-code keeps state in files and records in the spool", () => {
@@ -201,22 +229,47 @@ describe("toolgate hook claude-code keeps state in files and records in the spoo
   }, 180_000);
 });
 
+describe("each store has its own spool", () => {
+  it("a report against another store does not take the hooks' records with it", () => {
+    const ws = workspace();
+    const hooks = { TOOLGATE_DB: join(ws.root, "hooks.db") };
+    hook(ws, hooks, preToolUse("own", "rm -rf build", "toolu_1", ws.project));
+    expect(report(ws, { TOOLGATE_DB: join(ws.root, "other.db") }, "own")).toEqual({ exitCode: 0, total: 0 });
+    expect(spooledRecords(ws)).toHaveLength(1);
+    expect(report(ws, hooks, "own")).toEqual({ exitCode: 0, total: 1 });
+  }, 180_000);
+});
+
 describePostgres("the hook's records reach Postgres after an outage, exactly once", (postgres) => {
-  let silent: Server;
+  /**
+   * One Postgres URL through the test's own TCP front on 127.0.0.1: first nothing listens (a closed port), then it
+   * accepts and never answers, then it forwards to the real server. The hooks and `report` keep the same URL, as a
+   * fleet's do through an outage (each store has its own spool, so the URL must not change).
+   */
+  let mode: "silent" | "forward" = "silent";
+  let front: Server | undefined;
   const sockets: Socket[] = [];
-  beforeAll(async () => {
-    // accepts connections and never answers
-    silent = createServer((socket) => {
-      sockets.push(socket);
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      front = createServer((socket) => {
+        sockets.push(socket);
+        if (mode === "silent") return;
+        const target = new URL(postgres.url());
+        const upstream = connect(Number(target.port || 5432), target.hostname);
+        sockets.push(upstream);
+        socket.pipe(upstream).pipe(socket);
+        upstream.on("error", () => socket.destroy());
+        socket.on("error", () => upstream.destroy());
+      });
+      front.once("error", reject);
+      front.listen(port, "127.0.0.1", resolve);
     });
-    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-  });
   afterAll(async () => {
     for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => silent.close(resolve));
+    await new Promise((resolve) => (front ? front.close(resolve) : resolve(undefined)));
   });
 
-  const closedPort = async () => {
+  const freePort = async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as { port: number };
@@ -227,25 +280,28 @@ describePostgres("the hook's records reach Postgres after an outage, exactly onc
   it("a closed port, then a server that never answers: every call counted, records spooled, then delivered once", async () => {
     const schema = postgres.newSchema();
     const ws = workspace({ store: { schema }, audit: { logs: { destination: "off" } } });
-    const { port } = silent.address() as { port: number };
-    const outages = [
-      { TOOLGATE_DATABASE_URL: `postgres://toolgate@127.0.0.1:${await closedPort()}/test` },
-      { TOOLGATE_DATABASE_URL: `postgres://toolgate@127.0.0.1:${port}/test` },
-    ];
+    const port = await freePort();
+    const url = new URL(postgres.url());
+    url.hostname = "127.0.0.1";
+    url.port = String(port);
+    const env = { TOOLGATE_DATABASE_URL: url.toString() };
     let call = 0;
-    for (const env of outages) {
+    const outage = () => {
       for (let index = 0; index < 2; index++) {
         const answer = hook(ws, env, preToolUse("fleet", `rm -rf x${call}`, `toolu_${call++}`, ws.project));
         expect(answer.decision).toBe("deny");
       }
       // a non-gating event tries to drain, gives up within its budget, and keeps the records
       expect(hook(ws, env, postToolUse("fleet", `toolu_ok_${call}`, ws.project)).exitCode).toBe(0);
-    }
+    };
+    outage(); // nothing listens on the port
+    await listen(port);
+    outage(); // accepts, never answers
     expect(stateTotal(ws, "fleet")).toBe(4);
     expect(spooledRecords(ws)).toHaveLength(4);
-    const back = { TOOLGATE_DATABASE_URL: postgres.url() };
-    expect(report(ws, back, "fleet")).toEqual({ exitCode: 0, total: 4 });
+    mode = "forward"; // the server is back, under the same URL
+    expect(await reportAsync(ws, env, "fleet")).toEqual({ exitCode: 0, total: 4 });
     expect(spooledRecords(ws)).toEqual([]);
-    expect(report(ws, back, "fleet")).toEqual({ exitCode: 0, total: 4 });
+    expect(await reportAsync(ws, env, "fleet")).toEqual({ exitCode: 0, total: 4 });
   }, 180_000);
 });

@@ -2,13 +2,14 @@ import { join } from "node:path";
 import type { StoreOptions } from "../../config/store-schema.js";
 import type { SessionState } from "../../core/state.js";
 import type { Store } from "../ports.js";
-import { defaultSpoolDirectory, resolveStoreLocation, toolgateHome } from "../resolve-store-location.js";
+import { resolveStoreLocation, toolgateHome } from "../resolve-store-location.js";
+import { spoolDirectoryFor } from "../spool-directory-for.js";
 import type { SpooledDenialStore } from "../spooled-denial-store.js";
 import { createLocalFirstStore } from "./local-first-store.js";
 
 /**
- * The hook's store as the composition root opens it: session state in `~/.toolgate/state` (or `stateDirectory`),
- * records and events in the spool (`store.spoolDirectory`, default `~/.toolgate/spool`), drained into the store
+ * A local-first store as the composition root opens it: session state in `~/.toolgate/state` (or `stateDirectory`),
+ * records and events in the store's spool (spoolDirectoryFor), drained into the store
  * the environment and config select (TOOLGATE_DATABASE_URL, TOOLGATE_DB, `store`), which is opened only by
  * `denials.drain()` and by reads. Nothing here loads a database driver.
  *
@@ -30,7 +31,7 @@ export function openLocalFirstStore<S = SessionState>(
   }
   return createLocalFirstStore<S>({
     stateDirectory: options.stateDirectory ?? join(toolgateHome(options.home), "state"),
-    spoolDirectory: defaultSpoolDirectory({ config: options.config, home: options.home }),
+    spoolDirectory: spoolDirectoryFor(location, { config: options.config, home: options.home }),
     open: async () => {
       const { openStore } = await import("../open-store.js");
       const store = await openStore({ location, config: options.config });
