@@ -263,6 +263,18 @@ const toolCases: Row[] = [
     "./deploy.sh",
   ],
   [
+    "a script refused, the shell named by its path (Gemini CLI runs /usr/bin/bash)",
+    { exitCode: 126, stderr: "/usr/bin/bash: line 4: ./ne.sh: Permission denied" },
+    "os-permission",
+    "./ne.sh",
+  ],
+  [
+    "find named by its path, exit 0 with a per-path refusal",
+    { exitCode: 0, stderr: "/usr/bin/find: '/proc/1/fd': Permission denied" },
+    "os-permission",
+    "/proc/1/fd",
+  ],
+  [
     "Windows access denied",
     { exitCode: 1, stderr: "Remove-Item : Access to the path 'C:\\Windows\\System32\\x.dll' is denied." },
     "os-permission",

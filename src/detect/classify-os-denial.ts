@@ -47,7 +47,7 @@ const TAIL = 192 * 1024;
 const SIGSYS_EXIT = 128 + 31;
 /** exit 0 with a per-path refusal line: `ls: x: Operation not permitted`, `find: '/p': Permission denied` */
 const PER_PATH_LINE =
-  /^[\w.-]{1,40}: (?:cannot [\w ]{1,40} )?'?[^'\n:]{1,4096}'?: (?:Operation not permitted|Permission denied|Read-only file system)(?: \(os error \d+\))?\s*$/i;
+  /^\/?(?:[\w.+-]{1,255}\/){0,16}[\w.-]{1,40}: (?:line \d+: )?(?:cannot [\w ]{1,40} )?'?[^'\n:]{1,4096}'?: (?:Operation not permitted|Permission denied|Read-only file system)(?: \(os error \d+\))?\s*$/i;
 
 function aggregate(input: OsDenialInput): string {
   const text = [input.stderr, input.stdout, input.output]

@@ -41,10 +41,11 @@ export const PATH_PATTERNS: readonly RegExp[] = [
   /could not lock config file ([^:\n]{1,4096}):/i,
   // docker: dial unix /var/run/docker.sock: connect: permission denied
   /(?:dial unix|unix:\/\/)(\/[^\s:"]{1,4096})/,
-  // find: '/proc/1/fd': Permission denied
-  /^[\w.-]{1,40}: '([^'\n]{1,4096})': /,
-  // coreutils/BSD: ls: Desktop: Operation not permitted, mkdir: /x: Read-only file system, bash: ./x.sh: Permission denied
-  /^[\w.-]{1,40}: (?:line \d+: )?([^\s:'][^:\n]{0,4095}): (?:Operation not permitted|Permission denied|Read-only file system)/i,
+  // find: '/proc/1/fd': Permission denied (the program may be named by its path: /usr/bin/find: ...)
+  /^\/?(?:[\w.+-]{1,255}\/){0,16}[\w.-]{1,40}: '([^'\n]{1,4096})': /,
+  // coreutils/BSD: ls: Desktop: Operation not permitted, mkdir: /x: Read-only file system, bash: ./x.sh: Permission
+  // denied, /usr/bin/bash: line 4: ./x.sh: Permission denied (Gemini CLI runs commands through /usr/bin/bash)
+  /^\/?(?:[\w.+-]{1,255}\/){0,16}[\w.-]{1,40}: (?:line \d+: )?([^\s:'][^:\n]{0,4095}): (?:Operation not permitted|Permission denied|Read-only file system)/i,
   // cargo/rust: failed to open: /home/u/.cargo/x
   /failed to (?:open|create|write|remove)[^:\n]{0,40}: (\/[^\s:]{1,4096})/i,
   // npm: npm ERR! path /usr/lib/node_modules/x
