@@ -77,7 +77,8 @@ export function convertQwenPermissions(settings: Record<string, unknown>, into: 
         into.unsupported.push({ entry: `${file}: ${entry}`, reason: converted.reason });
         continue;
       }
-      const target = (into.permissions[behavior] ??= []);
+      const target = into.permissions[behavior] ?? [];
+      into.permissions[behavior] = target;
       if (!target.includes(converted.rule)) target.push(converted.rule);
     }
   }
