@@ -84,7 +84,7 @@ export function convertQwenPermissions(settings: Record<string, unknown>, into: 
   }
   if (Array.isArray(permissions["ask"]) && permissions["ask"].length > 0) {
     into.notes.push(
-      `${file}: Qwen Code's yolo mode (--yolo, --approval-mode yolo) runs calls its ask rules cover without asking; toolgate's ask rules still apply in its PreToolUse hook.`,
+      `${file}: Qwen Code's yolo mode (--yolo, --approval-mode yolo) runs calls its ask rules cover without asking, and toolgate's ask rules leave the call to Qwen too: where a call must not run under yolo, make it a deny rule.`,
     );
   }
 }

@@ -44,7 +44,7 @@ function checkScope(scope: (typeof SCOPES)[number], context: DoctorContext): Doc
       warn(
         `qwen ask rules (${scope})`,
         `${path} has ask rules (${asks.join(", ")}): Qwen Code's yolo mode (--yolo, --approval-mode yolo) runs these calls without asking`,
-        "Run Qwen without yolo where these must ask, make them deny rules, or put them in toolgate.config.json (toolgate's PreToolUse hook still applies them).",
+        "Run Qwen without yolo where these must ask, or make them deny rules (in Qwen's settings or toolgate.config.json: toolgate's PreToolUse hook enforces its deny rules in every mode).",
       ),
     );
   }
