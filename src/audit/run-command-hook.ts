@@ -14,9 +14,17 @@ export interface HookRunResult {
 }
 
 /**
+ * Process groups of command hooks still running in this process. A process that exits first (a hook process ends
+ * after its drain budget) kills them on the way out, so a hook that hangs never outlives it as an orphan; the
+ * delivery itself stays in the hook spool and is retried (hook-dispatcher).
+ */
+const running = new Set<() => void>();
+let killsOnExit = false;
+
+/**
  * Runs a command hook: `sh -c command` with the payload as one JSON line on stdin and TOOLGATE_HOOK_EVENT /
  * TOOLGATE_HOOK_TOOL in the environment. The child runs in its own process group, which is killed (SIGTERM, then
- * SIGKILL after a grace period) when the timeout passes. stdout/stderr are captured up to `maxOutputBytes` each.
+ * SIGKILL after a grace period) when the timeout passes, and with SIGKILL when this process exits first. stdout/stderr are captured up to `maxOutputBytes` each.
  * Never throws.
  */
 export function runCommandHook(options: {
@@ -52,6 +60,14 @@ export function runCommandHook(options: {
         child.kill(signal);
       }
     };
+    const killOnExit = () => killGroup("SIGKILL");
+    running.add(killOnExit);
+    if (!killsOnExit) {
+      killsOnExit = true;
+      process.on("exit", () => {
+        for (const kill of running) kill();
+      });
+    }
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup("SIGTERM");
@@ -61,6 +77,7 @@ export function runCommandHook(options: {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      running.delete(killOnExit);
       resolve({
         ...result,
         timedOut,

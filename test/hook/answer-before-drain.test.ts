@@ -1,7 +1,8 @@
 /**
  * Issue 12, class 4: a sink that hangs never holds the gating answer. A webhook on 127.0.0.1 accepts the request and
  * never answers (its timeout set far beyond the host's own hook timeout): the hook writes its deny at once, exits
- * after its drain budget, and keeps the undelivered delivery in the hook spool, which the next event delivers.
+ * after its drain budget, and keeps the undelivered delivery in the hook spool, which the next event delivers. A
+ * command hook that hangs is killed when the hook process exits (no orphan), its delivery kept the same way.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -36,7 +37,7 @@ afterAll(async () => {
   removeSnapshot();
 });
 
-function workspace(name: string) {
+function workspace(name: string, hook?: Record<string, unknown>) {
   const project = join(root, name, "project");
   const home = join(root, name, "home");
   mkdirSync(join(project, ".claude"), { recursive: true });
@@ -51,7 +52,12 @@ function workspace(name: string) {
       audit: {
         logs: { destination: "off" },
         hooks: [
-          { url: `http://127.0.0.1:${port}/hook`, events: ["escalation.reached"], timeoutMs: 120_000, retries: 0 },
+          hook ?? {
+            url: `http://127.0.0.1:${port}/hook`,
+            events: ["escalation.reached"],
+            timeoutMs: 120_000,
+            retries: 0,
+          },
         ],
       },
     }),
@@ -97,12 +103,11 @@ describe.each([
     expect(run.exitCode).toBe(0);
     expect(JSON.parse(run.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
     expect(received).toHaveLength(1); // the webhook got the request, and never answered
-    // the answer did not wait for the webhook: it came before the drain budget, and the process did not wait for
-    // the webhook's 120 s timeout either (the bound is generous: the machine may be loaded)
-    expect(run.answeredAfterMs).toBeDefined();
-    expect(run.exitedAfterMs - run.answeredAfterMs!).toBeGreaterThanOrEqual(HOOK_DRAIN_BUDGET_MS - 250);
+    // the answer did not wait for the webhook: the process wrote it, waited its drain budget (it says so on stderr
+    // once the budget is over), and exited long before the webhook's 120 s timeout (a generous bound: the machine
+    // may be loaded; a hook that waits for the webhook takes over 120 s)
+    expect(run.stderr).toContain(`deliveries still under way ${HOOK_DRAIN_BUDGET_MS} ms after the answer; exiting`);
     expect(run.exitedAfterMs).toBeLessThan(60_000);
-    expect(run.stderr).toMatch(/deliveries still under way .* after the answer; exiting/);
     const kept = spooled();
     expect(kept).toHaveLength(1);
     expect(kept[0]).toContain('"event":"escalation.reached"');
@@ -120,3 +125,45 @@ describe.each([
     expect(spooled()).toEqual([]);
   });
 });
+
+describe("the bundled hook entry with a command hook that never ends", () => {
+  it("answers at once, kills the command hook's process group when it exits, and keeps the delivery", {
+    timeout: 180_000,
+  }, async () => {
+    const pidFile = join(root, "command-hook.pid");
+    const { project, env, spooled } = workspace("command-hook", {
+      command: `echo $$ > ${JSON.stringify(pidFile)}; exec sleep 600`,
+      events: ["escalation.reached"],
+      timeoutMs: 120_000,
+    });
+    const run = await spawnHook({
+      argv: [...hookEntryCommand(), "hook", "claude-code"],
+      input: denied(project, "c1", "toolu_c1"),
+      cwd: project,
+      env,
+    });
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(run.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    expect(run.stderr).toContain(`deliveries still under way ${HOOK_DRAIN_BUDGET_MS} ms after the answer; exiting`);
+    expect(run.exitedAfterMs).toBeLessThan(60_000);
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    expect(pid).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(alive(pid)).toBe(false);
+    expect(spooled()).toHaveLength(1);
+  });
+});
+
+/** Whether a process still runs (a zombie waiting for its new parent to reap it counts as ended). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
