@@ -39,6 +39,7 @@ export default defineCommand({
       "toolgate import opencode ./opencode.json --write",
       "toolgate import gemini ~/.gemini/policies/my-rules.toml",
       "toolgate import codex                      # $CODEX_HOME/rules/*.rules (+ the trusted project's)",
+      "toolgate import qwen                       # .qwen/settings.json and ~/.qwen/settings.json permissions",
     ],
   },
   args: {

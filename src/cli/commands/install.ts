@@ -177,6 +177,7 @@ export default defineCommand({
       "toolgate install opencode --user          # ~/.config/opencode/opencode.json",
       "toolgate install gemini --user            # ~/.gemini/settings.json (or .gemini/settings.json without --user)",
       "toolgate install codex --user             # $CODEX_HOME/hooks.json, trusted through codex app-server",
+      "toolgate install qwen --user              # ~/.qwen/settings.json (or .qwen/settings.json without --user)",
       "toolgate install mcp-proxy --host claude-code --server fs   # .mcp.json: the fs server runs through the proxy",
       "toolgate install mcp-proxy --host codex --dry-run           # every stdio server in $CODEX_HOME/config.toml",
     ],
