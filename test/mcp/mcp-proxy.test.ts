@@ -55,6 +55,28 @@ describe("toolgate mcp-proxy with the reference filesystem server", () => {
     expect(proxied.results).toEqual(direct.results);
   });
 
+  it("runs one entry of a servers file (--config, the .mcp.json shape)", E2E, async () => {
+    const box = sandbox();
+    writeFileSync(join(box.work, "notes.txt"), "from the config\n");
+    const servers = join(box.project, "servers.json");
+    writeFileSync(
+      servers,
+      JSON.stringify({
+        mcpServers: {
+          files: { type: "stdio", command: FILESYSTEM_SERVER, args: ["work"], cwd: "." },
+          web: { type: "http", url: "https://example.com/mcp" },
+        },
+      }),
+    );
+    const session = await connect({ sandbox: box, server: [], proxy: "files", proxyArgs: ["--config", servers] });
+    const result = await session.client.callTool({
+      name: "read_text_file",
+      arguments: { path: join(box.work, "notes.txt") },
+    });
+    await session.close();
+    expect(textOf(result)).toBe("from the config\n");
+  });
+
   it(
     "refuses a write_file denied by a toolgate rule, with guidance, and aborts a stubborn retry at the threshold",
     E2E,

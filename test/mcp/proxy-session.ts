@@ -67,7 +67,14 @@ export async function connect(options: ConnectOptions): Promise<Connected> {
   const argv =
     proxy === false
       ? options.server
-      : toolgateCommand("mcp-proxy", "--server", proxy, ...(options.proxyArgs ?? []), "--", ...options.server);
+      : toolgateCommand(
+          "mcp-proxy",
+          "--server",
+          proxy,
+          ...(options.proxyArgs ?? []),
+          // no server command: the proxy reads it from --config
+          ...(options.server.length === 0 ? [] : ["--", ...options.server]),
+        );
   const [command, ...args] = argv as [string, ...string[]];
   const transport = new StdioClientTransport({
     command,
