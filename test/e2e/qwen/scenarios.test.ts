@@ -35,6 +35,7 @@ async function guardedRun(options: {
   qwenArgs: string[];
   toolgateConfig?: unknown;
   prepare?: (workspace: QwenWorkspace) => void;
+  classifierBlocks?: boolean;
 }) {
   const workspace = qwenWorkspace({
     permissions: options.permissions,
@@ -46,7 +47,7 @@ async function guardedRun(options: {
   expect(installed.exitCode, installed.stderr).toBe(0);
   const run = await runQwen({
     workspace,
-    script: shellScript(options.commands),
+    script: shellScript(options.commands, undefined, { classifierBlocks: options.classifierBlocks === true }),
     qwenArgs: options.qwenArgs,
     viaToolgate: true,
   });
@@ -74,6 +75,29 @@ describe("headless ask: Qwen declines it without a hook; toolgate counts it from
     const records = storedDenials(workspace, run.sessionId as string);
     expect(records.map((record) => record["source"])).toEqual(["headless", "headless"]);
     expect(run.stderr).toContain("minimal allow rule");
+  });
+});
+
+describe("auto mode: Qwen's classifier blocks, counted with source classifier through PostToolBatch", () => {
+  let run: QwenRun;
+  let workspace: QwenWorkspace;
+  beforeAll(async () => {
+    ({ run, workspace } = await guardedRun({
+      permissions: {},
+      commands: ["git push origin main", "git push origin HEAD", "git push"],
+      qwenArgs: ["--approval-mode", "auto", "--allowed-tools", "run_shell_command(echo *)"],
+      classifierBlocks: true,
+    }));
+  }, 300_000);
+
+  it("records the blocks as classifier denials and stops the run at the threshold (exit 6)", () => {
+    expect(run.timedOut).toBe(false);
+    expect(run.exitCode, run.stderr).toBe(6);
+    const first = modelInputs(run.fake).find((input) => input.toolResults.length > 0);
+    expect(first?.toolResults[0]).toContain("Blocked by auto mode policy: scripted classifier verdict");
+    expect(first?.toolResults[0]).toContain("[toolgate]");
+    const records = storedDenials(workspace, run.sessionId as string);
+    expect(records.map((record) => record["source"])).toEqual(["classifier", "classifier"]);
   });
 });
 
