@@ -63,7 +63,7 @@ export interface Toolgate {
   /**
    * Ships the spooled records and events to the store within `budgetMs` (each store operation bounded too); never
    * throws. With `state: "store"` (command hooks) records are spooled first and drained off the hot path: by
-   * `close()` after a non-gating event, by `report`, `tail`, `run` and the dashboard.
+   * `close()` after a non-gating event, and by `report`, `tail` and `run` (`openDrainedStore`).
    */
   drain(options?: { budgetMs?: number }): Promise<{ replayed: number; failed: number }>;
   /**

@@ -4,15 +4,19 @@ import type { DecideResult, GuardSession, GuardSessionOptions } from "../guard/t
 
 /** What a process did with its guard: whether it gated a call, handled other events, and which sessions it opened. */
 export interface GuardActivity {
-  /** a decision or a denial (PreToolUse, PermissionRequest, PermissionDenied): the hot path */
+  /** a decision (PreToolUse): the hot path */
   gating: boolean;
-  /** an event that only observes (PostToolUse, UserPromptSubmit, Stop, SessionEnd, ...) */
+  /**
+   * an event that only observes (PostToolUse, UserPromptSubmit, Stop, SessionEnd, ...). A denial alone is neither:
+   * PermissionRequest and PermissionDenied report one and answer at once, while Stop reports the denials its
+   * transcript shows besides ending the turn
+   */
   other: boolean;
   sessions: Map<string, GuardSessionOptions>;
 }
 
-const GATING = new Set<keyof GuardSession>(["decide", "denied"]);
-const READING = new Set<keyof GuardSession>(["state", "recordedCallIds"]);
+const GATING = new Set<keyof GuardSession>(["decide"]);
+const NEUTRAL = new Set<keyof GuardSession>(["denied", "state", "recordedCallIds"]);
 
 /**
  * The same guard, noting in `activity` which kind of event this process handled, so the composition root can
@@ -39,7 +43,7 @@ export function watchGuardEvents(
         const name = key as keyof GuardSession;
         observed[key] = (...args: unknown[]) => {
           if (GATING.has(name)) activity.gating = true;
-          else if (!READING.has(name)) activity.other = true;
+          else if (!NEUTRAL.has(name)) activity.other = true;
           const result = (value as (...args: unknown[]) => unknown)(...args);
           if (name !== "decide" || afterDecide === undefined) return result;
           return (result as Promise<DecideResult>).then((decided) => {

@@ -154,6 +154,18 @@ describe("toolgate hook claude-code keeps state in files and records in the spoo
     expect(spooledRecords(ws)).toEqual([]);
     expect(existsSync(join(ws.root, "toolgate.db"))).toBe(true);
     expect(report(ws, env, "drain")).toEqual({ exitCode: 0, total: 1 });
+    // Stop drains too (it ends the turn), though it may also report denials its transcript shows
+    hook(ws, env, preToolUse("drain", "rm -rf build", "toolu_3", ws.project));
+    expect(spooledRecords(ws)).toHaveLength(1);
+    const stop = JSON.stringify({
+      session_id: "drain",
+      cwd: ws.project,
+      hook_event_name: "Stop",
+      stop_hook_active: false,
+    });
+    expect(hook(ws, env, stop).exitCode).toBe(0);
+    expect(spooledRecords(ws)).toEqual([]);
+    expect(report(ws, env, "drain")).toEqual({ exitCode: 0, total: 2 });
   }, 180_000);
 
   it("a truncated state file fails the gating event closed, and the session's counts and abort come back from its records", () => {
