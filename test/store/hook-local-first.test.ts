@@ -1,5 +1,14 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -166,6 +175,24 @@ describe("toolgate hook claude-code keeps state in files and records in the spoo
     expect(hook(ws, env, stop).exitCode).toBe(0);
     expect(spooledRecords(ws)).toEqual([]);
     expect(report(ws, env, "drain")).toEqual({ exitCode: 0, total: 2 });
+  }, 180_000);
+
+  it("a Stop that reports the denials its transcript shows also drains them", () => {
+    const ws = workspace();
+    const env = { TOOLGATE_DB: join(ws.root, "toolgate.db") };
+    const transcript = join(ws.root, "transcript.jsonl");
+    copyFileSync(join(import.meta.dirname, "..", "fixtures", "claude-code", "transcript-denials.jsonl"), transcript);
+    const stop = JSON.stringify({
+      session_id: "stop",
+      cwd: ws.project,
+      hook_event_name: "Stop",
+      stop_hook_active: false,
+      transcript_path: transcript,
+    });
+    expect(hook(ws, env, stop).exitCode).toBe(0);
+    expect(stateTotal(ws, "stop")).toBeGreaterThan(0);
+    expect(spooledRecords(ws)).toEqual([]);
+    expect(existsSync(join(ws.root, "toolgate.db"))).toBe(true);
   }, 180_000);
 
   it("a truncated state file fails the gating event closed, and the session's counts and abort come back from its records", () => {
