@@ -12,15 +12,18 @@ import { readFileSync } from "node:fs";
 import { runHookProcess } from "./run-hook-process.js";
 import { writeAll } from "./write-hook-answer.js";
 
-/** Runs the hook entry for `argv` (after node and the script) and returns the exit code. */
-export async function hookMain(argv: readonly string[]): Promise<number> {
+/**
+ * Runs the hook entry for `argv` (after node and the script) and returns the exit code; `onAnswered` learns the
+ * answer's exit code as soon as the answer is written.
+ */
+export async function hookMain(argv: readonly string[], onAnswered?: (exitCode: 0 | 1 | 2) => void): Promise<number> {
   if (argv[0] === "--version" || argv[0] === "-v") {
     writeAll(1, `${packageVersion()}\n`);
     return 0;
   }
   // `hook <host>` (what installers write, so the command reads like the CLI's) or just `<host>`
   const hostName = argv[0] === "hook" ? argv[1] : argv[0];
-  return runHookProcess({ hostName });
+  return runHookProcess({ hostName, ...(onAnswered === undefined ? {} : { onAnswered }) });
 }
 
 function packageVersion(): string {

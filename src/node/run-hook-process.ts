@@ -14,6 +14,8 @@ export interface HookProcessOptions {
   descriptors?: { stdout: number; stderr: number };
   answerBudgetMs?: number;
   drainBudgetMs?: number;
+  /** told the exit code once the answer is written (a later crash must exit with it, not change the outcome) */
+  onAnswered?: (exitCode: 0 | 1 | 2) => void;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function runHookProcess(options: HookProcessOptions): Promise<0 | 1
       onError: (message) => writeAll(descriptors.stderr, `toolgate: ${message}\n`),
     });
     writeHookAnswer(started.answer, descriptors);
+    options.onAnswered?.(started.answer.exitCode);
     const budgetMs = options.drainBudgetMs ?? HOOK_DRAIN_BUDGET_MS;
     if (!(await started.finish({ budgetMs }))) {
       writeAll(

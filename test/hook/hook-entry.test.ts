@@ -129,4 +129,38 @@ describe("the bundled hook entry", () => {
     expect(broken.stderr).toMatch(/toolgate hook: could not run .*the call is blocked/);
     expect(broken.stdout).toBe("");
   });
+
+  it.each([
+    [
+      "an exception nothing caught before the answer blocks (exit 2)",
+      "exports.hookMain = () => { setTimeout(() => { throw new Error('boom') }, 0); return new Promise(() => {}); };",
+      2,
+      /could not run \(boom\); the call is blocked/,
+    ],
+    [
+      "a rejection nothing handled before the answer blocks (exit 2)",
+      "exports.hookMain = () => { Promise.reject(new Error('nope')); return new Promise(() => {}); };",
+      2,
+      /could not run \(nope\); the call is blocked/,
+    ],
+    [
+      "an exception after the answer keeps the answer's code",
+      "exports.hookMain = (argv, answered) => { answered(0); setTimeout(() => { throw new Error('late') }, 0); return new Promise(() => {}); };",
+      0,
+      /late \(after the answer\)/,
+    ],
+  ])("%s", { timeout: 60_000 }, async (name, bundle, exitCode, stderr) => {
+    const [node, entry] = hookEntryCommand();
+    const copy = join(root, name.replace(/\W+/g, "-"), "hook");
+    cpSync(dirname(entry!), copy, { recursive: true });
+    writeFileSync(join(copy, "hook-bundle.cjs"), bundle);
+    const run = await spawnHook({
+      argv: [node!, join(copy, "toolgate-hook.cjs"), "hook", "claude-code"],
+      input: event("crash", bash("ls", "toolu_x")),
+      cwd: project,
+      env,
+    });
+    expect(run.exitCode).toBe(exitCode);
+    expect(run.stderr).toMatch(stderr);
+  });
 });
