@@ -117,6 +117,7 @@ describe("toolgate dashboard in Chromium", () => {
     expect(tools.map((row) => row.split("\t").map((cell) => cell.trim()))).toEqual(
       report.topTools.map((row) => [row.tool, row.count.toLocaleString("en-US")]),
     );
+    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, "overview.png"), fullPage: true });
     // the chart's table equivalent: one row per day, its total column equals the report's per-day counts
     await page.click("summary");
     const days = await page
@@ -128,7 +129,6 @@ describe("toolgate dashboard in Chromium", () => {
       report.perDay,
     );
     expect(await page.locator(".chart canvas").count()).toBeGreaterThan(0);
-    if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, "overview.png"), fullPage: true });
     expect((page as Page & { errors: string[] }).errors).toEqual([]);
     await page.close();
   });

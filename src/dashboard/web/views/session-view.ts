@@ -32,7 +32,7 @@ export async function sessionView(params: URLSearchParams): Promise<HTMLElement>
     h(
       "p",
       { class: "window" },
-      [timeline.host ?? "unknown host", `${count(denials)} denials`, ...labels].join(" · "),
+      [timeline.host ?? "unknown host", plural(denials, "denial"), ...labels].join(" · "),
       timeline.truncated ? " · showing the first 1,000 denials and events" : "",
     ),
     timeline.subagents.length + timeline.childSessions.length === 0
@@ -49,7 +49,7 @@ export async function sessionView(params: URLSearchParams): Promise<HTMLElement>
                 "li",
                 {},
                 h("code", {}, agent.agentId),
-                ` · ${count(agent.denials)} denials from ${dateTime(agent.firstAt)}`,
+                ` · ${plural(agent.denials, "denial")} from ${dateTime(agent.firstAt)}`,
               ),
             ),
             ...timeline.childSessions.map((child) =>
@@ -57,7 +57,7 @@ export async function sessionView(params: URLSearchParams): Promise<HTMLElement>
                 "li",
                 {},
                 h("a", linkTo({ session: child.sessionId }), shortId(child.sessionId)),
-                ` · subagent session, ${count(child.denials)} denials`,
+                ` · subagent session, ${plural(child.denials, "denial")}`,
               ),
             ),
           ),
@@ -71,6 +71,10 @@ export async function sessionView(params: URLSearchParams): Promise<HTMLElement>
       "The store keeps denials and toolgate's own events; allowed and successful calls are not recorded, so they are not on this timeline.",
     ),
   );
+}
+
+function plural(value: number, noun: string): string {
+  return `${count(value)} ${noun}${value === 1 ? "" : "s"}`;
 }
 
 function entryItem(entry: TimelineEntry): HTMLElement {
