@@ -45,6 +45,17 @@ as soon as it is decided (a decision that takes over ${HOOK_ANSWER_BUDGET_MS / 1
     // deliveries get the drain budget, and the process exits with the host's code (an unknown host exits 2, which
     // every command-hook host treats as blocking: a misconfigured hook never lets a call through)
     const { runHookProcess } = await import("../../node/run-hook-process.js");
-    process.exit(await runHookProcess({ hostName: args.host }));
+    // an exception nothing caught blocks before the answer and keeps the answer's code after it, as in the entry
+    let answered: number | undefined;
+    const crashed = (error: unknown) => {
+      process.stderr.write(`toolgate hook: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(answered ?? 2);
+    };
+    process.on("uncaughtException", crashed);
+    process.on("unhandledRejection", crashed);
+    const onAnswered = (exitCode: number) => {
+      answered = exitCode;
+    };
+    process.exit(await runHookProcess({ hostName: args.host, onAnswered }));
   },
 });
