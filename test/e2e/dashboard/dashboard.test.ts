@@ -254,6 +254,31 @@ describe("toolgate dashboard in Chromium", () => {
   });
 });
 
+describe("toolgate dashboard: usage errors", () => {
+  it("exits 2 for a bad port or window, 7 for a store it cannot serve, and documents it in --help", {
+    timeout: 180_000,
+  }, () => {
+    assertBuilt();
+    const home = mkdtempSync(join(tmpdir(), "toolgate-dashboard-usage-"));
+    try {
+      const env = { HOME: home, TOOLGATE_DB: join(home, "toolgate.db"), TOOLGATE_DATABASE_URL: "" };
+      const port = runToolgate({ args: ["dashboard", "--port", "70000"], cwd: home, env });
+      expect([port.exitCode, port.stderr]).toEqual([2, expect.stringContaining("--port takes a whole number")]);
+      const since = runToolgate({ args: ["dashboard", "--since", "yesterday"], cwd: home, env });
+      expect([since.exitCode, since.stderr]).toEqual([2, expect.stringContaining("--since takes a duration")]);
+      const memory = runToolgate({ args: ["dashboard"], cwd: home, env: { ...env, TOOLGATE_DB: "off" } });
+      expect([memory.exitCode, memory.stderr]).toEqual([7, expect.stringContaining("in memory")]);
+      const help = runToolgate({ args: ["dashboard", "--help"], cwd: home, env });
+      expect(help.exitCode).toBe(0);
+      expect(help.stdout).toContain("toolgate dashboard --open");
+      expect(help.stdout).toContain("7 the store could not be opened");
+    } finally {
+      removeSnapshot();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("toolgate analyze --html", () => {
   it("writes one file that shows the analysis offline, with the figures of --save + report", {
     timeout: 180_000,
