@@ -1,5 +1,7 @@
-// Cold round trip of `toolgate hook claude-code` (one PreToolUse event on stdin, answer on stdout) against a bare
-// `node -e 0` start, both spawned the same way. Goal (issue 6, P2): at most 1.3x. Usage: npm run bench -- claude-hook
+// Cold round trip of toolgate's Claude Code hook (one PreToolUse event on stdin, answer on stdout) against a bare
+// `node -e 0` start, all spawned the same way: the bundled entry `toolgate install` writes
+// (dist/hook/toolgate-hook.cjs) and the CLI's `toolgate hook claude-code`. Goal (issue 6, P2): at most 1.3x.
+// Usage: npm run bench -- claude-hook   (wall time; bench/hook-peers.bench.mjs measures CPU time per event type)
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,6 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const main = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli", "main.js");
+const entry = join(dirname(main), "..", "hook", "toolgate-hook.cjs");
 const root = mkdtempSync(join(tmpdir(), "toolgate-hook-bench-"));
 const project = join(root, "project");
 mkdirSync(join(project, ".claude"), { recursive: true });
@@ -40,9 +43,14 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const runs = Number(process.env.BENCH_RUNS ?? 30);
 const cases = [
   ["node -e 0", (index) => time(["-e", "0"], event("ls", index))],
-  ["hook: allowed call (ls)", (index) => time([main, "hook", "claude-code"], event("ls", index))],
+  ["hook entry: allowed call (ls)", (index) => time([entry, "hook", "claude-code"], event("ls", index))],
   [
-    "hook: rule-denied call (rm -rf)",
+    "hook entry: rule-denied call (rm -rf)",
+    (index) => time([entry, "hook", "claude-code"], event(`rm -rf build-${index}`, index)),
+  ],
+  ["CLI: allowed call (ls)", (index) => time([main, "hook", "claude-code"], event("ls", index))],
+  [
+    "CLI: rule-denied call (rm -rf)",
     (index) => time([main, "hook", "claude-code"], event(`rm -rf build-${index}`, index)),
   ],
 ];
