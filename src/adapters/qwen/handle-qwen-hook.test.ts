@@ -111,7 +111,7 @@ describe("handleQwenHook (recorded Qwen Code 0.24.4 payloads)", () => {
     expect(state.agents["main"]?.total).toBe(2);
   });
 
-  it("PreToolUse: denies a call toolgate's rules deny, keyed by the model's call id from the transcript", async () => {
+  it("PreToolUse: denies a call toolgate's rules deny, keyed by the model's call id (tool_call_id)", async () => {
     const hook = context({ interactive: false, transcript: () => read("qwen/hook-run.chat.jsonl") });
     const answer = await handleQwenHook(
       payload("pre-tool-use.json", { tool_input: { command: "./notexec.sh" } }),
@@ -123,8 +123,19 @@ describe("handleQwenHook (recorded Qwen Code 0.24.4 payloads)", () => {
     );
     expect(denied.hookSpecificOutput?.permissionDecision).toBe("deny");
     expect(String(denied.hookSpecificOutput?.permissionDecisionReason)).toContain("[toolgate]");
-    const ids = await hook.session.recordedCallIds();
-    expect([...ids]).toEqual([expect.stringMatching(/^qwen-hook:toolu_/)]);
+    expect([...(await hook.session.recordedCallIds())]).toEqual(["call_1"]);
+    // a payload without tool_call_id: the transcript's call id, else Qwen's own id
+    const older = context({ interactive: false, transcript: () => read("qwen/hook-run.chat.jsonl") });
+    const withoutId = { tool_call_id: undefined };
+    await handleQwenHook(payload("pre-tool-use.json", { ...withoutId, tool_input: { command: "git push" } }), older);
+    await handleQwenHook(
+      payload("post-tool-use-failure.json", { ...withoutId, tool_input: { command: "./notexec.sh" } }),
+      older,
+    );
+    expect([...(await older.session.recordedCallIds())].sort()).toEqual([
+      "call_2",
+      expect.stringMatching(/^qwen-hook:toolu_/),
+    ]);
   });
 
   it("PostToolUseFailure: an OS permission refusal is counted and the model is told it is a boundary", async () => {

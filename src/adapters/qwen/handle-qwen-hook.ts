@@ -23,10 +23,14 @@ function agentOf(input: { agent_id?: string }): { agentId?: string } {
 }
 
 /**
- * The call as the transcript keys it: the model's call id when the transcript shows the call (so a denial recorded
- * here is not recorded again from the transcript), else Qwen's own hook id; never derived from the input.
+ * The call as the transcript and stream-json key it (so a denial recorded here is not recorded again from
+ * PostToolBatch or the transcript): the model's call id from `tool_call_id` (0.24.4 sends it), else found in the
+ * transcript, else Qwen's own hook id; never derived from the input.
  */
 function callOf(input: QwenToolEvent, context: HookContext): ToolCall {
+  if (input.tool_call_id !== undefined && input.tool_call_id !== "") {
+    return { toolUseId: input.tool_call_id, tool: input.tool_name, input: input.tool_input ?? {} };
+  }
   const transcript = input.transcript_path === undefined ? undefined : context.readTranscript(input.transcript_path);
   const id =
     (transcript === undefined

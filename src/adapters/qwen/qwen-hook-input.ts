@@ -2,9 +2,9 @@ import { ToolgateError } from "../../core/errors.js";
 
 /**
  * The JSON Qwen Code 0.24.4 writes to a command hook's stdin, for the events toolgate handles (recorded payloads:
- * test/fixtures/qwen/). Claude-style, with two differences that matter: `tool_use_id` is Qwen's own id
- * (`toolu_<n>_<x>`), not the model's call id the transcript keys results by; and `UserPromptSubmit` fires on every
- * model turn, with `prompt: ""` on the continuations after tool results.
+ * test/fixtures/qwen/). Claude-style, with two differences that matter: on Pre/PostToolUse `tool_use_id` is Qwen's
+ * own id (`toolu_<n>_<x>`) and `tool_call_id` the model's call id (the one the transcript keys results by); and
+ * `UserPromptSubmit` fires on every model turn, with `prompt: ""` on the continuations after tool results.
  */
 export interface QwenHookBase {
   session_id: string;
@@ -17,7 +17,10 @@ export interface QwenHookBase {
 export interface QwenToolEvent extends QwenHookBase {
   tool_name: string;
   tool_input: unknown;
+  /** Qwen's own id for the call (`toolu_<n>_<x>`) */
   tool_use_id?: string;
+  /** the model's call id (`call_...`), the one the transcript and stream-json use */
+  tool_call_id?: string;
 }
 
 export interface QwenPreToolUseInput extends QwenToolEvent {
@@ -123,8 +126,8 @@ export function parseQwenHookInput(text: string): QwenHookInput {
   if (TOOL_EVENTS.has(event) && typeof payload["tool_name"] !== "string") throw invalid(`${event} needs tool_name.`);
   if (event === "PostToolBatch" && !Array.isArray(payload["tool_calls"]))
     throw invalid("PostToolBatch needs tool_calls.");
-  if (payload["tool_use_id"] !== undefined && typeof payload["tool_use_id"] !== "string") {
-    throw invalid("tool_use_id must be a string.");
+  for (const key of ["tool_use_id", "tool_call_id"]) {
+    if (payload[key] !== undefined && typeof payload[key] !== "string") throw invalid(`${key} must be a string.`);
   }
   if (payload["transcript_path"] !== undefined && typeof payload["transcript_path"] !== "string") {
     throw invalid("transcript_path must be a string.");
