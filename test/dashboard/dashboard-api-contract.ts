@@ -24,6 +24,7 @@ export function dashboardApiContract(open: () => Promise<DashboardFixture>): voi
   let fixture: DashboardFixture;
   let records: DenialRecord[];
   let app: ReturnType<typeof createDashboardApp>;
+  let refreshed = 0;
   const get = (path: string, headers: Record<string, string> = {}) =>
     app.request(`http://127.0.0.1${path}`, { headers });
   const api = async <T>(path: string): Promise<T> => {
@@ -45,6 +46,9 @@ export function dashboardApiContract(open: () => Promise<DashboardFixture>): voi
       now: () => NOW,
       livePollMs: 50,
       onError: (error) => console.error(error),
+      refresh: async () => {
+        refreshed += 1;
+      },
     });
   }, 180_000);
   afterAll(async () => {
@@ -232,6 +236,7 @@ export function dashboardApiContract(open: () => Promise<DashboardFixture>): voi
     await fixture.store.denials.append([fresh]);
     await readUntil("live denial arrives");
     expect(text).toMatch(/event: denial\ndata: \{[^\n]*"sessionId":"live-session"/);
+    expect(refreshed).toBeGreaterThan(1); // the spool is drained before every answer and every poll
     controller.abort();
     await reader.cancel().catch(() => undefined);
   });

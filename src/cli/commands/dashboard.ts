@@ -50,7 +50,7 @@ export default defineCommand({
       process.exitCode = EXIT.usage;
       return;
     }
-    await withStore("dashboard", async (store, { redactor }) => {
+    await withStore("dashboard", async (store, { redactor, drain }) => {
       parseSince(args.since, Date.now()); // a bad --since is a usage error now, not a broken page later
       const config = loadConfig({ cwd: process.cwd(), env: process.env, homeDir: homedir() }).config;
       const location = resolveStoreLocation({
@@ -70,6 +70,7 @@ export default defineCommand({
           denials: store.denials,
           defaultSince: args.since,
           redactText: (text) => redactor.redactText(text),
+          refresh: drain,
           assets: loadDashboardAssets(),
           host: args.host,
           port,

@@ -12,6 +12,12 @@ export interface DashboardAppOptions extends DashboardData {
   assets: { script: string; css: string };
   /** how often the live feed looks past the high-water mark (1000 ms) */
   livePollMs?: number;
+  /**
+   * runs before each API answer and each live poll: the CLI drains the hooks' spool into the store here, so what a
+   * hook recorded a moment ago is visible (as `toolgate tail` does before each poll); its failure is reported, the
+   * answer still comes from the store
+   */
+  refresh?: () => Promise<unknown>;
   onError?: (error: unknown) => void;
 }
 
@@ -35,6 +41,13 @@ export function createDashboardApp(options: DashboardAppOptions): Hono {
   const app = new Hono();
   const expected = Buffer.from(options.token);
   const onError = options.onError ?? (() => undefined);
+  const refresh = async () => {
+    try {
+      await options.refresh?.();
+    } catch (error) {
+      onError(error);
+    }
+  };
 
   app.use("*", async (context, next) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) context.header(name, value);
@@ -75,6 +88,7 @@ export function createDashboardApp(options: DashboardAppOptions): Hono {
       let highWaterMark = Number.isInteger(resume) && resume >= 0 ? resume : await denialHighWaterMark(options.reader);
       await stream.writeSSE({ event: "ready", data: JSON.stringify({ highWaterMark }), id: String(highWaterMark) });
       while (open) {
+        await refresh();
         const rows = await denialsAfter({ reader: options.reader, afterId: highWaterMark, limit: LIVE_BATCH });
         for (const row of rows) {
           highWaterMark = row.id;
@@ -89,6 +103,7 @@ export function createDashboardApp(options: DashboardAppOptions): Hono {
     const url = new URL(context.req.url);
     url.searchParams.delete("token");
     try {
+      await refresh();
       const answer = await answerApi(options, url.pathname, url.searchParams);
       if (answer === undefined)
         return context.json({ error: { code: "NOT_FOUND", message: "No such endpoint." } }, 404);

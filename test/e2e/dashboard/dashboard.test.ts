@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
@@ -233,6 +233,29 @@ describe("toolgate dashboard in Chromium", () => {
     await page.waitForSelector("ol.live li:has-text('live.example.com/e2e')", { timeout: 30_000 });
     expect(await page.evaluate(() => window.marker)).toBe(42);
     expect(await page.textContent("#live-status")).toContain("1 new denial");
+
+    // a real hook's denial: `toolgate hook claude-code` spools it (a gating event writes no database); the dashboard
+    // drains the spool before its next poll, and the page shows it
+    const project = join(home, "project");
+    mkdirSync(join(project, ".claude"), { recursive: true });
+    writeFileSync(join(project, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }));
+    const hook = runToolgate({
+      args: ["hook", "claude-code"],
+      cwd: project,
+      env,
+      input: JSON.stringify({
+        session_id: "live-hook-session",
+        cwd: project,
+        permission_mode: "default",
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "rm -rf live-hook-target" },
+        tool_use_id: "toolu_live_hook",
+      }),
+    });
+    expect(JSON.parse(hook.stdout).hookSpecificOutput.permissionDecision, hook.stderr).toBe("deny");
+    await page.waitForSelector("ol.live li:has-text('live-hook-target')", { timeout: 30_000 });
+    expect(await page.evaluate(() => window.marker)).toBe(42);
     await page.close();
   });
 
