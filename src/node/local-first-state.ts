@@ -10,6 +10,34 @@ import type { DenialStore, SessionStateStore, StoredDenial } from "../store/port
 import type { SpooledDenialStore } from "../store/spooled-denial-store.js";
 import { rebuildSessionState } from "./rebuild-session-state.js";
 
+/** how long a rebuild may wait for the store's records before it uses the spool's alone (the event is gating) */
+const RECOVERY_READ_MS = 1_000;
+
+/** the session's records from the store and the spool, or from the spool alone when the store does not answer in time */
+async function recordsWithin(
+  denials: SpooledDenialStore,
+  sessionId: string,
+  budgetMs: number,
+  onError: OnError,
+): Promise<DenialRecord[]> {
+  const spooled = () => denials.pendingRecords().filter((record) => record.sessionId === sessionId);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), budgetMs);
+    timer.unref?.();
+  });
+  const read = withPendingRecords(denials, onError).query({ sessionId });
+  read.catch(() => undefined);
+  try {
+    const result = await Promise.race([read, late]);
+    if (result !== "late") return result;
+    onError?.(new Error(`the store did not answer within ${budgetMs} ms`), "rebuilding session state (spool only)");
+    return spooled();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** how long a process stops waiting for a session lock that already made it wait its whole budget */
 const LOCKED_RETRY_AFTER_MS = 5_000;
 
@@ -59,7 +87,7 @@ export function recoveringStateStore(options: {
     const context = options.context();
     const session = context?.sessions.get(sessionId);
     if (context === undefined || session === undefined) return;
-    const records: DenialRecord[] = await withPendingRecords(options.denials, options.onError).query({ sessionId });
+    const records = await recordsWithin(options.denials, sessionId, RECOVERY_READ_MS, options.onError);
     if (records.length === 0) return;
     const rebuilt = rebuildSessionState({
       sessionId,

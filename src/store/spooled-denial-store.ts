@@ -154,7 +154,23 @@ export function createSpooledDenialStore(options: {
     scrub: (redact) => read((target) => target.scrub(redact)),
     prune: (before) => read((target) => target.prune(before)),
     async close() {
-      if (opening) await (await opening.catch(() => undefined))?.close();
+      const pending = opening;
+      if (pending === undefined) return;
+      opening = undefined;
+      // an open still under way (a server that accepts and never answers) is not waited for: it is closed when it
+      // completes, so a short-lived process (a hook) exits after its answer instead of after the driver's own timeout
+      const settled = await Promise.race([
+        pending.then(
+          (open) => ({ open }),
+          () => ({ open: undefined }),
+        ),
+        new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined))),
+      ]);
+      if (settled === undefined) {
+        pending.then((late) => late.close()).catch(() => undefined);
+        return;
+      }
+      await settled.open?.close();
     },
   };
 }

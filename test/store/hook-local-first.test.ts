@@ -215,6 +215,32 @@ describe("toolgate hook claude-code keeps state in files and records in the spoo
     expect(report(ws, env, "corrupt")).toEqual({ exitCode: 0, total: 4 });
   }, 180_000);
 
+  it("a truncated state file while Postgres never answers: rebuilt from the spool alone", async () => {
+    const ws = workspace();
+    const silent = createServer(() => undefined); // accepts (the kernel does), never answers
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = silent.address() as { port: number };
+      const env = { TOOLGATE_DATABASE_URL: `postgres://toolgate@127.0.0.1:${port}/test`, TOOLGATE_INTERACTIVE: "0" };
+      hook(ws, env, preToolUse("silent", "rm -rf a", "toolu_1", ws.project));
+      hook(ws, env, preToolUse("silent", "rm -rf b", "toolu_2", ws.project));
+      writeFileSync(join(ws.home, ".toolgate", "state", "s-silent.json"), '{"sessionId":"silent","vers');
+      const refused = hook(ws, env, preToolUse("silent", "ls", "toolu_3", ws.project));
+      expect(refused.decision).toBe("deny");
+      expect(refused.stderr).toContain("spool only");
+      expect(stateTotal(ws, "silent")).toBe(3);
+      expect(hook(ws, env, preToolUse("silent", "ls", "toolu_4", ws.project)).answer.continue).toBe(false);
+      expect(spooledRecords(ws).map((record) => record.toolUseId)).toEqual([
+        "toolu_1",
+        "toolu_2",
+        "toolu_3",
+        "toolu_4",
+      ]);
+    } finally {
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  }, 180_000);
+
   it("a lock held by a live process: the call is refused within the lock budget and the refusal is spooled", () => {
     const ws = workspace();
     const env = { TOOLGATE_DB: join(ws.root, "toolgate.db") };
