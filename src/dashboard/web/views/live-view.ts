@@ -1,7 +1,7 @@
 import { embeddedReport, token } from "../api.js";
-import { sourceColour } from "../chart.js";
 import { emptyState, h } from "../dom.js";
 import { dateTime, shortId } from "../format.js";
+import { sourceColour } from "../source-colours.js";
 import type { LiveDenial } from "../types.js";
 import { linkTo } from "../url-state.js";
 

@@ -1,7 +1,8 @@
 import { embeddedReport, getJson } from "../api.js";
-import { sourceColour, stackedBars } from "../chart.js";
+import { stackedBars } from "../chart.js";
 import { emptyState, h, table } from "../dom.js";
 import { count, shortId } from "../format.js";
+import { sourceColour } from "../source-colours.js";
 import type { Overview } from "../types.js";
 import { linkTo } from "../url-state.js";
 

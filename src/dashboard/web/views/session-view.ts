@@ -1,7 +1,7 @@
 import { getJson } from "../api.js";
-import { sourceColour } from "../chart.js";
 import { h } from "../dom.js";
 import { count, dateTime, detailLine, shortId, time } from "../format.js";
+import { sourceColour } from "../source-colours.js";
 import type { SessionTimeline, TimelineEntry } from "../types.js";
 import { linkTo } from "../url-state.js";
 
