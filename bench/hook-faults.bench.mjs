@@ -151,6 +151,14 @@ await measure("state file truncated before each event", (ws) => ({
     writeFileSync(join(states, `s-${sessionId}.json`), `{"sessionId":"${sessionId}","vers`);
   },
 }));
+await measure("state file truncated, Postgres never answers", (ws) => ({
+  env: { TOOLGATE_DATABASE_URL: `postgres://toolgate@127.0.0.1:${silent.address().port}/test` },
+  before: (each, sessionId) => {
+    const states = join(each.home, ".toolgate", "state");
+    mkdirSync(states, { recursive: true });
+    writeFileSync(join(states, `s-${sessionId}.json`), `{"sessionId":"${sessionId}","vers`);
+  },
+}));
 await measure("state lock held by a live process", (ws) => ({
   env: { TOOLGATE_DB: join(ws.directory, "toolgate.db") },
   before: (each, sessionId) => {
