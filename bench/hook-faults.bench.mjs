@@ -151,7 +151,7 @@ await measure("state file truncated before each event", (ws) => ({
     writeFileSync(join(states, `s-${sessionId}.json`), `{"sessionId":"${sessionId}","vers`);
   },
 }));
-await measure("state file truncated, Postgres never answers", (ws) => ({
+await measure("state file truncated, Postgres never answers", () => ({
   env: { TOOLGATE_DATABASE_URL: `postgres://toolgate@127.0.0.1:${silent.address().port}/test` },
   before: (each, sessionId) => {
     const states = join(each.home, ".toolgate", "state");
