@@ -197,6 +197,25 @@ export function dashboardApiContract(open: () => Promise<DashboardFixture>): voi
     expect(sandboxOnly?.allowRule).toBeNull();
   });
 
+  it("policy tuning narrowed by host and label ranks the calls of those rows only", async () => {
+    type Row = { signature: string; count: number; denyRuleWins: boolean };
+    const policy = await api<{ total: number; attacks: Row[]; tooTight: Row[] }>(
+      "/api/policy?since=30d&host=gemini&label=workflow:ci",
+    );
+    const since = NOW - 30 * DAY;
+    const expected = new Map<string, number>();
+    const matching = records.filter(
+      (record) => record.at >= since && record.host === "gemini" && record.labels?.workflow === "ci",
+    );
+    for (const record of matching) expected.set(record.signature, (expected.get(record.signature) ?? 0) + 1);
+    expect(policy.total).toBe(matching.length);
+    const rows = [...policy.attacks, ...policy.tooTight];
+    expect(rows.length).toBe(Math.min(50, expected.size));
+    for (const row of rows) expect(row.count).toBe(expected.get(row.signature));
+    const counts = rows.map((row) => row.count).sort((a, b) => b - a);
+    expect(counts[0]).toBe(Math.max(...expected.values()));
+  });
+
   it("rejects bad filters with 400 and a sentence", async () => {
     const response = await get(`/api/overview?token=${TOKEN}&since=yesterday`);
     expect(response.status).toBe(400);

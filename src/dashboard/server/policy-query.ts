@@ -1,7 +1,8 @@
 import { suggestRule } from "../../policy/grants/suggest-rule.js";
 import type { DenialStore } from "../../store/ports.js";
 import { type AttackKind, attackKind } from "./attack-signals.js";
-import type { DashboardFilters } from "./dashboard-filters.js";
+import { type DashboardFilters, denialWhere, reportCovers } from "./dashboard-filters.js";
+import { queryRankedCalls } from "./ranked-calls-query.js";
 import { SqlBuilder, type SqlReader } from "./sql-reader.js";
 
 /** sources an allow rule cannot change (the same list as the analyzer's rule suggestions) */
@@ -27,7 +28,7 @@ export interface PolicyRow {
  * Policy tuning: the most-denied calls of the window (the store's report, so the same calls and counts as
  * `toolgate report`), each with the minimal allow rule, marked when a deny rule still wins, and split into
  * attack-like denials (a deny rule refused a destructive or exfiltrating call) and the rest (a policy that may be
- * too tight). Host and label filters do not narrow this view (the store ranks calls by window and tool).
+ * too tight). With a host or label filter the same ranking is made in SQL over the narrowed rows.
  */
 export async function queryPolicy(options: {
   reader: SqlReader;
@@ -37,12 +38,17 @@ export async function queryPolicy(options: {
   redactText: (text: string) => string;
 }) {
   const { filters } = options;
-  const report = await options.denials.report({
-    since: filters.since,
-    top: options.top,
-    ...(filters.until === undefined ? {} : { until: filters.until }),
-    ...(filters.tool === undefined ? {} : { tool: filters.tool }),
-  });
+  const report = reportCovers(filters)
+    ? await options.denials.report({
+        since: filters.since,
+        top: options.top,
+        ...(filters.until === undefined ? {} : { until: filters.until }),
+        ...(filters.tool === undefined ? {} : { tool: filters.tool }),
+      })
+    : await queryRankedCalls({ reader: options.reader, filters, top: options.top }).then((ranked) => ({
+        total: ranked.total,
+        topSignatures: ranked.calls,
+      }));
   const sources = await sourcesOf({ ...options, signatures: report.topSignatures.map((row) => row.signature) });
   const rows: PolicyRow[] = report.topSignatures.map((row) => ({
     tool: row.tool,
@@ -61,7 +67,6 @@ export async function queryPolicy(options: {
     total: report.total,
     attacks: rows.filter((row) => row.attack !== null),
     tooTight: rows.filter((row) => row.attack === null),
-    ignoredFilters: [filters.host === undefined ? [] : ["host"], filters.label === undefined ? [] : ["label"]].flat(),
   };
 }
 
@@ -71,12 +76,10 @@ async function sourcesOf(options: { reader: SqlReader; filters: DashboardFilters
   if (options.signatures.length === 0) return result;
   const { reader, filters } = options;
   const builder = new SqlBuilder(reader);
-  const parts = [`at >= ${builder.value(filters.since)}`];
-  if (filters.until !== undefined) parts.push(`at < ${builder.value(filters.until)}`);
-  if (filters.tool !== undefined) parts.push(`tool = ${builder.value(filters.tool)}`);
+  const where = denialWhere(filters, builder, reader);
   const list = options.signatures.map((signature) => builder.value(signature)).join(", ");
   const rows = await reader.all(
-    `SELECT signature, source, count(*) AS n FROM denials WHERE ${parts.join(" AND ")} AND signature IN (${list})
+    `SELECT signature, source, count(*) AS n FROM denials ${where} AND signature IN (${list})
      GROUP BY signature, source`,
     builder.params,
   );

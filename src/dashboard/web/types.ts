@@ -90,7 +90,6 @@ export interface Policy {
   total: number;
   attacks: PolicyRow[];
   tooTight: PolicyRow[];
-  ignoredFilters: string[];
 }
 
 export interface LiveDenial {

@@ -22,13 +22,6 @@ export async function policyView(filters: URLSearchParams): Promise<HTMLElement>
     "section",
     { "aria-labelledby": "policy-title" },
     title,
-    policy.ignoredFilters.length > 0
-      ? h(
-          "p",
-          { class: "note" },
-          `This view ranks calls by time range and tool; the ${policy.ignoredFilters.join(" and ")} filter does not narrow it.`,
-        )
-      : null,
     h("h3", {}, "Looks like an attack"),
     h(
       "p",
