@@ -50,7 +50,7 @@ describe("toolgate install / uninstall claude-code", () => {
     expect(existsSync(join(workspace.home, ".claude", "settings.json"))).toBe(true);
     const unknownHost = run("install", "nope");
     expect(unknownHost.exitCode).toBe(2);
-    expect(unknownHost.stderr).toContain("unknown host");
+    expect(unknownHost.stderr).toContain(`unknown target "nope"`);
     writeFileSync(join(workspace.project, ".claude", "settings.local.json"), "{ broken");
     const broken = run("install", "claude-code", "--local");
     expect(broken.exitCode).toBe(2);
