@@ -11,6 +11,13 @@ export const RANGES = [
   ["365d", "Last year"],
 ] as const;
 
+/** A `since` from the URL that is not one of the ranges: a date reads as one, a duration as it was typed. */
+function describeSince(value: string): string {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return `Last ${value}`;
+  return `Since ${new Date(time).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
 /**
  * The time range and the host, tool and label filters. Each change is one history entry, so the back button undoes
  * it; the selects are plain form controls (keyboard and screen readers as usual).
@@ -27,7 +34,7 @@ export async function filterBar(params: URLSearchParams, defaultSince: string): 
     const choices = [
       ...(anyLabel === undefined ? [] : [["", anyLabel] as const]),
       ...values,
-      ...(known || current === "" ? [] : [[current, current] as const]),
+      ...(known || current === "" ? [] : [[current, name === "since" ? describeSince(current) : current] as const]),
     ];
     return h(
       "label",
