@@ -1,5 +1,6 @@
 import {
   chmodSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -8,6 +9,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -138,6 +140,20 @@ describe("loadHookBundle (the hook's V8 code cache)", () => {
     chmodSync(cacheDirectory, 0o755);
     expect(load().cache).toBe("missing");
     expect(statSync(cacheDirectory).mode & 0o777).toBe(0o700);
+  });
+
+  it("removes, when it writes a cache, other caches nobody rewrote for 30 days", () => {
+    writeBundle("one");
+    mkdirSync(cacheDirectory, { recursive: true, mode: 0o700 });
+    const old = join(cacheDirectory, "hook-0badc0de-00000000.cache");
+    const recent = join(cacheDirectory, "hook-0badc0de-11111111.cache");
+    writeFileSync(old, "x");
+    writeFileSync(recent, "x");
+    const longAgo = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000);
+    utimesSync(old, longAgo, longAgo);
+    load();
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
   });
 
   it("puts the cache under XDG_CACHE_HOME or the toolgate home, and nowhere when turned off", () => {

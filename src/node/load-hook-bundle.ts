@@ -10,6 +10,7 @@ import {
   readFileSync,
   readSync,
   renameSync,
+  statSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -152,7 +153,10 @@ function readCache(file: string, source: Buffer): Buffer | undefined {
   }
 }
 
-/** Writes the cache atomically (temp file, then rename) and removes this bundle's caches for other contents. */
+/**
+ * Writes the cache atomically (temp file, then rename) and removes this bundle's caches for other contents, and
+ * caches nothing rewrote for 30 days.
+ */
 function writeCache(options: { file: string; prefix: string; source: Buffer; data: Buffer }): void {
   const header = Buffer.alloc(HEADER_BYTES);
   MAGIC.copy(header);
@@ -163,11 +167,17 @@ function writeCache(options: { file: string; prefix: string; source: Buffer; dat
   writeFileSync(temporary, Buffer.concat([header, options.source, options.data]), { mode: 0o600 });
   renameSync(temporary, options.file);
   const directory = dirname(options.file);
+  const stale = Date.now() - STALE_CACHE_MS;
   for (const name of readdirSync(directory)) {
     const path = join(directory, name);
-    if (name.startsWith(options.prefix) && name.endsWith(".cache") && path !== options.file) unlinkSync(path);
+    if (!name.startsWith("hook-") || !name.endsWith(".cache") || path === options.file) continue;
+    // this bundle's cache for other contents, or any cache not rewritten for a month (another node, another path)
+    if (name.startsWith(options.prefix) || statSync(path).mtimeMs < stale) unlinkSync(path);
   }
 }
+
+/** A cache file nobody rewrote for this long belongs to a node or a toolgate that is gone: removed on the next write. */
+const STALE_CACHE_MS = 30 * 24 * 60 * 60 * 1000;
 
 function hex(value: number): string {
   return value.toString(16).padStart(8, "0");
