@@ -18,12 +18,14 @@ const COMMANDS = [
   "hook",
   "run",
   "report",
+  "dashboard",
   "analyze",
   "tail",
   "scrub",
   "prune",
   "doctor",
   "redact",
+  "mcp-proxy",
 ];
 const ESC = "\u001b[";
 

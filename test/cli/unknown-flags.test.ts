@@ -32,6 +32,8 @@ const TYPOS: [string[], string][] = [
   [["analyze", "--sinse", "1d"], "--since"],
   [["doctor", "--jsn"], "--json"],
   [["redact", "--quite"], "--quiet"],
+  [["dashboard", "--hots", "127.0.0.1"], "--host"],
+  [["mcp-proxy", "--servr", "fs", "--", "node", "-v"], "--server"],
 ];
 
 describe("unknown flags (issue 11, finding 1)", () => {
@@ -70,7 +72,7 @@ describe("unknown flags (issue 11, finding 1)", () => {
     [["check", "Bash", "{}", "--mode", "dontask"], 'unknown --mode value "dontask" (did you mean dontAsk?)'],
     [["redact", "--format", "jsn"], 'unknown --format value "jsn" (did you mean json?)'],
     [["run", "--fail-on", "abrt", "--", "node", "-v"], 'unknown --fail-on value "abrt" (did you mean abort?)'],
-    [["install", "claud"], 'unknown host "claud" (did you mean claude-code?)'],
+    [["install", "claud"], 'unknown target "claud" (did you mean claude-code?)'],
     [["hook", "claude"], 'unknown host "claude" (did you mean claude-code?)'],
     [["import", "gemni"], 'unknown host "gemni" (did you mean gemini?)'],
     [["chek", "Bash"], 'unknown command "chek"; did you mean check?'],

@@ -4,7 +4,7 @@ import { defineCommand } from "../args/command-spec.js";
 export default defineCommand({
   meta: {
     name: "hook",
-    summary: "Answer one Claude Code hook event (JSON on stdin) and record it; `toolgate install` wires it.",
+    summary: "Answer one hook event of Claude Code, Codex, Gemini CLI or Qwen Code (JSON on stdin); install wires it.",
     details: async () => {
       const [{ defaultHookCommand }, { TOOLGATE_HOOK_EVENTS, HOOK_TIMEOUT_SECONDS }, budgets] = await Promise.all([
         import("../../adapters/claude-code/install-claude-code.js"),

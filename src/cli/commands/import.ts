@@ -31,7 +31,7 @@ const IMPORTERS = {
 export default defineCommand({
   meta: {
     name: "import",
-    summary: "Convert Claude Code, opencode, Gemini CLI or Codex permission rules into a toolgate config.",
+    summary: "Convert Claude Code, opencode, Gemini CLI, Codex or Qwen Code permission rules into a toolgate config.",
     details: DETAILS,
     exitCodes: "0 done, 2 bad usage or a file that cannot be read or converted.",
     examples: [

@@ -164,7 +164,7 @@ export async function runInstaller(options: {
 export default defineCommand({
   meta: {
     name: "install",
-    summary: "Add toolgate's hooks (Claude Code) or plugin (opencode) to a host's settings, showing the change.",
+    summary: "Add toolgate's hooks, plugin or MCP proxy to an agent host's settings, showing the change.",
     details:
       "Idempotent: installing twice changes nothing, and an older toolgate entry (another path) is replaced.\n" +
       "Every other setting stays as it was. `toolgate uninstall <host>` removes exactly what this adds.",

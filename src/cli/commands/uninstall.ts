@@ -4,7 +4,7 @@ import { installArgs, runInstaller } from "./install.js";
 export default defineCommand({
   meta: {
     name: "uninstall",
-    summary: "Remove exactly the hooks or plugin entry `toolgate install` added; every other setting stays.",
+    summary: "Remove exactly what `toolgate install` added (hooks, plugin, MCP proxy); every other setting stays.",
     details:
       "Claude Code: every hook whose command ends in `hook claude-code` is removed, whatever path runs toolgate.\n" +
       "opencode: every plugin entry that points at toolgate's opencode plugin is removed.",
