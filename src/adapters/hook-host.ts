@@ -45,4 +45,11 @@ export interface HookHost<Input> {
    * `TOOLGATE_DENY_THRESHOLD*` variables still decide). Plain data: the core decides with them.
    */
   readonly escalationDefaults?: CoreOptions;
+  /**
+   * Optional: the host's own answer ends the run when toolgate aborts (Claude Code's `continue: false` and
+   * interrupt, Gemini CLI's `continue: false`, Qwen Code's on its next prompt event). `toolgate run` then gives the
+   * agent time to stop by itself, so its own result line is written, and ends it only as a backstop; for a host
+   * without it (Codex: no hook answer ends a turn), `run` ends the agent as soon as the abort is noted.
+   */
+  readonly endsRunOnAbort?: boolean;
 }

@@ -36,14 +36,38 @@ describe("the run's abort note", () => {
     const noted = runAbort(directory);
     expect(noted?.sessionId).toBe("s1");
     expect(noted?.reason).toMatch(/toolgate aborted the run/);
+    expect(noted?.hostEndsRun).toBe(false);
+  });
+
+  it("says when the host's own answer ends the run (run then waits before ending the agent)", async () => {
+    const directory = runDirectory();
+    const env = { [RUN_DIRECTORY_ENV]: directory };
+    const policy = compilePolicy({
+      rules: [{ rule: "Bash(rm *)", behavior: "deny", origin: "test" }],
+      cwd: "/tmp/p",
+      homeDir: "/tmp/h",
+    });
+    const sinks = runAbortSink(env, { hostEndsRun: true });
+    const guard = createGuard({ policy, sinks, onError: () => undefined });
+    const session = guard.session("s1", { interactive: false, host: "claude-code" });
+    for (let attempt = 1; attempt <= 2; attempt += 1) {
+      await session.decide({ toolUseId: `t${attempt}`, tool: "Bash", input: { command: "rm -rf x" } });
+      await guard.drain();
+    }
+    expect(runAbort(directory)?.hostEndsRun).toBe(true);
   });
 
   it("is a no-op outside toolgate run, and a torn line is skipped", () => {
     expect(runAbortSink({})).toEqual([]);
-    noteRunAbort({}, "s", "r");
-    noteRunAbort({ [RUN_DIRECTORY_ENV]: "relative/dir" }, "s", "r");
+    noteRunAbort({}, { sessionId: "s", reason: "r" });
+    noteRunAbort({ [RUN_DIRECTORY_ENV]: "relative/dir" }, { sessionId: "s", reason: "r" });
     const directory = runDirectory();
-    noteRunAbort({ [RUN_DIRECTORY_ENV]: directory }, "s2", "stopped");
-    expect(runAbort(directory)).toEqual({ sessionId: "s2", reason: "stopped" });
+    noteRunAbort({ [RUN_DIRECTORY_ENV]: directory }, { sessionId: "s2", reason: "stopped" });
+    expect(runAbort(directory)).toEqual({
+      sessionId: "s2",
+      reason: "stopped",
+      hostEndsRun: false,
+      at: expect.any(Number),
+    });
   });
 });

@@ -6,7 +6,10 @@ import { noteRunAbort, RUN_DIRECTORY_ENV } from "./run-sessions.js";
  * `run` can end the agent: for every host whose hook answers cannot end a run by themselves. Nothing when the
  * process is not serving a `toolgate run` child.
  */
-export function runAbortSink(env: Readonly<Record<string, string | undefined>>): AuditSink[] {
+export function runAbortSink(
+  env: Readonly<Record<string, string | undefined>>,
+  options: { hostEndsRun?: boolean } = {},
+): AuditSink[] {
   if (env[RUN_DIRECTORY_ENV] === undefined) return [];
   return [
     {
@@ -15,7 +18,7 @@ export function runAbortSink(env: Readonly<Record<string, string | undefined>>):
           if (effect.type !== "audit" || effect.event.kind !== "run.aborted") continue;
           const error = effect.event.detail["error"];
           const reason = typeof error === "string" ? error : "toolgate aborted the run.";
-          noteRunAbort(env, session.sessionId, reason);
+          noteRunAbort(env, { sessionId: session.sessionId, reason, hostEndsRun: options.hostEndsRun === true });
         }
       },
     },

@@ -54,7 +54,7 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
         cwd,
         env,
         // tells `toolgate run` about an abort, so it can end an agent whose hooks cannot stop it
-        sinks: runAbortSink(env),
+        sinks: runAbortSink(env, { hostEndsRun: host.endsRunOnAbort === true }),
         onError: (error, where) => onError(`${where}: ${error instanceof Error ? error.message : String(error)}`),
       });
       const sessionId = host.sessionId(input);

@@ -52,20 +52,28 @@ const ABORT_FILE = "aborted";
  */
 export function noteRunAbort(
   env: Readonly<Record<string, string | undefined>>,
-  sessionId: string,
-  reason: string,
+  abort: { sessionId: string; reason: string; hostEndsRun?: boolean },
 ): void {
   const directory = env[RUN_DIRECTORY_ENV];
   if (directory === undefined || !isAbsolute(directory)) return;
+  const line = { ...abort, hostEndsRun: abort.hostEndsRun === true, at: Date.now() };
   try {
-    appendFileSync(join(directory, ABORT_FILE), `${JSON.stringify({ sessionId, reason })}\n`, { mode: 0o600 });
+    appendFileSync(join(directory, ABORT_FILE), `${JSON.stringify(line)}\n`, { mode: 0o600 });
   } catch {
     // not run by `toolgate run` after all, or its directory is gone
   }
 }
 
+/** An abort noted by a hook: whether the host ends the run by itself, and when it was noted (ms since epoch). */
+export interface RunAbort {
+  sessionId: string;
+  reason: string;
+  hostEndsRun: boolean;
+  at: number;
+}
+
 /** The first abort noted in a run's directory, or undefined. */
-export function runAbort(directory: string): { sessionId: string; reason: string } | undefined {
+export function runAbort(directory: string): RunAbort | undefined {
   let text: string;
   try {
     text = readFileSync(join(directory, ABORT_FILE), "utf8");
@@ -74,9 +82,14 @@ export function runAbort(directory: string): { sessionId: string; reason: string
   }
   for (const line of text.split("\n")) {
     try {
-      const value = JSON.parse(line) as { sessionId?: unknown; reason?: unknown };
+      const value = JSON.parse(line) as { sessionId?: unknown; reason?: unknown; hostEndsRun?: unknown; at?: unknown };
       if (typeof value.sessionId === "string" && typeof value.reason === "string") {
-        return { sessionId: value.sessionId, reason: value.reason };
+        return {
+          sessionId: value.sessionId,
+          reason: value.reason,
+          hostEndsRun: value.hostEndsRun === true,
+          at: typeof value.at === "number" ? value.at : 0,
+        };
       }
     } catch {
       // an empty or torn line

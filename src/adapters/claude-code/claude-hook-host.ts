@@ -7,6 +7,7 @@ import { failClosed } from "./hook-output.js";
 /** Claude Code's command hooks (`toolgate hook claude-code`), as the hook runner drives them. */
 export const claudeHookHost: HookHost<ClaudeHookInput> = {
   name: "claude-code",
+  endsRunOnAbort: true,
   parse: parseClaudeHookInput,
   eventName: (input) => input.hook_event_name,
   sessionId: (input) => input.session_id,

@@ -7,6 +7,7 @@ import { handleGeminiHook } from "./handle-gemini-hook.js";
 /** Gemini CLI's command hooks (`toolgate hook gemini`), as the hook runner drives them. */
 export const geminiHookHost: HookHost<GeminiHookInput> = {
   name: "gemini",
+  endsRunOnAbort: true,
   parse: parseGeminiHookInput,
   eventName: (input) => input.hook_event_name,
   sessionId: (input) => input.session_id,

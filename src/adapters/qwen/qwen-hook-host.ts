@@ -19,6 +19,7 @@ export const QWEN_ESCALATION_DEFAULTS = {
 /** Qwen Code's command hooks (`toolgate hook qwen`), as the hook runner drives them. */
 export const qwenHookHost: HookHost<QwenHookInput> = {
   name: "qwen",
+  endsRunOnAbort: true,
   parse: parseQwenHookInput,
   eventName: (input) => input.hook_event_name,
   sessionId: (input) => input.session_id,

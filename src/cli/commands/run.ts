@@ -7,6 +7,9 @@ import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 import type { FailOn } from "../run/run-report.js";
 
+/** How long an agent whose hooks end the run themselves (Claude Code, Gemini CLI, Qwen Code) gets after an abort. */
+const HOST_STOP_GRACE_MS = 15_000;
+
 const FAIL_ON = ["any", "abort", "never"] as const satisfies readonly FailOn[];
 
 export default defineCommand({
@@ -62,7 +65,12 @@ passed on untouched: toolgate never reads its flags.`,
       run = await runAgent({
         command,
         environment: { TOOLGATE_RUN: "1", [RUN_DIRECTORY_ENV]: runDirectory },
-        stopWhen: () => runAbort(runDirectory)?.reason,
+        stopWhen: () => {
+          const abort = runAbort(runDirectory);
+          // a host whose own answer ends the run gets time to do so (and to write its result); then a backstop
+          if (abort === undefined || (abort.hostEndsRun && Date.now() - abort.at < HOST_STOP_GRACE_MS)) return;
+          return abort.reason;
+        },
       });
       noted = runSessions(runDirectory);
     } catch (error) {
