@@ -99,7 +99,7 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
   const escalation = withHostDefaults(options.hostDefaults, config.escalation);
   const core: CoreOptions | undefined = options.core === undefined ? escalation : { ...escalation, ...options.core };
   const enforced = options.enforce === undefined ? policy : options.enforce;
-  const activity: GuardActivity = { gating: false, other: false, sessions: new Map() };
+  const activity: GuardActivity = { gating: false, other: false, boundary: false, sessions: new Map() };
   let guard: Guard | undefined;
   const localFirst = trail.mode === "local-first";
   const onError = options.onError;
@@ -150,7 +150,7 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
     drain: (drainOptions) => trail.drain(drainOptions),
     async close() {
       await opened.drain();
-      if (localFirst && activity.other && !activity.gating) {
+      if (localFirst && activity.other && !activity.gating && (activity.boundary || spoolIsDue(trail.denials.spool))) {
         await trail.drain({ budgetMs: CLOSE_DRAIN_BUDGET_MS });
       }
       await trail.close();
@@ -160,6 +160,19 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
 
 /** How long a non-gating hook event may spend shipping the spool before it exits (each store operation: 1.5 s). */
 const CLOSE_DRAIN_BUDGET_MS = 1_000;
+
+/**
+ * A non-gating event drains at a boundary (a turn, subagent or session ended), or when the oldest spooled batch is
+ * older than this: a PostToolUse then costs what a gating event costs (no native module, no database) while
+ * records still reach SQLite or Postgres within a turn or half a minute. `report`, `tail`, `run` and the dashboard
+ * drain before they read, so nothing they show waits for this.
+ */
+const SPOOL_DUE_MS = 30_000;
+
+function spoolIsDue(spool: { oldestPendingAt(): number | undefined }): boolean {
+  const oldest = spool.oldestPendingAt();
+  return oldest !== undefined && Date.now() - oldest >= SPOOL_DUE_MS;
+}
 
 /** A host's escalation defaults with the config's options over them (family thresholds merged per family). */
 function withHostDefaults(

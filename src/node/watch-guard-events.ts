@@ -12,11 +12,14 @@ export interface GuardActivity {
    * transcript shows besides ending the turn
    */
   other: boolean;
+  /** a turn, subagent or session ended (Stop, SubagentStop, SessionEnd, AfterAgent, ...): a time to drain */
+  boundary: boolean;
   sessions: Map<string, GuardSessionOptions>;
 }
 
 const GATING = new Set<keyof GuardSession>(["decide"]);
 const NEUTRAL = new Set<keyof GuardSession>(["denied", "state", "recordedCallIds"]);
+const BOUNDARY = new Set<keyof GuardSession>(["turnEnded", "subagentStopped", "end"]);
 
 /**
  * The same guard, noting in `activity` which kind of event this process handled, so the composition root can
@@ -44,6 +47,7 @@ export function watchGuardEvents(
         observed[key] = (...args: unknown[]) => {
           if (GATING.has(name)) activity.gating = true;
           else if (!NEUTRAL.has(name)) activity.other = true;
+          if (BOUNDARY.has(name)) activity.boundary = true;
           const result = (value as (...args: unknown[]) => unknown)(...args);
           if (name !== "decide" || afterDecide === undefined) return result;
           return (result as Promise<DecideResult>).then((decided) => {

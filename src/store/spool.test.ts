@@ -65,6 +65,17 @@ describe("spool", () => {
     expect(seen).toEqual([1, 2, 3]);
   });
 
+  it("tells when its oldest waiting batch was written, from the file names alone", () => {
+    const spool = createSpool<number>({ directory: directory(), prefix: "denials" });
+    expect(spool.oldestPendingAt()).toBeUndefined();
+    const before = Date.now();
+    spool.append(1);
+    spool.append(2);
+    const oldest = spool.oldestPendingAt() ?? 0;
+    expect(oldest).toBeGreaterThanOrEqual(before);
+    expect(oldest).toBeLessThanOrEqual(Date.now());
+  });
+
   it("ignores files of another prefix", async () => {
     const dir = directory();
     createSpool<string>({ directory: dir, prefix: "hooks" }).append("hook");

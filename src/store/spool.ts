@@ -14,6 +14,8 @@ export interface Spool<T> {
   append(batch: T): void;
   /** whether any batch waits (a directory listing, no reads) */
   hasPending(): boolean;
+  /** when the oldest waiting batch was written (epoch ms, from its file name: a directory listing, no reads) */
+  oldestPendingAt(): number | undefined;
   /** batches waiting (all files), for tests and `toolgate report` */
   pending(): T[];
   /** `until` (epoch ms): claim no new file after it; what is left waits for the next replay */
@@ -68,6 +70,12 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
     },
     hasPending() {
       return files(".jsonl").length + files(".claimed").length > 0;
+    },
+    oldestPendingAt() {
+      const times = [...files(".jsonl"), ...files(".claimed")]
+        .map((file) => Number(/-(\d{15})-[^/]*$/.exec(file)?.[1]))
+        .filter((time) => Number.isFinite(time));
+      return times.length === 0 ? undefined : Math.min(...times);
     },
     pending() {
       return [...files(".jsonl"), ...files(".claimed")].flatMap(read);

@@ -6,6 +6,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -104,6 +105,26 @@ function spooledRecords(ws: Workspace): DenialRecord[] {
     .flatMap((batch) => (batch.kind === "denials" ? batch.records : []));
 }
 
+/** Renames every spooled denial batch as though it had been written `ms` earlier (its name carries its time). */
+function ageSpool(ws: Workspace, ms: number): void {
+  const base = join(ws.home, ".toolgate", "spool");
+  // the default store's spool, and each other store's `<engine>-<hash>` spool below it
+  const directories = [
+    base,
+    ...readdirSync(base, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== "hooks")
+      .map((entry) => join(base, entry.name)),
+  ];
+  for (const directory of directories) {
+    for (const name of readdirSync(directory)) {
+      const match = /^(denials-)(\d{15})(-.*\.jsonl)$/.exec(name);
+      if (match === null) continue;
+      const older = String(Number(match[2]) - ms).padStart(15, "0");
+      renameSync(join(directory, name), join(directory, `${match[1]}${older}${match[3]}`));
+    }
+  }
+}
+
 function report(ws: Workspace, env: Record<string, string>, sessionId: string) {
   const result = runToolgate({
     args: ["report", "--json", "--session", sessionId],
@@ -153,12 +174,18 @@ describe("toolgate hook claude-code keeps state in files and records in the spoo
     expect(report(ws, env, "repro")).toEqual({ exitCode: 0, total: 2 });
   }, 180_000);
 
-  it("a non-gating event drains the spool into the store; a gating one leaves it", () => {
+  it("a non-gating event drains a spool that waited 30 s, a boundary (Stop) drains at once; a gating one never", () => {
     const ws = workspace();
     const env = { TOOLGATE_DB: join(ws.root, "toolgate.db") };
     hook(ws, env, preToolUse("drain", "rm -rf build", "toolu_1", ws.project));
     expect(spooledRecords(ws)).toHaveLength(1);
     expect(existsSync(join(ws.root, "toolgate.db"))).toBe(false);
+    // a PostToolUse right after leaves a fresh spool alone (it costs what a gating event costs)
+    expect(hook(ws, env, postToolUse("drain", "toolu_2", ws.project)).exitCode).toBe(0);
+    expect(spooledRecords(ws)).toHaveLength(1);
+    expect(existsSync(join(ws.root, "toolgate.db"))).toBe(false);
+    // the same spool file as though written a minute ago (the file name carries its time): now it is due
+    ageSpool(ws, 60_000);
     expect(hook(ws, env, postToolUse("drain", "toolu_2", ws.project)).exitCode).toBe(0);
     expect(spooledRecords(ws)).toEqual([]);
     expect(existsSync(join(ws.root, "toolgate.db"))).toBe(true);
