@@ -1,10 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
 import { defaultHookCommand } from "../hook-command.js";
-import { editJsonText, parseJsonc } from "../json-file-edit.js";
-import { lineDiff } from "../line-diff.js";
+import { editSettingsFile } from "../settings-file.js";
 import { addToolgateCodexHooks, removeToolgateCodexHooks } from "./codex-hooks-file.js";
 
 export interface CodexInstallOptions {
@@ -44,23 +42,6 @@ export function codexHooksPath(options: {
   return join(codexHome, "hooks.json");
 }
 
-function readHooksFile(path: string): { text: string; file: Record<string, unknown> } {
-  if (!existsSync(path)) return { text: "", file: {} };
-  const text = readFileSync(path, "utf8");
-  if (text.trim() === "") return { text, file: {} };
-  try {
-    const value = parseJsonc(text);
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not a JSON object");
-    return { text, file: value as Record<string, unknown> };
-  } catch (error) {
-    throw new ToolgateError({
-      code: "CONFIG_INVALID",
-      message: `${path} is not a valid JSON object (${(error as Error).message}). Fix or remove it, then run the command again; nothing was changed.`,
-      cause: error,
-    });
-  }
-}
-
 function update(
   options: CodexInstallOptions,
   change: (file: Record<string, unknown>) => Record<string, unknown>,
@@ -70,20 +51,7 @@ function update(
     cwd: options.cwd ?? process.cwd(),
     env: options.env ?? process.env,
   });
-  const { text, file } = readHooksFile(path);
-  const next = change(file);
-  const nextText = next === file ? text : editJsonText({ text, before: file, after: next });
-  const diff = lineDiff({ before: text, after: nextText });
-  const changed = diff.length > 0;
-  let written = false;
-  if (changed && !options.dryRun) {
-    mkdirSync(dirname(path), { recursive: true });
-    const temporary = `${path}.toolgate-${process.pid}.tmp`;
-    writeFileSync(temporary, nextText);
-    renameSync(temporary, path);
-    written = true;
-  }
-  return { path, changed, diff, written };
+  return editSettingsFile({ path, dryRun: options.dryRun, change });
 }
 
 /** Merges toolgate's hooks into the scope's Codex hooks.json (idempotent, shows the diff). */

@@ -1,10 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
 import { defaultHookCommand } from "../hook-command.js";
-import { editJsonText, parseJsonc } from "../json-file-edit.js";
-import { lineDiff } from "../line-diff.js";
+import { editSettingsFile } from "../settings-file.js";
 import { addGeminiHooks, removeGeminiHooks } from "./gemini-settings-hooks.js";
 
 export interface GeminiInstallOptions {
@@ -39,23 +37,6 @@ export function geminiSettingsPath(options: { scope: GeminiInstallOptions["scope
     : join(options.cwd, ".gemini", "settings.json");
 }
 
-function readSettings(path: string): { text: string; settings: Record<string, unknown> } {
-  if (!existsSync(path)) return { text: "", settings: {} };
-  const text = readFileSync(path, "utf8");
-  if (text.trim() === "") return { text, settings: {} };
-  try {
-    const value = parseJsonc(text);
-    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not a JSON object");
-    return { text, settings: value as Record<string, unknown> };
-  } catch (error) {
-    throw new ToolgateError({
-      code: "CONFIG_INVALID",
-      message: `${path} is not a valid JSON object (${(error as Error).message}). Fix or remove it, then run the command again; nothing was changed.`,
-      cause: error,
-    });
-  }
-}
-
 function update(
   options: GeminiInstallOptions,
   change: (settings: Record<string, unknown>) => Record<string, unknown>,
@@ -65,22 +46,7 @@ function update(
     cwd: options.cwd ?? process.cwd(),
     home: options.home ?? homedir(),
   });
-  const { text, settings } = readSettings(path);
-  const next = change(settings);
-  // only the changed values are edited: the rest of the file keeps its formatting, key order and comments
-  const nextText =
-    Object.keys(next).length === 0 && text === "" ? "" : editJsonText({ text, before: settings, after: next });
-  const diff = lineDiff({ before: text, after: nextText });
-  const changed = diff.length > 0;
-  let written = false;
-  if (changed && !options.dryRun) {
-    mkdirSync(dirname(path), { recursive: true });
-    const temporary = `${path}.toolgate-${process.pid}.tmp`;
-    writeFileSync(temporary, nextText);
-    renameSync(temporary, path);
-    written = true;
-  }
-  return { path, changed, diff, written };
+  return editSettingsFile({ path, dryRun: options.dryRun, change });
 }
 
 /** Merges toolgate's hooks into the scope's Gemini settings file (idempotent), showing the diff. */
