@@ -1,18 +1,8 @@
-// toolgate's Codex CLI hook (`toolgate hook codex`), cold spawns per event, against a bare `node -e 0` measured in
-// the same interleaved rounds, as bench/gemini-hook.bench.mjs does for Gemini CLI. Events are Codex 0.169.0 payload
-// shapes (test/fixtures/codex/hooks/); the temporary CODEX_HOME has an execpolicy file that forbids `rm`
-// ($CODEX_HOME/rules/deny-rm.rules), so PreToolUse reads and evaluates Codex's own rules as in a real run, and the
-// transcript is the recorded rollout test/fixtures/codex/forbidden.rollout.jsonl (reconciled on PreToolUse and Stop).
-// Reported: median CPU time (user + sys of the child, wait4 rusage) and median wall time, and their ratios to
-// `node -e 0`.
-//
-// Usage: npm run build && node bench/codex-hook.bench.mjs      BENCH_RUNS=20 (rounds)
-// Needs python3 (os.wait4 gives a child's own CPU time).
-import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median, runJobs } from "./support/cold-spawn.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repository = join(here, "..");
@@ -101,11 +91,6 @@ try {
       throw new Error(`${hooks[job.hook].name} did not deny rm -rf: ${result.stdout} ${result.stderr}`);
     }
   }
-  const median = (values) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const middle = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-  };
   const samples = (hook, event, key) =>
     results
       .filter((_, i) => jobs[i].round >= 0 && jobs[i].hook === hook && (event === undefined || jobs[i].event === event))
@@ -129,47 +114,4 @@ try {
   );
 } finally {
   rmSync(root, { recursive: true, force: true });
-}
-
-/** Runs each job as a cold child (python3 fork/exec + wait4): its own CPU time and wall time, stdout, stderr. */
-function runJobs({ jobs, env, cwd, scratch }) {
-  const driver = `
-import json, os, sys, time
-spec = json.load(sys.stdin)
-out = []
-for job in spec["jobs"]:
-    base = os.path.join(spec["scratch"], "job")
-    with open(base + ".in", "w") as handle:
-        handle.write(job["input"])
-    stdin = os.open(base + ".in", os.O_RDONLY)
-    stdout = os.open(base + ".out", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    stderr = os.open(base + ".err", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    start = time.perf_counter()
-    pid = os.fork()
-    if pid == 0:
-        os.dup2(stdin, 0); os.dup2(stdout, 1); os.dup2(stderr, 2)
-        os.chdir(spec["cwd"])
-        try:
-            os.execve(job["argv"][0], job["argv"], spec["env"])
-        finally:
-            os._exit(127)
-    _, status, usage = os.wait4(pid, 0)
-    wall = time.perf_counter() - start
-    for descriptor in (stdin, stdout, stderr):
-        os.close(descriptor)
-    with open(base + ".out") as handle:
-        text = handle.read()
-    with open(base + ".err") as handle:
-        err = handle.read()
-    out.append({"cpu": (usage.ru_utime + usage.ru_stime) * 1000, "wall": wall * 1000,
-                "status": os.waitstatus_to_exitcode(status), "stdout": text[:2000], "stderr": err[:2000]})
-json.dump(out, sys.stdout)
-`;
-  const result = spawnSync("python3", ["-c", driver], {
-    input: JSON.stringify({ jobs: jobs.map(({ argv, input }) => ({ argv, input })), env, cwd, scratch }),
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (result.status !== 0) throw new Error(`python3 driver failed (${result.status}): ${result.stderr}`);
-  return JSON.parse(result.stdout);
 }

@@ -39,6 +39,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { median, runJobs } from "./support/cold-spawn.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repository = resolve(process.env.BENCH_TREE ?? join(here, ".."));
@@ -219,11 +220,6 @@ function timeBlock({ block, events, input, check, env }) {
   }
   const results = runJobs({ jobs, env, cwd: project, scratch: root });
   for (const [index, result] of results.entries()) check(jobs[index], result);
-  const median = (values) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const middle = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-  };
   const samples = (hook, event, key) =>
     results
       .filter(
@@ -270,7 +266,8 @@ function countInstructions({ events, input, check, env }) {
     if (match === null) throw new Error(`no callgrind total for ${hooks[hook].name}: ${result.stderr.slice(-500)}`);
     return Number(match[1]);
   };
-  const base = (ir(0, 0, -1), ir(0, 0, 0));
+  ir(0, 0, -1); // a warm-up run, not counted
+  const base = ir(0, 0, 0);
   console.log(`\ninstructions executed (callgrind Ir, clean environment); node -e 0: ${(base / 1e6).toFixed(0)} M\n`);
   console.log("| event | hook | instructions | ratio |\n|---|---|---|---|");
   for (const event of chosen) {
@@ -281,47 +278,4 @@ function countInstructions({ events, input, check, env }) {
       console.log(`| ${events[event][0]} | ${name} | ${(count / 1e6).toFixed(0)} M | ${(count / base).toFixed(2)}x |`);
     }
   }
-}
-
-/** Runs every job in one python3 process: fork/exec, stdin from a file, wait4 for the child's own rusage. */
-function runJobs({ jobs, env, cwd, scratch }) {
-  const driver = `
-import json, os, sys, time
-spec = json.load(sys.stdin)
-out = []
-for index, job in enumerate(spec["jobs"]):
-    base = os.path.join(spec["scratch"], "job")
-    with open(base + ".in", "w") as handle:
-        handle.write(job["input"])
-    stdin = os.open(base + ".in", os.O_RDONLY)
-    stdout = os.open(base + ".out", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    stderr = os.open(base + ".err", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    start = time.perf_counter()
-    pid = os.fork()
-    if pid == 0:
-        os.dup2(stdin, 0); os.dup2(stdout, 1); os.dup2(stderr, 2)
-        os.chdir(spec["cwd"])
-        try:
-            os.execve(job["argv"][0], job["argv"], spec["env"])
-        finally:
-            os._exit(127)
-    _, status, usage = os.wait4(pid, 0)
-    wall = time.perf_counter() - start
-    for descriptor in (stdin, stdout, stderr):
-        os.close(descriptor)
-    with open(base + ".out") as handle:
-        text = handle.read()
-    with open(base + ".err") as handle:
-        err = handle.read()
-    out.append({"cpu": (usage.ru_utime + usage.ru_stime) * 1000, "wall": wall * 1000,
-                "status": os.waitstatus_to_exitcode(status), "stdout": text[:2000], "stderr": err[:2000]})
-json.dump(out, sys.stdout)
-`;
-  const result = spawnSync("python3", ["-c", driver], {
-    input: JSON.stringify({ jobs: jobs.map(({ argv, input }) => ({ argv, input })), env, cwd, scratch }),
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (result.status !== 0) throw new Error(`python3 driver failed (${result.status}): ${result.stderr}`);
-  return JSON.parse(result.stdout);
 }
