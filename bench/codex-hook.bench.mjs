@@ -1,8 +1,8 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { median, runJobs } from "./support/cold-spawn.mjs";
+import { measureHookEvents } from "./support/cold-spawn.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repository = join(here, "..");
@@ -71,47 +71,18 @@ try {
       permission_mode: "bypassPermissions",
       ...events[event][1](`call_bench_${round}_${event}`),
     });
-  console.log(
-    `${new Date().toISOString()}, node ${process.version}, load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
-  );
-  const cases = hooks.flatMap((_, hook) => events.map((__, event) => ({ hook, event })));
-  const jobs = [];
-  for (let round = -1; round < runs; round++) {
-    const offset = ((round % cases.length) + cases.length) % cases.length;
-    for (const { hook, event } of [...cases.slice(offset), ...cases.slice(0, offset)]) {
-      jobs.push({ round, hook, event, argv: hooks[hook].argv, input: input({ round, hook, event }) });
-    }
-  }
-  const results = runJobs({ jobs, env, cwd: project, scratch: root });
-  for (const [index, result] of results.entries()) {
-    const job = jobs[index];
-    if (result.status !== 0)
-      throw new Error(`${hooks[job.hook].name} on ${events[job.event][0]} exited ${result.status}: ${result.stderr}`);
-    if (job.hook > 0 && job.event === 1 && !/"permissionDecision":"deny"/.test(result.stdout)) {
-      throw new Error(`${hooks[job.hook].name} did not deny rm -rf: ${result.stdout} ${result.stderr}`);
-    }
-  }
-  const samples = (hook, event, key) =>
-    results
-      .filter((_, i) => jobs[i].round >= 0 && jobs[i].hook === hook && (event === undefined || jobs[i].event === event))
-      .map((result) => result[key]);
-  const baseCpu = median(samples(0, undefined, "cpu"));
-  const baseWall = median(samples(0, undefined, "wall"));
-  console.log(`\n${runs} rounds; node -e 0: CPU ${baseCpu.toFixed(1)} ms, wall ${baseWall.toFixed(1)} ms (median)\n`);
-  console.log("| event | hook | CPU ms | CPU ratio | wall ms | wall ratio |\n|---|---|---|---|---|---|");
-  for (const [event, [eventName]] of events.entries()) {
-    for (const [hook, { name }] of hooks.entries()) {
-      if (hook === 0) continue;
-      const cpu = median(samples(hook, event, "cpu"));
-      const wall = median(samples(hook, event, "wall"));
-      console.log(
-        `| ${eventName} | ${name} | ${cpu.toFixed(1)} | ${(cpu / baseCpu).toFixed(2)}x | ${wall.toFixed(1)} | ${(wall / baseWall).toFixed(2)}x |`,
-      );
-    }
-  }
-  console.log(
-    `\ndone ${new Date().toISOString()}, load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
-  );
+  measureHookEvents({
+    hooks,
+    events,
+    input,
+    runs,
+    env,
+    cwd: project,
+    scratch: root,
+    // the hooks (not node -e 0) must really decide the rule-denied event (the second one)
+    check: ({ hook, event, stdout }) =>
+      hook === 0 || event !== 1 || /"permissionDecision":"deny"/.test(stdout) ? undefined : "did not deny rm -rf",
+  });
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

@@ -1,6 +1,7 @@
 // Shared by the hook benchmarks (hook-peers, codex-hook, gemini-hook, qwen-hook): cold child processes timed by
 // their own CPU (python3 fork/exec + os.wait4, so nothing of the parent's start-up is counted), and the median.
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 
 /** Runs each job as a cold child (python3 fork/exec + wait4): its own CPU time and wall time, stdout, stderr. */
 export function runJobs({ jobs, env, cwd, scratch }) {
@@ -50,4 +51,50 @@ export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+
+/**
+ * One interleaved run of every hook on every event (hook 0 is the `node -e 0` baseline), `runs` rounds after a
+ * warm-up round, each round rotated so no case always goes first; prints the median CPU and wall time of each
+ * hook per event and its ratio to the baseline as a Markdown table. `check` names what is wrong with an answer.
+ */
+export function measureHookEvents({ hooks, events, input, runs, env, cwd, scratch, check }) {
+  console.log(`${new Date().toISOString()}, node ${process.version}, load average ${loadAverage()}`);
+  const cases = hooks.flatMap((_, hook) => events.map((__, event) => ({ hook, event })));
+  const jobs = [];
+  for (let round = -1; round < runs; round++) {
+    const offset = ((round % cases.length) + cases.length) % cases.length;
+    for (const { hook, event } of [...cases.slice(offset), ...cases.slice(0, offset)]) {
+      jobs.push({ round, hook, event, argv: hooks[hook].argv, input: input({ round, hook, event }) });
+    }
+  }
+  const results = runJobs({ jobs, env, cwd, scratch });
+  for (const [index, result] of results.entries()) {
+    const job = jobs[index];
+    if (result.status !== 0)
+      throw new Error(`${hooks[job.hook].name} on ${events[job.event][0]} exited ${result.status}: ${result.stderr}`);
+    const problem = check({ hook: job.hook, event: job.event, stdout: result.stdout });
+    if (problem !== undefined) throw new Error(`${hooks[job.hook].name} ${problem}: ${result.stdout} ${result.stderr}`);
+  }
+  const samples = (hook, event, key) =>
+    results
+      .filter((_, i) => jobs[i].round >= 0 && jobs[i].hook === hook && (event === undefined || jobs[i].event === event))
+      .map((result) => result[key]);
+  const baseCpu = median(samples(0, undefined, "cpu"));
+  const baseWall = median(samples(0, undefined, "wall"));
+  console.log(`\n${runs} rounds; node -e 0: CPU ${baseCpu.toFixed(1)} ms, wall ${baseWall.toFixed(1)} ms (median)\n`);
+  console.log("| event | hook | CPU ms | CPU ratio | wall ms | wall ratio |\n|---|---|---|---|---|---|");
+  for (const [event, [eventName]] of events.entries()) {
+    for (const [hook, { name }] of hooks.entries()) {
+      if (hook === 0) continue;
+      const cpu = median(samples(hook, event, "cpu"));
+      const wall = median(samples(hook, event, "wall"));
+      console.log(
+        `| ${eventName} | ${name} | ${cpu.toFixed(1)} | ${(cpu / baseCpu).toFixed(2)}x | ${wall.toFixed(1)} | ${(wall / baseWall).toFixed(2)}x |`,
+      );
+    }
+  }
+  console.log(`\ndone ${new Date().toISOString()}, load average ${loadAverage()}`);
 }
