@@ -3,6 +3,7 @@ import type { Effect } from "../core/effects.js";
 import type { ToolCall } from "../core/events.js";
 import { compilePolicy } from "../policy/compile-policy.js";
 import type { EvaluateOptions, PolicyDecision, ToolCallInput } from "../policy/policy-types.js";
+import type { StoredDenial } from "../store/ports.js";
 import { type AuditSink, createGuard, type PolicyEvaluator } from "./create-guard.js";
 import { createLruStateStore } from "./lru-state-store.js";
 
@@ -208,5 +209,44 @@ describe("state across processes", () => {
     expect((await fresh.state()).total).toBe(0);
     const effects = await fresh.turnEnded();
     expect(effects.filter((effect) => effect.type === "flush")).toHaveLength(0);
+  });
+});
+
+describe("recordedCallIds", () => {
+  const storedRow = (toolUseId: string) => ({ id: 1, toolUseId }) as unknown as StoredDenial;
+  const counting = (rows: StoredDenial[]) => {
+    const query = vi.fn(async () => rows);
+    return { store: { query }, query };
+  };
+
+  it("answers from the state alone when the state holds every record of the session", async () => {
+    const { store, query } = counting([storedRow("elsewhere")]);
+    const stateStore = createLruStateStore();
+    const guard = createGuard({ stateStore, denialStore: store });
+    await guard.session("s", { interactive: true }).denied(bash("rm a", "t1"), { source: "user", reason: "no" });
+    const later = createGuard({ stateStore, denialStore: store }).session("s", { interactive: true });
+    expect(await later.recordedCallIds(["t1", "t2"])).toEqual(new Set(["t1"]));
+    expect(query).not.toHaveBeenCalled();
+    // without candidates the store is read as before
+    expect(await later.recordedCallIds()).toEqual(new Set(["t1", "elsewhere"]));
+    expect(query).toHaveBeenCalledTimes(1);
+  });
+
+  it("reads the store for a session with no state yet, or whose buffer evicted records", async () => {
+    const { store, query } = counting([storedRow("old")]);
+    const fresh = createGuard({ denialStore: store }).session("new", { interactive: true });
+    expect(await fresh.recordedCallIds(["old"])).toEqual(new Set(["old"]));
+    expect(query).toHaveBeenCalledTimes(1);
+    const small = createGuard({ denialStore: store, core: { recordBufferSize: 1 } }).session("s", {
+      interactive: true,
+    });
+    await small.denied(bash("rm a", "t1"), { source: "user", reason: "no" });
+    await small.denied(bash("rm b", "t2"), { source: "user", reason: "no" });
+    // t1 left the buffer: only the store can say whether "old" or t1 is recorded
+    expect(await small.recordedCallIds(["t1"])).toEqual(new Set(["t2", "old"]));
+    expect(query).toHaveBeenCalledTimes(2);
+    // a candidate the buffer still holds needs no store
+    expect(await small.recordedCallIds(["t2"])).toEqual(new Set(["t2"]));
+    expect(query).toHaveBeenCalledTimes(2);
   });
 });

@@ -313,9 +313,17 @@ export function createGuard(options: GuardOptions = {}): Guard {
         apply({ type: "grant.revoked", ...base(callOptions?.at, callOptions?.agentId), grantId }),
       end: (callOptions) => apply({ type: "session.ended", ...base(callOptions?.at, callOptions?.agentId) }),
       state: currentState,
-      async recordedCallIds() {
-        const state = await currentState();
-        const ids = new Set(state.records.map((record) => record.toolUseId));
+      async recordedCallIds(candidates) {
+        const stored = latest ?? (await stateStore.get(sessionId))?.state;
+        const ids = new Set((stored?.records ?? []).map((record) => record.toolUseId));
+        // The state answers alone when it knows every candidate, or when it holds every record of the session: it
+        // exists (nothing lost with a removed file) and evicted nothing from its buffer (`total` counts each record
+        // the reducer ever made). Otherwise the store is read, which on the hook path opens the database.
+        if (
+          candidates !== undefined &&
+          (candidates.every((id) => ids.has(id)) || (stored !== undefined && stored.total <= stored.records.length))
+        )
+          return ids;
         const rows = (await options.denialStore?.query({ sessionId })) ?? [];
         for (const row of rows) ids.add(row.toolUseId);
         return ids;

@@ -91,6 +91,11 @@ export interface GuardSession {
   end(options?: CallOptions): Promise<Effect[]>;
   /** the current reducer state (a copy) */
   state(): Promise<SessionState>;
-  /** tool-use ids of the calls already recorded as denials in this session (state buffer and denial store) */
-  recordedCallIds(): Promise<Set<string>>;
+  /**
+   * tool-use ids of the calls already recorded as denials in this session (state buffer and denial store). Given the
+   * `candidates` a caller asks about (a transcript's denials), the denial store is read only when the state cannot
+   * answer for them all: it knows some candidate not, and may not hold every record (no state stored yet, or
+   * records evicted from its buffer). Without candidates the store is always read.
+   */
+  recordedCallIds(candidates?: readonly string[]): Promise<Set<string>>;
 }

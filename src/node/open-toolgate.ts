@@ -162,10 +162,10 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
 const CLOSE_DRAIN_BUDGET_MS = 1_000;
 
 /**
- * A non-gating event drains at a boundary (a turn, subagent or session ended), or when the oldest spooled batch is
- * older than this: a PostToolUse then costs what a gating event costs (no native module, no database) while
- * records still reach SQLite or Postgres within a turn or half a minute. `report`, `tail`, `run` and the dashboard
- * drain before they read, so nothing they show waits for this.
+ * A non-gating event drains when its session ended (SessionEnd), or when the oldest spooled batch is older than
+ * this: every other event (PostToolUse, UserPromptSubmit, Stop) then costs what a gating event costs (no native
+ * module, no database), while records still reach SQLite or Postgres at the session's end or within half a minute
+ * of an event. `report`, `tail`, `run` and the dashboard drain before they read, so nothing they show waits for this.
  */
 const SPOOL_DUE_MS = 30_000;
 

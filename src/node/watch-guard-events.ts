@@ -12,14 +12,18 @@ export interface GuardActivity {
    * transcript shows besides ending the turn
    */
   other: boolean;
-  /** a turn, subagent or session ended (Stop, SubagentStop, SessionEnd, AfterAgent, ...): a time to drain */
+  /**
+   * the session ended (SessionEnd, or a host's equivalent): the last event a session is sure to send, so the time to
+   * drain what it spooled. A turn's end (Stop) is not one: it comes every turn, and draining there loads the native
+   * SQLite module (or connects to Postgres) in a process the agent waits for, every turn
+   */
   boundary: boolean;
   sessions: Map<string, GuardSessionOptions>;
 }
 
 const GATING = new Set<keyof GuardSession>(["decide"]);
 const NEUTRAL = new Set<keyof GuardSession>(["denied", "state", "recordedCallIds"]);
-const BOUNDARY = new Set<keyof GuardSession>(["turnEnded", "subagentStopped", "end"]);
+const BOUNDARY = new Set<keyof GuardSession>(["end"]);
 
 /**
  * The same guard, noting in `activity` which kind of event this process handled, so the composition root can

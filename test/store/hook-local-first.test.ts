@@ -174,7 +174,7 @@ describe("toolgate hook claude-code keeps state in files and records in the spoo
     expect(report(ws, env, "repro")).toEqual({ exitCode: 0, total: 2 });
   }, 180_000);
 
-  it("a non-gating event drains a spool that waited 30 s, a boundary (Stop) drains at once; a gating one never", () => {
+  it("a non-gating event drains a spool that waited 30 s, SessionEnd drains at once; Stop and a gating one never", () => {
     const ws = workspace();
     const env = { TOOLGATE_DB: join(ws.root, "toolgate.db") };
     hook(ws, env, preToolUse("drain", "rm -rf build", "toolu_1", ws.project));
@@ -190,36 +190,37 @@ describe("toolgate hook claude-code keeps state in files and records in the spoo
     expect(spooledRecords(ws)).toEqual([]);
     expect(existsSync(join(ws.root, "toolgate.db"))).toBe(true);
     expect(report(ws, env, "drain")).toEqual({ exitCode: 0, total: 1 });
-    // Stop drains too (it ends the turn), though it may also report denials its transcript shows
+    // a turn's end (Stop) leaves a fresh spool alone too: it comes every turn
     hook(ws, env, preToolUse("drain", "rm -rf build", "toolu_3", ws.project));
     expect(spooledRecords(ws)).toHaveLength(1);
-    const stop = JSON.stringify({
-      session_id: "drain",
-      cwd: ws.project,
-      hook_event_name: "Stop",
-      stop_hook_active: false,
-    });
-    expect(hook(ws, env, stop).exitCode).toBe(0);
+    const event = (name: string) => JSON.stringify({ session_id: "drain", cwd: ws.project, hook_event_name: name });
+    expect(hook(ws, env, event("Stop")).exitCode).toBe(0);
+    expect(spooledRecords(ws)).toHaveLength(1);
+    // the session's end drains what it spooled
+    expect(hook(ws, env, event("SessionEnd")).exitCode).toBe(0);
     expect(spooledRecords(ws)).toEqual([]);
     expect(report(ws, env, "drain")).toEqual({ exitCode: 0, total: 2 });
   }, 180_000);
 
-  it("a Stop that reports the denials its transcript shows also drains them", () => {
+  it("a Stop records the denials its transcript shows in the spool without opening the store; SessionEnd drains them", () => {
     const ws = workspace();
     const env = { TOOLGATE_DB: join(ws.root, "toolgate.db") };
     const transcript = join(ws.root, "transcript.jsonl");
     copyFileSync(join(import.meta.dirname, "..", "fixtures", "claude-code", "transcript-denials.jsonl"), transcript);
-    const stop = JSON.stringify({
-      session_id: "stop",
-      cwd: ws.project,
-      hook_event_name: "Stop",
-      stop_hook_active: false,
-      transcript_path: transcript,
-    });
-    expect(hook(ws, env, stop).exitCode).toBe(0);
-    expect(stateTotal(ws, "stop")).toBeGreaterThan(0);
+    const event = (name: string) =>
+      JSON.stringify({ session_id: "stop", cwd: ws.project, hook_event_name: name, transcript_path: transcript });
+    // the turn began (the session has state: Stop need not ask the store what is recorded), then ended
+    expect(hook(ws, env, event("UserPromptSubmit")).exitCode).toBe(0);
+    expect(hook(ws, env, event("Stop")).exitCode).toBe(0);
+    const total = stateTotal(ws, "stop") ?? 0;
+    expect(total).toBeGreaterThan(0);
+    expect(spooledRecords(ws)).toHaveLength(total);
+    expect(existsSync(join(ws.root, "toolgate.db"))).toBe(false);
+    // the session's end drains them (it finds nothing new to record in the transcript)
+    expect(hook(ws, env, event("SessionEnd")).exitCode).toBe(0);
     expect(spooledRecords(ws)).toEqual([]);
     expect(existsSync(join(ws.root, "toolgate.db"))).toBe(true);
+    expect(report(ws, env, "stop")).toEqual({ exitCode: 0, total });
   }, 180_000);
 
   it("a truncated state file fails the gating event closed, and the session's counts and abort come back from its records", () => {

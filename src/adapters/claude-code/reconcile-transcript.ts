@@ -17,7 +17,7 @@ export async function reconcileTranscript(options: {
   if (text === undefined) return [];
   const denials = findTranscriptDenials(text);
   if (denials.length === 0) return [];
-  const recorded = await context.session.recordedCallIds();
+  const recorded = await context.session.recordedCallIds(denials.map((denial) => denial.toolUseId));
   const effects: Effect[] = [];
   for (const denial of denials) {
     if (recorded.has(denial.toolUseId)) continue;

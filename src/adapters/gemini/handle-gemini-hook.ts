@@ -128,7 +128,7 @@ async function reconcileTranscript(input: GeminiHookInput, context: HookContext)
   if (text === undefined) return [];
   const denials = geminiTranscriptDenials(text);
   if (denials.length === 0) return [];
-  const recorded = await context.session.recordedCallIds();
+  const recorded = await context.session.recordedCallIds(denials.map((denial) => denial.toolUseId));
   const effects: Effect[] = [];
   for (const denial of denials) {
     if (recorded.has(denial.toolUseId)) continue;

@@ -54,7 +54,7 @@ async function reconcile(input: QwenHookInput, context: HookContext): Promise<Ef
   if (text === undefined) return [];
   const denials = findQwenTranscriptDenials(text);
   if (denials.length === 0) return [];
-  const recorded = await context.session.recordedCallIds();
+  const recorded = await context.session.recordedCallIds(denials.map((denial) => denial.toolUseId));
   const effects: Effect[] = [];
   for (const denial of denials) {
     if (recorded.has(denial.toolUseId)) continue;
