@@ -1,4 +1,5 @@
 import { hookCacheDirectory, type LoadedHookBundle, loadHookBundle } from "./load-hook-bundle.js";
+import { readHookStdin } from "./read-hook-stdin.js";
 import { writeAll } from "./write-hook-answer.js";
 
 /**
@@ -31,15 +32,52 @@ export function runHookEntry(options: { bundlePath: string }): void {
   process.on("uncaughtException", crashed);
   process.on("unhandledRejection", crashed);
   try {
-    const loaded = loadHookBundle({ bundlePath: options.bundlePath, cacheDirectory: hookCacheDirectory(process.env) });
+    const argv = process.argv.slice(2);
+    // the event is read first: its host and name pick the code cache for the path this process runs
+    const stdinText = readsEvent(argv) ? readStdinOrUndefined() : undefined;
+    const loaded = loadHookBundle({
+      bundlePath: options.bundlePath,
+      cacheDirectory: hookCacheDirectory(process.env),
+      path: codePath(argv, stdinText),
+    });
     const hookMain = loaded.exports["hookMain"] as (
       argv: readonly string[],
       onAnswered: (exitCode: number) => void,
+      stdinText?: string,
     ) => Promise<number>;
-    hookMain(process.argv.slice(2), (exitCode) => {
-      answered = exitCode;
-    }).then((code) => exit(code, loaded), crashed);
+    hookMain(
+      argv,
+      (exitCode) => {
+        answered = exitCode;
+      },
+      stdinText,
+    ).then((code) => exit(code, loaded), crashed);
   } catch (error) {
     failed(error);
   }
+}
+
+/** Whether these arguments run a hook event (then stdin holds it), rather than `--version`. */
+function readsEvent(argv: readonly string[]): boolean {
+  return argv[0] !== "--version" && argv[0] !== "-v";
+}
+
+/** The event text, or undefined when stdin cannot be read (the hook then reads it itself and reports the error). */
+function readStdinOrUndefined(): string | undefined {
+  try {
+    return readHookStdin();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `<host>-<event>` (e.g. `claude-code-PreToolUse`) from the arguments and the event's `hook_event_name`, found by
+ * a pattern rather than a parse: it only picks a code cache, so a wrong guess costs a compile, never a decision.
+ */
+export function codePath(argv: readonly string[], stdinText: string | undefined): string | undefined {
+  const host = argv[0] === "hook" ? argv[1] : argv[0];
+  if (host === undefined || !/^[a-z-]{1,24}$/.test(host)) return undefined;
+  const event = stdinText === undefined ? undefined : /"hook_event_name"\s*:\s*"([A-Za-z]{1,32})"/.exec(stdinText)?.[1];
+  return event === undefined ? host : `${host}-${event}`;
 }

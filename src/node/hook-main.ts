@@ -16,14 +16,23 @@ import { writeAll } from "./write-hook-answer.js";
  * Runs the hook entry for `argv` (after node and the script) and returns the exit code; `onAnswered` learns the
  * answer's exit code as soon as the answer is written.
  */
-export async function hookMain(argv: readonly string[], onAnswered?: (exitCode: 0 | 1 | 2) => void): Promise<number> {
+export async function hookMain(
+  argv: readonly string[],
+  onAnswered?: (exitCode: 0 | 1 | 2) => void,
+  /** the event, when the caller already read stdin (the launcher does, to pick its code cache) */
+  stdinText?: string,
+): Promise<number> {
   if (argv[0] === "--version" || argv[0] === "-v") {
     writeAll(1, `${packageVersion()}\n`);
     return 0;
   }
   // `hook <host>` (what installers write, so the command reads like the CLI's) or just `<host>`
   const hostName = argv[0] === "hook" ? argv[1] : argv[0];
-  return runHookProcess({ hostName, ...(onAnswered === undefined ? {} : { onAnswered }) });
+  return runHookProcess({
+    hostName,
+    ...(onAnswered === undefined ? {} : { onAnswered }),
+    ...(stdinText === undefined ? {} : { stdinText }),
+  });
 }
 
 function packageVersion(): string {

@@ -69,6 +69,23 @@ describe("loadHookBundle (the hook's V8 code cache)", () => {
     expect(second.exports).toMatchObject({ value: "one", sum: 50 });
   });
 
+  it("keeps one cache per code path, and drops every path's cache when the bundle changes", () => {
+    writeBundle("one");
+    const paths = ["claude-code-PreToolUse", "claude-code-Stop"];
+    for (const path of paths) loadHookBundle({ bundlePath, cacheDirectory, path }).saveCache();
+    expect(cacheFiles().sort()).toEqual([
+      expect.stringMatching(/-claude-code-PreToolUse\.cache$/),
+      expect.stringMatching(/-claude-code-Stop\.cache$/),
+    ]);
+    for (const path of paths) expect(loadHookBundle({ bundlePath, cacheDirectory, path }).cache).toBe("hit");
+    // a path that is not a plain name is not put in a file name: the shared cache is used
+    expect(loadHookBundle({ bundlePath, cacheDirectory, path: "../x" }).cache).toBe("missing");
+    writeBundle("two");
+    loadHookBundle({ bundlePath, cacheDirectory, path: "claude-code-Stop" }).saveCache();
+    expect(cacheFiles()).toEqual([expect.stringMatching(/-claude-code-Stop\.cache$/)]);
+    expect(loadHookBundle({ bundlePath, cacheDirectory, path: "claude-code-PreToolUse" }).cache).toBe("missing");
+  });
+
   it("never runs old code for a changed bundle, even one of the same length under the old cache's name", () => {
     writeBundle("one");
     load();

@@ -61,12 +61,23 @@ const HEADER_BYTES = MAGIC.length + 12;
  * (write-temp-and-rename, in a directory only this user can read: 0700, checked with lstat). No cache directory:
  * no cache.
  */
-export function loadHookBundle(options: { bundlePath: string; cacheDirectory: string | undefined }): LoadedHookBundle {
+export function loadHookBundle(options: {
+  bundlePath: string;
+  cacheDirectory: string | undefined;
+  /**
+   * the code path this process will run (host and event, e.g. `claude-code-PreToolUse`): one cache per path, so each
+   * holds the functions its own path compiled (V8 caches what ran before the cache was made; a cache made by
+   * another event would leave this one compiling its functions in every process)
+   */
+  path?: string | undefined;
+}): LoadedHookBundle {
   const { bundlePath } = options;
   const source = readFileSync(bundlePath);
   const directory = options.cacheDirectory === undefined ? undefined : privateDirectory(options.cacheDirectory);
   const prefix = `hook-${hex(crc32(cacheScope(bundlePath)))}-`;
-  const file = directory === undefined ? undefined : join(directory, `${prefix}${hex(crc32(source))}.cache`);
+  const content = `${prefix}${hex(crc32(source))}`;
+  const path = options.path !== undefined && /^[A-Za-z0-9-]{1,64}$/.test(options.path) ? `-${options.path}` : "";
+  const file = directory === undefined ? undefined : join(directory, `${content}${path}.cache`);
   const cachedData = file === undefined ? undefined : readCache(file, source);
   // the build escapes every non-ASCII character: one-byte text is decoded, scanned and kept at half the cost
   const text = isAscii(source) ? source.toString("latin1") : source.toString("utf8");
@@ -88,7 +99,7 @@ export function loadHookBundle(options: { bundlePath: string; cacheDirectory: st
       if (file === undefined || cache === "hit" || saved) return;
       saved = true;
       try {
-        writeCache({ file, prefix, source, data: script.createCachedData() });
+        writeCache({ file, prefix, content, source, data: script.createCachedData() });
       } catch {
         // a cache that cannot be written only costs the next process its compile
       }
@@ -154,10 +165,10 @@ function readCache(file: string, source: Buffer): Buffer | undefined {
 }
 
 /**
- * Writes the cache atomically (temp file, then rename) and removes this bundle's caches for other contents, and
- * caches nothing rewrote for 30 days.
+ * Writes the cache atomically (temp file, then rename) and removes this bundle's caches for other contents (those
+ * of its other code paths stay), and caches nothing rewrote for 30 days.
  */
-function writeCache(options: { file: string; prefix: string; source: Buffer; data: Buffer }): void {
+function writeCache(options: { file: string; prefix: string; content: string; source: Buffer; data: Buffer }): void {
   const header = Buffer.alloc(HEADER_BYTES);
   MAGIC.copy(header);
   header.writeUInt32LE(options.source.length, MAGIC.length);
@@ -171,8 +182,9 @@ function writeCache(options: { file: string; prefix: string; source: Buffer; dat
   for (const name of readdirSync(directory)) {
     const path = join(directory, name);
     if (!name.startsWith("hook-") || !name.endsWith(".cache") || path === options.file) continue;
-    // this bundle's cache for other contents, or any cache not rewritten for a month (another node, another path)
-    if (name.startsWith(options.prefix) || statSync(path).mtimeMs < stale) unlinkSync(path);
+    // this bundle's caches for other contents, or any cache not rewritten for a month (another node, another path)
+    const otherContent = name.startsWith(options.prefix) && !name.startsWith(options.content);
+    if (otherContent || statSync(path).mtimeMs < stale) unlinkSync(path);
   }
 }
 

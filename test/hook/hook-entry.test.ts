@@ -101,10 +101,11 @@ describe("the bundled hook entry", () => {
       env: { ...env, HOME: home },
     });
     const directory = join(home, ".toolgate", "cache", "hook");
-    const files = readdirSync(directory).filter((name) => name.endsWith(".cache"));
-    expect(files).toHaveLength(1);
+    const files = () => readdirSync(directory).filter((name) => name.endsWith(".cache"));
+    // one cache per code path (host and event), holding what that path compiled
+    expect(files()).toEqual([expect.stringMatching(/-claude-code-PreToolUse\.cache$/)]);
     expect(statSync(directory).mode & 0o777).toBe(0o700);
-    expect(statSync(join(directory, files[0]!)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(directory, files()[0]!)).mode & 0o777).toBe(0o600);
     const second = await spawnHook({
       argv: [...hookEntryCommand(), "hook", "claude-code"],
       input,
@@ -112,6 +113,17 @@ describe("the bundled hook entry", () => {
       env: { ...env, HOME: home },
     });
     expect(second).toMatchObject({ exitCode: first.exitCode, stdout: first.stdout });
+    const prompt = await spawnHook({
+      argv: [...hookEntryCommand(), "hook", "claude-code"],
+      input: event("cache", { hook_event_name: "UserPromptSubmit", prompt: "go on" }),
+      cwd: project,
+      env: { ...env, HOME: home },
+    });
+    expect(prompt.exitCode).toBe(0);
+    expect(files().sort()).toEqual([
+      expect.stringMatching(/-claude-code-PreToolUse\.cache$/),
+      expect.stringMatching(/-claude-code-UserPromptSubmit\.cache$/),
+    ]);
   });
 
   it("blocks the call (exit 2, the reason on stderr) when its bundle cannot run", { timeout: 60_000 }, async () => {
