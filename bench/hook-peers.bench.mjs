@@ -166,6 +166,8 @@ try {
     ],
     ["UserPromptSubmit", () => ({ hook_event_name: "UserPromptSubmit", prompt: "go on" })],
     ["Stop (with a 150 KB transcript)", () => ({ hook_event_name: "Stop", stop_hook_active: false })],
+    // once per session: toolgate drains what the session spooled into SQLite (loads the native module, opens the db)
+    ["SessionEnd (drains the session's spool)", () => ({ hook_event_name: "SessionEnd", reason: "other" })],
   ];
   const input = ({ block, round, hook, event, index }) =>
     JSON.stringify({

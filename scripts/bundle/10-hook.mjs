@@ -58,9 +58,12 @@ export default async function ({ root, dist }) {
   };
   // the bundle sits in dist/hook/, one level under dist/ like every source folder: URLs built from import.meta.url
   // ("../cli/main.js", "../../package.json") resolve as they do from dist/<folder>/
+  // computed when read (most events never read it): node:url's pathToFileURL costs a few tenths of a millisecond
   const importMetaUrl = {
-    define: { "import.meta.url": "__toolgate_import_meta_url" },
-    banner: { js: 'var __toolgate_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
+    define: { "import.meta.url": "__toolgate_import_meta.url" },
+    banner: {
+      js: 'var __toolgate_import_meta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };',
+    },
   };
   await build({
     ...common,

@@ -250,3 +250,28 @@ describe("recordedCallIds", () => {
     expect(query).toHaveBeenCalledTimes(2);
   });
 });
+
+describe("deniedAll", () => {
+  it("makes the same steps as one `denied` each, in one state transaction and one delivery", async () => {
+    const denials = ["rm a", "rm b", "rm c"].map((command, index) => ({
+      call: bash(command, `t${index}`),
+      options: { source: "user" as const, reason: "no", at: 1_000 + index },
+    }));
+    const one = createGuard().session("s", { interactive: false });
+    const each: Effect[] = [];
+    for (const { call, options } of denials) each.push(...(await one.denied(call, options)));
+
+    const stateStore = createLruStateStore();
+    const update = vi.spyOn(stateStore, "update");
+    const delivered: number[] = [];
+    const sink: AuditSink = { deliver: async (effects) => void delivered.push(effects.length) };
+    const all = createGuard({ stateStore, sinks: [sink] }).session("s", { interactive: false });
+    const together = await all.deniedAll(denials);
+    expect(together).toEqual(each);
+    expect(await all.state()).toEqual(await one.state());
+    expect(update).toHaveBeenCalledTimes(1);
+    expect(delivered).toEqual([together.length]);
+    expect(await all.deniedAll([])).toEqual([]);
+    expect(update).toHaveBeenCalledTimes(1);
+  });
+});

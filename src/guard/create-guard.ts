@@ -15,7 +15,7 @@ import { defaultPorts } from "./default-ports.js";
 import { failClosed } from "./fail-closed.js";
 import { createLruStateStore } from "./lru-state-store.js";
 import { textForModel } from "./text-for-model.js";
-import type { DecideOptions, DecideResult, GuardSession, GuardSessionOptions } from "./types.js";
+import type { DecideOptions, DecideResult, DeniedOptions, GuardSession, GuardSessionOptions } from "./types.js";
 
 /** What the guard needs from a policy: `createPolicy(...)` from the policy layer fits. */
 export interface PolicyEvaluator {
@@ -167,13 +167,25 @@ export function createGuard(options: GuardOptions = {}): Guard {
     }
 
     /** One event, one reducer step, one state transaction; then the effects go to the sinks. */
-    async function apply(event: ToolgateEvent | ((state: SessionState) => ToolgateEvent)): Promise<Effect[]> {
+    function apply(event: ToolgateEvent | ((state: SessionState) => ToolgateEvent)): Promise<Effect[]> {
+      return applyAll([event]);
+    }
+
+    /** Events in order, one reducer step each, all in one state transaction; then the effects go to the sinks. */
+    async function applyAll(
+      events: readonly (ToolgateEvent | ((state: SessionState) => ToolgateEvent))[],
+    ): Promise<Effect[]> {
       let effects: Effect[] = [];
       const committed = await stateStore.update(sessionId, (current) => {
-        const state = current ?? fresh();
-        const result = step(state, typeof event === "function" ? event(state) : event, config);
-        effects = result.effects;
-        return result.state;
+        let state = current ?? fresh();
+        // the update may run again (a lock taken over): each run starts from what the store holds
+        effects = [];
+        for (const event of events) {
+          const result = step(state, typeof event === "function" ? event(state) : event, config);
+          state = result.state;
+          effects.push(...result.effects);
+        }
+        return state;
       });
       latest = committed.state;
       await deliver(effects, sessionId, committed.state);
@@ -240,20 +252,25 @@ export function createGuard(options: GuardOptions = {}): Guard {
       };
     }
 
+    function deniedEvent(call: ToolCall, denied: DeniedOptions): ToolgateEvent {
+      return {
+        type: "call.denied",
+        ...base(denied.at, denied.agentId),
+        call: withFacts(call),
+        source: denied.source,
+        reason: denied.reason,
+        ...(denied.rule === undefined ? {} : { rule: denied.rule }),
+        ...(denied.decisionReasonType === undefined ? {} : { decisionReasonType: denied.decisionReasonType }),
+        ...(denied.osDenial === undefined ? {} : { osDenial: denied.osDenial }),
+      };
+    }
+
     return {
       id: sessionId,
       decide,
-      denied: (call, denied) =>
-        apply({
-          type: "call.denied",
-          ...base(denied.at, denied.agentId),
-          call: withFacts(call),
-          source: denied.source,
-          reason: denied.reason,
-          ...(denied.rule === undefined ? {} : { rule: denied.rule }),
-          ...(denied.decisionReasonType === undefined ? {} : { decisionReasonType: denied.decisionReasonType }),
-          ...(denied.osDenial === undefined ? {} : { osDenial: denied.osDenial }),
-        }),
+      denied: (call, denied) => apply(deniedEvent(call, denied)),
+      deniedAll: async (denials) =>
+        denials.length === 0 ? [] : applyAll(denials.map(({ call, options }) => deniedEvent(call, options))),
       allowed: (call, callOptions) =>
         apply({ type: "call.allowed", ...base(callOptions?.at, callOptions?.agentId), call: withFacts(call) }),
       succeeded: (call, callOptions) => {

@@ -78,6 +78,11 @@ export interface GuardSession {
   decide(call: ToolCall, options?: DecideOptions): Promise<DecideResult>;
   /** a denial toolgate did not decide itself (user said no, host rule, hook veto, sandbox, ...) */
   denied(call: ToolCall, options: DeniedOptions): Promise<Effect[]>;
+  /**
+   * several such denials (a transcript's, found at a turn's end), in order, as one state transaction and one
+   * delivery: the same reducer steps as `denied` for each, committed together
+   */
+  deniedAll(denials: readonly { call: ToolCall; options: DeniedOptions }[]): Promise<Effect[]>;
   allowed(call: ToolCall, options?: CallOptions): Promise<Effect[]>;
   succeeded(call: ToolCall, options?: SucceededOptions): Promise<Effect[]>;
   failed(call: ToolCall, options: FailedOptions): Promise<Effect[]>;

@@ -18,21 +18,20 @@ export async function reconcileTranscript(options: {
   const denials = findTranscriptDenials(text);
   if (denials.length === 0) return [];
   const recorded = await context.session.recordedCallIds(denials.map((denial) => denial.toolUseId));
-  const effects: Effect[] = [];
-  for (const denial of denials) {
-    if (recorded.has(denial.toolUseId)) continue;
-    const agentId = denial.agentId ?? options.agentId;
-    effects.push(
-      ...(await context.session.denied(
-        { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
-        {
+  // one state transaction and one delivery for all of them (the same reducer steps as one `denied` each)
+  const unrecorded = denials.filter((denial) => !recorded.has(denial.toolUseId));
+  return context.session.deniedAll(
+    unrecorded.map((denial) => {
+      const agentId = denial.agentId ?? options.agentId;
+      return {
+        call: { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
+        options: {
           source: denial.source,
           reason: denial.text,
           ...(denial.decisionReasonType === undefined ? {} : { decisionReasonType: denial.decisionReasonType }),
           ...(agentId === undefined ? {} : { agentId }),
         },
-      )),
-    );
-  }
-  return effects;
+      };
+    }),
+  );
 }

@@ -19,19 +19,18 @@ export async function reconcileRollout(options: {
   const denials = rolloutDenials(text);
   if (denials.length === 0) return [];
   const recorded = await context.session.recordedCallIds(denials.map((denial) => denial.toolUseId));
-  const effects: Effect[] = [];
-  for (const denial of denials) {
-    if (recorded.has(denial.toolUseId)) continue;
-    effects.push(
-      ...(await context.session.denied(
-        { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
-        {
+  // one state transaction and one delivery for all of them (the same reducer steps as one `denied` each)
+  const unrecorded = denials.filter((denial) => !recorded.has(denial.toolUseId));
+  return context.session.deniedAll(
+    unrecorded.map((denial) => {
+      return {
+        call: { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
+        options: {
           source: denial.source,
           reason: denial.text,
           ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
         },
-      )),
-    );
-  }
-  return effects;
+      };
+    }),
+  );
 }

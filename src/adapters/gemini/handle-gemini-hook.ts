@@ -129,17 +129,16 @@ async function reconcileTranscript(input: GeminiHookInput, context: HookContext)
   const denials = geminiTranscriptDenials(text);
   if (denials.length === 0) return [];
   const recorded = await context.session.recordedCallIds(denials.map((denial) => denial.toolUseId));
-  const effects: Effect[] = [];
-  for (const denial of denials) {
-    if (recorded.has(denial.toolUseId)) continue;
-    effects.push(
-      ...(await context.session.denied(
-        { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
-        { source: denial.source, reason: denial.text },
-      )),
-    );
-  }
-  return effects;
+  // one state transaction and one delivery for all of them (the same reducer steps as one `denied` each)
+  const unrecorded = denials.filter((denial) => !recorded.has(denial.toolUseId));
+  return context.session.deniedAll(
+    unrecorded.map((denial) => {
+      return {
+        call: { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
+        options: { source: denial.source, reason: denial.text },
+      };
+    }),
+  );
 }
 
 /** Handles one Gemini CLI hook event against a guard session and returns the answer to print. */
