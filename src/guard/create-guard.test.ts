@@ -212,46 +212,53 @@ describe("state across processes", () => {
   });
 });
 
-describe("recordedCallIds", () => {
+describe("deniedUnlessRecorded", () => {
   const storedRow = (toolUseId: string) => ({ id: 1, toolUseId }) as unknown as StoredDenial;
   const counting = (rows: StoredDenial[]) => {
     const query = vi.fn(async () => rows);
     return { store: { query }, query };
   };
+  const no = (toolUseId: string) => ({
+    call: bash("rm x", toolUseId),
+    options: { source: "user" as const, reason: "no" },
+  });
+  const recordedIds = async (session: { state(): Promise<{ records: { toolUseId: string }[] }> }) =>
+    (await session.state()).records.map((record) => record.toolUseId);
 
-  it("answers from the state alone when the state holds every record of the session", async () => {
+  it("records only the calls not yet recorded, asking the state alone when it holds every record", async () => {
     const { store, query } = counting([storedRow("elsewhere")]);
     const stateStore = createLruStateStore();
     const guard = createGuard({ stateStore, denialStore: store });
     await guard.session("s", { interactive: true }).denied(bash("rm a", "t1"), { source: "user", reason: "no" });
     const later = createGuard({ stateStore, denialStore: store }).session("s", { interactive: true });
-    expect(await later.recordedCallIds(["t1", "t2"])).toEqual(new Set(["t1"]));
+    await later.deniedUnlessRecorded([no("t1"), no("t2")]);
+    expect(await recordedIds(later)).toEqual(["t1", "t2"]);
     expect(query).not.toHaveBeenCalled();
-    // without candidates the store is read as before
-    expect(await later.recordedCallIds()).toEqual(new Set(["t1", "elsewhere"]));
+    // recordedCallIds still reads the store as before
+    expect(await later.recordedCallIds()).toEqual(new Set(["t1", "t2", "elsewhere"]));
     expect(query).toHaveBeenCalledTimes(1);
   });
 
   it("reads the store for a session with no state yet, or whose buffer evicted records", async () => {
-    const { store, query } = counting([storedRow("old")]);
+    const { store, query } = counting([storedRow("old"), storedRow("t1")]);
     const fresh = createGuard({ denialStore: store }).session("new", { interactive: true });
-    expect(await fresh.recordedCallIds(["old"])).toEqual(new Set(["old"]));
+    await fresh.deniedUnlessRecorded([no("old"), no("n1")]);
+    expect(await recordedIds(fresh)).toEqual(["n1"]);
     expect(query).toHaveBeenCalledTimes(1);
     const small = createGuard({ denialStore: store, core: { recordBufferSize: 1 } }).session("s", {
       interactive: true,
     });
     await small.denied(bash("rm a", "t1"), { source: "user", reason: "no" });
     await small.denied(bash("rm b", "t2"), { source: "user", reason: "no" });
-    // t1 left the buffer: only the store can say whether "old" or t1 is recorded
-    expect(await small.recordedCallIds(["t1"])).toEqual(new Set(["t2", "old"]));
+    // t1 left the buffer: only the store can say it is recorded
+    expect(await small.deniedUnlessRecorded([no("t1")])).toEqual([]);
     expect(query).toHaveBeenCalledTimes(2);
-    // a candidate the buffer still holds needs no store
-    expect(await small.recordedCallIds(["t2"])).toEqual(new Set(["t2"]));
+    // a call the buffer still holds needs no store
+    expect(await small.deniedUnlessRecorded([no("t2")])).toEqual([]);
     expect(query).toHaveBeenCalledTimes(2);
+    expect((await small.state()).total).toBe(2);
   });
-});
 
-describe("deniedAll", () => {
   it("makes the same steps as one `denied` each, in one state transaction and one delivery", async () => {
     const denials = ["rm a", "rm b", "rm c"].map((command, index) => ({
       call: bash(command, `t${index}`),
@@ -266,12 +273,14 @@ describe("deniedAll", () => {
     const delivered: number[] = [];
     const sink: AuditSink = { deliver: async (effects) => void delivered.push(effects.length) };
     const all = createGuard({ stateStore, sinks: [sink] }).session("s", { interactive: false });
-    const together = await all.deniedAll(denials);
+    // a call the list names twice is recorded once
+    const together = await all.deniedUnlessRecorded([...denials, denials[1]!]);
     expect(together).toEqual(each);
     expect(await all.state()).toEqual(await one.state());
     expect(update).toHaveBeenCalledTimes(1);
     expect(delivered).toEqual([together.length]);
-    expect(await all.deniedAll([])).toEqual([]);
+    expect(await all.deniedUnlessRecorded([])).toEqual([]);
+    expect(await all.deniedUnlessRecorded(denials)).toEqual([]);
     expect(update).toHaveBeenCalledTimes(1);
   });
 });

@@ -171,9 +171,12 @@ export function createGuard(options: GuardOptions = {}): Guard {
       return applyAll([event]);
     }
 
-    /** Events in order, one reducer step each, all in one state transaction; then the effects go to the sinks. */
+    /**
+     * Events in order, one reducer step each, all in one state transaction; then the effects go to the sinks. An
+     * event given as a function of the state may return undefined: no step for it.
+     */
     async function applyAll(
-      events: readonly (ToolgateEvent | ((state: SessionState) => ToolgateEvent))[],
+      events: readonly (ToolgateEvent | ((state: SessionState) => ToolgateEvent | undefined))[],
     ): Promise<Effect[]> {
       let effects: Effect[] = [];
       const committed = await stateStore.update(sessionId, (current) => {
@@ -181,7 +184,9 @@ export function createGuard(options: GuardOptions = {}): Guard {
         // the update may run again (a lock taken over): each run starts from what the store holds
         effects = [];
         for (const event of events) {
-          const result = step(state, typeof event === "function" ? event(state) : event, config);
+          const next = typeof event === "function" ? event(state) : event;
+          if (next === undefined) continue;
+          const result = step(state, next, config);
           state = result.state;
           effects.push(...result.effects);
         }
@@ -252,6 +257,25 @@ export function createGuard(options: GuardOptions = {}): Guard {
       };
     }
 
+    /**
+     * Tool-use ids already recorded as denials in this session. Given the `candidates` a caller asks about, the
+     * state answers alone when it knows every candidate, or when it holds every record of the session: it exists
+     * (nothing lost with a removed file) and evicted nothing from its buffer (`total` counts each record the reducer
+     * ever made). Otherwise the denial store is read too, which on the hook path opens the database.
+     */
+    async function recordedCallIds(candidates: readonly string[] | undefined): Promise<Set<string>> {
+      const stored = latest ?? (await stateStore.get(sessionId))?.state;
+      const ids = new Set((stored?.records ?? []).map((record) => record.toolUseId));
+      if (
+        candidates !== undefined &&
+        (candidates.every((id) => ids.has(id)) || (stored !== undefined && stored.total <= stored.records.length))
+      )
+        return ids;
+      const rows = (await options.denialStore?.query({ sessionId })) ?? [];
+      for (const row of rows) ids.add(row.toolUseId);
+      return ids;
+    }
+
     function deniedEvent(call: ToolCall, denied: DeniedOptions): ToolgateEvent {
       return {
         type: "call.denied",
@@ -269,8 +293,21 @@ export function createGuard(options: GuardOptions = {}): Guard {
       id: sessionId,
       decide,
       denied: (call, denied) => apply(deniedEvent(call, denied)),
-      deniedAll: async (denials) =>
-        denials.length === 0 ? [] : applyAll(denials.map(({ call, options }) => deniedEvent(call, options))),
+      async deniedUnlessRecorded(denials) {
+        if (denials.length === 0) return [];
+        const recorded = await recordedCallIds(denials.map(({ call }) => call.toolUseId));
+        const unrecorded = denials.filter(({ call }) => !recorded.has(call.toolUseId));
+        if (unrecorded.length === 0) return [];
+        // checked again inside the transaction against the state it commits to: a call another process recorded
+        // meanwhile, or one the list names twice, is recorded once
+        return applyAll(
+          unrecorded.map(({ call, options }) => {
+            const event = deniedEvent(call, options);
+            return (state: SessionState) =>
+              state.records.some((record) => record.toolUseId === call.toolUseId) ? undefined : event;
+          }),
+        );
+      },
       allowed: (call, callOptions) =>
         apply({ type: "call.allowed", ...base(callOptions?.at, callOptions?.agentId), call: withFacts(call) }),
       succeeded: (call, callOptions) => {
@@ -330,21 +367,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
         apply({ type: "grant.revoked", ...base(callOptions?.at, callOptions?.agentId), grantId }),
       end: (callOptions) => apply({ type: "session.ended", ...base(callOptions?.at, callOptions?.agentId) }),
       state: currentState,
-      async recordedCallIds(candidates) {
-        const stored = latest ?? (await stateStore.get(sessionId))?.state;
-        const ids = new Set((stored?.records ?? []).map((record) => record.toolUseId));
-        // The state answers alone when it knows every candidate, or when it holds every record of the session: it
-        // exists (nothing lost with a removed file) and evicted nothing from its buffer (`total` counts each record
-        // the reducer ever made). Otherwise the store is read, which on the hook path opens the database.
-        if (
-          candidates !== undefined &&
-          (candidates.every((id) => ids.has(id)) || (stored !== undefined && stored.total <= stored.records.length))
-        )
-          return ids;
-        const rows = (await options.denialStore?.query({ sessionId })) ?? [];
-        for (const row of rows) ids.add(row.toolUseId);
-        return ids;
-      },
+      recordedCallIds: () => recordedCallIds(undefined),
     };
   }
 

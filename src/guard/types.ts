@@ -79,10 +79,12 @@ export interface GuardSession {
   /** a denial toolgate did not decide itself (user said no, host rule, hook veto, sandbox, ...) */
   denied(call: ToolCall, options: DeniedOptions): Promise<Effect[]>;
   /**
-   * several such denials (a transcript's, found at a turn's end), in order, as one state transaction and one
-   * delivery: the same reducer steps as `denied` for each, committed together
+   * The denials a transcript shows (found at a turn's end): each whose call is not already recorded in this session
+   * is recorded, in order, in one state transaction and one delivery (the same reducer steps as `denied` for each).
+   * The denial store is read only when the session's state cannot tell: it knows some call not, and may not hold
+   * every record (no state stored yet, or records evicted from its buffer).
    */
-  deniedAll(denials: readonly { call: ToolCall; options: DeniedOptions }[]): Promise<Effect[]>;
+  deniedUnlessRecorded(denials: readonly { call: ToolCall; options: DeniedOptions }[]): Promise<Effect[]>;
   allowed(call: ToolCall, options?: CallOptions): Promise<Effect[]>;
   succeeded(call: ToolCall, options?: SucceededOptions): Promise<Effect[]>;
   failed(call: ToolCall, options: FailedOptions): Promise<Effect[]>;
@@ -96,11 +98,6 @@ export interface GuardSession {
   end(options?: CallOptions): Promise<Effect[]>;
   /** the current reducer state (a copy) */
   state(): Promise<SessionState>;
-  /**
-   * tool-use ids of the calls already recorded as denials in this session (state buffer and denial store). Given the
-   * `candidates` a caller asks about (a transcript's denials), the denial store is read only when the state cannot
-   * answer for them all: it knows some candidate not, and may not hold every record (no state stored yet, or
-   * records evicted from its buffer). Without candidates the store is always read.
-   */
-  recordedCallIds(candidates?: readonly string[]): Promise<Set<string>>;
+  /** tool-use ids of the calls already recorded as denials in this session (state buffer and denial store) */
+  recordedCallIds(): Promise<Set<string>>;
 }

@@ -22,7 +22,7 @@ export interface GuardActivity {
 }
 
 const GATING = new Set<keyof GuardSession>(["decide"]);
-const NEUTRAL = new Set<keyof GuardSession>(["denied", "deniedAll", "state", "recordedCallIds"]);
+const NEUTRAL = new Set<keyof GuardSession>(["denied", "deniedUnlessRecorded", "state", "recordedCallIds"]);
 const BOUNDARY = new Set<keyof GuardSession>(["end"]);
 
 /**

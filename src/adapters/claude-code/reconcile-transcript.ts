@@ -17,11 +17,8 @@ export async function reconcileTranscript(options: {
   if (text === undefined) return [];
   const denials = findTranscriptDenials(text);
   if (denials.length === 0) return [];
-  const recorded = await context.session.recordedCallIds(denials.map((denial) => denial.toolUseId));
-  // one state transaction and one delivery for all of them (the same reducer steps as one `denied` each)
-  const unrecorded = denials.filter((denial) => !recorded.has(denial.toolUseId));
-  return context.session.deniedAll(
-    unrecorded.map((denial) => {
+  return context.session.deniedUnlessRecorded(
+    denials.map((denial) => {
       const agentId = denial.agentId ?? options.agentId;
       return {
         call: { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },

@@ -128,16 +128,11 @@ async function reconcileTranscript(input: GeminiHookInput, context: HookContext)
   if (text === undefined) return [];
   const denials = geminiTranscriptDenials(text);
   if (denials.length === 0) return [];
-  const recorded = await context.session.recordedCallIds(denials.map((denial) => denial.toolUseId));
-  // one state transaction and one delivery for all of them (the same reducer steps as one `denied` each)
-  const unrecorded = denials.filter((denial) => !recorded.has(denial.toolUseId));
-  return context.session.deniedAll(
-    unrecorded.map((denial) => {
-      return {
-        call: { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
-        options: { source: denial.source, reason: denial.text },
-      };
-    }),
+  return context.session.deniedUnlessRecorded(
+    denials.map((denial) => ({
+      call: { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
+      options: { source: denial.source, reason: denial.text },
+    })),
   );
 }
 
