@@ -15,6 +15,23 @@ import { build } from "esbuild";
  */
 const LAZY_BUILTINS = ["node:crypto", "node:child_process"];
 
+/**
+ * Code few events reach, left out of the bundle in parts beside it (`hook-part-<name>.cjs`): a part is read, and
+ * deserialised from its own code cache, only by a process that reaches it, so the events that never do (every
+ * PreToolUse without a config file) do not pay for its bytes. Each part bundles its entry modules with what they
+ * import (modules also in the main bundle are copied: parts must only hold code whose module state nothing else
+ * shares). The main bundle must reach an entry module through import() only, and must not hold what `excluded` names.
+ */
+const PARTS = [
+  // the config file's loader and its schemas (zod is most of the bundle's bytes), only when a config file applies
+  { name: "config", entries: ["node/load-config.js", "config/audit-schema.js"], excluded: /node_modules\/zod\// },
+  // the stores the spool drains into: only at a session's end, or when a session's state cannot tell what is recorded
+  { name: "sqlite", entries: ["store/sqlite/sqlite-store.js"] },
+  { name: "postgres", entries: ["store/postgres/postgres-store.js"] },
+  // Gemini CLI's policy files (TOML), only for `hook gemini`
+  { name: "gemini-policy", entries: ["node/gemini-policy-rules.js"], excluded: /node_modules\/smol-toml\// },
+];
+
 /** Never bundled: native modules, optional peers and what they pull in (loaded from node_modules when reached). */
 const EXTERNAL = ["better-sqlite3", "pg", "pg-native", "@opentelemetry/api", "pino", "thread-stream", "pino-*"];
 
@@ -65,13 +82,48 @@ export default async function ({ root, dist }) {
       js: 'var __toolgate_import_meta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };',
     },
   };
-  await build({
+  // every part's entry module, by absolute path: the main bundle requires the part instead
+  const partOf = new Map(PARTS.flatMap((part) => part.entries.map((entry) => [join(dist, entry), part])));
+  const parts = {
+    name: "hook-parts",
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const part = partOf.get(join(args.resolveDir, args.path));
+        if (part === undefined) return undefined;
+        if (args.kind !== "dynamic-import") {
+          return {
+            errors: [{ text: `${args.path} is in the hook part "${part.name}": import it with import() only` }],
+          };
+        }
+        return { path: `./hook-part-${part.name}.cjs`, external: true };
+      });
+    },
+  };
+  const main = await build({
     ...common,
     ...importMetaUrl,
     entryPoints: [join(dist, "node", "hook-main.js")],
     outfile: join(out, "hook-bundle.cjs"),
-    plugins: [lazyBuiltins],
+    plugins: [lazyBuiltins, parts],
+    metafile: true,
   });
+  const inputs = Object.keys(main.metafile.inputs);
+  for (const part of PARTS) {
+    const leaked = part.excluded === undefined ? undefined : inputs.find((input) => part.excluded.test(input));
+    if (leaked !== undefined) throw new Error(`hook bundle: ${leaked} belongs in the part "${part.name}" only`);
+    await build({
+      ...common,
+      ...importMetaUrl,
+      stdin: {
+        contents: part.entries.map((entry) => `export * from ${JSON.stringify(join(dist, entry))};`).join("\n"),
+        resolveDir: root,
+        loader: "js",
+      },
+      outfile: join(out, `hook-part-${part.name}.cjs`),
+      plugins: [lazyBuiltins],
+    });
+    asciiOnly(join(out, `hook-part-${part.name}.cjs`));
+  }
   await build({
     ...common,
     stdin: {
@@ -84,8 +136,9 @@ export default async function ({ root, dist }) {
   asciiOnly(join(out, "hook-bundle.cjs"));
   const size = (name) => `${Math.round(statSync(join(out, name)).size / 1024)} kB`;
   const version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
+  const partSizes = PARTS.map((part) => `${part.name} ${size(`hook-part-${part.name}.cjs`)}`).join(", ");
   console.log(
-    `bundle: dist/hook/hook-bundle.cjs (${size("hook-bundle.cjs")}) + dist/hook/toolgate-hook.cjs (${size("toolgate-hook.cjs")}), toolgate ${version}`,
+    `bundle: dist/hook/hook-bundle.cjs (${size("hook-bundle.cjs")}) + dist/hook/toolgate-hook.cjs (${size("toolgate-hook.cjs")}), parts: ${partSizes}; toolgate ${version}`,
   );
 }
 

@@ -173,6 +173,49 @@ describe("loadHookBundle (the hook's V8 code cache)", () => {
     expect(existsSync(recent)).toBe(true);
   });
 
+  it("loads a part only when the bundle requires it, once, through its own cache for the same path", () => {
+    const part = join(root, "hook-part-extra.cjs");
+    writeFileSync(part, "globalThis.partLoads = (globalThis.partLoads ?? 0) + 1;\nexports.answer = 42;\n");
+    writeFileSync(
+      bundlePath,
+      'exports.later = () => require("./hook-part-extra.cjs").answer + require("./hook-part-extra.cjs").answer;\n' +
+        'exports.plain = () => require("node:path").sep;\n',
+    );
+    const globals = globalThis as { partLoads?: number };
+    delete globals.partLoads;
+    const loaded = loadHookBundle({ bundlePath, cacheDirectory, path: "claude-code-PreToolUse" });
+    expect(loaded.parts.size).toBe(0);
+    expect(globals.partLoads).toBeUndefined(); // not read until required
+    expect((loaded.exports["later"] as () => number)()).toBe(84);
+    expect(globals.partLoads).toBe(1); // required twice, evaluated once
+    expect(loaded.parts.get("extra")?.cache).toBe("missing");
+    expect((loaded.exports["plain"] as () => string)()).toBe("/"); // anything else: Node's require
+    loaded.saveCache(); // saves the part's cache too
+    expect(cacheFiles()).toHaveLength(2);
+    expect(cacheFiles().every((name) => name.endsWith("-claude-code-PreToolUse.cache"))).toBe(true);
+    const again = loadHookBundle({ bundlePath, cacheDirectory, path: "claude-code-PreToolUse" });
+    expect(again.cache).toBe("hit");
+    (again.exports["later"] as () => number)();
+    expect(again.parts.get("extra")?.cache).toBe("hit");
+    // a changed part drops its own cache only
+    writeFileSync(part, "exports.answer = 1;\n");
+    const changed = loadHookBundle({ bundlePath, cacheDirectory, path: "claude-code-PreToolUse" });
+    expect((changed.exports["later"] as () => number)()).toBe(2);
+    expect([changed.cache, changed.parts.get("extra")?.cache]).toEqual(["hit", "missing"]);
+    delete globals.partLoads;
+  });
+
+  it("fails the require of a missing part, and leaves other relative paths to Node", () => {
+    writeFileSync(
+      bundlePath,
+      'exports.part = () => require("./hook-part-gone.cjs");\nexports.other = () => require("./hook-part-../x.cjs");\n',
+    );
+    const loaded = loadHookBundle({ bundlePath, cacheDirectory });
+    expect(() => (loaded.exports["part"] as () => unknown)()).toThrow(/hook-part-gone\.cjs/);
+    expect(() => (loaded.exports["other"] as () => unknown)()).toThrow(/Cannot find module/);
+    expect(loaded.parts.size).toBe(0);
+  });
+
   it("puts the cache under XDG_CACHE_HOME or the toolgate home, and nowhere when turned off", () => {
     expect(hookCacheDirectory({ XDG_CACHE_HOME: "/x/cache", HOME: "/home/u" })).toBe("/x/cache/toolgate/hook");
     expect(hookCacheDirectory({ HOME: "/home/u" })).toBe("/home/u/.toolgate/cache/hook");

@@ -24,6 +24,8 @@ export type CodeCacheStatus = "hit" | "missing" | "rejected" | "off";
 export interface LoadedHookBundle {
   exports: Record<string, unknown>;
   cache: CodeCacheStatus;
+  /** the bundle's parts this process loaded so far (by name), each through its own code cache */
+  parts: ReadonlyMap<string, LoadedHookBundle>;
   /** writes a fresh cache when there was none usable (call once the work is done: it then holds the compiled code) */
   saveCache(): void;
 }
@@ -60,6 +62,10 @@ const HEADER_BYTES = MAGIC.length + 12;
  * that fails any check, or that V8 refuses, is ignored: the bundle just compiles, and a fresh cache is written
  * (write-temp-and-rename, in a directory only this user can read: 0700, checked with lstat). No cache directory:
  * no cache.
+ *
+ * A bundle may leave code that few events reach in parts beside it (`hook-part-<name>.cjs`, required as
+ * `./hook-part-<name>.cjs`): each loads the same way, with its own cache for the same path, only when required.
+ * `saveCache` saves theirs too.
  */
 export function loadHookBundle(options: {
   bundlePath: string;
@@ -90,12 +96,28 @@ export function loadHookBundle(options: {
     file === undefined ? "off" : cachedData === undefined ? "missing" : script.cachedDataRejected ? "rejected" : "hit";
   const module = { exports: {} as Record<string, unknown> };
   const run = script.runInThisContext() as (...parameters: unknown[]) => void;
-  run.call(module.exports, module.exports, createRequire(bundlePath), module, bundlePath, dirname(bundlePath));
+  const parts = new Map<string, LoadedHookBundle>();
+  const nodeRequire = createRequire(bundlePath);
+  // a part of the bundle (`./hook-part-<name>.cjs`, code only some events reach) loads like the bundle itself:
+  // through its own code cache for this path, once per process; anything else is Node's own require
+  const require = Object.assign((specifier: string) => {
+    const name = PART.exec(specifier)?.[1];
+    if (name === undefined) return nodeRequire(specifier);
+    let part = parts.get(name);
+    if (part === undefined) {
+      part = loadHookBundle({ ...options, bundlePath: join(dirname(bundlePath), `hook-part-${name}.cjs`) });
+      parts.set(name, part);
+    }
+    return part.exports;
+  }, nodeRequire);
+  run.call(module.exports, module.exports, require, module, bundlePath, dirname(bundlePath));
   let saved = false;
   return {
     exports: module.exports,
     cache,
+    parts,
     saveCache() {
+      for (const part of parts.values()) part.saveCache();
       if (file === undefined || cache === "hit" || saved) return;
       saved = true;
       try {
@@ -106,6 +128,9 @@ export function loadHookBundle(options: {
     },
   };
 }
+
+/** How a bundle names one of its parts (scripts/bundle/10-hook.mjs): a file beside it, `hook-part-<name>.cjs`. */
+const PART = /^\.\/hook-part-([a-z][a-z0-9-]{0,31})\.cjs$/;
 
 /** Where the hook's code cache lives: `$XDG_CACHE_HOME/toolgate/hook`, else `~/.toolgate/cache/hook`. */
 export function hookCacheDirectory(env: Readonly<Record<string, string | undefined>>): string | undefined {

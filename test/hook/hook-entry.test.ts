@@ -126,6 +126,45 @@ describe("the bundled hook entry", () => {
     ]);
   });
 
+  it("reads a config file through its config part (with its own code cache), exactly as the CLI does", {
+    timeout: 120_000,
+  }, async () => {
+    const home = join(root, "config-home");
+    const configured = join(root, "configured");
+    mkdirSync(home);
+    mkdirSync(configured);
+    writeFileSync(
+      join(configured, "toolgate.config.json"),
+      JSON.stringify({ permissions: { deny: ["Bash(curl:*)"] } }),
+    );
+    const run = (argv: string[], input: string, cwd = configured) =>
+      spawnHook({ argv: [...argv, "hook", "claude-code"], input, cwd, env: { ...env, HOME: home } });
+    const input = (session: string) =>
+      JSON.stringify({ session_id: session, cwd: configured, ...bash("curl https://example.com", "toolu_a") });
+    const [bundled, cli] = [
+      await run(hookEntryCommand(), input("config-entry")),
+      await run(cliCommand(), input("config-cli")),
+    ];
+    expect(JSON.parse(bundled.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    expect({ exitCode: bundled.exitCode, stdout: bundled.stdout }).toEqual({
+      exitCode: cli.exitCode,
+      stdout: cli.stdout,
+    });
+    const directory = join(home, ".toolgate", "cache", "hook");
+    // the bundle's cache and the config part's, both for this path
+    expect(readdirSync(directory).filter((name) => name.endsWith("-claude-code-PreToolUse.cache"))).toHaveLength(2);
+    // a config the schema refuses: the gating event is denied with the config's error, never allowed
+    writeFileSync(join(configured, "toolgate.config.json"), JSON.stringify({ permissions: { alow: [] } }));
+    const invalid = await run(hookEntryCommand(), input("config-invalid"));
+    expect(invalid.exitCode).toBe(0);
+    expect(JSON.parse(invalid.stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: "deny",
+      permissionDecisionReason: expect.stringMatching(
+        /permissions\.alow: unknown key `alow` \(did you mean `allow`\?\)/,
+      ),
+    });
+  });
+
   it("blocks the call (exit 2, the reason on stderr) when its bundle cannot run", { timeout: 60_000 }, async () => {
     const [node, entry] = hookEntryCommand();
     const copy = join(root, "broken", "hook");
