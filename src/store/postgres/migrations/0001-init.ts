@@ -10,6 +10,7 @@ import type { Migration } from "../../migration.js";
 export const migration0001: Migration = {
   id: 1,
   name: "init",
+  checksum: "3ee86061d95f7ff5",
   sql: `
 CREATE TABLE IF NOT EXISTS denials (
   id BIGSERIAL PRIMARY KEY,

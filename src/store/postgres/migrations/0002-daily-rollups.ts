@@ -11,6 +11,7 @@ import type { Migration } from "../../migration.js";
 export const migration0002: Migration = {
   id: 2,
   name: "daily-rollups",
+  checksum: "ce48a0d81f267c76",
   sql: `
 CREATE TABLE IF NOT EXISTS denial_daily (
   day TEXT NOT NULL,

@@ -17,6 +17,7 @@ import type { Migration } from "../../migration.js";
 export const migration0003: Migration = {
   id: 3,
   name: "record-identity",
+  checksum: "00a72b8f265da0d3",
   sql: `
 CREATE UNIQUE INDEX IF NOT EXISTS denials_identity ON denials (md5(session_id), seq, at, md5(tool_use_id));
 ALTER TABLE denials DROP CONSTRAINT IF EXISTS denials_session_id_seq_key;

@@ -13,6 +13,7 @@ import type { Migration } from "../../migration.js";
 export const migration0004: Migration = {
   id: 4,
   name: "daily-sources",
+  checksum: "fa54bccf5be6eb84",
   sql: `
 CREATE TABLE IF NOT EXISTS denial_daily_sources (
   day TEXT NOT NULL,

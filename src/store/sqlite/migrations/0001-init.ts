@@ -9,6 +9,7 @@ import type { Migration } from "../../migration.js";
 export const migration0001: Migration = {
   id: 1,
   name: "init",
+  checksum: "604a8796fc1f9361",
   sql: `
 CREATE TABLE IF NOT EXISTS denials (
   id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -16,6 +16,7 @@ import type { Migration } from "../../migration.js";
 export const migration0003: Migration = {
   id: 3,
   name: "record-identity",
+  checksum: "6d7098719928d98e",
   sql: `
 ALTER TABLE denials RENAME TO denials_before_0003;
 CREATE TABLE denials (

@@ -14,6 +14,7 @@ import type { Migration } from "../../migration.js";
 export const migration0004: Migration = {
   id: 4,
   name: "daily-sources",
+  checksum: "8306aafef8d6fc31",
   sql: `
 CREATE TABLE IF NOT EXISTS denial_daily_sources (
   day TEXT NOT NULL,
