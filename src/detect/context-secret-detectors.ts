@@ -1,3 +1,4 @@
+import { lowerCase } from "./lower-case.js";
 import type { SecretDetector, SecretSelection, SecretSkip } from "./secret-detector.js";
 import { secretKindForName } from "./secret-key-names.js";
 import { URL_CREDENTIAL_DETECTOR } from "./url-credential-detector.js";
@@ -105,6 +106,11 @@ function selectFlagValue(match: RegExpExecArray): SecretSelection | SecretSkip {
   return { start: value.start, end: value.end, kind, resumeAt: value.after };
 }
 
+/**
+ * The detectors' `appliesTo` tests are plain `includes` calls where they can be: a regular expression is compiled on
+ * its first use, which a hook process (one tool input, then exit) pays in full. A test may let through a text its
+ * pattern then finds nothing in; it must never turn away one the pattern would match.
+ */
 export const CONTEXT_SECRET_DETECTORS: readonly SecretDetector[] = [
   // scheme://user:password@host (the user name stays; the password goes), split as clients split userinfo
   URL_CREDENTIAL_DETECTOR,
@@ -113,7 +119,7 @@ export const CONTEXT_SECRET_DETECTORS: readonly SecretDetector[] = [
     kind: "authorization",
     pattern:
       /(?<![A-Za-z0-9_-])(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:bearer|basic|token|digest|bot|negotiate|aws4-hmac-sha256|ssws|apikey)[ \t]+)?(?<secret>[^\s"'\\][^"'\\\n]{0,2047})/dgi,
-    appliesTo: (text) => /authorization/i.test(text),
+    appliesTo: (text) => lowerCase(text).includes("authorization"),
     select: (match) => {
       const span = groupSpan(match, "secret");
       const value = match.groups?.["secret"] ?? "";
@@ -124,7 +130,7 @@ export const CONTEXT_SECRET_DETECTORS: readonly SecretDetector[] = [
   {
     kind: "bearer-token",
     pattern: /(?<![A-Za-z0-9_-])[Bb]earer[ \t]+(?<secret>[A-Za-z0-9\-._~+/]{16,4096}=*)/dg,
-    appliesTo: (text) => /bearer/i.test(text),
+    appliesTo: (text) => text.includes("earer"),
   },
   {
     // curl -u user:password, --user user:password
@@ -142,7 +148,9 @@ export const CONTEXT_SECRET_DETECTORS: readonly SecretDetector[] = [
     // mysql -uroot -pS3cret (no space: with a space, mysql prompts and the next word is the database)
     kind: "password",
     pattern: /(?<![A-Za-z0-9_-])-p(?<secret>[^\s'"-][^\s'"]{0,255})/dg,
-    appliesTo: (text) => /\b(?:mysql|mariadb|mysqldump|mysqladmin|mysqlimport|mysqlsh)\b/.test(text),
+    appliesTo: (text) =>
+      (text.includes("mysql") || text.includes("mariadb")) &&
+      /\b(?:mysql|mariadb|mysqldump|mysqladmin|mysqlimport|mysqlsh)\b/.test(text),
   },
   {
     kind: "password",
@@ -150,5 +158,10 @@ export const CONTEXT_SECRET_DETECTORS: readonly SecretDetector[] = [
     appliesTo: (text) => text.includes("sshpass"),
   },
   { kind: "secret", pattern: FLAG_HEAD, select: selectFlagValue, appliesTo: (text) => text.includes("-") },
-  { kind: "secret", pattern: KEY_HEAD, select: selectKeyValue, appliesTo: (text) => /[:=]/.test(text) },
+  {
+    kind: "secret",
+    pattern: KEY_HEAD,
+    select: selectKeyValue,
+    appliesTo: (text) => text.includes(":") || text.includes("="),
+  },
 ];
