@@ -269,6 +269,12 @@ const toolCases: Row[] = [
     "./ne.sh",
   ],
   [
+    "a per-path refusal in capitals, exit 0 (the line patterns ignore case, and so does the quick check before them)",
+    { exitCode: 0, stdout: "done", stderr: "rm: /mnt/ro/x: READ-ONLY FILE SYSTEM" },
+    "os-permission",
+    "/mnt/ro/x",
+  ],
+  [
     "find named by its path, exit 0 with a per-path refusal",
     { exitCode: 0, stderr: "/usr/bin/find: '/proc/1/fd': Permission denied" },
     "os-permission",

@@ -1,4 +1,5 @@
 import type { OsDenialKind } from "../core/events.js";
+import { lowerCase } from "./lower-case.js";
 import {
   ABSOLUTE_PATH,
   NETWORK_SYMPTOM,
@@ -49,6 +50,9 @@ const SIGSYS_EXIT = 128 + 31;
 const PER_PATH_LINE =
   /^\/?(?:[\w.+-]{1,255}\/){0,16}[\w.-]{1,40}: (?:line \d+: )?(?:cannot [\w ]{1,40} )?'?[^'\n:]{1,4096}'?: (?:Operation not permitted|Permission denied|Read-only file system)(?: \(os error \d+\))?\s*$/i;
 
+/** What every PER_PATH_LINE ends with, lower-cased (the pattern ignores case). */
+const PER_PATH_REFUSALS = ["operation not permitted", "permission denied", "read-only file system"];
+
 function aggregate(input: OsDenialInput): string {
   const text = [input.stderr, input.stdout, input.output]
     .filter((part) => part !== undefined && part !== "")
@@ -97,8 +101,12 @@ function isSigsys(input: OsDenialInput, sandboxed: boolean): boolean {
 /** Classify one finished tool call. */
 export function classifyOsDenial(input: OsDenialInput): OsDenialClassification {
   const sandboxed = input.sandboxed === true;
-  const lines = aggregate(input).split("\n");
+  const text = aggregate(input);
   const succeeded = input.exitCode === 0 && input.signal === undefined;
+  // a process that exited 0 counts only with a per-path refusal line, which names one of these: most outputs name
+  // none, and are passed over without compiling the line patterns (what a hook process would pay for every call)
+  if (succeeded && !PER_PATH_REFUSALS.some((refusal) => lowerCase(text).includes(refusal))) return NONE;
+  const lines = text.split("\n");
   let permissionIndex: number | undefined;
   let socketLine: string | undefined;
   let symptomLine: string | undefined;
