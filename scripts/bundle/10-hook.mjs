@@ -16,6 +16,13 @@ import { build } from "esbuild";
 const LAZY_BUILTINS = ["node:crypto", "node:child_process"];
 
 /**
+ * Packages the hook reaches only for rare inputs, imported through a stand-in whose listed functions require the
+ * real package from node_modules on their first call: picomatch compiles only globs the built-in automaton cannot
+ * (extglobs, POSIX classes). The policy code imports it statically (it imports nothing from node:*).
+ */
+const LAZY_PACKAGES = { "picomatch/posix.js": ["makeRe"] };
+
+/**
  * Code few events reach, left out of the bundle in parts beside it (`hook-part-<name>.cjs`): a part is read, and
  * deserialised from its own code cache, only by a process that reaches it, so the events that never do (every
  * PreToolUse without a config file) do not pay for its bytes. Each part bundles its entry modules with what they
@@ -92,6 +99,25 @@ export default async function ({ root, dist }) {
       js: 'var __toolgate_import_meta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };',
     },
   };
+  const lazyPackages = {
+    name: "lazy-packages",
+    setup(build) {
+      const names = Object.keys(LAZY_PACKAGES);
+      const filter = new RegExp(`^(${names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`);
+      build.onResolve({ filter }, (args) =>
+        args.namespace === "lazy-package"
+          ? { path: args.path, external: true }
+          : { path: args.path, namespace: "lazy-package" },
+      );
+      build.onLoad({ filter: /.*/, namespace: "lazy-package" }, (args) => ({
+        contents: [
+          `let loaded; const load = () => (loaded ??= require(${JSON.stringify(args.path)}));`,
+          `export default { ${LAZY_PACKAGES[args.path].map((key) => `${key}: (...args) => load().${key}(...args)`).join(", ")} };`,
+        ].join("\n"),
+        loader: "js",
+      }));
+    },
+  };
   // every part's entry module, by absolute path: the main bundle requires the part instead
   const partOf = new Map(PARTS.flatMap((part) => part.entries.map((entry) => [join(dist, entry), part])));
   const parts = {
@@ -114,7 +140,7 @@ export default async function ({ root, dist }) {
     ...importMetaUrl,
     entryPoints: [join(dist, "node", "hook-main.js")],
     outfile: join(out, "hook-bundle.cjs"),
-    plugins: [lazyBuiltins, parts],
+    plugins: [lazyBuiltins, lazyPackages, parts],
     metafile: true,
   });
   const inputs = Object.keys(main.metafile.inputs);

@@ -167,6 +167,45 @@ describe("the bundled hook entry", () => {
     });
   });
 
+  it("compiles a glob only picomatch can (an extglob), loading picomatch on first use, exactly as the CLI does", {
+    timeout: 120_000,
+  }, async () => {
+    const globbed = join(root, "globbed");
+    mkdirSync(join(globbed, ".claude"), { recursive: true });
+    writeFileSync(
+      join(globbed, ".claude", "settings.json"),
+      JSON.stringify({ permissions: { deny: ["Read(./notes.+(txt|md))"] } }),
+    );
+    const read = (session: string, file: string) =>
+      JSON.stringify({
+        session_id: session,
+        cwd: globbed,
+        permission_mode: "default",
+        hook_event_name: "PreToolUse",
+        tool_name: "Read",
+        tool_input: { file_path: join(globbed, file) },
+        tool_use_id: "toolu_g",
+      });
+    for (const [file, decision] of [
+      ["notes.md", "deny"],
+      ["notes.pdf", undefined],
+    ] as const) {
+      const run = (argv: string[], session: string) =>
+        spawnHook({ argv: [...argv, "hook", "claude-code"], input: read(session, file), cwd: globbed, env });
+      const [bundled, cli] = [
+        await run(hookEntryCommand(), `glob-entry-${file}`),
+        await run(cliCommand(), `glob-cli-${file}`),
+      ];
+      expect({ exitCode: bundled.exitCode, stdout: bundled.stdout }).toEqual({
+        exitCode: cli.exitCode,
+        stdout: cli.stdout,
+      });
+      expect(
+        bundled.stdout === "" ? undefined : JSON.parse(bundled.stdout).hookSpecificOutput?.permissionDecision,
+      ).toBe(decision);
+    }
+  });
+
   it("drains at SessionEnd into SQLite through its sqlite part (better-sqlite3's JavaScript bundled in it)", {
     timeout: 120_000,
   }, async () => {
