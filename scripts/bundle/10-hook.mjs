@@ -9,11 +9,11 @@ import { dirname, join } from "node:path";
 import { build } from "esbuild";
 
 /**
- * Node built-ins that cost milliseconds to load and that most events never use (node:crypto for hook ids and keyed
- * hashes, node:child_process for command hooks): the bundle imports them through a stand-in whose functions load
- * the real module on first call.
+ * Node built-ins that cost time to load and that most events never use (node:crypto for hook ids and keyed hashes,
+ * node:child_process for command hooks, node:os for the home directory when HOME is unset): the bundle imports them
+ * through a stand-in whose functions load the real module on first call.
  */
-const LAZY_BUILTINS = ["node:crypto", "node:child_process"];
+const LAZY_BUILTINS = ["node:crypto", "node:child_process", "node:os"];
 
 /**
  * Packages the hook reaches only for rare inputs, imported through a stand-in whose listed functions require the
@@ -169,7 +169,7 @@ export default async function ({ root, dist }) {
   await build({
     ...common,
     stdin: {
-      contents: `require(${JSON.stringify(join(dist, "node", "hook-entry.js"))}).runHookEntry({ bundlePath: require("node:path").join(__dirname, "hook-bundle.cjs") });`,
+      contents: `require(${JSON.stringify(join(dist, "node", "hook-entry.js"))}).runHookEntry({ bundlePath: require("node:path").join(__dirname, "hook-bundle.cjs"), require });`,
       resolveDir: root,
       loader: "js",
     },

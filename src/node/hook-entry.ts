@@ -1,4 +1,3 @@
-import * as nodeModule from "node:module";
 import { join } from "node:path";
 import { hookCacheDirectory, type LoadedHookBundle, loadHookBundle } from "./load-hook-bundle.js";
 import { readHookStdin } from "./read-hook-stdin.js";
@@ -12,7 +11,11 @@ import { writeAll } from "./write-hook-answer.js";
  * nothing caught) exits 2, which every command-hook host treats as blocking: a broken install never lets a call
  * through. One after the answer exits with the answer's own code, so it cannot change the outcome either.
  */
-export function runHookEntry(options: { bundlePath: string }): void {
+export function runHookEntry(options: {
+  bundlePath: string;
+  /** the launcher's own require (it sits beside the bundle), so node:module need not be loaded to make one */
+  require?: NodeJS.Require;
+}): void {
   const exit = (code: number, loaded?: LoadedHookBundle) => {
     loaded?.saveCache();
     process.exit(code);
@@ -41,6 +44,7 @@ export function runHookEntry(options: { bundlePath: string }): void {
       bundlePath: options.bundlePath,
       cacheDirectory: hookCacheDirectory(process.env),
       path: codePath(argv, stdinText),
+      require: options.require,
     });
     enableNodeCompileCache(loaded.cacheDirectory);
     const hookMain = loaded.exports["hookMain"] as (
@@ -67,8 +71,12 @@ export function runHookEntry(options: { bundlePath: string }): void {
  * have their own cache either way). Node's NODE_DISABLE_COMPILE_CACHE turns it off as usual.
  */
 export function enableNodeCompileCache(cacheDirectory: string | undefined): void {
-  const enable = (nodeModule as { enableCompileCache?: (directory: string) => unknown }).enableCompileCache;
-  if (cacheDirectory === undefined || typeof enable !== "function") return;
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+  if (cacheDirectory === undefined || major < 22 || (major === 22 && minor < 1)) return;
+  // loaded only here: node:module costs a hook process a few tenths of a millisecond on Node 20
+  const enable = (process.getBuiltinModule("node:module") as { enableCompileCache?: (directory: string) => unknown })
+    .enableCompileCache;
+  if (typeof enable !== "function") return;
   try {
     enable(join(cacheDirectory, "node"));
   } catch {

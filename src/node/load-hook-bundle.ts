@@ -14,7 +14,6 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, isAbsolute, join } from "node:path";
 import { Script } from "node:vm";
 
@@ -51,8 +50,7 @@ const crc32: (data: Uint8Array) => number = (() => {
       // not offered: node:zlib below
     }
   }
-  // a built-in resolves from anywhere: any absolute path makes the require function (ESM source, CommonJS bundle)
-  return (createRequire("/")("node:zlib") as typeof import("node:zlib")).crc32;
+  return process.getBuiltinModule("node:zlib").crc32;
 })();
 const HEADER_BYTES = MAGIC.length + 12;
 
@@ -78,6 +76,12 @@ export function loadHookBundle(options: {
    * another event would leave this one compiling its functions in every process)
    */
   path?: string | undefined;
+  /**
+   * the require function the bundle gets for what it does not hold (Node built-ins, native modules, optional
+   * peers): the launcher's own, which resolves from the same directory; default one made for `bundlePath` (with
+   * node:module, which costs a hook process a few tenths of a millisecond to load)
+   */
+  require?: NodeJS.Require | undefined;
 }): LoadedHookBundle {
   const { bundlePath } = options;
   const source = readFileSync(bundlePath);
@@ -99,7 +103,7 @@ export function loadHookBundle(options: {
   const module = { exports: {} as Record<string, unknown> };
   const run = script.runInThisContext() as (...parameters: unknown[]) => void;
   const parts = new Map<string, LoadedHookBundle>();
-  const nodeRequire = createRequire(bundlePath);
+  const nodeRequire = options.require ?? process.getBuiltinModule("node:module").createRequire(bundlePath);
   // a part of the bundle (`./hook-part-<name>.cjs`, code only some events reach) loads like the bundle itself:
   // through its own code cache for this path, once per process; anything else is Node's own require
   const require = Object.assign((specifier: string) => {
