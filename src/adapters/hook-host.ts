@@ -17,6 +17,50 @@ export interface HookContext {
   interactive: boolean;
   /** the transcript's text (regular files only, size-bounded), or undefined when it cannot be read */
   readTranscript: (path: string) => string | undefined;
+  /**
+   * Optional: the same transcript as lines to search, for a host that needs only the lines holding some texts (the
+   * rest is never decoded: a long session's transcript is megabytes). Without it, `readTranscript` is searched.
+   */
+  openTranscript?: (path: string) => TranscriptLines | undefined;
+}
+
+/** A transcript (JSONL) searched line by line. */
+export interface TranscriptLines {
+  /**
+   * The complete lines holding any of `needles` (plain text, e.g. a quoted JSON key), in file order, each with its
+   * position (lines compare by it: a larger `at` comes later in the file).
+   */
+  linesWith(needles: readonly string[]): { line: string; at: number }[];
+  /**
+   * Searching back from position `before` (exclusive), the first line holding `needle` for which `pick` gives a
+   * value, and that value; undefined when no line does.
+   */
+  lastWith<T>(needle: string, before: number, pick: (line: string) => T | undefined): T | undefined;
+}
+
+/** Lines of a transcript already read as text (what `openTranscript` gives, for a host that has only the text). */
+export function transcriptLinesOf(text: string): TranscriptLines {
+  let lines: string[] | undefined;
+  return {
+    linesWith(needles) {
+      lines ??= text.split("\n");
+      const found: { line: string; at: number }[] = [];
+      lines.forEach((line, at) => {
+        if (needles.some((needle) => line.includes(needle))) found.push({ line, at });
+      });
+      return found;
+    },
+    lastWith(needle, before, pick) {
+      lines ??= text.split("\n");
+      for (let at = Math.min(before, lines.length) - 1; at >= 0; at -= 1) {
+        const line = lines[at] ?? "";
+        if (!line.includes(needle)) continue;
+        const value = pick(line);
+        if (value !== undefined) return value;
+      }
+      return undefined;
+    },
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { HookAnswer, HookHost } from "../adapters/hook-host.js";
 import { openToolgate, type Toolgate } from "./open-toolgate.js";
-import { readTranscript } from "./read-transcript.js";
+import { openTranscript, readTranscript } from "./read-transcript.js";
 import { runAbortSink } from "./run-abort-sink.js";
 import { noteRunSession } from "./run-sessions.js";
 
@@ -60,7 +60,7 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
       const sessionId = host.sessionId(input);
       noteRunSession(env, sessionId);
       const session = toolgate.guard.session(sessionId, { interactive, host: host.name });
-      return await host.handle(input, { session, interactive, readTranscript });
+      return await host.handle(input, { session, interactive, readTranscript, openTranscript });
     } catch (error) {
       return failClosed(error instanceof Error ? error.message : String(error));
     }

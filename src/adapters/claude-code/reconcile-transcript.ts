@@ -1,6 +1,7 @@
 import type { Effect } from "../../core/effects.js";
+import { type TranscriptLines, transcriptLinesOf } from "../hook-host.js";
 import type { ClaudeHookContext } from "./handle-hook.js";
-import { findTranscriptDenials } from "./transcript-denials.js";
+import { findTranscriptDenialsIn } from "./transcript-denials.js";
 
 /**
  * Records the denials in a transcript that no hook recorded (path-denied Read/Edit, a person's "No", removed
@@ -13,9 +14,10 @@ export async function reconcileTranscript(options: {
 }): Promise<Effect[]> {
   const { context, path } = options;
   if (path === undefined) return [];
-  const text = context.readTranscript(path);
-  if (text === undefined) return [];
-  const denials = findTranscriptDenials(text);
+  const transcript =
+    context.openTranscript !== undefined ? context.openTranscript(path) : linesOf(context.readTranscript(path));
+  if (transcript === undefined) return [];
+  const denials = findTranscriptDenialsIn(transcript);
   if (denials.length === 0) return [];
   return context.session.deniedUnlessRecorded(
     denials.map((denial) => {
@@ -31,4 +33,8 @@ export async function reconcileTranscript(options: {
       };
     }),
   );
+}
+
+function linesOf(text: string | undefined): TranscriptLines | undefined {
+  return text === undefined ? undefined : transcriptLinesOf(text);
 }

@@ -1,4 +1,5 @@
 import type { DenialSource } from "../../core/events.js";
+import { type TranscriptLines, transcriptLinesOf } from "../hook-host.js";
 
 /**
  * Finds the denials in a Claude Code transcript (JSONL under `~/.claude/projects/...`). Some denials reach no hook
@@ -84,27 +85,22 @@ export function classifyTranscriptDenial(options: {
  * skipped (the last line of a live transcript may be partial).
  */
 export function findTranscriptDenials(text: string): TranscriptDenial[] {
-  const uses = new Map<string, { tool: string; input: unknown }>();
-  const denials: TranscriptDenial[] = [];
-  for (const raw of text.split("\n")) {
-    if (!raw.includes('"tool_use"') && !raw.includes('"tool_result"')) continue;
-    let line: TranscriptLine;
-    try {
-      line = JSON.parse(raw) as TranscriptLine;
-    } catch {
-      continue;
-    }
-    const blocks = Array.isArray(line.message?.content) ? (line.message.content as ContentBlock[]) : [];
-    if (line.type === "assistant") {
-      for (const block of blocks) {
-        if (block.type === "tool_use" && typeof block.id === "string") {
-          uses.set(block.id, { tool: String(block.name), input: block.input });
-        }
-      }
-      continue;
-    }
-    if (line.type !== "user") continue;
-    for (const block of blocks) {
+  return findTranscriptDenialsIn(transcriptLinesOf(text));
+}
+
+/**
+ * The same, reading only the lines that matter: a denial is a tool_result marked `is_error`, so only lines holding
+ * `"is_error"` are parsed first, then only the lines that name the tool_use ids those results answer (for the tool
+ * and its input: the newest `tool_use` with that id before its result, as Claude Code writes it). A long session's
+ * transcript is megabytes of tool output that holds neither.
+ */
+export function findTranscriptDenialsIn(transcript: TranscriptLines): TranscriptDenial[] {
+  const pending: { denial: TranscriptDenial; at: number }[] = [];
+  for (const { line: raw, at } of transcript.linesWith(['"is_error"'])) {
+    if (!raw.includes('"tool_result"')) continue;
+    const line = parseLine(raw);
+    if (line?.type !== "user") continue;
+    for (const block of blocksOf(line)) {
       if (block.type !== "tool_result" || block.is_error !== true || typeof block.tool_use_id !== "string") continue;
       const resultText = textOf(block.content);
       const rejected = line.permissionDecision?.decision === "reject" || line.toolDenialKind !== undefined;
@@ -115,12 +111,10 @@ export function findTranscriptDenials(text: string): TranscriptDenial[] {
         decisionSource: rejected ? line.permissionDecision?.source : undefined,
       });
       if (source === undefined) continue;
-      const use = uses.get(block.tool_use_id);
-      const removedTool = NO_SUCH_TOOL.exec(resultText)?.[1];
       const denial: TranscriptDenial = {
         toolUseId: block.tool_use_id,
-        tool: use?.tool ?? removedTool ?? "unknown",
-        input: use?.input ?? {},
+        tool: NO_SUCH_TOOL.exec(resultText)?.[1] ?? "unknown",
+        input: {},
         text: resultText,
         source,
       };
@@ -128,10 +122,40 @@ export function findTranscriptDenials(text: string): TranscriptDenial[] {
         denial.decisionReasonType = line.permissionDecision.reasonType;
       if (rejected && line.permissionDecision?.ruleSource) denial.ruleSource = line.permissionDecision.ruleSource;
       if (line.agentId) denial.agentId = line.agentId;
-      denials.push(denial);
+      pending.push({ denial, at });
     }
   }
-  return denials;
+  // the tool and input of the call each result answers: the newest tool_use with its id before the result's line
+  return pending.map(({ denial, at }) => {
+    const use = transcript.lastWith(JSON.stringify(denial.toolUseId), at, (raw) =>
+      raw.includes('"tool_use"') ? toolUseIn(raw, denial.toolUseId) : undefined,
+    );
+    return use === undefined ? denial : { ...denial, tool: use.tool, input: use.input ?? {} };
+  });
+}
+
+/** The tool_use block with this id in an assistant line (the last one, as a later block would win). */
+function toolUseIn(raw: string, id: string): { tool: string; input: unknown } | undefined {
+  const line = parseLine(raw);
+  if (line?.type !== "assistant") return undefined;
+  let use: { tool: string; input: unknown } | undefined;
+  for (const block of blocksOf(line)) {
+    if (block.type === "tool_use" && block.id === id) use = { tool: String(block.name), input: block.input };
+  }
+  return use;
+}
+
+function parseLine(raw: string): TranscriptLine | undefined {
+  try {
+    const line = JSON.parse(raw) as unknown;
+    return typeof line === "object" && line !== null ? (line as TranscriptLine) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function blocksOf(line: TranscriptLine): ContentBlock[] {
+  return Array.isArray(line.message?.content) ? (line.message.content as ContentBlock[]) : [];
 }
 
 /** The id of the newest tool_use for this tool and input: PermissionRequest payloads carry no tool_use_id. */
