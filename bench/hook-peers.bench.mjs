@@ -20,6 +20,9 @@
 //     linked; default this repository: measure a commit rather than a shared working tree someone may be rebuilding)
 //   TOOLGATE_BENCH_PEERS=<dir> (a node_modules folder holding the peers, default bench/node_modules)
 //   BENCH_STORAGE=off (leave out the two storage-only reference rows)
+//   BENCH_SESSIONS=one (every round continues one session per hook: a long session's steady state, where a Stop
+//     finds its transcript's denials recorded already; default one session per round and hook)
+//   BENCH_TRANSCRIPT_REPEAT=14 (Stop's transcript: the 150 KB fixture that many times over, ids made unique: 2.1 MB)
 //   BENCH_CALLGRIND=on (instead of timing: instructions executed, from `valgrind --tool=callgrind`, one run per hook
 //     on BENCH_CALLGRIND_EVENTS (default 0,1: the allowed and the rule-denied call), clean environment: counts that do
 //     not depend on machine load; each run takes tens of seconds)
@@ -33,6 +36,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -130,7 +134,14 @@ try {
   mkdirSync(join(project, ".claude"), { recursive: true });
   writeFileSync(join(project, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }));
   const transcript = join(root, "transcript.jsonl");
-  copyFileSync(transcriptFixture, transcript);
+  // BENCH_TRANSCRIPT_REPEAT=n: the fixture n times over, each copy's tool ids made unique (a long session's transcript)
+  const repeat = Number(process.env.BENCH_TRANSCRIPT_REPEAT ?? 1);
+  if (repeat <= 1) copyFileSync(transcriptFixture, transcript);
+  else {
+    const text = readFileSync(transcriptFixture, "utf8").trimEnd();
+    const copies = Array.from({ length: repeat }, (_, copy) => text.replaceAll("toolu_", `toolu_${copy}x`));
+    writeFileSync(transcript, `${copies.join("\n")}\n`);
+  }
   mkdirSync(join(root, "home"));
   // The clean environment: only PATH. Variables such as NODE_EXTRA_CA_CERTS (set on this machine kind) make every
   // node start load a CA bundle (~47 ms CPU), which inflates the baseline and flatters every ratio; the inherited
@@ -165,14 +176,18 @@ try {
       }),
     ],
     ["UserPromptSubmit", () => ({ hook_event_name: "UserPromptSubmit", prompt: "go on" })],
-    ["Stop (with a 150 KB transcript)", () => ({ hook_event_name: "Stop", stop_hook_active: false })],
+    [
+      `Stop (with a ${Math.round(statSync(transcript).size / 1024)} KB transcript)`,
+      () => ({ hook_event_name: "Stop", stop_hook_active: false }),
+    ],
     // once per session: toolgate drains what the session spooled into SQLite (loads the native module, opens the db)
     ["SessionEnd (drains the session's spool)", () => ({ hook_event_name: "SessionEnd", reason: "other" })],
   ];
+  const oneSession = process.env.BENCH_SESSIONS === "one";
   const input = ({ block, round, hook, event, index }) =>
     JSON.stringify({
       // one session per round and hook: state grows within a round, as in a real session, not across the run
-      session_id: `bench-${block}-${round}-${hook}`,
+      session_id: oneSession ? `bench-${block}-${hook}` : `bench-${block}-${round}-${hook}`,
       transcript_path: transcript,
       cwd: project,
       permission_mode: "default",
