@@ -59,7 +59,12 @@ export interface SessionLockOptions {
 }
 
 let sequence = 0;
-const host = hostName();
+let knownHost: string | undefined;
+/** This machine's name, looked up on the first lock (never at import). */
+const thisHost = (): string => {
+  knownHost ??= hostName();
+  return knownHost;
+};
 
 /**
  * This machine's name, as `os.hostname()` gives it (uname's node name). On Linux it is read from /proc, the same
@@ -101,7 +106,7 @@ export async function acquireSessionLock(options: SessionLockOptions): Promise<H
 
 function tryCreate(path: string, directoryMade = false): HeldLock | undefined {
   const token = `${process.pid}-${Date.now().toString(36)}-${(sequence++).toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-  const content = JSON.stringify({ pid: process.pid, host, at: Date.now(), token } satisfies LockHolder);
+  const content = JSON.stringify({ pid: process.pid, host: thisHost(), at: Date.now(), token } satisfies LockHolder);
   let descriptor: number;
   try {
     descriptor = openSync(path, "wx", 0o600);
@@ -150,7 +155,7 @@ function breakIfStale(options: {
   }
   const holder = parseHolder(content);
   const old = Date.now() - modified > options.staleAfterMs;
-  const gone = holder !== undefined && holder.host === host && !isAlive(holder.pid);
+  const gone = holder !== undefined && holder.host === thisHost() && !isAlive(holder.pid);
   if (!old && !gone) return false;
   const aside = `${path}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.stale`;
   try {
