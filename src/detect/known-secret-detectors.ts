@@ -6,9 +6,10 @@ import type { SecretDetector } from "./secret-detector.js";
  * boundary that excludes its own body characters, so scans never overlap and the run time is linear. Order matters
  * only for overlapping formats: the more specific one comes first (`sk-ant-` before `sk-`).
  *
- * To add a format: append `{ kind, pattern }` with flags `gd`, a left boundary `(?<![...])` that includes every body
- * character, bounded quantifiers, and a corpus row in `test/support/redaction-corpus.mjs` (positive and, if risky,
- * negative).
+ * To add a format: append `token(kind, body, needles)` (or `{ kind, pattern, appliesTo }` with flags `gd`), a left
+ * boundary `(?<![...])` that includes every body character, bounded quantifiers, the literals every match holds
+ * (`needles`: a text without any is passed over), a row in `known-secret-detectors.test.ts` for each alternative,
+ * and a corpus row in `test/support/redaction-corpus.mjs` (positive and, if risky, negative).
  */
 
 /** characters that may not precede a token (its own alphabet, plus `+` so base64 data does not match) */
