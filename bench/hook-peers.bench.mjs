@@ -43,7 +43,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { median, runJobs } from "./support/cold-spawn.mjs";
+import { printRatios, runRounds } from "./support/cold-spawn.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repository = resolve(process.env.BENCH_TREE ?? join(here, ".."));
@@ -223,43 +223,24 @@ try {
 
 /** One block of interleaved rounds in one environment; prints its table. */
 function timeBlock({ block, events, input, check, env }) {
-  const project = join(root, "project");
-  // Rounds: every (hook, event) once per round, in an order that rotates each round. Round -1 warms the file cache,
-  // the code caches (toolgate's, cc-safety-net's) and toolgate's state, and is not counted.
-  const cases = hooks.flatMap((_, hook) => events.map((__, event) => ({ hook, event })));
-  const jobs = [];
-  for (let round = -1; round < runs; round++) {
-    const offset = ((round % cases.length) + cases.length) % cases.length;
-    const order = [...cases.slice(offset), ...cases.slice(0, offset)];
-    for (const [index, { hook, event }] of order.entries()) {
-      jobs.push({ round, hook, event, argv: hooks[hook].argv, input: input({ block, round, hook, event, index }) });
-    }
-  }
-  const results = runJobs({ jobs, env, cwd: project, scratch: root });
+  // Round -1 warms the file cache, the code caches (toolgate's, cc-safety-net's) and toolgate's state
+  const { jobs, results } = runRounds({
+    hooks,
+    events,
+    input: (job) => input({ block, ...job }),
+    runs,
+    env,
+    cwd: join(root, "project"),
+    scratch: root,
+  });
   for (const [index, result] of results.entries()) check(jobs[index], result);
-  const samples = (hook, event, key) =>
-    results
-      .filter(
-        (_, index) =>
-          jobs[index].round >= 0 && jobs[index].hook === hook && (event === undefined || jobs[index].event === event),
-      )
-      .map((result) => result[key]);
-  const baseCpu = median(samples(0, undefined, "cpu"));
-  const baseWall = median(samples(0, undefined, "wall"));
-  console.log(
-    `\n${block} environment: ${runs} rounds; node -e 0 over all rounds: CPU ${baseCpu.toFixed(1)} ms, wall ${baseWall.toFixed(1)} ms (median)\n`,
-  );
-  console.log("| event | hook | CPU ms | CPU ratio | wall ms | wall ratio |\n|---|---|---|---|---|---|");
-  for (const [event, [eventName]] of events.entries()) {
-    for (const [hook, { name }] of hooks.entries()) {
-      if (hook === 0) continue;
-      const cpu = median(samples(hook, event, "cpu"));
-      const wall = median(samples(hook, event, "wall"));
-      console.log(
-        `| ${eventName} | ${name} | ${cpu.toFixed(1)} | ${(cpu / baseCpu).toFixed(2)}x | ${wall.toFixed(1)} | ${(wall / baseWall).toFixed(2)}x |`,
-      );
-    }
-  }
+  printRatios({
+    hooks,
+    events,
+    jobs,
+    results,
+    title: `${block} environment: ${runs} rounds, baseline over all rounds`,
+  });
 }
 
 /**

@@ -62,15 +62,7 @@ const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice
  */
 export function measureHookEvents({ hooks, events, input, runs, env, cwd, scratch, check }) {
   console.log(`${new Date().toISOString()}, node ${process.version}, load average ${loadAverage()}`);
-  const cases = hooks.flatMap((_, hook) => events.map((__, event) => ({ hook, event })));
-  const jobs = [];
-  for (let round = -1; round < runs; round++) {
-    const offset = ((round % cases.length) + cases.length) % cases.length;
-    for (const { hook, event } of [...cases.slice(offset), ...cases.slice(0, offset)]) {
-      jobs.push({ round, hook, event, argv: hooks[hook].argv, input: input({ round, hook, event }) });
-    }
-  }
-  const results = runJobs({ jobs, env, cwd, scratch });
+  const { jobs, results } = runRounds({ hooks, events, input, runs, env, cwd, scratch });
   for (const [index, result] of results.entries()) {
     const job = jobs[index];
     if (result.status !== 0)
@@ -78,13 +70,40 @@ export function measureHookEvents({ hooks, events, input, runs, env, cwd, scratc
     const problem = check({ hook: job.hook, event: job.event, stdout: result.stdout });
     if (problem !== undefined) throw new Error(`${hooks[job.hook].name} ${problem}: ${result.stdout} ${result.stderr}`);
   }
+  printRatios({ hooks, events, jobs, results, title: `${runs} rounds` });
+  console.log(`\ndone ${new Date().toISOString()}, load average ${loadAverage()}`);
+}
+
+/**
+ * Every hook on every event once per round, `runs` rounds after a warm-up round (-1, not counted), the order
+ * rotated each round so no case always goes first; `input({ round, hook, event, index })` is each job's stdin
+ * (`index`: its place in the round). Returns the jobs and their results, in the same order.
+ */
+export function runRounds({ hooks, events, input, runs, env, cwd, scratch }) {
+  const cases = hooks.flatMap((_, hook) => events.map((__, event) => ({ hook, event })));
+  const jobs = [];
+  for (let round = -1; round < runs; round++) {
+    const offset = ((round % cases.length) + cases.length) % cases.length;
+    const order = [...cases.slice(offset), ...cases.slice(0, offset)];
+    for (const [index, { hook, event }] of order.entries()) {
+      jobs.push({ round, hook, event, argv: hooks[hook].argv, input: input({ round, hook, event, index }) });
+    }
+  }
+  return { jobs, results: runJobs({ jobs, env, cwd, scratch }) };
+}
+
+/**
+ * The median CPU and wall time of each hook (hook 0, the `node -e 0` baseline, excepted) per event over the counted
+ * rounds, and their ratios to the baseline's median over all events, as a Markdown table under `title`.
+ */
+export function printRatios({ hooks, events, jobs, results, title }) {
   const samples = (hook, event, key) =>
     results
       .filter((_, i) => jobs[i].round >= 0 && jobs[i].hook === hook && (event === undefined || jobs[i].event === event))
       .map((result) => result[key]);
   const baseCpu = median(samples(0, undefined, "cpu"));
   const baseWall = median(samples(0, undefined, "wall"));
-  console.log(`\n${runs} rounds; node -e 0: CPU ${baseCpu.toFixed(1)} ms, wall ${baseWall.toFixed(1)} ms (median)\n`);
+  console.log(`\n${title}; node -e 0: CPU ${baseCpu.toFixed(1)} ms, wall ${baseWall.toFixed(1)} ms (median)\n`);
   console.log("| event | hook | CPU ms | CPU ratio | wall ms | wall ratio |\n|---|---|---|---|---|---|");
   for (const [event, [eventName]] of events.entries()) {
     for (const [hook, { name }] of hooks.entries()) {
@@ -96,5 +115,4 @@ export function measureHookEvents({ hooks, events, input, runs, env, cwd, scratc
       );
     }
   }
-  console.log(`\ndone ${new Date().toISOString()}, load average ${loadAverage()}`);
 }
