@@ -1,4 +1,6 @@
 import type { CoreOptions } from "../core/config.js";
+import type { Effect } from "../core/effects.js";
+import type { DenialSource } from "../core/events.js";
 import type { GuardSession } from "../guard/types.js";
 
 /** How a hook process answers its host: JSON on stdout, an exit code, and text for stderr. */
@@ -96,4 +98,44 @@ export interface HookHost<Input> {
    * without it (Codex: no hook answer ends a turn), `run` ends the agent as soon as the abort is noted.
    */
   readonly endsRunOnAbort?: boolean;
+}
+
+/** A denial a host's transcript shows, in the fields every host's reconciler records. */
+export interface TranscriptDenialRecord {
+  toolUseId: string;
+  tool: string;
+  input: unknown;
+  source: DenialSource;
+  /** the text the model received */
+  text: string;
+  rule?: string;
+  decisionReasonType?: string;
+  agentId?: string;
+}
+
+/**
+ * Records the denials of a transcript that no hook recorded yet, each once (`GuardSession.deniedUnlessRecorded`);
+ * `agentId` is the subagent for the denials that name none.
+ */
+export function recordTranscriptDenials(
+  session: GuardSession,
+  denials: readonly TranscriptDenialRecord[],
+  agentId?: string,
+): Promise<Effect[]> {
+  if (denials.length === 0) return Promise.resolve([]);
+  return session.deniedUnlessRecorded(
+    denials.map((denial) => {
+      const agent = denial.agentId ?? agentId;
+      return {
+        call: { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
+        options: {
+          source: denial.source,
+          reason: denial.text,
+          ...(denial.rule === undefined ? {} : { rule: denial.rule }),
+          ...(denial.decisionReasonType === undefined ? {} : { decisionReasonType: denial.decisionReasonType }),
+          ...(agent === undefined ? {} : { agentId: agent }),
+        },
+      };
+    }),
+  );
 }

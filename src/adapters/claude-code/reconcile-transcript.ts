@@ -1,5 +1,5 @@
 import type { Effect } from "../../core/effects.js";
-import { type TranscriptLines, transcriptLinesOf } from "../hook-host.js";
+import { recordTranscriptDenials, type TranscriptLines, transcriptLinesOf } from "../hook-host.js";
 import type { ClaudeHookContext } from "./handle-hook.js";
 import { findTranscriptDenialsIn } from "./transcript-denials.js";
 
@@ -17,22 +17,7 @@ export async function reconcileTranscript(options: {
   const transcript =
     context.openTranscript !== undefined ? context.openTranscript(path) : linesOf(context.readTranscript(path));
   if (transcript === undefined) return [];
-  const denials = findTranscriptDenialsIn(transcript);
-  if (denials.length === 0) return [];
-  return context.session.deniedUnlessRecorded(
-    denials.map((denial) => {
-      const agentId = denial.agentId ?? options.agentId;
-      return {
-        call: { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
-        options: {
-          source: denial.source,
-          reason: denial.text,
-          ...(denial.decisionReasonType === undefined ? {} : { decisionReasonType: denial.decisionReasonType }),
-          ...(agentId === undefined ? {} : { agentId }),
-        },
-      };
-    }),
-  );
+  return recordTranscriptDenials(context.session, findTranscriptDenialsIn(transcript), options.agentId);
 }
 
 function linesOf(text: string | undefined): TranscriptLines | undefined {

@@ -1,5 +1,5 @@
 import type { Effect } from "../../core/effects.js";
-import type { HookContext } from "../hook-host.js";
+import { type HookContext, recordTranscriptDenials } from "../hook-host.js";
 import { rolloutDenials } from "./rollout-outcomes.js";
 
 /**
@@ -16,16 +16,5 @@ export async function reconcileRollout(options: {
   if (path === undefined || path === null || path === "") return [];
   const text = context.readTranscript(path);
   if (text === undefined) return [];
-  const denials = rolloutDenials(text);
-  if (denials.length === 0) return [];
-  return context.session.deniedUnlessRecorded(
-    denials.map((denial) => ({
-      call: { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
-      options: {
-        source: denial.source,
-        reason: denial.text,
-        ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
-      },
-    })),
-  );
+  return recordTranscriptDenials(context.session, rolloutDenials(text), options.agentId);
 }

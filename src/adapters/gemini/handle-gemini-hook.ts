@@ -1,7 +1,7 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
-import type { HookContext } from "../hook-host.js";
+import { type HookContext, recordTranscriptDenials } from "../hook-host.js";
 import type { GeminiAfterToolInput, GeminiBeforeToolInput, GeminiHookInput } from "./gemini-hook-input.js";
 import { afterToolContext, denyTool, type GeminiHookAnswer, PASS } from "./gemini-hook-output.js";
 import { geminiTranscriptDenials } from "./gemini-transcript-denials.js";
@@ -126,14 +126,7 @@ async function reconcileTranscript(input: GeminiHookInput, context: HookContext)
   if (input.transcript_path === undefined) return [];
   const text = context.readTranscript(input.transcript_path);
   if (text === undefined) return [];
-  const denials = geminiTranscriptDenials(text);
-  if (denials.length === 0) return [];
-  return context.session.deniedUnlessRecorded(
-    denials.map((denial) => ({
-      call: { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
-      options: { source: denial.source, reason: denial.text },
-    })),
-  );
+  return recordTranscriptDenials(context.session, geminiTranscriptDenials(text));
 }
 
 /** Handles one Gemini CLI hook event against a guard session and returns the answer to print. */

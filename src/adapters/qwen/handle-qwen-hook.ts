@@ -1,7 +1,7 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
-import type { HookAnswer, HookContext } from "../hook-host.js";
+import { type HookAnswer, type HookContext, recordTranscriptDenials } from "../hook-host.js";
 import type { QwenHookInput, QwenPostToolBatchInput, QwenToolEvent } from "./qwen-hook-input.js";
 import { contextAnswer, PASS, preToolUseDeny } from "./qwen-hook-output.js";
 import {
@@ -52,19 +52,7 @@ async function reconcile(input: QwenHookInput, context: HookContext): Promise<Ef
   const afterToolStep = input.hook_event_name === "UserPromptSubmit" && (input.prompt ?? "").trim() === "";
   const text = await settledTranscript({ path: input.transcript_path, context, afterToolStep });
   if (text === undefined) return [];
-  const denials = findQwenTranscriptDenials(text);
-  if (denials.length === 0) return [];
-  return context.session.deniedUnlessRecorded(
-    denials.map((denial) => ({
-      call: { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
-      options: {
-        source: denial.source,
-        reason: denial.text,
-        ...(denial.rule === undefined ? {} : { rule: denial.rule }),
-        ...agentOf(input),
-      },
-    })),
-  );
+  return recordTranscriptDenials(context.session, findQwenTranscriptDenials(text), agentOf(input).agentId);
 }
 
 /** How long a hook waits for the results of the previous step to reach the transcript (well inside its budget). */
