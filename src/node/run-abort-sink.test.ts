@@ -17,15 +17,19 @@ afterEach(() => {
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
+/** A policy that denies `rm`, so two denials abort a headless session. */
+const denyRm = () =>
+  compilePolicy({
+    rules: [{ rule: "Bash(rm *)", behavior: "deny", origin: "test" }],
+    cwd: "/tmp/p",
+    homeDir: "/tmp/h",
+  });
+
 describe("the run's abort note", () => {
   it("is written by the sink when the guard aborts a session, with the abort's error, and read by run", async () => {
     const directory = runDirectory();
     const env = { [RUN_DIRECTORY_ENV]: directory };
-    const policy = compilePolicy({
-      rules: [{ rule: "Bash(rm *)", behavior: "deny", origin: "test" }],
-      cwd: "/tmp/p",
-      homeDir: "/tmp/h",
-    });
+    const policy = denyRm();
     const guard = createGuard({ policy, sinks: runAbortSink(env), onError: () => undefined });
     const session = guard.session("s1", { interactive: false, host: "codex" });
     for (let attempt = 1; attempt <= 2; attempt += 1) {
@@ -42,11 +46,7 @@ describe("the run's abort note", () => {
   it("says when the host's own answer ends the run (run then waits before ending the agent)", async () => {
     const directory = runDirectory();
     const env = { [RUN_DIRECTORY_ENV]: directory };
-    const policy = compilePolicy({
-      rules: [{ rule: "Bash(rm *)", behavior: "deny", origin: "test" }],
-      cwd: "/tmp/p",
-      homeDir: "/tmp/h",
-    });
+    const policy = denyRm();
     const sinks = runAbortSink(env, { hostEndsRun: true });
     const guard = createGuard({ policy, sinks, onError: () => undefined });
     const session = guard.session("s1", { interactive: false, host: "claude-code" });
