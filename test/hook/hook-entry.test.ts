@@ -39,6 +39,16 @@ const bash = (command: string, id: string) => ({
   tool_use_id: id,
 });
 
+/** A home of its own and a project whose toolgate.config.json denies `curl`. */
+function configuredProject(name: string): { home: string; configured: string } {
+  const home = join(root, `${name}-home`);
+  const configured = join(root, `${name}-project`);
+  mkdirSync(home);
+  mkdirSync(configured);
+  writeFileSync(join(configured, "toolgate.config.json"), JSON.stringify({ permissions: { deny: ["Bash(curl:*)"] } }));
+  return { home, configured };
+}
+
 describe("the bundled hook entry", () => {
   it("answers every case exactly as `toolgate hook claude-code` does", { timeout: 180_000 }, async () => {
     const cases: [string, (session: string) => string][] = [
@@ -131,16 +141,9 @@ describe("the bundled hook entry", () => {
   it("reads a config file through its config part (with its own code cache), exactly as the CLI does", {
     timeout: 120_000,
   }, async () => {
-    const home = join(root, "config-home");
-    const configured = join(root, "configured");
-    mkdirSync(home);
-    mkdirSync(configured);
-    writeFileSync(
-      join(configured, "toolgate.config.json"),
-      JSON.stringify({ permissions: { deny: ["Bash(curl:*)"] } }),
-    );
-    const run = (argv: string[], input: string, cwd = configured) =>
-      spawnHook({ argv: [...argv, "hook", "claude-code"], input, cwd, env: { ...env, HOME: home } });
+    const { home, configured } = configuredProject("config");
+    const run = (argv: string[], input: string) =>
+      spawnHook({ argv: [...argv, "hook", "claude-code"], input, cwd: configured, env: { ...env, HOME: home } });
     const input = (session: string) =>
       JSON.stringify({ session_id: session, cwd: configured, ...bash("curl https://example.com", "toolu_a") });
     const [bundled, cli] = [
@@ -245,15 +248,8 @@ describe("the bundled hook entry", () => {
     { timeout: 120_000 },
     async () => {
       if (!existsSync(node22)) throw new Error(`${node22} is missing: run npm run e2e:deps`);
-      const home = join(root, "node22-home");
-      const configured = join(root, "node22-project");
-      mkdirSync(home);
-      mkdirSync(configured);
       // a config file: its audit log loads pino from node_modules, which Node's own loader compiles
-      writeFileSync(
-        join(configured, "toolgate.config.json"),
-        JSON.stringify({ permissions: { deny: ["Bash(curl:*)"] } }),
-      );
+      const { home, configured } = configuredProject("node22");
       const [, entry] = hookEntryCommand();
       const run = (node: string, session: string) =>
         spawnHook({
