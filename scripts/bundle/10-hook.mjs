@@ -55,23 +55,7 @@ const EXTERNAL = ["better-sqlite3", "pg", "pg-native", "@opentelemetry/api", "pi
 export default async function ({ root, dist }) {
   const out = join(dist, "hook");
   mkdirSync(out, { recursive: true });
-  const lazyBuiltins = {
-    name: "lazy-builtins",
-    setup(build) {
-      const filter = new RegExp(
-        `^(${LAZY_BUILTINS.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`,
-      );
-      build.onResolve({ filter }, (args) =>
-        args.namespace === "lazy-builtin"
-          ? { path: args.path, external: true }
-          : { path: args.path, namespace: "lazy-builtin" },
-      );
-      build.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({
-        contents: lazyModule(args.path),
-        loader: "js",
-      }));
-    },
-  };
+  const lazyBuiltins = standIns("lazy-builtin", LAZY_BUILTINS, lazyModule);
   const common = {
     bundle: true,
     platform: "node",
@@ -99,25 +83,12 @@ export default async function ({ root, dist }) {
       js: 'var __toolgate_import_meta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };',
     },
   };
-  const lazyPackages = {
-    name: "lazy-packages",
-    setup(build) {
-      const names = Object.keys(LAZY_PACKAGES);
-      const filter = new RegExp(`^(${names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`);
-      build.onResolve({ filter }, (args) =>
-        args.namespace === "lazy-package"
-          ? { path: args.path, external: true }
-          : { path: args.path, namespace: "lazy-package" },
-      );
-      build.onLoad({ filter: /.*/, namespace: "lazy-package" }, (args) => ({
-        contents: [
-          `let loaded; const load = () => (loaded ??= require(${JSON.stringify(args.path)}));`,
-          `export default { ${LAZY_PACKAGES[args.path].map((key) => `${key}: (...args) => load().${key}(...args)`).join(", ")} };`,
-        ].join("\n"),
-        loader: "js",
-      }));
-    },
-  };
+  const lazyPackages = standIns("lazy-package", Object.keys(LAZY_PACKAGES), (name) =>
+    [
+      `let loaded; const load = () => (loaded ??= require(${JSON.stringify(name)}));`,
+      `export default { ${LAZY_PACKAGES[name].map((key) => `${key}: (...args) => load().${key}(...args)`).join(", ")} };`,
+    ].join("\n"),
+  );
   // every part's entry module, by absolute path: the main bundle requires the part instead
   const partOf = new Map(PARTS.flatMap((part) => part.entries.map((entry) => [join(dist, entry), part])));
   const parts = {
@@ -182,6 +153,23 @@ export default async function ({ root, dist }) {
   console.log(
     `bundle: dist/hook/hook-bundle.cjs (${size("hook-bundle.cjs")}) + dist/hook/toolgate-hook.cjs (${size("toolgate-hook.cjs")}), parts: ${partSizes}; toolgate ${version}`,
   );
+}
+
+/**
+ * A plugin that imports each of `names` through the module `contentsFor(name)` builds instead; inside it, the name
+ * itself is left to `require` at run time (external), so the stand-in can load the real module when first used.
+ */
+function standIns(namespace, names, contentsFor) {
+  const filter = new RegExp(`^(${names.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`);
+  return {
+    name: namespace,
+    setup(build) {
+      build.onResolve({ filter }, (args) =>
+        args.namespace === namespace ? { path: args.path, external: true } : { path: args.path, namespace },
+      );
+      build.onLoad({ filter: /.*/, namespace }, (args) => ({ contents: contentsFor(args.path), loader: "js" }));
+    },
+  };
 }
 
 /** Builds a module of `dist` (by its path there) from the text given instead of its file. */
