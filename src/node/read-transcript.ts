@@ -22,6 +22,10 @@ export function readTranscript(path: string): string | undefined {
 export function openTranscript(path: string): TranscriptLines | undefined {
   const bytes = readTranscriptBytes(path);
   if (bytes === undefined) return undefined;
+  const lineAt = (start: number): string => {
+    const end = bytes.indexOf(NEWLINE, start);
+    return bytes.toString("utf8", start, end < 0 ? bytes.length : end);
+  };
   return {
     linesWith(needles) {
       const starts = new Set<number>();
@@ -53,11 +57,6 @@ export function openTranscript(path: string): TranscriptLines | undefined {
       return undefined;
     },
   };
-
-  function lineAt(start: number): string {
-    const end = bytes!.indexOf(NEWLINE, start);
-    return bytes!.toString("utf8", start, end < 0 ? bytes!.length : end);
-  }
 }
 
 /** The transcript's bytes (the last 32 MiB from a line boundary), or undefined when it is not a readable file. */
