@@ -8,7 +8,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateText, jsonSchema, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
-import { openToolgateForAiSdk } from "../dist/node/ai-sdk.js";
+import { openToolgateForAiSdk } from "../dist/hosts/ai-sdk/ai-sdk-entry.js";
 
 const CALLS = Number(process.env.AI_SDK_BENCH_CALLS ?? 20_000);
 const STEPS = Number(process.env.AI_SDK_BENCH_STEPS ?? 100);

@@ -46,8 +46,9 @@ function stripComments(source: string): string {
 
 /**
  * The layers of DESIGN.md (imports point downward only), for the folders above the pure ones. `store:types` allows
- * type-only imports of store/ports.ts (the guard's ports); an adapter may import its own host folder and the
- * shared files directly under src/adapters/, never another host's folder, and never store/, audit/, config/, node/.
+ * type-only imports of store/ports.ts (the guard's ports). A host folder (src/hosts/<host>) may import its own folder
+ * and src/hosts/shared, never another host's folder; only its edge files (installer, doctor check, entries that bind
+ * the composition root, transcript and rule-file readers: `HOST_EDGE_FILE`) may import the root, config or node:*.
  */
 const LAYERS: Record<string, readonly string[]> = {
   config: ["core", "policy", "detect"],
@@ -55,11 +56,24 @@ const LAYERS: Record<string, readonly string[]> = {
   store: ["core", "policy", "detect", "config"],
   audit: ["core", "policy", "detect", "config", "store"],
   guard: ["core", "policy", "detect", "store:types"],
-  adapters: ["core", "policy", "detect", "guard"],
-  node: ["core", "policy", "detect", "detect-node", "config", "store", "audit", "guard", "adapters"],
+  hosts: ["core", "policy", "detect", "guard"],
+  root: ["core", "policy", "detect", "detect-node", "config", "store", "audit", "guard", "hosts"],
+  "hook-runtime": ["core", "policy", "detect", "detect-node", "config", "store", "audit", "guard", "hosts", "root"],
   demo: ["core", "policy", "detect", "guard"],
-  analyze: ["core", "policy", "detect", "detect-node", "config", "store", "audit", "guard", "adapters", "node"],
-  dashboard: ["core", "policy", "detect", "detect-node", "config", "store", "audit", "guard", "node", "analyze"],
+  analyze: ["core", "policy", "detect", "detect-node", "config", "store", "audit", "guard", "hosts", "root"],
+  dashboard: [
+    "core",
+    "policy",
+    "detect",
+    "detect-node",
+    "config",
+    "store",
+    "audit",
+    "guard",
+    "root",
+    "analyze",
+    "hosts",
+  ],
   cli: [
     "core",
     "policy",
@@ -69,33 +83,55 @@ const LAYERS: Record<string, readonly string[]> = {
     "store",
     "audit",
     "guard",
-    "adapters",
-    "node",
+    "hosts",
+    "root",
+    "hook-runtime",
     "demo",
     "analyze",
     "dashboard",
   ],
 };
 
+/** The layers a host's edge files may use besides `LAYERS.hosts`. */
+const HOST_EDGE_LAYERS: readonly string[] = ["root", "config"];
+
+/**
+ * A host's edge files: where it meets the file system, a process or the composition root. Everything else in a host
+ * folder translates (no node:*, no root, no config).
+ */
+const HOST_EDGE_FILE =
+  /\/(install-[^/]+|[^/]+-installer|check-[^/]+|import-[^/]+|[^/]+-entry|[^/]+-plugin|mcp-proxy[^/]*|[^/]+-app-server|[^/]+-execpolicy|[^/]+-environment|[^/]+-stream|stream-parser|[^/]+-policy-rules|[^/]+-rollout-denials|opencode-db|settings-file|hook-command|read-lines|read-transcript|run-hook-command|proxy-command-line|rewrite-[^/]+)\.ts$/;
+
 function layerProblems(file: string, folder: string, allowed: readonly string[], source?: string): string[] {
   const problems: string[] = [];
   const text = source ?? readFileSync(file, "utf8");
   const name = relative(root, file);
-  const ownHost = folder === "adapters" ? relative(join(root, "src", "adapters"), file).split(/[\\/]/)[0] : undefined;
+  const ownHost = folder === "hosts" ? relative(join(root, "src", "hosts"), file).split(/[\\/]/)[0] : undefined;
+  const edge = folder === "hosts" && HOST_EDGE_FILE.test(file.replaceAll("\\", "/"));
   const typeOnly = new Set<string>();
   for (const match of text.matchAll(/import\s+type\s[^'"]*?from\s*["']([^"']+)["']/g)) typeOnly.add(match[1] as string);
   for (const specifier of importsOf(text)) {
+    if (folder === "hosts" && !edge && (specifier.startsWith("node:") || builtinModules.includes(specifier))) {
+      problems.push(`${name} imports ${specifier}: only a host's edge files (installer, entry, readers) use node:*`);
+    }
     if (!specifier.startsWith(".")) continue;
     const target = relative(join(root, "src"), resolve(file, "..", specifier)).split(/[\\/]/);
     const [top] = target;
     if (top === folder) {
-      // an adapter may use its own host folder and the shared files of src/adapters/, not another host's folder
-      if (ownHost !== undefined && target.length > 2 && target[1] !== ownHost) {
-        problems.push(`${name} imports another host's adapter: ${specifier}`);
+      // a host may use its own folder and src/hosts/shared, not another host's folder (the registry lists them all)
+      const shared = target[1] === "shared" || target[1] === "host-descriptor.js";
+      // the files directly in src/hosts (the registry, the descriptor type) reach a host only through its host.ts
+      const topLevel = ownHost?.endsWith(".ts") === true;
+      const descriptor = target.length === 3 && target[2] === "host.js";
+      if (topLevel && target.length > 2 && !shared && !descriptor) {
+        problems.push(`${name} imports more of a host than its descriptor: ${specifier}`);
+      } else if (ownHost !== undefined && !topLevel && target.length > 2 && target[1] !== ownHost && !shared) {
+        problems.push(`${name} imports another host's folder: ${specifier}`);
       }
       continue;
     }
     if (allowed.includes(top as string)) continue;
+    if (edge && HOST_EDGE_LAYERS.includes(top as string)) continue;
     if (allowed.includes(`${top}:types`) && typeOnly.has(specifier) && target[1] === "ports.js") continue;
     problems.push(`${name} imports ${specifier} (src/${top}), which src/${folder} may not use`);
   }
@@ -167,16 +203,24 @@ describe("architecture", () => {
     expect(folders.filter((name) => !(name in LAYERS) && !(name in pureFolders))).toEqual([]);
   });
 
-  it("the layer check catches an adapter that opens a store, and another host's folder", () => {
-    const adapter = join(root, "src", "adapters", "codex", "x.ts");
-    const allowed = LAYERS["adapters"] as readonly string[];
+  it("the layer check catches a host that opens a store, reads files outside its edge, or uses another host", () => {
+    const adapter = join(root, "src", "hosts", "codex", "x.ts");
+    const allowed = LAYERS["hosts"] as readonly string[];
     expect(
-      layerProblems(adapter, "adapters", allowed, 'import { openStore } from "../../store/open-store.js";'),
+      layerProblems(adapter, "hosts", allowed, 'import { openStore } from "../../store/open-store.js";'),
     ).toHaveLength(1);
-    expect(
-      layerProblems(adapter, "adapters", allowed, 'import { x } from "../claude-code/handle-hook.js";'),
-    ).toHaveLength(1);
-    expect(layerProblems(adapter, "adapters", allowed, 'import type { HookHost } from "../hook-host.js";')).toEqual([]);
+    expect(layerProblems(adapter, "hosts", allowed, 'import { x } from "../claude-code/handle-hook.js";')).toHaveLength(
+      1,
+    );
+    expect(layerProblems(adapter, "hosts", allowed, 'import { readFileSync } from "node:fs";')).toHaveLength(1);
+    expect(layerProblems(adapter, "hosts", allowed, 'import { x } from "../../root/open-toolgate.js";')).toHaveLength(
+      1,
+    );
+    const installer = join(root, "src", "hosts", "codex", "install-codex.ts");
+    expect(layerProblems(installer, "hosts", allowed, 'import { readFileSync } from "node:fs";')).toEqual([]);
+    expect(layerProblems(adapter, "hosts", allowed, 'import type { HookHost } from "../shared/hook-host.js";')).toEqual(
+      [],
+    );
     const guard = join(root, "src", "guard", "x.ts");
     const guardAllowed = LAYERS["guard"] as readonly string[];
     expect(

@@ -1,11 +1,11 @@
-// The hook entry (issue 13): dist/node/hook-main.js and everything it reaches, bundled by esbuild into ONE CommonJS
+// The hook entry (issue 13): dist/hook-runtime/hook-main.js and everything it reaches, bundled by esbuild into ONE CommonJS
 // file, dist/hook/hook-bundle.cjs, plus the small launcher a host's settings run, dist/hook/toolgate-hook.cjs, which
-// loads the bundle through a V8 code cache (src/node/load-hook-bundle.ts). No ESM loader, and a dynamic import()
+// loads the bundle through a V8 code cache (src/hook-runtime/load-hook-bundle.ts). No ESM loader, and a dynamic import()
 // stays lazy: the module it names is evaluated only when reached (esbuild wraps it), so an event pays only for the
 // host and the modules it uses. Native modules and optional peers stay external (required from node_modules).
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { build } from "esbuild";
 
 /**
@@ -31,7 +31,7 @@ const LAZY_PACKAGES = { "picomatch/posix.js": ["makeRe"] };
  */
 const PARTS = [
   // the config file's loader and its schemas (zod is most of the bundle's bytes), only when a config file applies
-  { name: "config", entries: ["node/load-config.js", "config/audit-schema.js"], excluded: /node_modules\/zod\// },
+  { name: "config", entries: ["root/load-config.js", "config/audit-schema.js"], excluded: /node_modules\/zod\// },
   // the stores the spool drains into: only at a session's end, or when a session's state cannot tell what is recorded
   // better-sqlite3's JavaScript goes in too (its addon stays in node_modules, named by the driver): Node would
   // otherwise resolve, read and compile its dozen files one by one, about 3 ms of the drain, with no code cache
@@ -46,8 +46,11 @@ export function loadBetterSqlite3() { return { Database, main: require.resolve("
   },
   { name: "postgres", entries: ["store/postgres/postgres-store.js"] },
   // Gemini CLI's policy files (TOML), only for `hook gemini`
-  { name: "gemini-policy", entries: ["node/gemini-policy-rules.js"], excluded: /node_modules\/smol-toml\// },
+  { name: "gemini-policy", entries: ["hosts/gemini/gemini-policy-rules.js"], excluded: /node_modules\/smol-toml\// },
 ];
+
+/** What a hook process loads through a host descriptor: its hook host and its permission-rule reader. */
+const HOOK_HOST_PARTS = /(hook-host|policy-rules)\.js$/;
 
 /** Never bundled: native modules, optional peers and what they pull in (loaded from node_modules when reached). */
 const EXTERNAL = ["better-sqlite3", "pg", "pg-native", "@opentelemetry/api", "pino", "thread-stream", "pino-*"];
@@ -106,12 +109,28 @@ export default async function ({ root, dist }) {
       });
     },
   };
+  // a host descriptor (dist/hosts/<host>/host.js) loads every part of its host lazily; a hook process reaches only
+  // its hook host and its permission rules, so the rest (installer, doctor check, stream reader, transcript readers)
+  // stays out of the bundle (esbuild turns such an import() into a require() of the dist/ file, which no hook event
+  // reaches: a process that did would fail, and a failing hook answers closed)
+  const hostParts = {
+    name: "host-parts",
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.kind !== "dynamic-import" || !/[\\/]hosts[\\/][^\\/]+[\\/]host\.js$/.test(args.importer))
+          return undefined;
+        if (HOOK_HOST_PARTS.test(args.path)) return undefined;
+        const file = join(args.resolveDir, args.path);
+        return { path: `../${relative(dist, file).split("\\").join("/")}`, external: true };
+      });
+    },
+  };
   const main = await build({
     ...common,
     ...importMetaUrl,
-    entryPoints: [join(dist, "node", "hook-main.js")],
+    entryPoints: [join(dist, "hook-runtime", "hook-main.js")],
     outfile: join(out, "hook-bundle.cjs"),
-    plugins: [lazyBuiltins, lazyPackages, parts],
+    plugins: [lazyBuiltins, lazyPackages, parts, hostParts],
     metafile: true,
   });
   const inputs = Object.keys(main.metafile.inputs);
@@ -140,7 +159,7 @@ export default async function ({ root, dist }) {
   await build({
     ...common,
     stdin: {
-      contents: `require(${JSON.stringify(join(dist, "node", "hook-entry.js"))}).runHookEntry({ bundlePath: require("node:path").join(__dirname, "hook-bundle.cjs"), require });`,
+      contents: `require(${JSON.stringify(join(dist, "hook-runtime", "hook-entry.js"))}).runHookEntry({ bundlePath: require("node:path").join(__dirname, "hook-bundle.cjs"), require });`,
       resolveDir: root,
       loader: "js",
     },

@@ -1,5 +1,5 @@
 import type { DenialSource } from "../core/events.js";
-import type { AnalyzeHost } from "./reader-event.js";
+import type { AnalyzeHost } from "../hosts/shared/reader-event.js";
 
 /** The `--json` document of `toolgate analyze` (documented in docs/analyze.md; version 1). */
 

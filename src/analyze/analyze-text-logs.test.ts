@@ -2,10 +2,10 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
+import type { AnalyzeHost } from "../hosts/shared/reader-event.js";
 import { analyzeTranscripts } from "./analyze-transcripts.js";
 import { detectFormat } from "./formats.js";
 import { loadAnalysisSetup } from "./load-analysis-setup.js";
-import type { AnalyzeHost } from "./reader-event.js";
 
 /**
  * The plain text logs of each host's headless mode, recorded from the real binaries by

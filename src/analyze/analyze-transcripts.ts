@@ -2,11 +2,11 @@ import { statSync } from "node:fs";
 import { basename } from "node:path";
 import type { CompiledConfig } from "../core/config.js";
 import type { DenialRecord } from "../core/records.js";
+import { readLines } from "../hosts/shared/read-lines.js";
+import type { AnalyzeHost, ReaderSource } from "../hosts/shared/reader-event.js";
 import type { SessionAnalysis, SkippedFile } from "./analysis-types.js";
 import { detectFormat, skipReason } from "./formats.js";
 import { memoizePorts } from "./memoize-ports.js";
-import { readLines } from "./read-lines.js";
-import type { AnalyzeHost, ReaderSource } from "./reader-event.js";
 import { SessionReplay } from "./session-replay.js";
 
 export interface AnalyzeTranscriptsOptions {

@@ -1,5 +1,6 @@
 import { type Dirent, existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
+import { hostsWith } from "../hosts/registry.js";
 
 /**
  * Expands `toolgate analyze` arguments into files: a file as given, a directory recursively (hidden directories
@@ -74,19 +75,10 @@ export function findTranscripts(paths: readonly string[], cwd: string): string[]
   return [...new Set(found)].sort();
 }
 
-/** The hosts' default session stores under a home directory (and `CODEX_HOME` / `XDG_DATA_HOME` when set). */
+/** Every registered host's default session stores under a home directory (and where `env` moves them). */
 export function defaultLocations(options: {
   homeDir: string;
   env: Readonly<Record<string, string | undefined>>;
 }): string[] {
-  const { homeDir, env } = options;
-  const codexHome = env["CODEX_HOME"] || join(homeDir, ".codex");
-  const dataHome = env["XDG_DATA_HOME"] || join(homeDir, ".local", "share");
-  return [
-    join(homeDir, ".claude", "projects"),
-    join(codexHome, "sessions"),
-    join(homeDir, ".gemini", "tmp"),
-    join(homeDir, ".qwen", "projects"),
-    join(dataHome, "opencode", "opencode.db"),
-  ];
+  return hostsWith("transcriptLocations").flatMap((host) => host.transcriptLocations(options));
 }

@@ -2,7 +2,7 @@ import type { StoreOptions } from "../config/store-schema.js";
 import { compileCoreConfig } from "../core/compile-config.js";
 import type { CompiledConfig } from "../core/config.js";
 import { defaultPorts } from "../guard/default-ports.js";
-import { loadToolgateSetup } from "../node/load-toolgate-setup.js";
+import { loadToolgateSetup } from "../root/load-toolgate-setup.js";
 
 export interface AnalysisSetup {
   /** the core config the replay uses: the user's escalation settings and redaction, or the defaults */

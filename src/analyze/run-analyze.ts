@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { ToolgateError } from "../core/errors.js";
+import type { AnalyzeHost } from "../hosts/shared/reader-event.js";
 import { openStore } from "../store/open-store.js";
 import { parseSince } from "../store/parse-since.js";
 import { analysisDocument } from "./analysis-document.js";
@@ -9,7 +10,6 @@ import { defaultLocations, findTranscripts } from "./find-transcripts.js";
 import { formatAnalysis } from "./format-analysis.js";
 import { loadAnalysisSetup } from "./load-analysis-setup.js";
 import { progressBar } from "./progress-bar.js";
-import type { AnalyzeHost } from "./reader-event.js";
 import { saveAnalysis } from "./save-analysis.js";
 
 export interface RunAnalyzeOptions {

@@ -5,11 +5,11 @@ import { initialState } from "../core/initial-state.js";
 import type { DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import { step } from "../core/step.js";
+import type { AnalyzeHost, CallFact, ReaderFact, ResultFact } from "../hosts/shared/reader-event.js";
 import type { AnalyzedDenial, SessionAnalysis, StopPoint } from "./analysis-types.js";
 import { callTargets } from "./call-targets.js";
 import { classifyResult } from "./classify-result.js";
 import { LoopFinder } from "./loop-finder.js";
-import type { AnalyzeHost, CallFact, ReaderFact, ResultFact } from "./reader-event.js";
 import { RuleSuggestions } from "./rule-suggestions.js";
 import { WastedCalls } from "./wasted-calls.js";
 

@@ -7,7 +7,7 @@ import type { StoreOptions } from "../config/store-schema.js";
 import { ToolgateError } from "../core/errors.js";
 import { createRedactor } from "../detect/redact.js";
 import { createRedactOptions } from "../detect-node/redact-options.js";
-import { loadConfig } from "../node/load-config.js";
+import { loadConfig } from "../root/load-config.js";
 import { openStore } from "../store/open-store.js";
 import { openBetterSqlite3 } from "../store/sqlite/driver-better-sqlite3.js";
 import { createSqliteStore } from "../store/sqlite/sqlite-store.js";

@@ -1,7 +1,7 @@
 import { generateText, type ModelMessage, stepCountIs, type ToolApprovalResponse, tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { GuardedTools } from "../../src/node/ai-sdk.js";
+import type { GuardedTools } from "../../src/hosts/ai-sdk/ai-sdk-entry.js";
 import { type ScriptedTurn, scriptedModel, toolResultTexts } from "./scripted-model.js";
 import { tempProject } from "./temp-project.js";
 

@@ -2,7 +2,7 @@ import { generateText, stepCountIs, ToolLoopAgent, tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createGuard } from "../../src/guard/create-guard.js";
-import { type DeciderDecision, guardTools } from "../../src/node/ai-sdk.js";
+import { type DeciderDecision, guardTools } from "../../src/hosts/ai-sdk/ai-sdk-entry.js";
 import { scriptedModel, toolResultTexts } from "./scripted-model.js";
 import { tempProject } from "./temp-project.js";
 

@@ -33,7 +33,9 @@ describe("examples/ai-sdk.ts (the quick start in docs/ai-sdk.md)", () => {
   );
 
   it("runs in a fresh project (built dist, temp HOME) and stops the looping agent at the threshold", () => {
-    expect(existsSync(join(root, "dist", "node", "ai-sdk.js")), "run `npm run build` first").toBe(true);
+    expect(existsSync(join(root, "dist", "hosts", "ai-sdk", "ai-sdk-entry.js")), "run `npm run build` first").toBe(
+      true,
+    );
     const dir = mkdtempSync(join(tmpdir(), "toolgate-ai-sdk-example-"));
     dirs.push(dir);
     writeFileSync(join(dir, "toolgate.config.json"), JSON.stringify({ permissions: { deny: ["Bash(rm *)"] } }));

@@ -1,7 +1,7 @@
 import { generateText, stepCountIs, tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ToolgateAbortError } from "../../src/node/ai-sdk.js";
+import { ToolgateAbortError } from "../../src/hosts/ai-sdk/ai-sdk-entry.js";
 import { scriptedModel, toolResultTexts } from "./scripted-model.js";
 import { tempProject } from "./temp-project.js";
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { type OpenToolgateForAiSdkOptions, openToolgateForAiSdk } from "../../src/node/ai-sdk.js";
+import { type OpenToolgateForAiSdkOptions, openToolgateForAiSdk } from "../../src/hosts/ai-sdk/ai-sdk-entry.js";
 
 /** A temporary project (HOME included) with a toolgate config and its own SQLite store; `remove()` deletes it. */
 export function tempProject(config: Record<string, unknown>) {

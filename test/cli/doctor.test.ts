@@ -108,7 +108,7 @@ describe("toolgate doctor (the built CLI, a temporary HOME)", () => {
 
   it("an opencode plugin entry whose file does not exist fails, with the install command as the fix", () => {
     const { cli, root } = fixture();
-    const url = `file://${join(root, "gone", "toolgate", "dist", "node", "opencode-plugin.js")}`;
+    const url = `file://${join(root, "gone", "toolgate", "dist", "hosts", "opencode", "opencode-plugin.js")}`;
     expect(cli(["install", "opencode", "--command", url]).status).toBe(0);
     const run = cli(["doctor"]);
     expect(run.status).toBe(1);

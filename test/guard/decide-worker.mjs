@@ -2,7 +2,7 @@
 // says "ready" to the parent, waits for "go" (so all workers decide at the same moment), decides `count`
 // rule-denied calls of one shared session all at once, and exits. argv: sessionId, worker name, count,
 // interactive (1|0). The project directory (config) is the working directory; the store comes from the env.
-import { openToolgate } from "../../dist/node/index.js";
+import { openToolgate } from "../../dist/root/index.js";
 
 const [sessionId, name, count, interactive] = process.argv.slice(2);
 const toolgate = await openToolgate({ host: "test", onError: (error) => process.stderr.write(`${String(error)}\n`) });

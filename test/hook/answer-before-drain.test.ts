@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOOK_DRAIN_BUDGET_MS } from "../../src/node/hook-budgets.js";
+import { HOOK_DRAIN_BUDGET_MS } from "../../src/hook-runtime/hook-budgets.js";
 import { assertBuilt, removeSnapshot } from "../e2e/claude/toolgate-cli.js";
 import { cliCommand, hookEntryCommand, spawnHook } from "./spawn-hook.js";
 

@@ -27,7 +27,7 @@ for (const piece of pieces) { await new Promise((resolve) => setTimeout(resolve,
     );
     // the reader: the pipe opened again through /proc with O_NONBLOCK, so reads fail with EAGAIN until a piece comes
     const reader = join(root, "reader.mjs");
-    const module = pathToFileURL(join(REPOSITORY, "dist", "node", "read-hook-stdin.js")).href;
+    const module = pathToFileURL(join(REPOSITORY, "dist", "hook-runtime", "read-hook-stdin.js")).href;
     writeFileSync(
       reader,
       `import { constants, openSync } from "node:fs";

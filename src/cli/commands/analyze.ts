@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { ANALYZE_HOSTS } from "../../analyze/reader-event.js";
+import { ANALYZE_HOSTS } from "../../analyze/formats.js";
 import { type RunAnalyzeOptions, runAnalyze } from "../../analyze/run-analyze.js";
 import { ToolgateError } from "../../core/errors.js";
 import { defineCommand } from "../args/command-spec.js";

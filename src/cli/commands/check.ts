@@ -1,6 +1,6 @@
 import { ToolgateError } from "../../core/errors.js";
-import { createPolicy } from "../../node/create-policy.js";
 import { normalizeMode } from "../../policy/claude-settings-rules.js";
+import { createPolicy } from "../../root/create-policy.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 import { checkDocument, checkText } from "../output/check-output.js";

@@ -4,7 +4,7 @@ import type { StoreOptions } from "../../config/store-schema.js";
 import { loadDashboardAssets } from "../../dashboard/server/load-dashboard-assets.js";
 import { openSqlReader } from "../../dashboard/server/open-sql-reader.js";
 import { isLoopback, serveDashboard } from "../../dashboard/server/serve-dashboard.js";
-import { loadConfig } from "../../node/load-config.js";
+import { loadConfig } from "../../root/load-config.js";
 import { parseSince } from "../../store/parse-since.js";
 import { resolveStoreLocation } from "../../store/resolve-store-location.js";
 import { defineCommand } from "../args/command-spec.js";

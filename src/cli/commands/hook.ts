@@ -1,4 +1,4 @@
-import { HOOK_HOST_NAMES } from "../../node/hook-hosts.js";
+import { HOOK_HOST_NAMES } from "../../hook-runtime/hook-hosts.js";
 import { defineCommand } from "../args/command-spec.js";
 
 export default defineCommand({
@@ -7,9 +7,9 @@ export default defineCommand({
     summary: "Answer one hook event of Claude Code, Codex, Gemini CLI or Qwen Code (JSON on stdin); install wires it.",
     details: async () => {
       const [{ defaultHookCommand }, { TOOLGATE_HOOK_EVENTS, HOOK_TIMEOUT_SECONDS }, budgets] = await Promise.all([
-        import("../../adapters/claude-code/install-claude-code.js"),
-        import("../../adapters/claude-code/settings-hooks.js"),
-        import("../../node/hook-budgets.js"),
+        import("../../hosts/claude-code/install-claude-code.js"),
+        import("../../hosts/claude-code/settings-hooks.js"),
+        import("../../hook-runtime/hook-budgets.js"),
       ]);
       const { HOOK_ANSWER_BUDGET_MS, HOOK_DRAIN_BUDGET_MS } = budgets;
       const entry = { type: "command", command: defaultHookCommand(), timeout: HOOK_TIMEOUT_SECONDS };
@@ -44,7 +44,7 @@ as soon as it is decided (a decision that takes over ${HOOK_ANSWER_BUDGET_MS / 1
     // the same code path as the bundled hook entry (dist/hook/toolgate-hook.cjs): the answer is written at once,
     // deliveries get the drain budget, and the process exits with the host's code (an unknown host exits 2, which
     // every command-hook host treats as blocking: a misconfigured hook never lets a call through)
-    const { runHookProcess } = await import("../../node/run-hook-process.js");
+    const { runHookProcess } = await import("../../hook-runtime/run-hook-process.js");
     // an exception nothing caught blocks before the answer and keeps the answer's code after it, as in the entry
     let answered: number | undefined;
     const crashed = (error: unknown) => {

@@ -1,53 +1,37 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { importQwen } from "../../adapters/qwen/import-qwen.js";
 import { mergeConfigs } from "../../config/merge-configs.js";
 import { parseConfig } from "../../config/parse-config.js";
 import type { ToolgateConfig } from "../../config/schema.js";
 import { ToolgateError } from "../../core/errors.js";
-import { importCodex } from "../../node/import-codex.js";
-import { importClaudeCode, importGemini, importOpencode } from "../../node/import-sources.js";
-import { findProjectConfig } from "../../node/load-config.js";
-import { readJsonFile } from "../../node/read-json-file.js";
+import { hostsWith } from "../../hosts/registry.js";
+import { findProjectConfig } from "../../root/load-config.js";
+import { readJsonFile } from "../../root/read-json-file.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 
-const DETAILS = `Reads the real files: Claude Code's settings hierarchy (.claude/settings.json, .claude/settings.local.json,
-~/.claude/settings.json, managed settings), opencode's \`permission\` (opencode.json[c] here or in ~/.config/opencode),
-or Gemini CLI's policies (.gemini/policies/*.toml, ~/.gemini/policies/*.toml), or Codex's execpolicy
-.rules files ($CODEX_HOME/rules/*.rules, .codex/rules/*.rules; literal prefix_rule calls only). Qwen Code's
-\`permissions\` and \`tools.exclude\` (.qwen/settings.json, ~/.qwen/settings.json). Prints the config, or merges it into
-./toolgate.config.json with --write. Every rule that cannot be expressed is reported on stderr.`;
+const IMPORTERS = hostsWith("importRules");
 
-const IMPORTERS = {
-  "claude-code": importClaudeCode,
-  opencode: importOpencode,
-  gemini: importGemini,
-  codex: importCodex,
-  qwen: importQwen,
-} as const;
+const EXAMPLES = IMPORTERS.map((host) => host.importRules.example);
+
+const DETAILS = `Reads the real files: ${IMPORTERS.map((host) => host.importRules.describe).join("; ")}. Prints the config, or
+merges it into ./toolgate.config.json with --write. Every rule that cannot be expressed is reported on stderr.`;
 
 export default defineCommand({
   meta: {
     name: "import",
-    summary: "Convert Claude Code, opencode, Gemini CLI, Codex or Qwen Code permission rules into a toolgate config.",
+    summary: `Convert ${IMPORTERS.map((host) => host.displayName).join(", ")} permission rules into a toolgate config.`,
     details: DETAILS,
     exitCodes: "0 done, 2 bad usage or a file that cannot be read or converted.",
-    examples: [
-      "toolgate import claude-code",
-      "toolgate import opencode ./opencode.json --write",
-      "toolgate import gemini ~/.gemini/policies/my-rules.toml",
-      "toolgate import codex                      # $CODEX_HOME/rules/*.rules (+ the trusted project's)",
-      "toolgate import qwen                       # .qwen/settings.json and ~/.qwen/settings.json permissions",
-    ],
+    examples: [EXAMPLES[0] ?? "toolgate import claude-code", ...EXAMPLES.slice(1)],
   },
   args: {
     host: {
       type: "positional",
       description: "whose rules to read",
       required: true,
-      options: Object.keys(IMPORTERS) as (keyof typeof IMPORTERS)[],
+      options: IMPORTERS.map((host) => host.name),
     },
     path: {
       type: "positional",
@@ -56,17 +40,18 @@ export default defineCommand({
     },
     write: { type: "boolean", description: "merge into ./toolgate.config.json instead of printing", default: false },
   },
-  run({ args }) {
-    const importer = IMPORTERS[String(args.host) as keyof typeof IMPORTERS];
-    if (importer === undefined) {
+  async run({ args }) {
+    const host = IMPORTERS.find((candidate) => candidate.name === String(args.host));
+    if (host === undefined) {
       process.stderr.write(
-        `toolgate import: unknown host ${JSON.stringify(args.host)}; use claude-code, opencode, gemini or codex.\n`,
+        `toolgate import: unknown host ${JSON.stringify(args.host)}; use ${IMPORTERS.map((candidate) => candidate.name).join(", ")}.\n`,
       );
       process.exitCode = EXIT.usage;
       return;
     }
     const cwd = process.cwd();
     try {
+      const importer = await host.importRules.load();
       const imported = importer({ cwd, homeDir: homedir(), ...(args.path ? { path: String(args.path) } : {}) });
       const config: ToolgateConfig = { permissions: imported.permissions as ToolgateConfig["permissions"] };
       const checked = parseConfig(config, { file: "the imported config" });

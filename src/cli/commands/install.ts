@@ -1,76 +1,26 @@
 import { ToolgateError } from "../../core/errors.js";
+import type { HostInstallOptions } from "../../hosts/host-descriptor.js";
+import { MCP_PROXY_HOSTS } from "../../hosts/mcp/install/mcp-proxy-hosts.js";
+import { hostDescriptor, hostsWith } from "../../hosts/registry.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 
-/** What `toolgate install <host>` / `toolgate uninstall <host>` call. One entry per host, loaded lazily. */
-export interface HostInstaller {
-  install(options: HostInstallOptions): Promise<HostInstallOutcome> | HostInstallOutcome;
-  uninstall(options: HostInstallOptions): Promise<HostInstallOutcome> | HostInstallOutcome;
-}
+export type { HostInstaller, HostInstallOptions, HostInstallOutcome } from "../../hosts/host-descriptor.js";
 
-export interface HostInstallOptions {
-  scope: "project" | "local" | "user";
-  dryRun: boolean;
-  command?: string;
-  /** `mcp-proxy` only: the host whose MCP server entries to rewrite, and which entry (absent: every stdio one) */
-  mcpHost?: string;
-  server?: string;
-}
-
-export interface HostInstallOutcome {
-  path: string;
-  changed: boolean;
-  diff: string[];
-  written: boolean;
-  /** what the person should know or do next (a host's trust step), printed after the diff */
-  notes?: string[];
-}
-
-export const hostInstallers: Record<string, () => Promise<HostInstaller>> = {
-  "claude-code": async () => {
-    const module = await import("../../adapters/claude-code/install-claude-code.js");
-    return { install: module.installClaudeCode, uninstall: module.uninstallClaudeCode };
-  },
-  codex: async () => (await import("../codex/codex-installer.js")).codexInstaller,
-  opencode: async () => {
-    const module = await import("../../adapters/opencode/install-opencode.js");
-    return { install: module.installOpencode, uninstall: module.uninstallOpencode };
-  },
-  qwen: async () => {
-    const module = await import("../../adapters/qwen/install-qwen.js");
-    return { install: module.installQwen, uninstall: module.uninstallQwen };
-  },
-  gemini: async () => {
-    const module = await import("../../adapters/gemini/install-gemini.js");
-    return { install: module.installGemini, uninstall: module.uninstallGemini };
-  },
-  "mcp-proxy": async () => {
-    const { installMcpProxy } = await import("../../adapters/mcp/install/install-mcp-proxy.js");
-    const mcp = (options: HostInstallOptions) => ({
-      host: options.mcpHost,
-      scope: options.scope,
-      dryRun: options.dryRun,
-      ...(options.server === undefined ? {} : { server: options.server }),
-      ...(options.command === undefined ? {} : { command: options.command }),
-    });
-    return {
-      install: (options) => installMcpProxy(mcp(options), "install"),
-      uninstall: (options) => installMcpProxy(mcp(options), "uninstall"),
-    };
-  },
-};
+/** The hosts `toolgate install` / `toolgate uninstall` know: every registered host with an installer. */
+const INSTALL_TARGETS: readonly string[] = hostsWith("installer").map((host) => host.name);
 
 export const installArgs = {
   target: {
     type: "positional",
     required: true,
     description: "the agent host, or mcp-proxy (an MCP server entry of --host runs through toolgate mcp-proxy)",
-    options: Object.keys(hostInstallers),
+    options: INSTALL_TARGETS,
   },
   host: {
     type: "enum",
     description: "mcp-proxy only: the host whose MCP server entry to rewrite",
-    options: ["claude-code", "codex", "gemini", "opencode"],
+    options: MCP_PROXY_HOSTS,
   },
   server: {
     type: "string",
@@ -110,10 +60,10 @@ export async function runInstaller(options: {
   };
 }): Promise<number> {
   const { action, args } = options;
-  const load = hostInstallers[args.target];
+  const load = hostDescriptor(args.target)?.installer;
   if (load === undefined) {
     process.stderr.write(
-      `toolgate ${action}: unknown host "${args.target}". Supported: ${Object.keys(hostInstallers).join(", ")}. Example: toolgate ${action} claude-code --project\n`,
+      `toolgate ${action}: unknown host "${args.target}". Supported: ${INSTALL_TARGETS.join(", ")}. Example: toolgate ${action} claude-code --project\n`,
     );
     return EXIT.usage;
   }

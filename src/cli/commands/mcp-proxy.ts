@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
-import type { McpServerCommand } from "../../node/mcp-proxy.js";
+import type { McpServerCommand } from "../../hosts/mcp/mcp-proxy.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 
@@ -61,7 +61,7 @@ The proxy's stdout is the MCP channel: its own lines go to stderr.`,
     if (args.config !== undefined) {
       if (rest.length > 0) return fail("give either --config or a server command after --, not both.");
       if (server === undefined) return fail("--config needs --server <name>: the entry of the file to run.");
-      const { loadMcpProxyServer } = await import("../../node/mcp-proxy-config.js");
+      const { loadMcpProxyServer } = await import("../../hosts/mcp/mcp-proxy-config.js");
       try {
         const entry = loadMcpProxyServer({ file: args.config, server, cwd: process.cwd() });
         child = {
@@ -85,7 +85,7 @@ The proxy's stdout is the MCP channel: its own lines go to stderr.`,
       child = { command, args: commandArgs };
       server ??= basename(command).replace(/\.[cm]?js$/, "");
     }
-    const { runMcpProxy } = await import("../../node/mcp-proxy.js");
+    const { runMcpProxy } = await import("../../hosts/mcp/mcp-proxy.js");
     try {
       // a client that stops the server with a signal gets the same orderly close as one that closes stdin
       const stop = new AbortController();

@@ -4,7 +4,7 @@ import { ToolgateError } from "../../core/errors.js";
 import type { RedactOptions } from "../../detect/redact.js";
 import { type DocumentFormat, redactDocument } from "../../detect/redact-document.js";
 import { createRedactOptions } from "../../detect-node/redact-options.js";
-import { loadConfig } from "../../node/load-config.js";
+import { loadConfig } from "../../root/load-config.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 

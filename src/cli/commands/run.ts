@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { lookUpRunSessions } from "../../node/look-up-run-sessions.js";
-import { RUN_DIRECTORY_ENV, runAbort, runSessions } from "../../node/run-sessions.js";
+import { lookUpRunSessions } from "../../root/look-up-run-sessions.js";
+import { RUN_DIRECTORY_ENV, runAbort, runSessions } from "../../root/run-sessions.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 import type { FailOn } from "../run/run-report.js";
@@ -82,7 +82,7 @@ passed on untouched: toolgate never reads its flags.`,
     }
     if (run.stream?.host === "codex" && run.stream.sessionId !== undefined) {
       // `codex exec --json` shows no denied call: the rollout does
-      const { codexRolloutDenials } = await import("../run/codex-rollout-denials.js");
+      const { codexRolloutDenials } = await import("../../hosts/codex/codex-rollout-denials.js");
       const seen = new Set(run.stream.denials.map((denial) => denial.toolUseId));
       for (const denial of codexRolloutDenials({ env: process.env, sessionId: run.stream.sessionId })) {
         if (!seen.has(denial.toolUseId)) run.stream.denials.push(denial);

@@ -12,7 +12,7 @@ export default defineCommand({
     examples: [
       "toolgate uninstall claude-code",
       "toolgate uninstall claude-code --user --dry-run",
-      "toolgate uninstall opencode --command file:///opt/toolgate/dist/node/opencode-plugin.js",
+      "toolgate uninstall opencode --command file:///opt/toolgate/dist/hosts/opencode/opencode-plugin.js",
       "toolgate uninstall mcp-proxy --host claude-code --server fs   # the entry's own command line again",
     ],
   },

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import type { StoreOptions } from "../../config/store-schema.js";
 import { ToolgateError } from "../../core/errors.js";
-import { CONFIG_FILE_NAMES, configFiles } from "../../node/config-files.js";
-import { loadConfig } from "../../node/load-config.js";
-import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "./doctor-check.js";
+import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../../hosts/shared/doctor-check.js";
+import { CONFIG_FILE_NAMES, configFiles } from "../../root/config-files.js";
+import { loadConfig } from "../../root/load-config.js";
 
 export interface ConfigCheck {
   checks: DoctorCheck[];

@@ -2,9 +2,9 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { StoreOptions } from "../../config/store-schema.js";
 import { ToolgateError } from "../../core/errors.js";
+import { type DoctorCheck, type DoctorContext, fail, ok } from "../../hosts/shared/doctor-check.js";
 import { openStore } from "../../store/open-store.js";
 import { resolveStoreLocation, type StoreLocation } from "../../store/resolve-store-location.js";
-import { type DoctorCheck, type DoctorContext, fail, ok } from "./doctor-check.js";
 
 /** How long doctor waits for the store (Postgres) to open. */
 export const STORE_TIMEOUT_MS = 6_000;

@@ -1,34 +1,26 @@
-import { checkClaudeCode, claudeCodeFound, claudeCodeLocations } from "./check-claude-code.js";
-import { checkCodex, codexFound, codexLocations } from "./check-codex.js";
+import { hostsWith } from "../../hosts/registry.js";
+import { type DoctorCheck, type DoctorContext, warn } from "../../hosts/shared/doctor-check.js";
 import { checkConfig } from "./check-config.js";
-import { checkGemini, geminiFound } from "./check-gemini.js";
 import { checkNode } from "./check-node.js";
-import { checkOpencode, opencodeFound, opencodeLocations } from "./check-opencode.js";
-import { checkQwen, qwenFound } from "./check-qwen.js";
 import { checkStore } from "./check-store.js";
-import { type DoctorCheck, type DoctorContext, warn } from "./doctor-check.js";
 
-/** Every doctor check, in the order printed: Node, config, each host found, the store. */
+/** Every doctor check, in the order printed: Node, config, each registered host found here, the store. */
 export async function runDoctor(context: DoctorContext): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [checkNode(process.versions.node)];
   const config = checkConfig(context);
   checks.push(...config.checks);
-  const claude = claudeCodeFound(context);
-  const opencode = opencodeFound(context);
-  if (claude) checks.push(...checkClaudeCode(context));
-  if (opencode) checks.push(...checkOpencode(context));
-  const codex = codexFound(context);
-  if (codex) checks.push(...(await checkCodex(context)));
-  const gemini = geminiFound(context);
-  if (gemini) checks.push(...checkGemini(context));
-  const qwen = qwenFound(context);
-  if (qwen) checks.push(...checkQwen(context));
-  if (!claude && !opencode && !codex && !gemini && !qwen) {
+  const hosts = await Promise.all(hostsWith("doctor").map(async (host) => ({ host, doctor: await host.doctor() })));
+  const found = hosts.filter(({ doctor }) => doctor.found(context));
+  for (const { doctor } of found) checks.push(...(await doctor.check(context)));
+  if (found.length === 0) {
+    const looked = hosts
+      .filter(({ doctor }) => doctor.locations !== undefined)
+      .map(({ host, doctor }) => `${host.displayName} (${doctor.locations?.(context).join(", ")})`);
     checks.push(
       warn(
         "hosts",
-        `no agent host found: looked for Claude Code (${claudeCodeLocations(context).join(", ")}), opencode (${opencodeLocations(context).join(", ")}) and Codex (${codexLocations(context).join(", ")})`,
-        "Run your agent once, then `toolgate install claude-code` or `toolgate install opencode`.",
+        `no agent host found: looked for ${looked.join(", ")}`,
+        "Run your agent once, then `toolgate install <host>` (see `toolgate install --help`).",
       ),
     );
   }

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
-import type { HostStreamParser, HostStreamSummary } from "../../adapters/host-stream.js";
-import { HOST_STREAMS } from "./host-streams.js";
+import type { HostStreamParser, HostStreamSummary } from "../../hosts/shared/host-stream.js";
+import { hostStreams } from "./host-streams.js";
 import { LineSplitter } from "./line-splitter.js";
 
 export interface AgentRun {
@@ -33,7 +33,7 @@ export async function runAgent(options: {
 }): Promise<AgentRun> {
   const [program, ...args] = options.command;
   if (program === undefined) throw new Error("no command to run");
-  const detector = HOST_STREAMS.find((candidate) => candidate.detect(options.command));
+  const detector = (await hostStreams()).find((candidate) => candidate.detect(options.command));
   const parser: HostStreamParser | undefined = detector?.create();
   const output = options.output ?? process.stdout;
   const child = spawn(program, args, {

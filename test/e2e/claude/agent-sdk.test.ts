@@ -6,14 +6,14 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type CanUseTool, query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { afterAll, describe, expect, it } from "vitest";
+import { createGuard } from "../../../src/guard/create-guard.js";
 import {
   guardCanUseTool,
   guardHooks,
   observe,
   withPermissionDenials,
-} from "../../../src/adapters/claude-agent-sdk/index.js";
-import { findTranscriptDenials } from "../../../src/adapters/claude-code/transcript-denials.js";
-import { createGuard } from "../../../src/guard/create-guard.js";
+} from "../../../src/hosts/claude-agent-sdk/index.js";
+import { findTranscriptDenials } from "../../../src/hosts/claude-code/transcript-denials.js";
 import { type FakeAnthropic, startFakeAnthropic } from "./fake-anthropic.js";
 import { claudeBinary, createWorkspace, offlineEnvironment, type Workspace } from "./run-claude.js";
 import { bash } from "./scripts.js";

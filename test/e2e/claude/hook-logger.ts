@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLAUDE_HOOK_EVENTS } from "../../../src/adapters/claude-code/hook-input.js";
+import { CLAUDE_HOOK_EVENTS } from "../../../src/hosts/claude-code/hook-input.js";
 import type { Workspace } from "./run-claude.js";
 
 const LOGGER_SOURCE = `import { appendFileSync } from "node:fs";

@@ -302,7 +302,7 @@ describe("toolgate install opencode", () => {
         expect(result.status).toBe(0);
         const config = JSON.parse(readFileSync(join(projectDir, "opencode.json"), "utf8")) as { plugin: string[] };
         expect(config.plugin).toEqual([
-          pathToFileURL(join(dirname(TOOLGATE_CLI), "..", "node", "opencode-plugin.js")).href,
+          pathToFileURL(join(dirname(TOOLGATE_CLI), "..", "hosts", "opencode", "opencode-plugin.js")).href,
         ]);
       },
     });

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { classifyOutput } from "../../../src/adapters/opencode/classify-output.js";
-import { isRealUserMessage } from "../../../src/adapters/opencode/opencode-signal.js";
-import { type OpencodeDelivery, OpencodeTracker } from "../../../src/adapters/opencode/opencode-tracker.js";
 import { createGuard, type GuardOptions } from "../../../src/guard/create-guard.js";
+import { classifyOutput } from "../../../src/hosts/opencode/classify-output.js";
+import { isRealUserMessage } from "../../../src/hosts/opencode/opencode-signal.js";
+import { type OpencodeDelivery, OpencodeTracker } from "../../../src/hosts/opencode/opencode-tracker.js";
 
 /** One recorded plugin call from test/fixtures/opencode/<name>.json (recorded from the real opencode 1.18.33). */
 export interface FixtureEntry {

@@ -7,7 +7,7 @@ import { startFakeOpenAI } from "./fake-openai.js";
 import { type OpencodeRunOptions, type OpencodeRunResult, runOpencode } from "./run-opencode.js";
 
 /** The plugin as opencode loads it in these tests: the TypeScript source, run by opencode's own Bun. */
-export const PLUGIN_SOURCE = resolve("src/node/opencode-plugin.ts");
+export const PLUGIN_SOURCE = resolve("src/hosts/opencode/opencode-plugin.ts");
 export const TOOLGATE_CLI = resolve("dist/cli/main.js");
 
 export interface ScenarioResult {

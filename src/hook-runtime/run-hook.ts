@@ -1,0 +1,123 @@
+import type { HookAnswer, HookHost } from "../hosts/shared/hook-host.js";
+import { openTranscript, readTranscript } from "../hosts/shared/read-transcript.js";
+import { openToolgate, type Toolgate } from "../root/open-toolgate.js";
+import { runAbortSink } from "../root/run-abort-sink.js";
+import { noteRunSession } from "../root/run-sessions.js";
+
+export interface RunHookOptions {
+  stdinText: string;
+  env?: Record<string, string | undefined>;
+  /** reports internal errors; one line on stderr by default */
+  onError?: (message: string) => void;
+  /**
+   * how long the decision may take (config, store, policy, the host's handler) before the host's fail-closed
+   * answer is given instead; default: no bound (the hook process passes `HOOK_ANSWER_BUDGET_MS`)
+   */
+  answerBudgetMs?: number;
+}
+
+/** An answered hook event whose sink deliveries (store appends, webhooks, command hooks) may still be under way. */
+export interface StartedHook {
+  answer: HookAnswer;
+  /**
+   * Waits for the deliveries still under way and closes the store, at most `budgetMs` (none: until done). Resolves
+   * `true` when everything finished, `false` when the budget ran out first (what was still under way is abandoned
+   * with the process; see docs/reliability.md for what the audit trail keeps). Never throws.
+   */
+  finish(options?: { budgetMs?: number }): Promise<boolean>;
+}
+
+/**
+ * One command-hook event, answered before anything that only observes it: parse the event, open toolgate through
+ * the one composition root (config, policy, store, audit), hand the host's handler a guard session, and return the
+ * answer while sink deliveries go on; the caller writes the answer, then calls `finish`. Anything that goes wrong,
+ * and a decision that takes longer than `answerBudgetMs`, becomes the host's fail-closed answer (a refusal for
+ * gating events and unreadable input), never an allow.
+ */
+export async function startHook<Input>(host: HookHost<Input>, options: RunHookOptions): Promise<StartedHook> {
+  const env = options.env ?? process.env;
+  const onError = options.onError ?? ((message: string) => process.stderr.write(`toolgate: ${message}\n`));
+  const eventName = topLevelEventName(options.stdinText);
+  let toolgate: Toolgate | undefined;
+  const failClosed = (message: string): HookAnswer => {
+    onError(`hook ${eventName ?? "(unreadable event)"} failed: ${message}`);
+    return host.failClosed({ eventName, reason: message });
+  };
+  const decide = async (): Promise<HookAnswer> => {
+    try {
+      const input = host.parse(options.stdinText);
+      const interactive = host.interactive(env);
+      const cwd = host.projectDir(input, env) ?? process.cwd();
+      toolgate = await openToolgate({
+        host: host.name,
+        ...(host.escalationDefaults === undefined ? {} : { hostDefaults: host.escalationDefaults }),
+        cwd,
+        env,
+        // tells `toolgate run` about an abort, so it can end an agent whose hooks cannot stop it
+        sinks: runAbortSink(env, { hostEndsRun: host.endsRunOnAbort === true }),
+        onError: (error, where) => onError(`${where}: ${error instanceof Error ? error.message : String(error)}`),
+      });
+      const sessionId = host.sessionId(input);
+      noteRunSession(env, sessionId);
+      const session = toolgate.guard.session(sessionId, { interactive, host: host.name });
+      return await host.handle(input, { session, interactive, readTranscript, openTranscript });
+    } catch (error) {
+      return failClosed(error instanceof Error ? error.message : String(error));
+    }
+  };
+  const deciding = decide();
+  const answer = await withinBudget(deciding, options.answerBudgetMs, () =>
+    failClosed(`no decision within ${options.answerBudgetMs} ms (the store or the config did not answer in time)`),
+  );
+  const closing = (async () => {
+    await deciding;
+    await toolgate?.close();
+  })().catch((error: unknown) => onError(`closing the store: ${String(error)}`));
+  return {
+    answer,
+    async finish(finishOptions = {}) {
+      const done = await withinBudget(
+        closing.then(() => true),
+        finishOptions.budgetMs,
+        () => false,
+      );
+      return done;
+    },
+  };
+}
+
+/**
+ * One command-hook process, for any command-hook host, answered after every delivery finished (tests and callers
+ * that have no stdout of their own). The hook process itself uses `startHook` to answer first.
+ */
+export async function runHook<Input>(host: HookHost<Input>, options: RunHookOptions): Promise<HookAnswer> {
+  const started = await startHook(host, options);
+  await started.finish();
+  return started.answer;
+}
+
+/** `work`'s value, or `fallback()` once `budgetMs` passed first (no budget: `work` alone). */
+async function withinBudget<T>(work: Promise<T>, budgetMs: number | undefined, fallback: () => T): Promise<T> {
+  if (budgetMs === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback()), budgetMs);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The event name of the parsed payload's top level (never a nested field), or undefined when it does not parse. */
+function topLevelEventName(text: string): string | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    const name = (value as Record<string, unknown>)["hook_event_name"];
+    return typeof name === "string" ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,105 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { ToolgateError } from "../../core/errors.js";
+import { isTrusted } from "../../root/claude-settings.js";
+import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../shared/doctor-check.js";
+import { probeHookCommand } from "../shared/run-hook-command.js";
+import { claudeSettingsPath, defaultHookCommand, type InstallScope, readSettings } from "./install-claude-code.js";
+import { hasToolgateHooks, toolgateHookCommands } from "./settings-hooks.js";
+
+const SCOPES: readonly InstallScope[] = ["user", "project", "local"];
+
+/** The project Claude Code runs in: `CLAUDE_PROJECT_DIR` when set, else the current directory. */
+function projectDirectory(context: DoctorContext): string {
+  return resolve(context.env.CLAUDE_PROJECT_DIR || context.cwd);
+}
+
+/** Claude Code is set up here when its user or project settings directory exists. */
+export function claudeCodeFound(context: DoctorContext): boolean {
+  return existsSync(join(context.home, ".claude")) || existsSync(join(projectDirectory(context), ".claude"));
+}
+
+/** Where doctor looks for Claude Code (for the "no host found" line). */
+export function claudeCodeLocations(context: DoctorContext): string[] {
+  return [join(context.home, ".claude"), join(projectDirectory(context), ".claude")];
+}
+
+/**
+ * toolgate's hooks in the user, project and local settings files: present for every event, and each distinct
+ * hook command starts a working toolgate (run with `--version`, 5 s timeout). A command from a project file of a
+ * workspace Claude Code has not trusted is not run (it could be anything a cloned repository put there), unless it
+ * is exactly the command this toolgate installs.
+ */
+export function checkClaudeCode(context: DoctorContext): DoctorCheck[] {
+  const checks: DoctorCheck[] = [];
+  const commands = new Map<string, string>();
+  let installed = false;
+  for (const scope of SCOPES) {
+    const path = claudeSettingsPath({ scope, cwd: projectDirectory(context), home: context.home });
+    if (!existsSync(path)) continue;
+    const name = `claude-code hooks (${scope})`;
+    let settings: Record<string, unknown>;
+    try {
+      settings = readSettings(path).settings;
+    } catch (error) {
+      if (!ToolgateError.is(error)) throw error;
+      checks.push(fail(name, error.message, `Fix the JSON in ${path}, then run \`toolgate doctor\` again.`));
+      continue;
+    }
+    const found = toolgateHookCommands(settings);
+    if (found.length === 0) continue;
+    installed = true;
+    for (const command of found) commands.set(command, path);
+    checks.push(
+      hasToolgateHooks(settings)
+        ? ok(name, `installed in ${path}`)
+        : warn(
+            name,
+            `${path} has toolgate hooks for some events only`,
+            `toolgate install claude-code --${scope}   # adds the missing events`,
+          ),
+    );
+  }
+  if (!installed) {
+    checks.push(
+      warn(
+        "claude-code hooks",
+        `no toolgate hooks in ${SCOPES.map((scope) => claudeSettingsPath({ scope, cwd: projectDirectory(context), home: context.home })).join(", ")}`,
+        "toolgate install claude-code          # or --user for every project",
+      ),
+    );
+  }
+  const trusted = isTrusted(projectDirectory(context), context.home);
+  for (const [command, path] of commands) {
+    const scope = scopeOf(path, context);
+    if (scope !== "user" && !trusted && command !== defaultHookCommand()) {
+      checks.push(
+        warn(
+          "claude-code hook command",
+          `not run: ${command} comes from ${path} and Claude Code has not trusted this workspace`,
+          `Read the command in ${path}; once you trust it, run \`claude\` here and accept the trust dialog, or run \`toolgate install claude-code --${scope}\` to use this toolgate.`,
+        ),
+      );
+      continue;
+    }
+    const probe = probeHookCommand(command, context.env);
+    checks.push(
+      probe.ok
+        ? ok("claude-code hook command", `${command} runs toolgate ${probe.version}`)
+        : fail(
+            "claude-code hook command",
+            `the hook command in ${path} does not start toolgate (${probe.reason}); toolgate checks nothing in these sessions`,
+            `toolgate install claude-code --${scope}   # rewrites the command for this toolgate and node`,
+          ),
+    );
+  }
+  return checks;
+}
+
+function scopeOf(path: string, context: DoctorContext): InstallScope {
+  return (
+    SCOPES.find(
+      (scope) => claudeSettingsPath({ scope, cwd: projectDirectory(context), home: context.home }) === path,
+    ) ?? "project"
+  );
+}

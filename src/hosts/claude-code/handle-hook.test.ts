@@ -1,0 +1,208 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createGuard } from "../../guard/create-guard.js";
+import { runHook } from "../../hook-runtime/run-hook.js";
+import { compilePolicy } from "../../policy/compile-policy.js";
+import { claudeHookHost } from "./claude-hook-host.js";
+import { type ClaudeHookContext, handleClaudeHook } from "./handle-hook.js";
+import { parseClaudeHookInput } from "./hook-input.js";
+import type { HookAnswer } from "./hook-output.js";
+
+const runClaudeCodeHook = async (options: {
+  stdinText: string;
+  environment: Record<string, string>;
+  onError: () => void;
+}): Promise<HookAnswer> =>
+  (await runHook(claudeHookHost, {
+    stdinText: options.stdinText,
+    env: options.environment,
+    onError: options.onError,
+  })) as HookAnswer;
+
+const fixtures = join(import.meta.dirname, "..", "..", "..", "test", "fixtures", "claude-code");
+const fixture = (name: string) => readFileSync(join(fixtures, name), "utf8");
+const payload = (name: string, patch: Record<string, unknown> = {}) =>
+  parseClaudeHookInput(JSON.stringify({ ...JSON.parse(fixture(name)), ...patch }));
+
+function context(options: { interactive: boolean; transcript?: string }): ClaudeHookContext {
+  const policy = compilePolicy({
+    rules: [{ rule: "Bash(rm:*)", behavior: "deny", origin: "test settings" }],
+    cwd: "/tmp/toolgate-fixture/project",
+    homeDir: "/tmp/toolgate-fixture/home",
+  });
+  const guard = createGuard({ policy, onError: () => undefined });
+  const session = guard.session("s1", { interactive: options.interactive, host: "claude-code" });
+  return { session, interactive: options.interactive, readTranscript: () => options.transcript };
+}
+
+describe("handleClaudeHook (recorded payloads)", () => {
+  it("PreToolUse: denies a rule-denied call first, with toolgate's guidance as the reason", async () => {
+    const answer = await handleClaudeHook(payload("pre-tool-use-rule-denied.json"), context({ interactive: false }));
+    const output = answer.output?.hookSpecificOutput;
+    expect(output?.permissionDecision).toBe("deny");
+    expect(String(output?.permissionDecisionReason)).toContain("[toolgate]");
+    expect(String(output?.permissionDecisionReason)).toContain("Bash(rm:*)");
+  });
+
+  it("PreToolUse: never answers allow; an allowed or asked call is left to Claude Code", async () => {
+    const hook = context({ interactive: false });
+    for (const command of ["echo ok", "touch new-file.txt", "npm publish"]) {
+      const answer = await handleClaudeHook(
+        payload("pre-tool-use.json", { tool_input: { command }, tool_use_id: `t-${command}` }),
+        hook,
+      );
+      expect(answer.output?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+      expect(answer.exitCode).toBe(0);
+    }
+  });
+
+  it("PreToolUse: stops the run (continue: false) once toolgate aborts, and keeps stopping", async () => {
+    const hook = context({ interactive: false });
+    const answers = [];
+    for (let index = 0; index < 6; index += 1) {
+      answers.push(
+        await handleClaudeHook(
+          payload("pre-tool-use-rule-denied.json", {
+            tool_input: { command: `rm -rf ./build-${index}` },
+            tool_use_id: `t${index}`,
+          }),
+          hook,
+        ),
+      );
+    }
+    const firstStop = answers.findIndex((answer) => answer.output?.continue === false);
+    expect(firstStop).toBeGreaterThanOrEqual(0);
+    expect(answers[firstStop]?.output?.stopReason).toMatch(/toolgate aborted the run/);
+    for (const answer of answers.slice(firstStop)) expect(answer.output?.continue).toBe(false);
+  });
+
+  it("PermissionRequest: headless -> deny with toolgate's message; interactive -> left to the person", async () => {
+    const transcript = fixture("transcript-denials.jsonl");
+    const headless = await handleClaudeHook(
+      payload("permission-request.json"),
+      context({ interactive: false, transcript }),
+    );
+    const decision = headless.output?.hookSpecificOutput?.decision as { behavior: string; message: string };
+    expect(decision.behavior).toBe("deny");
+    expect(decision.message).toMatch(/^\[toolgate\]/);
+    const interactive = await handleClaudeHook(
+      payload("permission-request.json"),
+      context({ interactive: true, transcript }),
+    );
+    expect(interactive.output).toBeUndefined();
+  });
+
+  it("Stop and SessionEnd reconcile the transcript: each denial no hook saw is recorded once", async () => {
+    const hook = context({ interactive: false, transcript: fixture("transcript-denials.jsonl") });
+    await handleClaudeHook(payload("stop.json"), hook);
+    await handleClaudeHook(payload("session-end.json"), hook);
+    const records = (await hook.session.state()).records;
+    expect(records.map((record) => [record.toolUseId, record.tool, record.source])).toEqual([
+      ["toolu_main_002_0", "Bash", "rule"],
+      ["toolu_main_003_0", "Read", "rule"],
+      ["toolu_main_004_0", "Bash", "headless"],
+    ]);
+  });
+
+  it("PermissionDenied records a classifier denial; a subagent's call is attributed to it", async () => {
+    const hook = context({ interactive: false });
+    await handleClaudeHook(payload("permission-denied.json"), hook);
+    await handleClaudeHook(payload("subagent-start.json"), hook);
+    await handleClaudeHook(payload("pre-tool-use-subagent.json"), hook);
+    const records = (await hook.session.state()).records;
+    expect(records.map((record) => [record.source, record.agentId])).toEqual([
+      ["classifier", undefined],
+      ["rule", JSON.parse(fixture("subagent-start.json")).agent_id],
+    ]);
+  });
+
+  it("PostToolUseFailure counts a failure; PostToolUse a success (no decision either way)", async () => {
+    const hook = context({ interactive: false });
+    const failed = await handleClaudeHook(payload("post-tool-use-failure.json"), hook);
+    expect(failed.output?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+    // the failure entered the same-error streak of its tool
+    expect((await hook.session.state()).agents["main"]?.errorStreak).toMatchObject({ tool: "Bash", count: 1 });
+    await handleClaudeHook(payload("pre-tool-use-rule-denied.json"), hook);
+    expect((await hook.session.state()).agents["main"]?.tools["Bash"]?.consecutive).toBe(1);
+    const succeeded = await handleClaudeHook(payload("post-tool-use.json"), hook);
+    expect(succeeded.exitCode).toBe(0);
+    // the success ended the Bash streaks
+    const agent = (await hook.session.state()).agents["main"];
+    expect(agent?.consecutive).toBe(0);
+    expect(agent?.tools["Bash"]?.consecutive).toBe(0);
+    expect(agent?.errorStreak).toBeUndefined();
+  });
+
+  it("PostToolUse whose output shows an OS refusal counts as a sandbox denial", async () => {
+    const hook = context({ interactive: false });
+    await handleClaudeHook(
+      payload("post-tool-use.json", {
+        tool_input: { command: "touch /etc/x" },
+        tool_response: { stdout: "", stderr: "touch: cannot touch '/etc/x': Permission denied" },
+      }),
+      hook,
+    );
+    const records = (await hook.session.state()).records;
+    expect(records.map((record) => record.source)).toEqual(["sandbox"]);
+  });
+});
+
+describe("runClaudeCodeHook fails closed", () => {
+  const quiet = { onError: () => undefined };
+
+  it("an unreadable event blocks (exit 2)", async () => {
+    const answer = await runClaudeCodeHook({ stdinText: "{not json", environment: {}, ...quiet });
+    expect(answer.exitCode).toBe(2);
+  });
+
+  it("an unknown event name blocks (exit 2), and a nested hook_event_name does not change the event", async () => {
+    const unknown = await runClaudeCodeHook({
+      stdinText: JSON.stringify({ hook_event_name: "NewEvent", session_id: "s" }),
+      environment: {},
+      ...quiet,
+    });
+    expect(unknown.exitCode).toBe(2);
+    const nested = await runClaudeCodeHook({
+      stdinText: JSON.stringify({
+        hook_event_name: "PreToolUse",
+        session_id: "s",
+        tool_input: { note: { hook_event_name: "Stop" } },
+      }),
+      environment: {},
+      ...quiet,
+    });
+    expect(nested.output?.hookSpecificOutput).toMatchObject({
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+    });
+  });
+
+  it.each([
+    ["pre-tool-use.json", "PreToolUse"],
+    ["permission-request.json", "PermissionRequest"],
+  ])("an internal error on %s answers deny, never allow", async (name, event) => {
+    // an invalid store URL makes opening the store throw inside the hook
+    const answer = await runClaudeCodeHook({
+      stdinText: fixture(name),
+      environment: { TOOLGATE_DATABASE_URL: "mysql://nope", HOME: "/nonexistent-home" },
+      ...quiet,
+    });
+    expect(answer.exitCode).toBe(0);
+    const output = answer.output?.hookSpecificOutput as Record<string, unknown>;
+    expect(output.hookEventName).toBe(event);
+    const denied =
+      output.permissionDecision === "deny" ||
+      (output.decision as { behavior?: string } | undefined)?.behavior === "deny";
+    expect(denied).toBe(true);
+  });
+
+  it("an internal error on a non-gating event does not block the run", async () => {
+    const answer = await runClaudeCodeHook({
+      stdinText: fixture("stop.json"),
+      environment: { TOOLGATE_DATABASE_URL: "mysql://nope", HOME: "/nonexistent-home" },
+      ...quiet,
+    });
+    expect(answer.exitCode).toBe(1);
+  });
+});

@@ -1,0 +1,162 @@
+import type { Effect } from "../../core/effects.js";
+import type { ToolCall } from "../../core/events.js";
+import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
+import type { HookContext } from "../shared/hook-host.js";
+import type { ClaudeHookInput } from "./hook-input.js";
+import { additionalContext, type HookAnswer, PASS, permissionRequestDeny, preToolUseDeny } from "./hook-output.js";
+import { reconcileTranscript } from "./reconcile-transcript.js";
+import { findToolUseId } from "./transcript-denials.js";
+
+/** What the hook handler needs beyond the event: the guard session and a bounded transcript reader. */
+export type ClaudeHookContext = HookContext;
+
+/** Text that never changes a decision: nudges (and, for calls that go ahead, loop steering). */
+function softContext(effects: readonly Effect[], options: { withSteering: boolean }): string {
+  const parts = [nudgeOf(effects)?.text ?? ""];
+  if (options.withSteering) parts.push(textForModel(effects));
+  return parts.filter((part) => part !== "").join("\n");
+}
+
+/** The user-facing stop message when the effects abort the run. */
+function stopOf(effects: readonly Effect[]): string | undefined {
+  return abortOf(effects)?.error;
+}
+
+function callOf(input: { tool_name: string; tool_input: unknown }, toolUseId: string): ToolCall {
+  return { toolUseId, tool: input.tool_name, input: input.tool_input };
+}
+
+function agentOf(input: ClaudeHookInput): { agentId?: string } {
+  return input.agent_id === undefined ? {} : { agentId: input.agent_id };
+}
+
+async function preToolUse(
+  input: Extract<ClaudeHookInput, { hook_event_name: "PreToolUse" }>,
+  context: ClaudeHookContext,
+) {
+  // Claude Code prompts for asks itself (or, headless, fires PermissionRequest, where toolgate counts the denial)
+  const result = await context.session.decide(callOf(input, input.tool_use_id), {
+    ...agentOf(input),
+    ...(input.permission_mode === undefined ? {} : { mode: input.permission_mode }),
+    hostAsks: true,
+  });
+  const denied = result.decision.behavior === "deny";
+  // an abort (the first, or the same one repeated for a call made after it) stops the run
+  const stop = stopOf(result.effects);
+  const soft = softContext(result.effects, { withSteering: !denied });
+  if (denied) {
+    const reason = result.text !== "" ? result.text : result.decision.reason;
+    return preToolUseDeny({
+      reason,
+      ...(soft === "" ? {} : { additionalContext: soft }),
+      ...(stop === undefined ? {} : { stop }),
+    });
+  }
+  // allow or ask: Claude Code decides (its own prompt, or PermissionRequest in a headless run). Never answer allow.
+  if (soft === "" && stop === undefined) return PASS;
+  return additionalContext({ event: "PreToolUse", text: soft, ...(stop === undefined ? {} : { stop }) });
+}
+
+async function permissionRequest(
+  input: Extract<ClaudeHookInput, { hook_event_name: "PermissionRequest" }>,
+  context: ClaudeHookContext,
+): Promise<HookAnswer> {
+  if (context.interactive) return PASS; // the person answers; PostToolUse or the transcript tells the outcome
+  const transcript = input.transcript_path === undefined ? undefined : context.readTranscript(input.transcript_path);
+  const toolUseId =
+    (transcript === undefined
+      ? undefined
+      : findToolUseId({ transcript, tool: input.tool_name, input: input.tool_input })) ??
+    // never derived from the input (it may hold a secret): a fresh id for a call the transcript does not show yet
+    `permission-request:${input.tool_name}:${globalThis.crypto.randomUUID()}`;
+  const effects = await context.session.denied(callOf(input, toolUseId), {
+    source: "headless",
+    reason: `Claude Code asks before running this ${input.tool_name} call, and nobody can answer in this non-interactive session.`,
+    ...agentOf(input),
+  });
+  const stop = stopOf(effects);
+  const text = textForModel(effects);
+  const message =
+    text !== ""
+      ? text
+      : `${input.tool_name} needs approval, and this session is non-interactive, so it was denied. Do not retry it.`;
+  // An abort interrupts the run: Claude Code ends with an error result and exit code 1.
+  return permissionRequestDeny({ message, ...(stop === undefined ? {} : { interrupt: true, stop }) });
+}
+
+async function afterTool(input: ClaudeHookInput, context: ClaudeHookContext): Promise<HookAnswer> {
+  let effects: Effect[] = [];
+  if (input.hook_event_name === "PostToolUse") {
+    // the guard classifies the output once: a call whose output shows an OS or sandbox refusal counts as one
+    const output = outputText(input.tool_response);
+    effects = await context.session.succeeded(callOf(input, input.tool_use_id), {
+      ...agentOf(input),
+      ...(output === "" ? {} : { output }),
+    });
+  } else if (input.hook_event_name === "PostToolUseFailure") {
+    effects = await context.session.failed(callOf(input, input.tool_use_id), {
+      error: input.error,
+      ...exitCodeOf(input.error),
+      ...agentOf(input),
+    });
+  }
+  const text = softContext(effects, { withSteering: true });
+  const stop = stopOf(effects);
+  if (text === "" && stop === undefined) return PASS;
+  return additionalContext({ event: input.hook_event_name, text, ...(stop === undefined ? {} : { stop }) });
+}
+
+function outputText(response: unknown): string {
+  if (typeof response === "string") return response;
+  if (typeof response !== "object" || response === null) return "";
+  const { stdout, stderr } = response as { stdout?: unknown; stderr?: unknown };
+  return [stdout, stderr].filter((part): part is string => typeof part === "string" && part !== "").join("\n");
+}
+
+function exitCodeOf(error: string): { exitCode?: number } {
+  const match = /^Exit code (\d+)/.exec(error);
+  return match === null ? {} : { exitCode: Number(match[1]) };
+}
+
+/** Handles one Claude Code hook event against a guard session and returns the answer to print. */
+export async function handleClaudeHook(input: ClaudeHookInput, context: ClaudeHookContext): Promise<HookAnswer> {
+  switch (input.hook_event_name) {
+    case "PreToolUse":
+      return preToolUse(input, context);
+    case "PermissionRequest":
+      return permissionRequest(input, context);
+    case "PostToolUse":
+    case "PostToolUseFailure":
+      return afterTool(input, context);
+    case "PermissionDenied": {
+      const effects = await context.session.denied(callOf(input, input.tool_use_id), {
+        source: "classifier",
+        reason: input.reason,
+        decisionReasonType: "classifier",
+        ...agentOf(input),
+      });
+      const stop = stopOf(effects);
+      return stop === undefined ? PASS : { output: { continue: false, stopReason: stop }, exitCode: 0 };
+    }
+    case "UserPromptSubmit":
+      await context.session.turnStarted();
+      return PASS;
+    case "SessionStart":
+      return PASS;
+    case "SubagentStart":
+      await context.session.subagentStarted(input.agent_id, input.agent_type ? { agentType: input.agent_type } : {});
+      return PASS;
+    case "SubagentStop":
+      await reconcileTranscript({ context, path: input.agent_transcript_path, agentId: input.agent_id });
+      await context.session.subagentStopped(input.agent_id);
+      return PASS;
+    case "Stop":
+      await reconcileTranscript({ context, path: input.transcript_path });
+      await context.session.turnEnded({ outcome: "completed" });
+      return PASS;
+    case "SessionEnd":
+      await reconcileTranscript({ context, path: input.transcript_path });
+      await context.session.end();
+      return PASS;
+  }
+}

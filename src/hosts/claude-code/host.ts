@@ -1,0 +1,49 @@
+import { type HostDescriptor, withHome } from "../host-descriptor.js";
+
+/** Claude Code: command hooks in `.claude/settings*.json` (`toolgate hook claude-code`). */
+export const claudeCodeHost: HostDescriptor = {
+  name: "claude-code",
+  displayName: "Claude Code",
+  kind: "hook",
+  toolNames: [
+    "Bash",
+    "PowerShell",
+    "Read",
+    "LS",
+    "NotebookRead",
+    "Grep",
+    "Glob",
+    "Edit",
+    "MultiEdit",
+    "Write",
+    "NotebookEdit",
+    "WebFetch",
+    "WebSearch",
+  ],
+  hookHost: async () => (await import("./claude-hook-host.js")).claudeHookHost,
+  installer: async () => {
+    const module = await import("./install-claude-code.js");
+    return {
+      install: (options) => module.installClaudeCode(withHome(options)),
+      uninstall: (options) => module.uninstallClaudeCode(withHome(options)),
+    };
+  },
+  importRules: {
+    describe:
+      "Claude Code's settings hierarchy (.claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json, managed settings)",
+    example: "toolgate import claude-code",
+    load: async () => (await import("./import-claude-code.js")).importClaudeCode,
+  },
+  doctor: async () => {
+    const module = await import("./check-claude-code.js");
+    return { found: module.claudeCodeFound, locations: module.claudeCodeLocations, check: module.checkClaudeCode };
+  },
+  stream: async () => (await import("./stream-parser.js")).claudeCodeStreamDetector,
+  transcriptLocations: (options) => [`${options.homeDir}/.claude/projects`],
+  transcriptFormats: async () => [
+    (await import("./claude-code-session.js")).claudeCodeSession,
+    (await import("./claude-stream-json.js")).claudeStreamJson,
+  ],
+  textOutputWithoutCalls:
+    "Claude Code's `claude -p` text output holds only the final answer, no tool call: keep `--output-format stream-json --verbose` or the session files instead",
+};

@@ -1,0 +1,128 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parseJsonc } from "../shared/json-file-edit.js";
+import { installClaudeCode, uninstallClaudeCode } from "./install-claude-code.js";
+import { hasToolgateHooks } from "./settings-hooks.js";
+
+const COMMAND = '"/usr/bin/node" "/opt/toolgate/dist/cli/main.js" hook claude-code';
+
+/** A settings file as people write them: 4-space indentation, their own key order, comments, another hook. */
+const USER_SETTINGS = `{
+    // team defaults
+    "permissions": {
+        "deny": ["Bash(rm -rf /)"],
+        "allow": [
+            "Bash(npm test)"
+        ]
+    },
+    "model": "opus",
+    "hooks": {
+        "PreToolUse": [
+            { "matcher": "Bash", "hooks": [{ "type": "command", "command": "./audit.sh" }] }
+        ]
+    },
+    "env": { "FOO": "1" } /* trailing comment */
+}
+`;
+
+let root: string;
+let project: string;
+const settingsFile = () => join(project, ".claude", "settings.json");
+const options = (extra: Partial<Parameters<typeof installClaudeCode>[0]> = {}) => ({
+  scope: "project" as const,
+  dryRun: false,
+  command: COMMAND,
+  cwd: project,
+  home: join(root, "home"),
+  ...extra,
+});
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "toolgate-install-"));
+  project = join(root, "project");
+  mkdirSync(join(project, ".claude"), { recursive: true });
+});
+
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("installClaudeCode on an existing settings file", () => {
+  it("only adds lines: indentation, key order, comments and the other hook stay as written", () => {
+    writeFileSync(settingsFile(), USER_SETTINGS);
+    const outcome = installClaudeCode(options());
+    const text = readFileSync(settingsFile(), "utf8");
+    expect(outcome.written).toBe(true);
+    // the one line that changes is the previous last entry, which gains a comma
+    const removed = outcome.diff.filter((line) => line.startsWith("- "));
+    for (const line of removed) expect(outcome.diff).toContain(`+ ${line.slice(2)},`);
+    // every original line is still there, in order, with its indentation (the previous last entry gains a comma)
+    const lines = text.split("\n");
+    let at = 0;
+    for (const line of USER_SETTINGS.split("\n")) {
+      const found = lines.findIndex((kept, index) => index >= at && (kept === line || kept === `${line},`));
+      expect(found, `kept: ${JSON.stringify(line)}`).toBeGreaterThanOrEqual(0);
+      at = found + 1;
+    }
+    expect(text.endsWith("}\n")).toBe(true);
+    expect(text).toContain(`\n${" ".repeat(24)}"command": ${JSON.stringify(COMMAND)}`);
+    const settings = parseJsonc(text) as Record<string, unknown>;
+    expect(hasToolgateHooks(settings)).toBe(true);
+    expect(Object.keys(settings)).toEqual(["permissions", "model", "hooks", "env"]);
+  });
+
+  it("shows in its diff every line the write changes", () => {
+    writeFileSync(settingsFile(), USER_SETTINGS);
+    const outcome = installClaudeCode(options());
+    const added =
+      outcome.diff.filter((line) => line.startsWith("+ ")).length -
+      outcome.diff.filter((line) => line.startsWith("- ")).length;
+    const before = USER_SETTINGS.split("\n").length;
+    const after = readFileSync(settingsFile(), "utf8").split("\n").length;
+    expect(after - before).toBe(added);
+  });
+
+  it("uninstall gives back the file as it was, byte for byte", () => {
+    writeFileSync(settingsFile(), USER_SETTINGS);
+    installClaudeCode(options());
+    uninstallClaudeCode(options());
+    expect(readFileSync(settingsFile(), "utf8")).toBe(USER_SETTINGS);
+  });
+
+  it("replaces an older toolgate command in place, touching only its lines", () => {
+    writeFileSync(settingsFile(), USER_SETTINGS);
+    installClaudeCode(options({ command: '"/old/node" "/old/toolgate/dist/cli/main.js" hook claude-code' }));
+    const outcome = installClaudeCode(options());
+    const removed = outcome.diff.filter((line) => line.startsWith("- "));
+    expect(removed.length).toBeGreaterThan(0);
+    expect(removed.every((line) => line.includes("/old/"))).toBe(true);
+    expect(installClaudeCode(options()).changed).toBe(false);
+  });
+
+  it("keeps CRLF line endings and tab indentation", () => {
+    const crlf = '{\r\n\t"model": "opus"\r\n}\r\n';
+    writeFileSync(settingsFile(), crlf);
+    installClaudeCode(options());
+    const text = readFileSync(settingsFile(), "utf8");
+    expect(text.startsWith('{\r\n\t"model": "opus",\r\n\t"hooks": {\r\n\t\t"PreToolUse"')).toBe(true);
+    expect(text.replace(/\r\n/g, "")).not.toContain("\n");
+    uninstallClaudeCode(options());
+    expect(readFileSync(settingsFile(), "utf8")).toBe(crlf);
+  });
+
+  it("--dry-run shows the same diff and writes nothing", () => {
+    writeFileSync(settingsFile(), USER_SETTINGS);
+    const dry = installClaudeCode(options({ dryRun: true }));
+    expect(readFileSync(settingsFile(), "utf8")).toBe(USER_SETTINGS);
+    expect(dry.written).toBe(false);
+    expect(installClaudeCode(options()).diff).toEqual(dry.diff);
+  });
+
+  it("creates a missing file with 2-space JSON", () => {
+    installClaudeCode(options());
+    const text = readFileSync(settingsFile(), "utf8");
+    expect(text).toBe(`${JSON.stringify(parseJsonc(text), null, 2)}\n`);
+  });
+});

@@ -1,0 +1,183 @@
+import type { DenialSource } from "../../core/events.js";
+import { type TranscriptLines, transcriptLinesOf } from "../shared/hook-host.js";
+
+/**
+ * Finds the denials in a Claude Code transcript (JSONL under `~/.claude/projects/...`). Some denials reach no hook
+ * at all (a Read/Edit refused by a path rule, a person's "No" at the prompt, a call to a tool a bare deny removed),
+ * so the Stop/SubagentStop/SessionEnd hooks reconcile the transcript to record each denial once.
+ *
+ * A tool_result is a denial when Claude Code marked it (`permissionDecision.decision === "reject"` or a
+ * `toolDenialKind`, both written by 2.1.330) or when its text is one of Claude Code's denial texts.
+ */
+export interface TranscriptDenial {
+  toolUseId: string;
+  tool: string;
+  input: unknown;
+  /** the text the model received */
+  text: string;
+  source: DenialSource;
+  /** Claude Code's `permissionDecision.reasonType`, when written */
+  decisionReasonType?: string;
+  /** the rule source Claude Code named (`projectSettings`, ...) */
+  ruleSource?: string;
+  agentId?: string;
+}
+
+interface TranscriptLine {
+  type?: string;
+  agentId?: string;
+  toolDenialKind?: string;
+  permissionDecision?: { decision?: string; source?: string; reasonType?: string; ruleSource?: string };
+  message?: { content?: unknown };
+}
+
+interface ContentBlock {
+  type?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+  tool_use_id?: string;
+  content?: unknown;
+  is_error?: boolean;
+}
+
+const USER_REJECTED = "The user doesn't want to proceed with this tool use.";
+const NO_SUCH_TOOL = /No such tool available: ([\w.-]+)/;
+const PATH_DENIED = "File is in a directory that is denied by your permission settings.";
+const HOOK_ERROR = /^PreToolUse:[\w.-]+ hook error: /;
+const RULE_DENIED = /^Permission to use \S+ (with .+ )?has been denied\.?$/s;
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((block: ContentBlock & { text?: unknown }) => (typeof block.text === "string" ? block.text : ""))
+    .join("");
+}
+
+/** The denial source for a rejected tool_result, from Claude Code's markers first and its texts second. */
+export function classifyTranscriptDenial(options: {
+  text: string;
+  toolDenialKind?: string;
+  reasonType?: string;
+  decisionSource?: string;
+}): DenialSource | undefined {
+  const { text, toolDenialKind, reasonType, decisionSource } = options;
+  if (HOOK_ERROR.test(text) || reasonType === "hook" || decisionSource === "hook") return "hook";
+  if (text.includes(USER_REJECTED) || decisionSource === "user_reject") return "user";
+  if (
+    reasonType === "classifier" ||
+    toolDenialKind === "automode-blocked" ||
+    toolDenialKind === "automode-unavailable"
+  ) {
+    return "classifier";
+  }
+  if (reasonType === "mode") return "mode";
+  if (toolDenialKind === "permission-rule" || reasonType === "rule" || reasonType === "subcommandResults")
+    return "rule";
+  if (text.includes(PATH_DENIED) || NO_SUCH_TOOL.test(text) || RULE_DENIED.test(text)) return "rule";
+  if (toolDenialKind === "user-rejected") return "headless";
+  return undefined;
+}
+
+/**
+ * Parses transcript text (whole file or a tail) and returns its denials in order. Lines that do not parse are
+ * skipped (the last line of a live transcript may be partial).
+ */
+export function findTranscriptDenials(text: string): TranscriptDenial[] {
+  return findTranscriptDenialsIn(transcriptLinesOf(text));
+}
+
+/**
+ * The same, reading only the lines that matter: a denial is a tool_result marked `is_error`, so only lines holding
+ * `"is_error"` are parsed first, then only the lines that name the tool_use ids those results answer (for the tool
+ * and its input: the newest `tool_use` with that id before its result, as Claude Code writes it). A long session's
+ * transcript is megabytes of tool output that holds neither.
+ */
+export function findTranscriptDenialsIn(transcript: TranscriptLines): TranscriptDenial[] {
+  const pending: { denial: TranscriptDenial; at: number }[] = [];
+  for (const { line: raw, at } of transcript.linesWith(['"is_error"'])) {
+    if (!raw.includes('"tool_result"')) continue;
+    const line = parseLine(raw);
+    if (line?.type !== "user") continue;
+    for (const block of blocksOf(line)) {
+      if (block.type !== "tool_result" || block.is_error !== true || typeof block.tool_use_id !== "string") continue;
+      const resultText = textOf(block.content);
+      const rejected = line.permissionDecision?.decision === "reject" || line.toolDenialKind !== undefined;
+      const source = classifyTranscriptDenial({
+        text: resultText,
+        toolDenialKind: line.toolDenialKind,
+        reasonType: rejected ? line.permissionDecision?.reasonType : undefined,
+        decisionSource: rejected ? line.permissionDecision?.source : undefined,
+      });
+      if (source === undefined) continue;
+      const denial: TranscriptDenial = {
+        toolUseId: block.tool_use_id,
+        tool: NO_SUCH_TOOL.exec(resultText)?.[1] ?? "unknown",
+        input: {},
+        text: resultText,
+        source,
+      };
+      if (rejected && line.permissionDecision?.reasonType)
+        denial.decisionReasonType = line.permissionDecision.reasonType;
+      if (rejected && line.permissionDecision?.ruleSource) denial.ruleSource = line.permissionDecision.ruleSource;
+      if (line.agentId) denial.agentId = line.agentId;
+      pending.push({ denial, at });
+    }
+  }
+  // the tool and input of the call each result answers: the newest tool_use with its id before the result's line
+  return pending.map(({ denial, at }) => {
+    const use = transcript.lastWith(JSON.stringify(denial.toolUseId), at, (raw) =>
+      raw.includes('"tool_use"') ? toolUseIn(raw, denial.toolUseId) : undefined,
+    );
+    return use === undefined ? denial : { ...denial, tool: use.tool, input: use.input ?? {} };
+  });
+}
+
+/** The tool_use block with this id in an assistant line (the last one, as a later block would win). */
+function toolUseIn(raw: string, id: string): { tool: string; input: unknown } | undefined {
+  const line = parseLine(raw);
+  if (line?.type !== "assistant") return undefined;
+  let use: { tool: string; input: unknown } | undefined;
+  for (const block of blocksOf(line)) {
+    if (block.type === "tool_use" && block.id === id) use = { tool: String(block.name), input: block.input };
+  }
+  return use;
+}
+
+function parseLine(raw: string): TranscriptLine | undefined {
+  try {
+    const line = JSON.parse(raw) as unknown;
+    return typeof line === "object" && line !== null ? (line as TranscriptLine) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function blocksOf(line: TranscriptLine): ContentBlock[] {
+  return Array.isArray(line.message?.content) ? (line.message.content as ContentBlock[]) : [];
+}
+
+/** The id of the newest tool_use for this tool and input: PermissionRequest payloads carry no tool_use_id. */
+export function findToolUseId(options: { transcript: string; tool: string; input: unknown }): string | undefined {
+  const wanted = JSON.stringify(options.input);
+  const lines = options.transcript.split("\n");
+  for (let index = lines.length - 1; index >= 0; index -= 1) {
+    const raw = lines[index] ?? "";
+    if (!raw.includes('"tool_use"')) continue;
+    let line: TranscriptLine;
+    try {
+      line = JSON.parse(raw) as TranscriptLine;
+    } catch {
+      continue;
+    }
+    if (line.type !== "assistant" || !Array.isArray(line.message?.content)) continue;
+    const blocks = line.message.content as ContentBlock[];
+    for (const block of [...blocks].reverse()) {
+      if (block.type === "tool_use" && block.name === options.tool && JSON.stringify(block.input) === wanted) {
+        return block.id;
+      }
+    }
+  }
+  return undefined;
+}

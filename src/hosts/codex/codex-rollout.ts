@@ -1,0 +1,133 @@
+import { asRecord, asString, parseObject, timeOf, typedRecord } from "../shared/read-lines.js";
+import type { CallFact, ReaderFact, ReaderSource, TranscriptFormat } from "../shared/reader-event.js";
+import { usageTokens } from "../shared/usage-tokens.js";
+
+/**
+ * Codex rollout files (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`, 0.169). Calls are `response_item`
+ * `function_call` / `custom_tool_call` payloads, results the matching `*_call_output`; a refusal is only text
+ * (``exec_command failed: CreateProcess { message: "Rejected(...)" }``). A `token_usage_record` follows the
+ * calls of the model response it paid for.
+ */
+export const codexRollout: TranscriptFormat = {
+  id: "codex-rollout",
+  host: "codex",
+  headless: false,
+  sniffOrder: 13,
+  sniff(head) {
+    return head.some((line) => {
+      const record = parseObject(line);
+      return record?.["type"] === "session_meta" && asRecord(record["payload"]) !== undefined;
+    });
+  },
+  read: readCodexRollout,
+};
+
+/** `Process exited with code N` in an exec output, or a JSON output's `metadata.exit_code`. */
+export function codexOutput(raw: unknown): { text: string; exitCode?: number } {
+  let text = typeof raw === "string" ? raw : JSON.stringify(raw ?? "");
+  let exitCode: number | undefined;
+  if (text.startsWith("{")) {
+    const parsed = parseObject(text);
+    const metadata = asRecord(parsed?.["metadata"]);
+    if (typeof metadata?.["exit_code"] === "number") exitCode = metadata["exit_code"];
+    const output = asString(parsed?.["output"]);
+    if (output !== undefined) text = output;
+  }
+  const exit = /Process exited with code (-?\d+)/.exec(text.slice(0, 300));
+  if (exit !== null) exitCode = Number(exit[1]);
+  return exitCode === undefined ? { text } : { text, exitCode };
+}
+
+function parseArguments(raw: unknown): unknown {
+  if (typeof raw !== "string") return raw;
+  return parseObject(raw) ?? raw;
+}
+
+/**
+ * Whether a line of a rollout already announced can hold a call, a result, usage, a turn or the session: the bulk
+ * (`event_msg` progress, `turn_context`, `world_state`) is not parsed. A line that is not a whole JSON object or has
+ * no `"type"` is still parsed (and counted as skipped when it does not parse), as before.
+ */
+const TYPED = Buffer.from('"type":"');
+const MATTERS = [
+  '"type":"response_item"',
+  '"type":"token_usage_record"',
+  '"task_started"',
+  '"type":"session_meta"',
+].map((needle) => Buffer.from(needle));
+
+/** Run on the raw bytes (not decoded when false); ASCII needles match the same in bytes as in text. */
+function mayMatter(bytes: Buffer): boolean {
+  if (bytes[0] !== 123 || bytes[bytes.length - 1] !== 125 || !bytes.includes(TYPED)) return true;
+  return MATTERS.some((needle) => bytes.includes(needle));
+}
+
+async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFact> {
+  let sessionId = source.fallbackSessionId;
+  let interactive: boolean | undefined;
+  let pending: CallFact[] = [];
+  let announced = false;
+  const flush = function* (tokens: number): Generator<ReaderFact> {
+    const share = pending.length === 0 ? 0 : Math.round(tokens / pending.length);
+    for (const call of pending) yield share > 0 ? { ...call, tokens: share } : call;
+    pending = [];
+  };
+  for await (const line of source.lines((bytes) => !announced || mayMatter(bytes))) {
+    if (line.length === 0) continue;
+    const typed = typedRecord(line, source);
+    if (typed === undefined) continue;
+    const { record, type } = typed;
+    const at = timeOf(record["timestamp"], source.fallbackAt);
+    const payload = asRecord(record["payload"]) ?? {};
+    if (type === "session_meta") {
+      sessionId = asString(payload["id"]) ?? asString(payload["session_id"]) ?? sessionId;
+      const origin = `${asString(payload["originator"]) ?? ""} ${asString(payload["source"]) ?? ""}`;
+      interactive = !/exec/.test(origin);
+      continue;
+    }
+    if (!announced) {
+      announced = true;
+      yield interactive === undefined
+        ? { type: "session", sessionId, at }
+        : { type: "session", sessionId, at, interactive };
+    }
+    if (type === "token_usage_record") {
+      yield* flush(usageTokens(payload["usage"]));
+      continue;
+    }
+    if (type === "event_msg" && payload["type"] === "task_started") {
+      yield* flush(0);
+      yield { type: "turn", sessionId, at };
+      continue;
+    }
+    if (type !== "response_item") continue;
+    const itemType = asString(payload["type"]);
+    if (itemType === "function_call" || itemType === "custom_tool_call" || itemType === "local_shell_call") {
+      const input =
+        itemType === "function_call" ? parseArguments(payload["arguments"]) : (payload["input"] ?? payload["action"]);
+      pending.push({
+        type: "call",
+        sessionId,
+        at,
+        id: String(payload["call_id"] ?? payload["id"]),
+        tool: asString(payload["name"]) ?? itemType,
+        input,
+      });
+      continue;
+    }
+    yield* flush(0);
+    if (itemType !== "function_call_output" && itemType !== "custom_tool_call_output") continue;
+    const output = codexOutput(payload["output"]);
+    const failed =
+      output.exitCode === undefined ? /\bfailed\b|\brejected\b/.test(output.text.slice(0, 500)) : output.exitCode !== 0;
+    yield {
+      type: "result",
+      sessionId,
+      at,
+      id: String(payload["call_id"]),
+      outcome: failed ? "error" : "success",
+      ...output,
+    };
+  }
+  yield* flush(0);
+}

@@ -1,0 +1,38 @@
+import type { HostDescriptor } from "../host-descriptor.js";
+
+/** Codex CLI: command hooks in `hooks.json` (`toolgate hook codex`), with Codex's own `.rules` read beside. */
+export const codexHost: HostDescriptor = {
+  name: "codex",
+  displayName: "Codex CLI",
+  kind: "hook",
+  toolNames: [
+    "shell",
+    "shell_command",
+    "exec_command",
+    "local_shell",
+    "container_exec",
+    "container.exec",
+    "view_image",
+    "apply_patch",
+    "web_search",
+  ],
+  hookHost: async () => (await import("./bound-codex-hook-host.js")).codexHookHost,
+  installer: async () => (await import("./codex-installer.js")).codexInstaller,
+  importRules: {
+    describe:
+      "Codex's execpolicy .rules files ($CODEX_HOME/rules/*.rules, the trusted project's .codex/rules/*.rules; literal prefix_rule calls only)",
+    example: "toolgate import codex",
+    load: async () => (await import("./import-codex.js")).importCodex,
+  },
+  doctor: async () => {
+    const module = await import("./check-codex.js");
+    return { found: module.codexFound, locations: module.codexLocations, check: module.checkCodex };
+  },
+  stream: async () => (await import("./codex-stream.js")).codexStreamDetector,
+  transcriptLocations: (options) => [`${options.env["CODEX_HOME"] || `${options.homeDir}/.codex`}/sessions`],
+  transcriptFormats: async () => [
+    (await import("./codex-rollout.js")).codexRollout,
+    (await import("./codex-exec-json.js")).codexExecJson,
+    (await import("./codex-text.js")).codexText,
+  ],
+};

@@ -1,0 +1,119 @@
+import { asRecord, asString, parseObject, timeOf } from "../shared/read-lines.js";
+import type { ReaderFact, ReaderSource, TranscriptFormat } from "../shared/reader-event.js";
+import { usageTokens } from "../shared/usage-tokens.js";
+
+/**
+ * Gemini CLI session files (`~/.gemini/tmp/<project>/chats/session-*.jsonl`, 0.61): a header line with the
+ * sessionId, then message records, appended again each time they change (`$set` lines carry whole message lists).
+ * A `gemini` record's `toolCalls[]` holds the call and, once final, its `status` and `functionResponse`; each call
+ * is emitted once, when its status is final.
+ */
+const FINAL = new Set(["success", "error", "cancelled"]);
+const MAX_SEEN = 50_000;
+
+export const geminiSession: TranscriptFormat = {
+  id: "gemini-session",
+  host: "gemini",
+  headless: false,
+  sniffOrder: 10,
+  sniff(head) {
+    const first = parseObject(head[0] ?? "");
+    return first !== undefined && typeof first["sessionId"] === "string" && typeof first["projectHash"] === "string";
+  },
+  read: readGeminiSession,
+};
+
+/** The error (or output) a Gemini `functionResponse` carried back to the model. */
+export function functionResponseText(result: unknown): { error?: string; output: string } {
+  const parts = Array.isArray(result) ? result : [];
+  for (const part of parts) {
+    const response = asRecord(asRecord(asRecord(part)?.["functionResponse"])?.["response"]);
+    if (response === undefined) continue;
+    const error = asString(response["error"]);
+    if (error !== undefined) return { error, output: error };
+    return { output: asString(response["output"]) ?? JSON.stringify(response) };
+  }
+  return { output: "" };
+}
+
+async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
+  let sessionId = source.fallbackSessionId;
+  let announced = false;
+  const seen = new Set<string>();
+  function* message(record: Record<string, unknown>): Generator<ReaderFact> {
+    const at = timeOf(record["timestamp"], source.fallbackAt);
+    const type = asString(record["type"]);
+    if (type === "user") {
+      const content = Array.isArray(record["content"]) ? record["content"] : [];
+      const text = content.map((part) => asString(asRecord(part)?.["text"])).find((part) => part !== undefined);
+      if (text !== undefined && !text.startsWith("System:") && !text.startsWith("<session_context>")) {
+        yield { type: "turn", sessionId, at };
+      }
+      return;
+    }
+    if (type !== "gemini" || !Array.isArray(record["toolCalls"])) return;
+    const final = record["toolCalls"].map(asRecord).filter((call) => FINAL.has(String(call?.["status"])));
+    const fresh = final.filter((call) => !seen.has(String(call?.["id"])));
+    let tokens = fresh.length === 0 ? 0 : Math.round(usageTokens(record["tokens"]) / fresh.length);
+    for (const call of fresh) {
+      if (call === undefined) continue;
+      const id = String(call["id"]);
+      if (seen.size >= MAX_SEEN) seen.clear();
+      seen.add(id);
+      const callAt = timeOf(call["timestamp"], at);
+      const tool = String(call["name"]);
+      yield { type: "call", sessionId, at: callAt, id, tool, input: call["args"], tokens };
+      tokens = 0;
+      const response = functionResponseText(call["result"]);
+      const status = String(call["status"]);
+      // a shell command that failed is still `success`; its output ends with `Exit Code: N`
+      const exit = /\nExit Code: (-?\d+)/.exec(response.output);
+      const exitCode = exit === null ? undefined : Number(exit[1]);
+      yield {
+        type: "result",
+        sessionId,
+        at: callAt,
+        id,
+        outcome: status === "success" && (exitCode === undefined || exitCode === 0) ? "success" : "error",
+        ...(exitCode === undefined ? {} : { exitCode }),
+        text: response.error ?? response.output,
+        ...(status === "cancelled" ? { denial: { source: "user" as const, reason: "cancelled by the user" } } : {}),
+      };
+    }
+  }
+  for await (const line of source.lines()) {
+    if (line.length === 0) continue;
+    const record = parseObject(line);
+    if (record === undefined) {
+      source.skip();
+      continue;
+    }
+    if (typeof record["sessionId"] === "string" && typeof record["projectHash"] === "string") {
+      sessionId = record["sessionId"];
+      if (!announced) {
+        announced = true;
+        yield { type: "session", sessionId, at: timeOf(record["startTime"], source.fallbackAt) };
+      }
+      continue;
+    }
+    if (!announced) {
+      announced = true;
+      yield { type: "session", sessionId, at: source.fallbackAt };
+    }
+    const set = asRecord(record["$set"]);
+    if (set !== undefined) {
+      if (Array.isArray(set["messages"])) {
+        for (const entry of set["messages"]) {
+          const entryRecord = asRecord(entry);
+          if (entryRecord !== undefined) yield* message(entryRecord);
+        }
+      }
+      continue;
+    }
+    if (typeof record["type"] !== "string") {
+      source.skip();
+      continue;
+    }
+    yield* message(record);
+  }
+}

@@ -1,0 +1,58 @@
+import { asRecord, asString, parseObject, timeOf, typedRecord } from "../shared/read-lines.js";
+import type { ReaderFact, ReaderSource, TranscriptFormat } from "../shared/reader-event.js";
+
+/**
+ * `gemini -p ... -o stream-json` (0.61): `init`, `message`, `tool_use` {tool_name, tool_id, parameters},
+ * `tool_result` {tool_id, status, output, error:{type, message}}, `result`. A policy denial is an error of type
+ * `policy_violation`; the text is recognised second.
+ */
+export const geminiStreamJson: TranscriptFormat = {
+  id: "gemini-stream-json",
+  host: "gemini",
+  headless: true,
+  sniffOrder: 23,
+  sniff(head) {
+    return head.some((line) => {
+      const record = parseObject(line);
+      return record?.["type"] === "init" && typeof record["session_id"] === "string" && !("subtype" in record);
+    });
+  },
+  read: readGeminiStream,
+};
+
+async function* readGeminiStream(source: ReaderSource): AsyncGenerator<ReaderFact> {
+  let sessionId = source.fallbackSessionId;
+  let announced = false;
+  for await (const line of source.lines()) {
+    if (line.length === 0) continue;
+    const typed = typedRecord(line, source);
+    if (typed === undefined) continue;
+    const { record, type } = typed;
+    const at = timeOf(record["timestamp"], source.fallbackAt);
+    if (type === "init") sessionId = asString(record["session_id"]) ?? sessionId;
+    if (!announced) {
+      announced = true;
+      yield { type: "session", sessionId, at, interactive: false };
+    }
+    if (type === "message" && record["role"] === "user") {
+      yield { type: "turn", sessionId, at };
+    } else if (type === "tool_use") {
+      const id = String(record["tool_id"]);
+      yield { type: "call", sessionId, at, id, tool: String(record["tool_name"]), input: record["parameters"] };
+    } else if (type === "tool_result") {
+      const error = asRecord(record["error"]);
+      const text = asString(error?.["message"]) ?? asString(record["output"]) ?? "";
+      const policy = error?.["type"] === "policy_violation";
+      yield {
+        type: "result",
+        sessionId,
+        at,
+        id: String(record["tool_id"]),
+        outcome: record["status"] === "success" ? "success" : "error",
+        text,
+        // a policy refusal: the text says whether a deny rule or an ask nobody could answer (else `rule`)
+        ...(policy ? { denial: {} } : {}),
+      };
+    }
+  }
+}

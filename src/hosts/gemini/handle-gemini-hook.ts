@@ -1,0 +1,155 @@
+import type { Effect } from "../../core/effects.js";
+import type { ToolCall } from "../../core/events.js";
+import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
+import { type HookContext, recordTranscriptDenials } from "../shared/hook-host.js";
+import type { GeminiAfterToolInput, GeminiBeforeToolInput, GeminiHookInput } from "./gemini-hook-input.js";
+import { afterToolContext, denyTool, type GeminiHookAnswer, PASS } from "./gemini-hook-output.js";
+import { geminiTranscriptDenials } from "./gemini-transcript-denials.js";
+
+/**
+ * Gemini's tool events carry no call id: each BeforeTool gets a fresh one (never derived from the input, which may
+ * hold a secret). A call's AfterTool gets its own: the core counts by tool and signature, not by id.
+ */
+function newCallId(): string {
+  return `gemini-${globalThis.crypto.randomUUID()}`;
+}
+
+/**
+ * The tool's name in toolgate's (Claude Code's) form. Gemini names an MCP tool `mcp_<server>_<tool>`, which cannot
+ * be split reliably (both parts may hold `_`); its `mcp_context` names the server and the tool, so the call becomes
+ * `mcp__<server>__<tool>`, the form toolgate's rules and imported Gemini `mcpName` rules use.
+ */
+function toolNameOf(input: { tool_name: string; mcp_context?: unknown }): string {
+  const context = input.mcp_context as { server_name?: unknown; tool_name?: unknown } | undefined;
+  if (typeof context?.server_name === "string" && typeof context.tool_name === "string") {
+    return `mcp__${context.server_name}__${context.tool_name}`;
+  }
+  return input.tool_name;
+}
+
+function callOf(input: { tool_name: string; tool_input: unknown; mcp_context?: unknown }): ToolCall {
+  return { toolUseId: newCallId(), tool: toolNameOf(input), input: input.tool_input ?? {} };
+}
+
+function joinTexts(...parts: (string | undefined)[]): string {
+  return parts.filter((part): part is string => part !== undefined && part !== "").join("\n");
+}
+
+/** The text Gemini itself gives the model for a policy `ask_user` nobody can answer (0.61.0, `-p`). */
+function headlessAskReason(tool: string): string {
+  return `Tool execution for "${tool}" requires user confirmation, which is not supported in non-interactive mode.`;
+}
+
+/**
+ * BeforeTool fires before Gemini's own policy check. toolgate decides with its rules, Gemini's policies (see
+ * `hostPolicyRules`) and the loop detector: a deny is answered first, with toolgate's guidance as the reason the
+ * model reads; an ask from an explicit rule in a headless run is one Gemini would decline, so toolgate declines it
+ * first the same way; everything else is left to Gemini (toolgate never answers allow).
+ */
+async function beforeTool(input: GeminiBeforeToolInput, context: HookContext): Promise<GeminiHookAnswer> {
+  const call = callOf(input);
+  const result = await context.session.decide(call, { hostAsks: true });
+  let effects = result.effects;
+  let reason: string | undefined;
+  if (result.decision.behavior === "deny") {
+    reason = result.text !== "" ? result.text : result.decision.reason;
+  } else if (result.decision.behavior === "ask" && result.decision.rule !== undefined && !context.interactive) {
+    effects = await context.session.denied(call, {
+      source: "headless",
+      reason: headlessAskReason(call.tool),
+      rule: result.decision.rule,
+    });
+    reason = textForModel(effects) || headlessAskReason(call.tool);
+  }
+  const stop = abortOf([...result.effects, ...effects])?.error;
+  if (reason === undefined) {
+    // an allowed call: nothing to tell the model before it runs; an earlier abort still ends the run
+    return stop === undefined ? PASS : denyTool({ reason: stop, stop });
+  }
+  return denyTool({ reason: joinTexts(reason, nudgeOf(effects)?.text), ...(stop === undefined ? {} : { stop }) });
+}
+
+/** The text of a tool result (`llmContent` as a string or parts), for the OS-denial classifier. */
+function resultText(response: unknown): { text: string; error?: string } {
+  if (typeof response !== "object" || response === null) return { text: typeof response === "string" ? response : "" };
+  const { llmContent, returnDisplay, error } = response as Record<string, unknown>;
+  const content =
+    typeof llmContent === "string"
+      ? llmContent
+      : Array.isArray(llmContent)
+        ? llmContent
+            .map((part) =>
+              typeof (part as { text?: unknown })?.text === "string" ? (part as { text: string }).text : "",
+            )
+            .join("\n")
+        : typeof returnDisplay === "string"
+          ? returnDisplay
+          : "";
+  const message =
+    typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string"
+      ? (error as { message: string }).message
+      : undefined;
+  return message === undefined ? { text: content } : { text: content, error: message };
+}
+
+/** AfterTool: the call ran. Its output is classified once (an OS or sandbox refusal counts as a denial). */
+async function afterTool(input: GeminiAfterToolInput, context: HookContext): Promise<GeminiHookAnswer> {
+  const call = callOf(input);
+  const { text, error } = resultText(input.tool_response);
+  const exit = /Exit Code: (\d+)/.exec(text);
+  const exitCode = exit === null ? undefined : Number(exit[1]);
+  let effects: Effect[];
+  if (error !== undefined) {
+    effects = await context.session.failed(call, {
+      error,
+      ...(text === "" ? {} : { stdout: text }),
+      ...(exitCode === undefined ? {} : { exitCode }),
+    });
+  } else {
+    effects = await context.session.succeeded(call, {
+      ...(text === "" ? {} : { output: text }),
+      ...(exitCode === undefined ? {} : { exitCode }),
+    });
+  }
+  const soft = joinTexts(nudgeOf(effects)?.text, textForModel(effects));
+  const stop = abortOf(effects)?.error;
+  if (soft === "" && stop === undefined) return PASS;
+  return afterToolContext({ text: soft, ...(stop === undefined ? {} : { stop }) });
+}
+
+/**
+ * Records the refusals in the session file that no hook saw (AfterTool never fires for a refused call): Gemini's
+ * own policy denials toolgate did not answer first, headless declines, sandbox refusals. Each once, under Gemini's
+ * own call id (the one `-o stream-json` shows, so `toolgate run` counts it once too).
+ */
+async function reconcileTranscript(input: GeminiHookInput, context: HookContext): Promise<Effect[]> {
+  if (input.transcript_path === undefined) return [];
+  const text = context.readTranscript(input.transcript_path);
+  if (text === undefined) return [];
+  return recordTranscriptDenials(context.session, geminiTranscriptDenials(text));
+}
+
+/** Handles one Gemini CLI hook event against a guard session and returns the answer to print. */
+export async function handleGeminiHook(input: GeminiHookInput, context: HookContext): Promise<GeminiHookAnswer> {
+  switch (input.hook_event_name) {
+    case "BeforeTool":
+      return beforeTool(input, context);
+    case "AfterTool":
+      return afterTool(input, context);
+    case "BeforeAgent":
+      await context.session.turnStarted();
+      return PASS;
+    case "AfterAgent": {
+      const stop = abortOf(await reconcileTranscript(input, context))?.error;
+      await context.session.turnEnded({ outcome: "completed" });
+      // continue: false ends the session instead of letting Gemini retry the turn
+      return stop === undefined ? PASS : { output: { continue: false, stopReason: stop }, exitCode: 0 };
+    }
+    case "SessionEnd":
+      await reconcileTranscript(input, context);
+      await context.session.end();
+      return PASS;
+    default:
+      return PASS;
+  }
+}

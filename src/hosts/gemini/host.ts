@@ -1,0 +1,46 @@
+import { type HostDescriptor, withHome } from "../host-descriptor.js";
+
+/** Gemini CLI: command hooks in `.gemini/settings.json` (`toolgate hook gemini`), its policy TOML read beside. */
+export const geminiHost: HostDescriptor = {
+  name: "gemini",
+  displayName: "Gemini CLI",
+  kind: "hook",
+  toolNames: [
+    "run_shell_command",
+    "read_file",
+    "read_many_files",
+    "list_directory",
+    "glob",
+    "grep_search",
+    "search_file_content",
+    "write_file",
+    "replace",
+    "web_fetch",
+    "google_web_search",
+  ],
+  hookHost: async () => (await import("./gemini-hook-host.js")).geminiHookHost,
+  installer: async () => {
+    const module = await import("./install-gemini.js");
+    return {
+      install: (options) => module.installGemini(withHome(options)),
+      uninstall: (options) => module.uninstallGemini(withHome(options)),
+    };
+  },
+  importRules: {
+    describe: "Gemini CLI's policies (.gemini/policies/*.toml, ~/.gemini/policies/*.toml)",
+    example: "toolgate import gemini ~/.gemini/policies/my-rules.toml",
+    load: async () => (await import("./import-gemini.js")).importGemini,
+  },
+  doctor: async () => {
+    const module = await import("./check-gemini.js");
+    return { found: module.geminiFound, locations: module.geminiLocations, check: module.checkGemini };
+  },
+  stream: async () => (await import("./gemini-stream.js")).geminiStreamDetector,
+  transcriptLocations: (options) => [`${options.homeDir}/.gemini/tmp`],
+  transcriptFormats: async () => [
+    (await import("./gemini-session.js")).geminiSession,
+    (await import("./gemini-stream-json.js")).geminiStreamJson,
+    (await import("./gemini-output-log.js")).geminiOutputLog,
+  ],
+  permissionRules: async () => (await import("./gemini-policy-rules.js")).geminiPolicyRules,
+};

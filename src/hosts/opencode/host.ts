@@ -1,0 +1,47 @@
+import { type HostDescriptor, withHome } from "../host-descriptor.js";
+
+/** opencode: a plugin in opencode's own process (`toolgate/opencode`), opencode's permission rules decide. */
+export const opencodeHost: HostDescriptor = {
+  name: "opencode",
+  displayName: "opencode",
+  kind: "in-process",
+  toolNames: [
+    "bash",
+    "read",
+    "list",
+    "grep",
+    "glob",
+    "codesearch",
+    "edit",
+    "multiedit",
+    "write",
+    "patch",
+    "webfetch",
+    "websearch",
+  ],
+  installer: async () => {
+    const module = await import("./install-opencode.js");
+    return {
+      install: (options) => module.installOpencode(withHome(options)),
+      uninstall: (options) => module.uninstallOpencode(withHome(options)),
+    };
+  },
+  importRules: {
+    describe: "opencode's `permission` (opencode.json[c] here or in ~/.config/opencode)",
+    example: "toolgate import opencode ./opencode.json --write",
+    load: async () => (await import("./import-opencode.js")).importOpencode,
+  },
+  doctor: async () => {
+    const module = await import("./check-opencode.js");
+    return { found: module.opencodeFound, locations: module.opencodeLocations, check: module.checkOpencode };
+  },
+  stream: async () => (await import("./opencode-stream.js")).opencodeStreamDetector,
+  transcriptLocations: (options) => [
+    `${options.env["XDG_DATA_HOME"] || `${options.homeDir}/.local/share`}/opencode/opencode.db`,
+  ],
+  transcriptFormats: async () => [
+    (await import("./opencode-db.js")).opencodeDb,
+    (await import("./opencode-run-json.js")).opencodeRunJson,
+    (await import("./opencode-run-text.js")).opencodeRunText,
+  ],
+};

@@ -1,0 +1,52 @@
+import { asRecord, asString } from "../shared/read-lines.js";
+import type { CallFact, ReaderFact, ResultFact } from "../shared/reader-event.js";
+import { usageTokens } from "../shared/usage-tokens.js";
+
+/**
+ * opencode 1.18 message parts, as both the SQLite `part` table and `opencode run --format json` hold them. A
+ * `tool` part in a final state (`completed`, `error`) is one call and its result; the `step-finish` part after it
+ * carries the tokens of the model step that made the calls.
+ */
+export class OpencodeSteps {
+  private pending: [CallFact, ResultFact][] = [];
+
+  /** facts for one part (buffered until the step's usage is known) */
+  *part(options: { part: Record<string, unknown>; sessionId: string; at: number }): Generator<ReaderFact> {
+    const { part, sessionId, at } = options;
+    const type = asString(part["type"]);
+    if (type === "tool") {
+      const state = asRecord(part["state"]) ?? {};
+      const status = asString(state["status"]);
+      if (status !== "completed" && status !== "error") return;
+      const id = asString(part["callID"]) ?? asString(part["id"]) ?? `${sessionId}-${at}`;
+      const tool = asString(part["tool"]) ?? "unknown";
+      const metadata = asRecord(state["metadata"]);
+      const exit = typeof metadata?.["exit"] === "number" ? metadata["exit"] : undefined;
+      const time = asRecord(state["time"]);
+      const callAt = typeof time?.["start"] === "number" ? time["start"] : at;
+      this.pending.push([
+        { type: "call", sessionId, at: callAt, id, tool, input: state["input"] },
+        {
+          type: "result",
+          sessionId,
+          at: typeof time?.["end"] === "number" ? time["end"] : callAt,
+          id,
+          outcome: status === "completed" && (exit === undefined || exit === 0) ? "success" : "error",
+          text: status === "error" ? (asString(state["error"]) ?? "") : (asString(state["output"]) ?? ""),
+          ...(exit === undefined ? {} : { exitCode: exit }),
+        },
+      ]);
+      return;
+    }
+    yield* this.flush(type === "step-finish" ? usageTokens(part["tokens"]) : 0);
+  }
+
+  *flush(tokens: number): Generator<ReaderFact> {
+    const share = this.pending.length === 0 ? 0 : Math.round(tokens / this.pending.length);
+    for (const [call, result] of this.pending) {
+      yield share > 0 ? { ...call, tokens: share } : call;
+      yield result;
+    }
+    this.pending = [];
+  }
+}

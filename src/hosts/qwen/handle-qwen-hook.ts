@@ -1,0 +1,199 @@
+import type { Effect } from "../../core/effects.js";
+import type { ToolCall } from "../../core/events.js";
+import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
+import { type HookAnswer, type HookContext, recordTranscriptDenials } from "../shared/hook-host.js";
+import type { QwenHookInput, QwenPostToolBatchInput, QwenToolEvent } from "./qwen-hook-input.js";
+import { contextAnswer, PASS, preToolUseDeny } from "./qwen-hook-output.js";
+import {
+  classifyQwenDenial,
+  findQwenCallId,
+  findQwenTranscriptDenials,
+  pendingQwenCalls,
+  qwenToolStepWritten,
+  TOOLGATE_TEXT_PREFIX,
+} from "./qwen-transcript.js";
+
+/** Guidance, fallback/skip/abort texts and loop steering, then the nudge, each once. */
+function modelText(effects: readonly Effect[]): string {
+  return [textForModel(effects), nudgeOf(effects)?.text ?? ""].filter((part) => part !== "").join("\n");
+}
+
+function agentOf(input: { agent_id?: string }): { agentId?: string } {
+  return input.agent_id === undefined || input.agent_id === "" ? {} : { agentId: input.agent_id };
+}
+
+/**
+ * The call as the transcript and stream-json key it (so a denial recorded here is not recorded again from
+ * PostToolBatch or the transcript): the model's call id from `tool_call_id` (0.24.4 sends it), else found in the
+ * transcript, else Qwen's own hook id; never derived from the input.
+ */
+function callOf(input: QwenToolEvent, context: HookContext): ToolCall {
+  if (input.tool_call_id !== undefined && input.tool_call_id !== "") {
+    return { toolUseId: input.tool_call_id, tool: input.tool_name, input: input.tool_input ?? {} };
+  }
+  const transcript = input.transcript_path === undefined ? undefined : context.readTranscript(input.transcript_path);
+  const id =
+    (transcript === undefined
+      ? undefined
+      : findQwenCallId({ transcript, tool: input.tool_name, input: input.tool_input })) ??
+    (input.tool_use_id === undefined
+      ? `qwen-hook:${globalThis.crypto.randomUUID()}`
+      : `qwen-hook:${input.tool_use_id}`);
+  return { toolUseId: id, tool: input.tool_name, input: input.tool_input ?? {} };
+}
+
+/**
+ * Records each denial the transcript shows that no hook recorded (Qwen's own rule denials and headless declines),
+ * once per call id, with its source. Returns the effects, in order.
+ */
+async function reconcile(input: QwenHookInput, context: HookContext): Promise<Effect[]> {
+  if (input.transcript_path === undefined) return [];
+  // Qwen fires UserPromptSubmit with `prompt: ""` only to continue after a tool step
+  const afterToolStep = input.hook_event_name === "UserPromptSubmit" && (input.prompt ?? "").trim() === "";
+  const text = await settledTranscript({ path: input.transcript_path, context, afterToolStep });
+  if (text === undefined) return [];
+  return recordTranscriptDenials(context.session, findQwenTranscriptDenials(text), agentOf(input).agentId);
+}
+
+/** How long a hook waits for the results of the previous step to reach the transcript (well inside its budget). */
+const SETTLE_WAIT_MS = 1_500;
+const SETTLE_POLL_MS = 25;
+
+/**
+ * The transcript once Qwen's writer caught up (or after SETTLE_WAIT_MS, as it is then): every call it shows has its
+ * result, and on a continuation (`afterToolStep`) the step's call and result are both written.
+ */
+async function settledTranscript(options: {
+  path: string;
+  context: HookContext;
+  afterToolStep: boolean;
+}): Promise<string | undefined> {
+  const { path, context } = options;
+  const settled = (text: string) =>
+    options.afterToolStep ? qwenToolStepWritten(text) : pendingQwenCalls(text).length === 0;
+  let text = context.readTranscript(path);
+  const deadline = Date.now() + SETTLE_WAIT_MS;
+  while (text !== undefined && !settled(text) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    text = context.readTranscript(path);
+  }
+  return text;
+}
+
+async function preToolUse(input: QwenToolEvent, context: HookContext): Promise<HookAnswer> {
+  // Qwen only asks hooks about calls its own rules let through; an ask stays Qwen's to make
+  const result = await context.session.decide(callOf(input, context), { ...agentOf(input), hostAsks: true });
+  if (result.decision.behavior === "deny") {
+    // always marked as toolgate's: PostToolBatch and the transcript then know this refusal is recorded already
+    const reason = result.text !== "" ? result.text : `${TOOLGATE_TEXT_PREFIX} ${result.decision.reason}`;
+    const nudge = nudgeOf(result.effects)?.text;
+    // the reason is the whole tool result; an abort also stops the run at the next UserPromptSubmit
+    return preToolUseDeny(nudge === undefined ? reason : `${reason}\n${nudge}`);
+  }
+  const text = modelText(result.effects);
+  return text === "" ? PASS : contextAnswer({ event: "PreToolUse", text });
+}
+
+/**
+ * Every call of the batch Qwen refused itself (its rules, its headless decline, its classifier), counted once with
+ * the model's call id, before Qwen writes them to the transcript; toolgate's guidance is appended to the batch's
+ * last tool result. An abort is delivered by the next UserPromptSubmit, which ends the run.
+ */
+async function postToolBatch(input: QwenPostToolBatchInput, context: HookContext): Promise<HookAnswer> {
+  const recorded = await context.session.recordedCallIds();
+  const effects: Effect[] = [];
+  for (const call of input.tool_calls) {
+    const response = call.tool_response ?? {};
+    if (response.error_type !== "execution_denied" || typeof call.tool_use_id !== "string") continue;
+    const text = typeof response.error === "string" ? response.error : String(response.result_display ?? "");
+    if (text.startsWith(TOOLGATE_TEXT_PREFIX) || recorded.has(call.tool_use_id)) continue;
+    const { source, rule } = classifyQwenDenial(text);
+    effects.push(
+      ...(await context.session.denied(
+        { toolUseId: call.tool_use_id, tool: call.tool_name, input: call.tool_input ?? {} },
+        {
+          source,
+          reason: text,
+          ...(rule === undefined ? {} : { rule }),
+          ...(source === "classifier" ? { decisionReasonType: "classifier" } : {}),
+          ...agentOf(input),
+        },
+      )),
+    );
+  }
+  return contextAnswer({ event: "PostToolBatch", text: modelText(effects) });
+}
+
+/** What the model is told after one of Qwen's steps: the denials of that step, then the end of the run if due. */
+async function userPromptSubmit(
+  input: Extract<QwenHookInput, { hook_event_name: "UserPromptSubmit" }>,
+  context: HookContext,
+): Promise<HookAnswer> {
+  // only a person's prompt starts a turn: Qwen sends `prompt: ""` on every continuation after tool results
+  if (typeof input.prompt === "string" && input.prompt.trim() !== "") await context.session.turnStarted();
+  const effects = await reconcile(input, context);
+  const stop = abortOf(effects)?.error ?? (await context.session.state()).aborted?.error;
+  // Qwen fires no Stop after a hook ends the run: end the turn here, so per-denial hooks get this turn's records
+  if (stop !== undefined) await context.session.turnEnded({ outcome: "cancelled" });
+  return contextAnswer({
+    event: "UserPromptSubmit",
+    text: modelText(effects),
+    ...(stop === undefined ? {} : { stop }),
+  });
+}
+
+function responseText(response: unknown): string {
+  if (typeof response === "string") return response;
+  if (typeof response !== "object" || response === null) return "";
+  const { llmContent, returnDisplay } = response as { llmContent?: unknown; returnDisplay?: unknown };
+  if (typeof llmContent === "string") return llmContent;
+  return typeof returnDisplay === "string" ? returnDisplay : "";
+}
+
+function exitCodeOf(error: string): { exitCode?: number } {
+  const match = /^Exit Code: (\d+)$/m.exec(error);
+  return match === null ? {} : { exitCode: Number(match[1]) };
+}
+
+/** Handles one Qwen Code hook event against a guard session and returns the answer to print. */
+export async function handleQwenHook(input: QwenHookInput, context: HookContext): Promise<HookAnswer> {
+  switch (input.hook_event_name) {
+    case "PreToolUse":
+      return preToolUse(input, context);
+    case "UserPromptSubmit":
+      return userPromptSubmit(input, context);
+    case "PostToolBatch":
+      return postToolBatch(input, context);
+    case "PostToolUse": {
+      const output = responseText(input.tool_response);
+      const effects = await context.session.succeeded(callOf(input, context), {
+        ...agentOf(input),
+        ...(output === "" ? {} : { output }),
+      });
+      // Qwen appends this to the tool result the model reads
+      return contextAnswer({ event: "PostToolUse", text: modelText(effects) });
+    }
+    case "PostToolUseFailure": {
+      const error = input.error ?? "";
+      const effects = await context.session.failed(callOf(input, context), {
+        error,
+        ...exitCodeOf(error),
+        ...agentOf(input),
+      });
+      return contextAnswer({ event: "PostToolUseFailure", text: modelText(effects) });
+    }
+    case "PermissionDenied":
+      // a classifier block: PostToolBatch counts it with the model's call id (this event's id is Qwen's own)
+      return PASS;
+    case "Stop":
+      await reconcile(input, context);
+      await context.session.turnEnded({ outcome: "completed" });
+      return PASS;
+    case "SessionEnd":
+      await reconcile(input, context);
+      await context.session.end();
+      return PASS;
+    case "SessionStart":
+      return PASS;
+  }
+}

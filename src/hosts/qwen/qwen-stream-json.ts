@@ -1,0 +1,12 @@
+import type { TranscriptFormat } from "../shared/reader-event.js";
+import { readStreamJson, sniffFor } from "../shared/stream-json.js";
+
+/** `qwen -p ... --output-format stream-json`. */
+export const qwenStreamJson: TranscriptFormat = {
+  id: "qwen-stream-json",
+  host: "qwen",
+  headless: true,
+  sniffOrder: 21,
+  sniff: sniffFor("qwen_code_version", false),
+  read: (source) => readStreamJson(source, "qwen"),
+};

@@ -1,0 +1,38 @@
+import { aiSdkHost } from "./ai-sdk/host.js";
+import { claudeAgentSdkHost } from "./claude-agent-sdk/host.js";
+import { claudeCodeHost } from "./claude-code/host.js";
+import { codexHost } from "./codex/host.js";
+import { geminiHost } from "./gemini/host.js";
+import type { HostDescriptor } from "./host-descriptor.js";
+import { mcpProxyHost } from "./mcp/host.js";
+import { opencodeHost } from "./opencode/host.js";
+import { qwenHost } from "./qwen/host.js";
+
+/**
+ * Every host toolgate supports, one line each. A descriptor is small data plus loaders (see `HostDescriptor`):
+ * listing them loads none of their code. Adding a host is a new folder under src/hosts/ and one line here.
+ */
+export const HOSTS: readonly HostDescriptor[] = [
+  claudeCodeHost,
+  codexHost,
+  geminiHost,
+  qwenHost,
+  opencodeHost,
+  mcpProxyHost,
+  claudeAgentSdkHost,
+  aiSdkHost,
+];
+
+/** The host registered under `name`; undefined for any other name. */
+export function hostDescriptor(name: string): HostDescriptor | undefined {
+  return HOSTS.find((host) => host.name === name);
+}
+
+/** The hosts that have `part` (a hook host, an installer, transcript formats, ...), in registry order. */
+export function hostsWith<Part extends keyof HostDescriptor>(
+  part: Part,
+): (HostDescriptor & Required<Pick<HostDescriptor, Part>>)[] {
+  return HOSTS.filter(
+    (host): host is HostDescriptor & Required<Pick<HostDescriptor, Part>> => host[part] !== undefined,
+  );
+}

@@ -1,0 +1,141 @@
+import type { CoreOptions } from "../../core/config.js";
+import type { Effect } from "../../core/effects.js";
+import type { DenialSource } from "../../core/events.js";
+import type { GuardSession } from "../../guard/types.js";
+
+/** How a hook process answers its host: JSON on stdout, an exit code, and text for stderr. */
+export interface HookAnswer {
+  /** printed as one line of JSON on stdout when present */
+  output?: unknown;
+  /** 0 = answered; 1 = non-blocking error (the host goes on); 2 = blocking error (the host refuses the call) */
+  exitCode: 0 | 1 | 2;
+  stderr?: string;
+}
+
+/** What a hook handler gets besides the parsed event: the session and a bounded transcript reader. */
+export interface HookContext {
+  session: GuardSession;
+  /** whether a person can answer the host's prompts in this session */
+  interactive: boolean;
+  /** the transcript's text (regular files only, size-bounded), or undefined when it cannot be read */
+  readTranscript: (path: string) => string | undefined;
+  /**
+   * Optional: the same transcript as lines to search, for a host that needs only the lines holding some texts (the
+   * rest is never decoded: a long session's transcript is megabytes). Without it, `readTranscript` is searched.
+   */
+  openTranscript?: (path: string) => TranscriptLines | undefined;
+}
+
+/** A transcript (JSONL) searched line by line. */
+export interface TranscriptLines {
+  /**
+   * The complete lines holding any of `needles` (plain text, e.g. a quoted JSON key), in file order, each with its
+   * position (lines compare by it: a larger `at` comes later in the file).
+   */
+  linesWith(needles: readonly string[]): { line: string; at: number }[];
+  /**
+   * Searching back from position `before` (exclusive), the first line holding `needle` for which `pick` gives a
+   * value, and that value; undefined when no line does.
+   */
+  lastWith<T>(needle: string, before: number, pick: (line: string) => T | undefined): T | undefined;
+}
+
+/** Lines of a transcript already read as text (what `openTranscript` gives, for a host that has only the text). */
+export function transcriptLinesOf(text: string): TranscriptLines {
+  let lines: string[] | undefined;
+  return {
+    linesWith(needles) {
+      lines ??= text.split("\n");
+      const found: { line: string; at: number }[] = [];
+      lines.forEach((line, at) => {
+        if (needles.some((needle) => line.includes(needle))) found.push({ line, at });
+      });
+      return found;
+    },
+    lastWith(needle, before, pick) {
+      lines ??= text.split("\n");
+      for (let at = Math.min(before, lines.length) - 1; at >= 0; at -= 1) {
+        const line = lines[at] ?? "";
+        if (!line.includes(needle)) continue;
+        const value = pick(line);
+        if (value !== undefined) return value;
+      }
+      return undefined;
+    },
+  };
+}
+
+/**
+ * One command-hook host (Claude Code; Codex, Gemini CLI and Qwen Code alike): how to read its event, which events
+ * gate a call, and how to answer. The composition root (`src/hook-runtime/run-hook.ts`) opens the guard and calls these;
+ * the host adapter only translates.
+ */
+export interface HookHost<Input> {
+  /** the host's name as recorded with sessions and written in `toolgate hook <name>` */
+  readonly name: string;
+  /** parses one event; throws a ToolgateError (INPUT_INVALID) with a sentence that says what is wrong */
+  parse(stdinText: string): Input;
+  eventName(input: Input): string;
+  sessionId(input: Input): string;
+  /** the project directory the event belongs to (config discovery), when the event or the env names it */
+  projectDir(input: Input, env: Readonly<Record<string, string | undefined>>): string | undefined;
+  interactive(env: Readonly<Record<string, string | undefined>>): boolean;
+  handle(input: Input, context: HookContext): Promise<HookAnswer>;
+  /**
+   * The answer when toolgate could not check the event: a refusal in the host's own shape for gating events (and
+   * for an event it could not even read, which may be gating); a non-blocking error for the others.
+   */
+  failClosed(options: { eventName: string | undefined; reason: string }): HookAnswer;
+  /**
+   * Optional: the host's escalation defaults, applied under the config (a config file and the
+   * `TOOLGATE_DENY_THRESHOLD*` variables still decide). Plain data: the core decides with them.
+   */
+  readonly escalationDefaults?: CoreOptions;
+  /**
+   * Optional: the host's own answer ends the run when toolgate aborts (Claude Code's `continue: false` and
+   * interrupt, Gemini CLI's `continue: false`, Qwen Code's on its next prompt event). `toolgate run` then gives the
+   * agent time to stop by itself, so its own result line is written, and ends it only as a backstop; for a host
+   * without it (Codex: no hook answer ends a turn), `run` ends the agent as soon as the abort is noted.
+   */
+  readonly endsRunOnAbort?: boolean;
+}
+
+/** A denial a host's transcript shows, in the fields every host's reconciler records. */
+export interface TranscriptDenialRecord {
+  toolUseId: string;
+  tool: string;
+  input: unknown;
+  source: DenialSource;
+  /** the text the model received */
+  text: string;
+  rule?: string;
+  decisionReasonType?: string;
+  agentId?: string;
+}
+
+/**
+ * Records the denials of a transcript that no hook recorded yet, each once (`GuardSession.deniedUnlessRecorded`);
+ * `agentId` is the subagent for the denials that name none.
+ */
+export function recordTranscriptDenials(
+  session: GuardSession,
+  denials: readonly TranscriptDenialRecord[],
+  agentId?: string,
+): Promise<Effect[]> {
+  if (denials.length === 0) return Promise.resolve([]);
+  return session.deniedUnlessRecorded(
+    denials.map((denial) => {
+      const agent = denial.agentId ?? agentId;
+      return {
+        call: { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
+        options: {
+          source: denial.source,
+          reason: denial.text,
+          ...(denial.rule === undefined ? {} : { rule: denial.rule }),
+          ...(denial.decisionReasonType === undefined ? {} : { decisionReasonType: denial.decisionReasonType }),
+          ...(agent === undefined ? {} : { agentId: agent }),
+        },
+      };
+    }),
+  );
+}

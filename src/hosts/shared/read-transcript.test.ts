@@ -1,0 +1,166 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  classifyTranscriptDenial,
+  findTranscriptDenialsIn,
+  type TranscriptDenial,
+} from "../claude-code/transcript-denials.js";
+import { transcriptLinesOf } from "./hook-host.js";
+import { openTranscript, readTranscript } from "./read-transcript.js";
+
+const root = mkdtempSync(join(tmpdir(), "toolgate-transcript-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** The straightforward parser the search replaced: every line decoded and parsed, tool_use blocks kept in a map. */
+function referenceDenials(text: string): TranscriptDenial[] {
+  const uses = new Map<string, { tool: string; input: unknown }>();
+  const denials: TranscriptDenial[] = [];
+  for (const raw of text.split("\n")) {
+    if (!raw.includes('"tool_use"') && !raw.includes('"tool_result"')) continue;
+    // biome-ignore lint/suspicious/noExplicitAny: a reference parser over whatever JSON a line holds
+    let line: Record<string, any>;
+    try {
+      line = JSON.parse(raw);
+    } catch {
+      continue;
+    }
+    // biome-ignore lint/suspicious/noExplicitAny: as above
+    const blocks: Record<string, any>[] = Array.isArray(line?.message?.content) ? line.message.content : [];
+    if (line.type === "assistant") {
+      for (const block of blocks)
+        if (block.type === "tool_use" && typeof block.id === "string")
+          uses.set(block.id, { tool: String(block.name), input: block.input });
+      continue;
+    }
+    if (line.type !== "user") continue;
+    for (const block of blocks) {
+      if (block.type !== "tool_result" || block.is_error !== true || typeof block.tool_use_id !== "string") continue;
+      const text =
+        typeof block.content === "string"
+          ? block.content
+          : Array.isArray(block.content)
+            ? block.content.map((part: { text?: unknown }) => (typeof part.text === "string" ? part.text : "")).join("")
+            : "";
+      const rejected = line.permissionDecision?.decision === "reject" || line.toolDenialKind !== undefined;
+      const source = classifyTranscriptDenial({
+        text,
+        toolDenialKind: line.toolDenialKind,
+        reasonType: rejected ? line.permissionDecision?.reasonType : undefined,
+        decisionSource: rejected ? line.permissionDecision?.source : undefined,
+      });
+      if (source === undefined) continue;
+      const use = uses.get(block.tool_use_id);
+      const denial: TranscriptDenial = {
+        toolUseId: block.tool_use_id,
+        tool: use?.tool ?? /No such tool available: ([\w.-]+)/.exec(text)?.[1] ?? "unknown",
+        input: use?.input ?? {},
+        text,
+        source,
+      };
+      if (rejected && line.permissionDecision?.reasonType)
+        denial.decisionReasonType = line.permissionDecision.reasonType;
+      if (rejected && line.permissionDecision?.ruleSource) denial.ruleSource = line.permissionDecision.ruleSource;
+      if (line.agentId) denial.agentId = line.agentId;
+      denials.push(denial);
+    }
+  }
+  return denials;
+}
+
+/** Every Claude Code transcript the repository holds (recorded from the real binary). */
+function fixtureTranscripts(): string[] {
+  const found: string[] = [];
+  const walk = (directory: string) => {
+    for (const name of readdirSync(directory)) {
+      const path = join(directory, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith(".jsonl")) found.push(path);
+    }
+  };
+  walk(join(import.meta.dirname, "..", "..", "..", "test", "fixtures", "claude-code"));
+  walk(join(import.meta.dirname, "..", "..", "..", "test", "fixtures", "transcripts", "claude-code"));
+  return found;
+}
+
+const user = (blocks: unknown[], extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ type: "user", message: { content: blocks }, ...extra });
+const assistant = (blocks: unknown[]) => JSON.stringify({ type: "assistant", message: { content: blocks } });
+const use = (id: string, command: string) => ({ type: "tool_use", id, name: "Bash", input: { command } });
+const denied = (id: string) => ({
+  type: "tool_result",
+  tool_use_id: id,
+  is_error: true,
+  content: "Permission to use Bash with command rm -rf x has been denied.",
+});
+
+/** Transcripts that probe the pairing: reused ids, uses after results, ids in other lines, partial lines, UTF-8. */
+const EDGES: Record<string, string> = {
+  "a tool_use written twice: the newer one before the result wins": [
+    assistant([use("toolu_1", "rm -rf old")]),
+    assistant([use("toolu_1", "rm -rf new")]),
+    user([denied("toolu_1")]),
+  ].join("\n"),
+  "a tool_use only after its result: not paired": [user([denied("toolu_2")]), assistant([use("toolu_2", "late")])].join(
+    "\n",
+  ),
+  "the id in lines between (progress, text): skipped for the tool_use": [
+    assistant([use("toolu_3", "rm -rf ünïcødé ✓")]),
+    JSON.stringify({ type: "progress", toolUseID: "toolu_3", data: "…" }),
+    assistant([{ type: "text", text: 'about "toolu_3" and "tool_use"' }]),
+    user([denied("toolu_3")], { toolDenialKind: "permission-rule" }),
+  ].join("\n"),
+  "is_error false, a non-denial error, and a cut last line": [
+    assistant([use("toolu_4", "ls"), use("toolu_5", "cat x")]),
+    user([{ type: "tool_result", tool_use_id: "toolu_4", is_error: false, content: "ok" }]),
+    user([{ type: "tool_result", tool_use_id: "toolu_5", is_error: true, content: "cat: x: No such file" }]),
+    user([denied("toolu_5")]).slice(0, 40),
+  ].join("\n"),
+  "several results in one line, one of them twice": [
+    assistant([use("toolu_6", "a"), use("toolu_7", "b")]),
+    user([denied("toolu_6"), denied("toolu_7"), denied("toolu_6")], { agentId: "sub-1" }),
+  ].join("\n"),
+};
+
+describe("finding a transcript's denials by searching its lines", () => {
+  const cases: [string, string][] = [
+    ...fixtureTranscripts().map((path): [string, string] => [
+      path.split("/test/fixtures/")[1]!,
+      readFileSync(path, "utf8"),
+    ]),
+    ...Object.entries(EDGES),
+  ];
+
+  it.each(cases)("equals the line-by-line parser, from text and from the file's bytes: %s", (name, text) => {
+    const expected = referenceDenials(text);
+    expect(findTranscriptDenialsIn(transcriptLinesOf(text))).toEqual(expected);
+    const file = join(root, `${name.replace(/[^A-Za-z0-9]+/g, "-")}.jsonl`);
+    writeFileSync(file, text);
+    expect(findTranscriptDenialsIn(openTranscript(file)!)).toEqual(expected);
+  });
+
+  it("finds denials in the recorded fixtures (the comparison above is not over empty lists)", () => {
+    const total = cases.reduce((sum, [, text]) => sum + referenceDenials(text).length, 0);
+    expect(total).toBeGreaterThan(20);
+    expect(
+      referenceDenials(EDGES["a tool_use written twice: the newer one before the result wins"]!)[0]?.input,
+    ).toEqual({ command: "rm -rf new" });
+  });
+
+  it("reads the same text as readTranscript, and nothing from what is not a regular file", () => {
+    const file = join(root, "plain.jsonl");
+    writeFileSync(file, `${assistant([use("toolu_8", "x")])}\n${user([denied("toolu_8")])}\n`);
+    expect(
+      openTranscript(file)!
+        .linesWith(['"is_error"'])
+        .map(({ line }) => line),
+    ).toEqual(
+      readTranscript(file)!
+        .split("\n")
+        .filter((line) => line.includes('"is_error"')),
+    );
+    expect(openTranscript(root)).toBeUndefined();
+    expect(openTranscript(join(root, "missing.jsonl"))).toBeUndefined();
+  });
+});

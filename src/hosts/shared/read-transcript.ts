@@ -1,0 +1,86 @@
+import { closeSync, constants as fs, fstatSync, openSync, readSync } from "node:fs";
+import type { TranscriptLines } from "./hook-host.js";
+
+/** Transcripts larger than this are read from their end (the newest lines are the ones a hook needs). */
+const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+/**
+ * A hook's transcript, read safely: only a regular file (a FIFO, a device such as /dev/zero or a directory is
+ * never read: opened non-blocking and checked before reading), at most the last 32 MiB (starting at a line
+ * boundary). Undefined when it cannot be read.
+ */
+export function readTranscript(path: string): string | undefined {
+  return readTranscriptBytes(path)?.toString("utf8");
+}
+
+/**
+ * The same transcript as lines to search (`HookContext.openTranscript`): the bytes are searched for each needle
+ * and only the lines that hold one are decoded, so a Stop in a long session does not decode megabytes of tool output
+ * to find its few denials. A line's `at` is its byte offset.
+ */
+export function openTranscript(path: string): TranscriptLines | undefined {
+  const bytes = readTranscriptBytes(path);
+  if (bytes === undefined) return undefined;
+  const lineAt = (start: number): string => {
+    const end = bytes.indexOf(NEWLINE, start);
+    return bytes.toString("utf8", start, end < 0 ? bytes.length : end);
+  };
+  return {
+    linesWith(needles) {
+      const starts = new Set<number>();
+      for (const needle of needles) {
+        const pattern = Buffer.from(needle, "utf8");
+        if (pattern.length === 0) continue;
+        for (let hit = bytes.indexOf(pattern); hit >= 0; ) {
+          const start = bytes.lastIndexOf(NEWLINE, hit) + 1;
+          starts.add(start);
+          const end = bytes.indexOf(NEWLINE, hit);
+          if (end < 0) break;
+          hit = bytes.indexOf(pattern, end + 1);
+        }
+      }
+      return [...starts].sort((a, b) => a - b).map((start) => ({ line: lineAt(start), at: start }));
+    },
+    lastWith(needle, before, pick) {
+      const pattern = Buffer.from(needle, "utf8");
+      if (pattern.length === 0) return undefined;
+      // a hit must lie wholly before `before`: the line starting there is not searched
+      for (let from = before - pattern.length; from >= 0; ) {
+        const hit = bytes.lastIndexOf(pattern, from);
+        if (hit < 0) return undefined;
+        const start = bytes.lastIndexOf(NEWLINE, hit) + 1;
+        const value = pick(lineAt(start));
+        if (value !== undefined) return value;
+        from = start - 1 - pattern.length;
+      }
+      return undefined;
+    },
+  };
+}
+
+/** The transcript's bytes (the last 32 MiB from a line boundary), or undefined when it is not a readable file. */
+function readTranscriptBytes(path: string): Buffer | undefined {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(path, fs.O_RDONLY | fs.O_NONBLOCK | fs.O_NOCTTY);
+    const stat = fstatSync(descriptor);
+    if (!stat.isFile()) return undefined;
+    const length = Math.min(stat.size, MAX_TRANSCRIPT_BYTES);
+    const buffer = Buffer.allocUnsafe(length);
+    let read = 0;
+    while (read < length) {
+      const count = readSync(descriptor, buffer, read, length - read, stat.size - length + read);
+      if (count === 0) break;
+      read += count;
+    }
+    const bytes = buffer.subarray(0, read);
+    if (length === stat.size) return bytes;
+    const newline = bytes.indexOf(NEWLINE);
+    return newline < 0 ? Buffer.alloc(0) : bytes.subarray(newline + 1);
+  } catch {
+    return undefined;
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}

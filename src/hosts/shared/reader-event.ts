@@ -1,0 +1,107 @@
+import type { DenialSource } from "../../core/events.js";
+
+/**
+ * What a transcript reader emits: the facts a host's log holds about tool calls, before they are paired and
+ * classified into the core's events (`to-core-events.ts`). Readers translate; they never decide a denial from
+ * text themselves, except from a host's structured fields (`denial`).
+ */
+
+/** The name of a host whose transcripts `toolgate analyze` reads (a registered host with `transcriptFormats`). */
+export type AnalyzeHost = string;
+
+interface Base {
+  sessionId: string;
+  /** epoch ms; readers use the file's mtime when a line has no time */
+  at: number;
+  /** the subagent that acted; absent for the main agent */
+  agentId?: string;
+}
+
+export interface SessionFact extends Base {
+  type: "session";
+  parentSessionId?: string;
+  /** whether a person could answer prompts; undefined when the transcript does not say */
+  interactive?: boolean;
+}
+
+/** A real user message (not a tool result carried in a user message). */
+export interface TurnFact extends Base {
+  type: "turn";
+}
+
+export interface CallFact extends Base {
+  type: "call";
+  id: string;
+  tool: string;
+  input: unknown;
+  /** tokens the model spent producing this call, where the transcript has usage */
+  tokens?: number;
+  /** the transcript does not hold the input (a headless summary): counted, never compared for loops */
+  opaque?: true;
+}
+
+/** The host's structured verdict that a call was refused (Claude `toolDenialKind`, Qwen `execution_denied`, ...). */
+export interface StructuredDenial {
+  /** absent: the host flagged a refusal without saying whose; the text decides, else `rule` */
+  source?: DenialSource;
+  reason?: string;
+  rule?: string;
+  decisionReasonType?: string;
+}
+
+export interface ResultFact extends Base {
+  type: "result";
+  id: string;
+  /** when the result line carries the call itself (opencode parts, Gemini tool records) */
+  tool?: string;
+  input?: unknown;
+  outcome: "success" | "error";
+  /** the text the model saw (error or output) */
+  text: string;
+  exitCode?: number;
+  denial?: StructuredDenial;
+  /** host metadata for `recognizeDenial` (Claude `tool_result_meta` entry, `interactive`) */
+  metadata?: Record<string, unknown>;
+}
+
+export type ReaderFact = SessionFact | TurnFact | CallFact | ResultFact;
+
+/** A reader's handle on one file. */
+export interface ReaderSource {
+  file: string;
+  /**
+   * the file's lines, streamed (never the whole file in memory). `keep`, when given, sees each non-empty line's raw
+   * bytes first: a line it rejects is not decoded nor yielded (for lines the reader would ignore unparsed anyway)
+   */
+  lines(keep?: (bytes: Buffer) => boolean): AsyncIterable<string>;
+  /** count a line that is corrupt, truncated or of an unknown shape */
+  skip(): void;
+  /** the file's mtime (epoch ms): the time of lines without one */
+  fallbackAt: number;
+  /** a session id for formats that carry none (a headless log): derived from the file name */
+  fallbackSessionId: string;
+}
+
+export interface TranscriptFormat {
+  /** stable id, shown in the report and accepted by nothing else (`--host` selects by host) */
+  id: string;
+  host: AnalyzeHost;
+  /** whether the run was headless by construction (`-p`, `exec`, `run` outputs) */
+  headless: boolean;
+  /**
+   * Where this format is tried among every host's formats, lower first: session files (10s) before JSON streams
+   * (20s), before JSON logs (30s), before plain text (40s). A more specific sniff goes first (Qwen's records look
+   * like Claude's).
+   */
+  sniffOrder: number;
+  /** a plain text log (not JSON lines): the reader `--host` falls back to for a text file nothing else matched */
+  plainText?: true;
+  /**
+   * For a binary format: true when the file (its header) is this format. Such a format is never sniffed by lines,
+   * and a file it claims is never read as text.
+   */
+  sniffFile?(file: string): boolean;
+  /** true when the first lines (raw text, at most a few) look like this format */
+  sniff(head: readonly string[]): boolean;
+  read(source: ReaderSource): AsyncIterable<ReaderFact>;
+}

@@ -1,0 +1,107 @@
+import type { DenialSource } from "../../core/events.js";
+import { asRecord, asString, contentText, parseObject, timeOf, typedRecord } from "./read-lines.js";
+import type { AnalyzeHost, ReaderFact, ReaderSource } from "./reader-event.js";
+import { usageTokens } from "./usage-tokens.js";
+
+/**
+ * Headless `--output-format stream-json` of Claude Code (`claude -p ... --verbose`) and Qwen Code (`qwen -p ...`):
+ * the same message shapes. Calls are `tool_use` blocks of `assistant` lines, results `tool_result` blocks of `user`
+ * lines; Claude adds `tool_result_meta` (the structured verdict) and `system/permission_denied` lines.
+ */
+const DECISION_SOURCES: Readonly<Record<string, DenialSource>> = {
+  rule: "rule",
+  subcommandResults: "rule",
+  workingDir: "rule",
+  mode: "mode",
+  classifier: "classifier",
+  hook: "hook",
+};
+
+/** A sniff for a stream whose init line carries `versionKey`; `fallback` claims a log cut before its init line. */
+export function sniffFor(versionKey: string, fallback: boolean) {
+  return (head: readonly string[]) =>
+    head.some((line) => {
+      const record = parseObject(line);
+      if (record === undefined) return false;
+      if (record["type"] === "system" && record["subtype"] === "init") return versionKey in record;
+      // a log cut before its init line: Claude's shape is the default
+      return fallback && typeof record["session_id"] === "string" && "parent_tool_use_id" in record;
+    });
+}
+
+/** Reads one `stream-json` log of Claude Code's message shapes, as `host`. */
+export async function* readStreamJson(source: ReaderSource, host: AnalyzeHost): AsyncGenerator<ReaderFact> {
+  let announced: string | undefined;
+  const structured = new Map<string, { source: DenialSource; reason: string }>();
+  for await (const line of source.lines()) {
+    if (line.length === 0) continue;
+    const typed = typedRecord(line, source);
+    if (typed === undefined) continue;
+    const { record, type } = typed;
+    const sessionId = asString(record["session_id"]) ?? source.fallbackSessionId;
+    const at = timeOf(record["timestamp"], source.fallbackAt);
+    const parent = asString(record["parent_tool_use_id"]);
+    const agentId = asString(record["agent_id"]) ?? parent;
+    const base = agentId === undefined ? { sessionId, at } : { sessionId, at, agentId };
+    if (announced !== sessionId) {
+      announced = sessionId;
+      yield { type: "session", sessionId, at, interactive: false };
+    }
+    if (type === "system" && record["subtype"] === "permission_denied") {
+      const id = asString(record["tool_use_id"]);
+      const reasonType = asString(record["decision_reason_type"]);
+      if (id !== undefined) {
+        structured.set(id, {
+          source: (reasonType === undefined ? undefined : DECISION_SOURCES[reasonType]) ?? "headless",
+          reason: asString(record["message"]) ?? asString(record["decision_reason"]) ?? "",
+        });
+      }
+      continue;
+    }
+    const message = asRecord(record["message"]);
+    const content = message?.["content"];
+    if (!Array.isArray(content)) continue;
+    if (type === "assistant") {
+      let tokens = usageTokens(message?.["usage"]);
+      for (const block of content) {
+        const tool = asRecord(block);
+        if (tool?.["type"] !== "tool_use") continue;
+        yield {
+          type: "call",
+          ...base,
+          id: String(tool["id"]),
+          tool: String(tool["name"]),
+          input: tool["input"],
+          tokens,
+        };
+        tokens = 0;
+      }
+      continue;
+    }
+    if (type !== "user") continue;
+    const metas = Array.isArray(record["tool_result_meta"]) ? record["tool_result_meta"] : [];
+    let sawResult = false;
+    for (const block of content) {
+      const result = asRecord(block);
+      if (result?.["type"] !== "tool_result") continue;
+      sawResult = true;
+      const id = String(result["tool_use_id"]);
+      const text = contentText(result["content"]);
+      const meta = metas.map(asRecord).find((entry) => entry?.["id"] === id);
+      const denial = structured.get(id);
+      structured.delete(id);
+      const exit = /^Exit code (\d+)/.exec(text);
+      yield {
+        type: "result",
+        ...base,
+        id,
+        outcome: result["is_error"] === true ? "error" : "success",
+        text,
+        ...(exit === null ? {} : { exitCode: Number(exit[1]) }),
+        ...(denial === undefined ? {} : { denial: { source: denial.source, reason: denial.reason || text } }),
+        metadata: meta === undefined ? {} : { ...meta },
+      };
+    }
+    if (!sawResult && host === "claude-code") yield { type: "turn", ...base };
+  }
+}
