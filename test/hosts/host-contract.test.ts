@@ -1,0 +1,181 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runHook } from "../../src/hook-runtime/run-hook.js";
+import { HOSTS, hostsWith } from "../../src/hosts/registry.js";
+import type { HookAnswer, HookHost } from "../../src/hosts/shared/hook-host.js";
+import { sessionFileName } from "../../src/store/file/session-file-name.js";
+import { HOOK_HOST_DRIVERS } from "./hook-host-drivers.js";
+
+/**
+ * The host contract: what every registered host promises, whatever its payloads look like. A host that does not pass
+ * it does not land (docs/adding-a-host.md). Hook hosts are driven in-process through the same `runHook` the hook
+ * command uses (config discovery, state file, spool) and, for the concurrency case, as real `toolgate hook`
+ * processes.
+ */
+const CLI = join(import.meta.dirname, "..", "..", "dist", "cli", "main.js");
+const DENY_RM = { permissions: { deny: ["Bash(rm *)"] } };
+const GARBAGE = [
+  "",
+  "not json",
+  "null",
+  "[]",
+  '"PreToolUse"',
+  "{}",
+  '{"hook_event_name":',
+  '{"hook_event_name":"PreToolUse"}',
+  '{"hook_event_name":"PreToolUse","session_id":42,"tool_name":["Bash"],"tool_input":"rm -rf /"}',
+  '{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":["rm","-rf","/"]}}',
+  "\u0000\u0001\u0002",
+];
+
+let workspace: string;
+let home: string;
+let project: string;
+beforeEach(() => {
+  workspace = mkdtempSync(join(tmpdir(), "toolgate-host-contract-"));
+  home = join(workspace, "home");
+  project = join(workspace, "project");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, "toolgate.config.json"), JSON.stringify(DENY_RM));
+});
+afterEach(() => rmSync(workspace, { recursive: true, force: true }));
+
+function environment(): Record<string, string | undefined> {
+  return { HOME: home, PATH: process.env["PATH"] };
+}
+
+function stateVersion(sessionId: string): number {
+  const file = join(home, ".toolgate", "state", `${sessionFileName(sessionId)}.json`);
+  if (!existsSync(file)) return 0;
+  return (JSON.parse(readFileSync(file, "utf8")) as { version: number }).version;
+}
+
+function blocks(answer: HookAnswer, verdict: { behavior: string }): boolean {
+  return answer.exitCode === 2 || verdict.behavior === "deny";
+}
+
+describe("every registered host", () => {
+  it("has a unique name, a display name and a kind", () => {
+    const names = HOSTS.map((host) => host.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const host of HOSTS) {
+      expect(host.displayName.length).toBeGreaterThan(0);
+      expect(["hook", "in-process", "proxy"]).toContain(host.kind);
+    }
+  });
+
+  it("every hook host has a contract driver (a new hook host is driven through this suite)", () => {
+    expect(
+      hostsWith("hookHost")
+        .map((host) => host.name)
+        .filter((name) => !(name in HOOK_HOST_DRIVERS)),
+    ).toEqual([]);
+  });
+});
+
+describe.each(hostsWith("hookHost").map((host) => [host.name, host] as const))("hook host %s", (name, descriptor) => {
+  const driver = HOOK_HOST_DRIVERS[name];
+  let host: HookHost<unknown>;
+  beforeEach(async () => {
+    host = await descriptor.hookHost();
+  });
+  const answer = (stdinText: string) => runHook(host, { stdinText, env: environment(), onError: () => {} });
+  const shellCall = (options: { sessionId: string; command: string; toolUseId: string }) =>
+    JSON.stringify(driver?.shellCall({ ...options, cwd: project }));
+
+  it("is named as registered", () => {
+    expect(host.name).toBe(name);
+  });
+
+  it("answers garbage and a truncated gating event with a refusal, never an allow", async () => {
+    if (driver === undefined) throw new Error(`no contract driver for ${name}`);
+    const truncated = shellCall({ sessionId: "cut", command: "ls", toolUseId: "t1" });
+    for (const text of [...GARBAGE, truncated.slice(0, truncated.length / 2), truncated.slice(0, -1)]) {
+      const result = await answer(text);
+      const verdict = driver.verdict(result);
+      expect(verdict.behavior, `${name} on ${JSON.stringify(text)}`).not.toBe("allow");
+      expect(blocks(result, verdict), `${name} on ${JSON.stringify(text)}: ${JSON.stringify(result)}`).toBe(true);
+    }
+  });
+
+  it("denies a rule-denied shell call in its own answer shape, with toolgate's guidance naming the rule", async () => {
+    if (driver === undefined) throw new Error(`no contract driver for ${name}`);
+    const result = await answer(shellCall({ sessionId: "deny", command: "rm -rf build", toolUseId: "t1" }));
+    const verdict = driver.verdict(result);
+    expect(verdict.behavior).toBe("deny");
+    expect(verdict.text).toContain("Bash(rm *)");
+    // an allowed call is not refused: the deny above comes from the rule, not from a host that refuses everything
+    const allowed = driver.verdict(await answer(shellCall({ sessionId: "deny", command: "ls", toolUseId: "t2" })));
+    expect(allowed.behavior).not.toBe("deny");
+  });
+
+  it("takes exactly one state transaction per gating event", async () => {
+    const sessionId = `one-step-${name}`;
+    const commands = ["rm -rf build", "ls -la", "rm -rf dist", "git status"];
+    for (const [index, command] of commands.entries()) {
+      await answer(shellCall({ sessionId, command, toolUseId: `t${index}` }));
+      expect(stateVersion(sessionId), `after ${command}`).toBe(index + 1);
+    }
+  });
+
+  it("counts every denial exactly once under concurrent hook processes", async () => {
+    const sessionId = `concurrent-${name}`;
+    const runs = Array.from({ length: 6 }, (_, index) =>
+      runProcess(name, shellCall({ sessionId, command: `rm -rf build${index}`, toolUseId: `c${index}` })),
+    );
+    const codes = await Promise.all(runs);
+    for (const code of codes) expect([0, 2]).toContain(code);
+    const file = join(home, ".toolgate", "state", `${sessionFileName(sessionId)}.json`);
+    const saved = JSON.parse(readFileSync(file, "utf8")) as { version: number; state: { total: number } };
+    expect(saved.version).toBe(6);
+    expect(saved.state.total).toBe(6);
+  });
+});
+
+function runProcess(hostName: string, stdinText: string): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, "hook", hostName], {
+      cwd: project,
+      env: environment() as NodeJS.ProcessEnv,
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+    child.on("error", reject);
+    child.on("close", resolve);
+    child.stdin.end(stdinText);
+  });
+}
+
+describe.each(hostsWith("installer").map((host) => [host.name, host] as const))(
+  "installer of %s",
+  (name, descriptor) => {
+    it("restores an existing settings file byte for byte after install and uninstall", async () => {
+      const installer = await descriptor.installer();
+      const env = { HOME: home, CODEX_HOME: join(home, ".codex"), TOOLGATE_CODEX_BIN: join(workspace, "no-codex") };
+      const base = { scope: "project" as const, dryRun: false, cwd: project, env };
+      const options = name === "mcp-proxy" ? { ...base, mcpHost: "claude-code" } : base;
+      if (name === "mcp-proxy") {
+        // an MCP server entry to route through the proxy
+        writeFileSync(
+          join(project, ".mcp.json"),
+          '{\n  "mcpServers": {\n    "box": {\n      "command": "npx",\n      "args": [\n        "-y",\n        "box-server"\n      ]\n    }\n  }\n}\n',
+        );
+      }
+      // where the installer writes, from a dry run: then a file there with the person's own content in it
+      const planned = await installer.install({ ...options, dryRun: true });
+      if (!existsSync(planned.path)) {
+        mkdirSync(join(planned.path, ".."), { recursive: true });
+        writeFileSync(planned.path, planned.path.endsWith(".toml") ? '# mine\nmodel = "x"\n' : '{\n  "mine": 1\n}\n');
+      }
+      const before = readFileSync(planned.path);
+      const installed = await installer.install(options);
+      expect(installed.changed).toBe(true);
+      expect(readFileSync(planned.path).equals(before)).toBe(false);
+      await installer.uninstall(options);
+      expect(readFileSync(planned.path).toString()).toBe(before.toString());
+    });
+  },
+);
