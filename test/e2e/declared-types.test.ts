@@ -1,7 +1,8 @@
 /**
  * types/ holds hand-written declarations of the optional peers toolgate compiles against (tsconfig.json maps the
  * package names there). These tests keep them honest against the real packages installed in test/e2e/node_modules,
- * and check that the declarations toolgate publishes import those peers by name, never types/.
+ * compile toolgate's adapters, examples and end-to-end tests against those packages as well, and check that the
+ * declarations toolgate publishes import the peers by name, never types/.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, realpathSync } from "node:fs";
@@ -29,7 +30,7 @@ describe("types/ (hand-written declarations of the optional peers)", () => {
     });
   }
 
-  it("agree with the installed packages, member by member (test/e2e/declared-types/*.checks.ts)", () => {
+  it("agree with the installed packages member by member, and toolgate's users of them compile against those too", () => {
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
     const run = spawnSync(
       process.execPath,
@@ -39,12 +40,21 @@ describe("types/ (hand-written declarations of the optional peers)", () => {
     const lines = run.stdout.split("\n");
     expect(lines.filter((line) => !line.startsWith("/")).join("\n") + run.stderr).toBe("");
     expect(run.status).toBe(0);
-    // the checks compared the hand-written files with the real packages, not with themselves
+    // the checks compared the hand-written files with the real packages, not with themselves, and the adapters and
+    // examples were compiled in the same program (against the real packages: types/ is only imported by the checks)
     for (const [name, { file, real }] of Object.entries(declared)) {
       expect(lines).toContain(realpathSync(join(installed, name, real)));
       expect(lines).toContain(realpathSync(join(root, file)));
     }
-  }, 120_000);
+    for (const user of [
+      "src/adapters/claude-agent-sdk/guard-hooks.ts",
+      "src/adapters/opencode/create-toolgate-plugin.ts",
+      "examples/claude-agent-sdk.ts",
+      "examples/opencode-plugin.ts",
+    ]) {
+      expect(lines).toContain(realpathSync(join(root, user)));
+    }
+  }, 240_000);
 
   it("stay out of the published declarations: dist/*.d.ts import the peers by name", () => {
     const parsed = ts.getParsedCommandLineOfConfigFile(
