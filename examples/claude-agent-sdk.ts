@@ -1,5 +1,6 @@
 // toolgate around an Agent SDK `query()`: policy + escalation in canUseTool, counting in hooks, and the denial
-// figures added to the job's result. Type-checked by `npm run typecheck` against the real SDK types.
+// figures added to the job's result. Type-checked by `npm run typecheck`, and against the real SDK by
+// test/e2e/declared-types.test.ts.
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import { createGuard } from "toolgate";
 import { guardCanUseTool, guardHooks, observe, withPermissionDenials } from "toolgate/claude-agent-sdk";

@@ -1,6 +1,6 @@
 // An opencode plugin file with custom toolgate options (docs/opencode.md quotes it). Put it in
 // .opencode/plugins/toolgate.ts; `toolgate install opencode` is the zero-option alternative.
-// Type-checked by `npm run typecheck` against the real @opencode-ai/plugin types.
+// Type-checked by `npm run typecheck`, and against the real @opencode-ai/plugin by test/e2e/declared-types.test.ts.
 import type { Plugin } from "@opencode-ai/plugin";
 import { createToolgatePlugin } from "toolgate/opencode";
 

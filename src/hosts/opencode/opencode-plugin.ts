@@ -4,7 +4,7 @@
  * (`{ id, server }`), wired through the composition root; `createToolgatePlugin(options)` builds one with custom
  * options for a `.opencode/plugins/` file.
  */
-
+import type { Plugin } from "@opencode-ai/plugin";
 import { openToolgate } from "../../root/open-toolgate.js";
 import { noteRunSession } from "../../root/run-sessions.js";
 import {
@@ -44,11 +44,12 @@ async function openForOpencode(request: OpencodeGuardRequest): Promise<OpencodeG
 }
 
 /** The plugin with custom options (escalation, extra sinks, ...), wired through the composition root. */
-export function createToolgatePlugin(options: Omit<ToolgatePluginOptions, "open"> = {}) {
+export function createToolgatePlugin(options: Omit<ToolgatePluginOptions, "open"> = {}): Plugin {
   return createPlugin({ ...options, open: openForOpencode });
 }
 
 /** The plugin with its defaults (environment: OPENCODE_DENY_THRESHOLD, TOOLGATE_NUDGE_THRESHOLD, TOOLGATE_DB). */
-export const ToolgatePlugin = createToolgatePlugin();
+export const ToolgatePlugin: Plugin = createToolgatePlugin();
 
-export default { id: "toolgate", server: ToolgatePlugin };
+const plugin: { id: string; server: Plugin } = { id: "toolgate", server: ToolgatePlugin };
+export default plugin;
