@@ -10,8 +10,10 @@ import { normalizeMcpName } from "../adapters/mcp/mcp-tool-name.js";
 import type { GuardSession } from "../guard/types.js";
 import { forwardNotification, forwardRequest, NO_PROXY_TIMEOUT } from "./mcp-proxy-forward.js";
 import { HeldTransport } from "./mcp-proxy-held-transport.js";
+import { ProxyStdioTransport } from "./mcp-proxy-stdio-transport.js";
 import { openToolgate } from "./open-toolgate.js";
-import { noteRunSession } from "./run-sessions.js";
+import { runAbortSink } from "./run-abort-sink.js";
+import { noteRunSession, RUN_DIRECTORY_ENV } from "./run-sessions.js";
 
 /** The real MCP server the proxy starts: a stdio command line, as MCP client configs write it. */
 export interface McpServerCommand {
@@ -62,17 +64,18 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
     state: "memory",
     mirrorState: true,
     env,
+    // under `toolgate run`, an abort is noted for run, which ends the agent (a tool result cannot end a client's run)
+    sinks: runAbortSink(env),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
-  const [{ Client }, { Server }, { StdioClientTransport }, { StdioServerTransport }, types] = await Promise.all([
+  const [{ Client }, { Server }, { StdioClientTransport }, types] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/server/index.js"),
     import("@modelcontextprotocol/sdk/client/stdio.js"),
-    import("@modelcontextprotocol/sdk/server/stdio.js"),
     import("@modelcontextprotocol/sdk/types.js"),
   ]);
   const input = options.input ?? process.stdin;
-  const held = new HeldTransport(new StdioServerTransport(input, options.output ?? process.stdout));
+  const held = new HeldTransport(new ProxyStdioTransport({ input, output: options.output ?? process.stdout, log }));
   const inputEnded = () => held.end();
   input.once("end", inputEnded);
   options.signal?.addEventListener("abort", inputEnded, { once: true });
@@ -95,13 +98,24 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
     stderr: "inherit",
     ...(options.child.cwd === undefined ? {} : { cwd: options.child.cwd }),
   });
-  let startError: string | undefined;
-  try {
-    await client.connect(childTransport, { timeout: NO_PROXY_TIMEOUT });
-  } catch (error) {
-    startError = error instanceof Error ? error.message : String(error);
-  }
   const serverName = options.server;
+  client.onerror = (error) => log(`toolgate mcp-proxy: the MCP server "${serverName}": ${error.message}`);
+  // the client may go away (or the proxy be stopped) while the server has not answered `initialize`: stop waiting
+  const connected = client.connect(childTransport, { timeout: NO_PROXY_TIMEOUT }).then(
+    () => undefined,
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
+  const started = await Promise.race([connected, held.ended.then(() => ({ ended: true as const }))]);
+  if (typeof started === "object") {
+    log(
+      `toolgate mcp-proxy: the client closed the connection before the MCP server "${serverName}" answered initialize; stopping the server.`,
+    );
+    input.off("end", inputEnded);
+    await closeQuietly(client);
+    await toolgate.close();
+    return { exitCode: 0, sessionId: undefined };
+  }
+  const startError = started;
   const server: Server = new Server(client.getServerVersion() ?? { name: serverName, version: "0" }, {
     capabilities: client.getServerCapabilities() ?? {},
     ...(client.getInstructions() === undefined ? {} : { instructions: client.getInstructions() as string }),
@@ -120,6 +134,7 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
   let childGone = startError !== undefined;
   let closing = false;
   let abortError: string | undefined;
+  const underRun = env[RUN_DIRECTORY_ENV] !== undefined;
   const inFlight = new Set<Promise<unknown>>();
   const describeChildGone = () =>
     `toolgate mcp-proxy: the MCP server "${serverName}" exited before it answered; its output is on stderr. The proxy closes now; restart the MCP server in your client.`;
@@ -169,9 +184,32 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
           describeGone: describeChildGone,
         }),
       );
-    if (request.method !== "tools/call") return forward();
+    if (request.method !== "tools/call") {
+      if (looksLikeToolsCall(request.method)) {
+        throw new types.McpError(
+          types.ErrorCode.MethodNotFound,
+          `toolgate mcp-proxy: "${request.method}" is not "tools/call" and was not forwarded (a server could read it as one, unchecked).`,
+          { code: "MCP_CALL_UNREADABLE" },
+        );
+      }
+      return forward();
+    }
     const params = types.CallToolRequestSchema.shape.params.safeParse(request.params);
-    if (!params.success) return forward(); // the real server answers a malformed call itself
+    if (!params.success) {
+      // never forwarded: a lenient server could run a call toolgate could not check
+      const issue = params.error.issues[0];
+      const where = issue === undefined || issue.path.length === 0 ? "params" : `params.${issue.path.join(".")}`;
+      throw new types.McpError(
+        types.ErrorCode.InvalidParams,
+        `toolgate mcp-proxy: a tools/call toolgate cannot read (${where}: ${issue?.message ?? "invalid"}) was refused, not forwarded.`,
+        { code: "MCP_CALL_UNREADABLE" },
+      );
+    }
+    if (abortError !== undefined && underRun) {
+      // toolgate already stopped this session and told the model so: `toolgate run` is ending the agent, so a
+      // later call waits for that (bounded) instead of being answered: the agent cannot go on calling meanwhile
+      await heldUntilClosed(proxyClosed, ABORTED_CALL_HOLD_MS);
+    }
     callNumber += 1;
     return guardMcpToolCall({
       session: openSession(),
@@ -225,6 +263,7 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
   const finished = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
+  const proxyClosed = Promise.race([finished, held.ended]);
   client.onclose = () => {
     if (childGone || closing) return;
     childGone = true;
@@ -244,6 +283,29 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
   await toolgate.close();
   const exitCode = abortError !== undefined ? 6 : childGone ? 1 : 0;
   return { exitCode, sessionId };
+}
+
+/**
+ * How long a call made after an abort waits under `toolgate run` before it is refused anyway: longer than run takes
+ * to end the agent (its poll, then SIGTERM and SIGKILL after `STOP_GRACE_MS`), well under an MCP client's timeout.
+ */
+export const ABORTED_CALL_HOLD_MS = 10_000;
+
+async function heldUntilClosed(closed: Promise<void>, budgetMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, budgetMs);
+  });
+  try {
+    await Promise.race([closed, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A method that a lenient server could take for `tools/call` (another case, spaces, invisible characters). */
+function looksLikeToolsCall(method: string): boolean {
+  return method.replace(/[\s\p{Cf}\p{Cc}]/gu, "").toLowerCase() === "tools/call";
 }
 
 function initializeParams(message: JSONRPCMessage): InitializeRequest["params"] | undefined {
