@@ -208,7 +208,9 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
     if (abortError !== undefined && underRun) {
       // toolgate already stopped this session and told the model so: `toolgate run` is ending the agent, so a
       // later call waits for that (bounded) instead of being answered: the agent cannot go on calling meanwhile
-      await heldUntilClosed(proxyClosed, ABORTED_CALL_HOLD_MS);
+      const closed = await heldUntilClosed(proxyClosed, ABORTED_CALL_HOLD_MS);
+      // the agent was ended while the call waited: it was never answered, so it is not decided or recorded either
+      if (closed) throw new types.McpError(types.ErrorCode.ConnectionClosed, "toolgate mcp-proxy: closed.");
     }
     callNumber += 1;
     return guardMcpToolCall({
@@ -291,13 +293,14 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
  */
 export const ABORTED_CALL_HOLD_MS = 10_000;
 
-async function heldUntilClosed(closed: Promise<void>, budgetMs: number): Promise<void> {
+/** Waits until the proxy closes (`true`) or `budgetMs` passed (`false`). */
+async function heldUntilClosed(closed: Promise<void>, budgetMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, budgetMs);
+  const expired = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), budgetMs);
   });
   try {
-    await Promise.race([closed, expired]);
+    return await Promise.race([closed.then(() => true), expired]);
   } finally {
     clearTimeout(timer);
   }
