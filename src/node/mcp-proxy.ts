@@ -13,7 +13,7 @@ import { HeldTransport } from "./mcp-proxy-held-transport.js";
 import { ProxyStdioTransport } from "./mcp-proxy-stdio-transport.js";
 import { openToolgate } from "./open-toolgate.js";
 import { runAbortSink } from "./run-abort-sink.js";
-import { noteRunSession, RUN_DIRECTORY_ENV } from "./run-sessions.js";
+import { noteRunAbort, noteRunSession, RUN_DIRECTORY_ENV } from "./run-sessions.js";
 
 /** The real MCP server the proxy starts: a stdio command line, as MCP client configs write it. */
 export interface McpServerCommand {
@@ -64,8 +64,9 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
     state: "memory",
     mirrorState: true,
     env,
-    // under `toolgate run`, an abort is noted for run, which ends the agent (a tool result cannot end a client's run)
-    sinks: runAbortSink(env),
+    // under `toolgate run`, an abort is noted for run, which ends the agent (a tool result cannot end a client's
+    // run): at the next call the agent sends (below), or after run's grace, so the model first reads why
+    sinks: runAbortSink(env, { hostEndsRun: true }),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   const [{ Client }, { Server }, { StdioClientTransport }, types] = await Promise.all([
@@ -205,9 +206,10 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
         { code: "MCP_CALL_UNREADABLE" },
       );
     }
-    if (abortError !== undefined && underRun) {
-      // toolgate already stopped this session and told the model so: `toolgate run` is ending the agent, so a
-      // later call waits for that (bounded) instead of being answered: the agent cannot go on calling meanwhile
+    if (abortError !== undefined && underRun && sessionId !== undefined) {
+      // toolgate already stopped this session and told the model so: this call tells `toolgate run` to end the
+      // agent now, and waits for that (bounded) instead of being answered, so the agent cannot go on calling
+      noteRunAbort(env, { sessionId, reason: abortError, hostEndsRun: false });
       const closed = await heldUntilClosed(proxyClosed, ABORTED_CALL_HOLD_MS);
       // the agent was ended while the call waited: it was never answered, so it is not decided or recorded either
       if (closed) throw new types.McpError(types.ErrorCode.ConnectionClosed, "toolgate mcp-proxy: closed.");
