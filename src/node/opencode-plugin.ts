@@ -11,6 +11,7 @@ import {
   type ToolgatePluginOptions,
 } from "../adapters/opencode/create-toolgate-plugin.js";
 import { openToolgate } from "./open-toolgate.js";
+import { runAbortSink } from "./run-abort-sink.js";
 import { noteRunSession } from "./run-sessions.js";
 
 export type { ToolgatePluginOptions } from "../adapters/opencode/create-toolgate-plugin.js";
@@ -30,7 +31,9 @@ async function openForOpencode(request: OpencodeGuardRequest): Promise<OpencodeG
     ports: request.ports,
     classifyFailure: request.classifyFailure,
     warnings: request.warnings,
-    sinks: request.sinks,
+    // under `toolgate run`, an abort is noted for run: the plugin stops the opencode session itself (`stopOnAbort`),
+    // and run ends an agent that goes on anyway (after its grace)
+    sinks: [...(request.sinks ?? []), ...runAbortSink(request.environment, { hostEndsRun: true })],
     onError: request.onError,
     ...(request.core === undefined ? {} : { core: request.core }),
   });
