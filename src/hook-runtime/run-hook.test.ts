@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HookAnswer, HookHost } from "../hosts/shared/hook-host.js";
+import { noteRunAbort, RUN_DIRECTORY_ENV, runAbort } from "../root/run-sessions.js";
 import { startHook } from "./run-hook.js";
 
 interface TestEvent {
@@ -54,6 +55,29 @@ describe("startHook", () => {
     expect(errors.join("\n")).toMatch(/hook PreToolUse failed: no decision within 200 ms/);
     // what never finishes cannot hold the process: finish gives up after its budget
     expect(await started.finish({ budgetMs: 100 })).toBe(false);
+  });
+
+  it("after the run's abort, an event of a host that cannot end itself tells run to end it now", async () => {
+    const runDirectory = join(root, "run");
+    mkdirSync(runDirectory);
+    const runEnv = { ...env, TOOLGATE_DB: ":memory:", [RUN_DIRECTORY_ENV]: runDirectory };
+    noteRunAbort(runEnv, { sessionId: "s1", reason: "toolgate aborted the run: stop.", hostEndsRun: true });
+    const answered = { exitCode: 2, stderr: "refused" } as const;
+    // a host whose own answer ends the run (Claude Code) is left its grace
+    const ending = await startHook(
+      { ...host(async () => answered), endsRunOnAbort: true },
+      { stdinText, env: runEnv, holdAfterAbortMs: 0 },
+    );
+    await ending.finish();
+    expect(runAbort(runDirectory)?.hostEndsRun).toBe(true);
+    // one that cannot (Codex) went on after the abort: run ends it at once, and the answer waited for that
+    const started = await startHook(
+      host(async () => answered),
+      { stdinText, env: runEnv, holdAfterAbortMs: 0 },
+    );
+    await started.finish();
+    expect(started.answer).toEqual(answered);
+    expect(runAbort(runDirectory)).toMatchObject({ sessionId: "s1", hostEndsRun: false });
   });
 
   it("answers with the handler's answer, then finishes", async () => {

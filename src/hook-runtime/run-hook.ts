@@ -2,7 +2,7 @@ import type { HookAnswer, HookHost } from "../hosts/shared/hook-host.js";
 import { openTranscript, readTranscript } from "../hosts/shared/read-transcript.js";
 import { openToolgate, type Toolgate } from "../root/open-toolgate.js";
 import { runAbortSink } from "../root/run-abort-sink.js";
-import { noteRunSession } from "../root/run-sessions.js";
+import { noteRunAbort, noteRunSession, RUN_DIRECTORY_ENV, type RunAbort, runAbort } from "../root/run-sessions.js";
 
 export interface RunHookOptions {
   stdinText: string;
@@ -14,7 +14,16 @@ export interface RunHookOptions {
    * answer is given instead; default: no bound (the hook process passes `HOOK_ANSWER_BUDGET_MS`)
    */
   answerBudgetMs?: number;
+  /**
+   * under `toolgate run`, once the run was aborted, how long an event of a host that cannot end itself waits for run
+   * to end the host before it is answered (default `HOLD_AFTER_ABORT_MS`; the wait ends when the host is gone)
+   */
+  holdAfterAbortMs?: number;
 }
+
+/** Below every hook timeout a host applies (Codex: 30 s), above run's SIGTERM-then-SIGKILL grace (5 s). */
+export const HOLD_AFTER_ABORT_MS = 10_000;
+const ORPHAN_POLL_MS = 50;
 
 /** An answered hook event whose sink deliveries (store appends, webhooks, command hooks) may still be under way. */
 export interface StartedHook {
@@ -38,6 +47,12 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
   const env = options.env ?? process.env;
   const onError = options.onError ?? ((message: string) => process.stderr.write(`toolgate: ${message}\n`));
   const eventName = topLevelEventName(options.stdinText);
+  // the run was already aborted and this host cannot end itself (Codex): `run` ends it now, and this event's answer
+  // waits for that, so the host cannot make another call meanwhile
+  const runStopping = host.endsRunOnAbort === true ? undefined : abortedRun(env);
+  if (runStopping !== undefined) {
+    noteRunAbort(env, { sessionId: runStopping.sessionId, reason: runStopping.reason, hostEndsRun: false });
+  }
   let toolgate: Toolgate | undefined;
   const failClosed = (message: string): HookAnswer => {
     onError(`hook ${eventName ?? "(unreadable event)"} failed: ${message}`);
@@ -53,8 +68,9 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
         ...(host.escalationDefaults === undefined ? {} : { hostDefaults: host.escalationDefaults }),
         cwd,
         env,
-        // tells `toolgate run` about an abort, so it can end an agent whose hooks cannot stop it
-        sinks: runAbortSink(env, { hostEndsRun: host.endsRunOnAbort === true }),
+        // tells `toolgate run` about an abort, so it can end an agent whose hooks cannot stop it; noted as the
+        // host's to end, so the model first reads why: a host that goes on is ended at its next event (below)
+        sinks: runAbortSink(env, { hostEndsRun: true }),
         onError: (error, where) => onError(`${where}: ${error instanceof Error ? error.message : String(error)}`),
       });
       const sessionId = host.sessionId(input);
@@ -69,6 +85,7 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
   const answer = await withinBudget(deciding, options.answerBudgetMs, () =>
     failClosed(`no decision within ${options.answerBudgetMs} ms (the store or the config did not answer in time)`),
   );
+  if (runStopping !== undefined) await untilOrphaned(options.holdAfterAbortMs ?? HOLD_AFTER_ABORT_MS);
   const closing = (async () => {
     await deciding;
     await toolgate?.close();
@@ -107,6 +124,21 @@ async function withinBudget<T>(work: Promise<T>, budgetMs: number | undefined, f
     return await Promise.race([work, expired]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The run's abort, when this process serves a `toolgate run` child and toolgate already aborted the run. */
+function abortedRun(env: Readonly<Record<string, string | undefined>>): RunAbort | undefined {
+  const directory = env[RUN_DIRECTORY_ENV];
+  return directory === undefined ? undefined : runAbort(directory);
+}
+
+/** Waits until the process that started this one is gone (this process is re-parented), or `budgetMs` passed. */
+async function untilOrphaned(budgetMs: number): Promise<void> {
+  const parent = process.ppid;
+  const deadline = Date.now() + budgetMs;
+  while (process.ppid === parent && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, ORPHAN_POLL_MS));
   }
 }
 

@@ -57,6 +57,15 @@ describe("the run's abort note", () => {
     expect(runAbort(directory)?.hostEndsRun).toBe(true);
   });
 
+  it("ends the host's grace when a later note does not leave the end to the host (a call made after the abort)", () => {
+    const directory = runDirectory();
+    const env = { [RUN_DIRECTORY_ENV]: directory };
+    noteRunAbort(env, { sessionId: "s3", reason: "first", hostEndsRun: true });
+    expect(runAbort(directory)?.hostEndsRun).toBe(true);
+    noteRunAbort(env, { sessionId: "s3", reason: "again", hostEndsRun: false });
+    expect(runAbort(directory)).toMatchObject({ sessionId: "s3", reason: "first", hostEndsRun: false });
+  });
+
   it("is a no-op outside toolgate run, and a torn line is skipped", () => {
     expect(runAbortSink({})).toEqual([]);
     noteRunAbort({}, { sessionId: "s", reason: "r" });

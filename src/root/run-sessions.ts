@@ -72,7 +72,10 @@ export interface RunAbort {
   at: number;
 }
 
-/** The first abort noted in a run's directory, or undefined. */
+/**
+ * The first abort noted in a run's directory, or undefined. `hostEndsRun` holds only while every note says so: a
+ * later note without it (the agent made another call after the abort) tells `run` to end the agent now.
+ */
 export function runAbort(directory: string): RunAbort | undefined {
   let text: string;
   try {
@@ -80,20 +83,21 @@ export function runAbort(directory: string): RunAbort | undefined {
   } catch {
     return undefined;
   }
+  let first: RunAbort | undefined;
   for (const line of text.split("\n")) {
     try {
       const value = JSON.parse(line) as { sessionId?: unknown; reason?: unknown; hostEndsRun?: unknown; at?: unknown };
-      if (typeof value.sessionId === "string" && typeof value.reason === "string") {
-        return {
-          sessionId: value.sessionId,
-          reason: value.reason,
-          hostEndsRun: value.hostEndsRun === true,
-          at: typeof value.at === "number" ? value.at : 0,
-        };
-      }
+      if (typeof value.sessionId !== "string" || typeof value.reason !== "string") continue;
+      first ??= {
+        sessionId: value.sessionId,
+        reason: value.reason,
+        hostEndsRun: true,
+        at: typeof value.at === "number" ? value.at : 0,
+      };
+      if (value.hostEndsRun !== true) first.hostEndsRun = false;
     } catch {
       // an empty or torn line
     }
   }
-  return undefined;
+  return first;
 }

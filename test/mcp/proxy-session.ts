@@ -2,6 +2,7 @@
  * Test helpers: a real SDK `Client` that talks to the real `toolgate mcp-proxy` (the built CLI, through the e2e
  * harness's private dist/ snapshot) or straight to the same server, each with a temporary HOME, store and project.
  */
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -114,4 +115,79 @@ export function textOf(result: unknown): string {
     .filter((block) => block.type === "text")
     .map((block) => block.text ?? "")
     .join("\n");
+}
+
+export const LENIENT_SERVER = join(import.meta.dirname, "fixtures", "lenient-server.mjs");
+
+/** The built proxy driven line by line, as a client that writes whatever it likes would. */
+export interface RawProxy {
+  /** writes one line (a newline is added) */
+  write(line: string): void;
+  /** the first message the proxy wrote with this id (waits for it; rejects after `waitMs`, default 30 s) */
+  answer(id: string | number, waitMs?: number): Promise<Record<string, unknown>>;
+  /** every message the proxy wrote so far */
+  messages: Record<string, unknown>[];
+  stderr(): string;
+  /** resolves with the exit code (or signal name) once the proxy exited */
+  exited: Promise<number | string>;
+  closeInput(): void;
+  kill(signal: NodeJS.Signals): void;
+}
+
+export function startRawProxy(options: { sandbox: Sandbox; server: string[]; name?: string }): RawProxy {
+  const [command, ...args] = toolgateCommand("mcp-proxy", "--server", options.name ?? "box", "--", ...options.server);
+  const child = spawn(command as string, args, {
+    cwd: options.sandbox.project,
+    env: options.sandbox.env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const messages: Record<string, unknown>[] = [];
+  const waiters = new Set<() => void>();
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+    let newline = stdout.indexOf("\n");
+    while (newline !== -1) {
+      const line = stdout.slice(0, newline);
+      stdout = stdout.slice(newline + 1);
+      if (line.trim() !== "") messages.push(JSON.parse(line) as Record<string, unknown>);
+      newline = stdout.indexOf("\n");
+    }
+    for (const wake of [...waiters]) wake();
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  child.stdin.on("error", () => undefined);
+  const exited = new Promise<number | string>((resolve) => {
+    child.once("close", (code, signal) => resolve(code ?? signal ?? "unknown"));
+  });
+  return {
+    messages,
+    exited,
+    stderr: () => stderr,
+    write: (line) => child.stdin.write(`${line}\n`),
+    closeInput: () => child.stdin.end(),
+    kill: (signal) => child.kill(signal),
+    answer(id, waitMs = 30_000) {
+      return new Promise((resolve, reject) => {
+        const look = () => {
+          const found = messages.find((message) => message["id"] === id);
+          if (found === undefined) return false;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(found);
+          return true;
+        };
+        const check = () => void look();
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no answer to ${JSON.stringify(id)} within ${waitMs} ms; stderr: ${stderr}`));
+        }, waitMs);
+        waiters.add(check);
+        look();
+      });
+    },
+  };
 }

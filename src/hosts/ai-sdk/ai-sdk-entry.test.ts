@@ -5,6 +5,7 @@ import { generateText, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { RUN_DIRECTORY_ENV, runAbort } from "../../root/run-sessions.js";
 import { openToolgateForAiSdk } from "./ai-sdk-entry.js";
 
 const dirs: string[] = [];
@@ -74,6 +75,37 @@ describe("openToolgateForAiSdk (the composition root for AI SDK agents)", () => 
     expect(state.records).toHaveLength(5);
     await toolgate.close();
     await toolgate.close(); // idempotent
+  }, 60_000);
+
+  it("under toolgate run, notes its abort for run (which ends an app that goes on anyway)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "toolgate-ai-sdk-node-"));
+    dirs.push(dir);
+    const runDirectory = join(dir, "run");
+    mkdirSync(runDirectory);
+    const toolgate = await openToolgateForAiSdk({
+      cwd: dir,
+      homeDir: dir,
+      sessionId: "ai-sdk-run",
+      env: { HOME: dir, TOOLGATE_DB: ":memory:", [RUN_DIRECTORY_ENV]: runDirectory },
+      enforce: {
+        evaluate: () => ({
+          behavior: "deny",
+          source: "policy",
+          rule: "sh",
+          reason: "sh is off.",
+          denialSource: "rule",
+        }),
+      },
+    });
+    const guarded = toolgate.guardTools({
+      sh: tool({ inputSchema: z.object({ command: z.string() }), execute: async () => "ran" }),
+    });
+    const { model } = stubborn("make deploy");
+    await generateText({ model, tools: guarded.tools, stopWhen: [stepCountIs(10), guarded.stopWhen], prompt: "go" });
+    expect(guarded.abortError()).toBeDefined();
+    await toolgate.close();
+    expect(runAbort(runDirectory)).toMatchObject({ sessionId: "ai-sdk-run", hostEndsRun: true });
+    expect(runAbort(runDirectory)?.reason).toMatch(/toolgate aborted the run/);
   }, 60_000);
 
   it("does not read the Claude Code settings unless asked", async () => {

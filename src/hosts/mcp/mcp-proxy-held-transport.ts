@@ -15,6 +15,11 @@ export class HeldTransport implements Transport {
   private attached = false;
   private closed = false;
   private waiting: ((message: JSONRPCMessage | undefined) => void) | undefined;
+  private markEnded: () => void = () => undefined;
+  /** resolves once the input ended or the proxy was told to stop (`end`) */
+  readonly ended = new Promise<void>((resolve) => {
+    this.markEnded = resolve;
+  });
 
   constructor(private readonly inner: Transport) {
     inner.onmessage = (message) => this.receive(message);
@@ -40,6 +45,7 @@ export class HeldTransport implements Transport {
   end(): void {
     if (this.closed) return;
     this.closed = true;
+    this.markEnded();
     this.waiting?.(undefined);
     this.waiting = undefined;
     // removes the stdin listeners (the inner transport's own close calls back here and returns above)

@@ -5,11 +5,13 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult, InitializeRequest, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { GuardSession } from "../../guard/types.js";
 import { openToolgate } from "../../root/open-toolgate.js";
-import { noteRunSession } from "../../root/run-sessions.js";
+import { runAbortSink } from "../../root/run-abort-sink.js";
+import { noteRunAbort, noteRunSession, RUN_DIRECTORY_ENV } from "../../root/run-sessions.js";
 import { elicitationAccepted, questionElicitation } from "./grant-elicitation.js";
 import { guardMcpToolCall } from "./guard-mcp-tool-call.js";
 import { forwardNotification, forwardRequest, NO_PROXY_TIMEOUT } from "./mcp-proxy-forward.js";
 import { HeldTransport } from "./mcp-proxy-held-transport.js";
+import { ProxyStdioTransport } from "./mcp-proxy-stdio-transport.js";
 import { mcpSessionInteractive } from "./mcp-session-interactive.js";
 import { normalizeMcpName } from "./mcp-tool-name.js";
 
@@ -62,17 +64,19 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
     state: "memory",
     mirrorState: true,
     env,
+    // under `toolgate run`, an abort is noted for run, which ends the agent (a tool result cannot end a client's
+    // run): at the next call the agent sends (below), or after run's grace, so the model first reads why
+    sinks: runAbortSink(env, { hostEndsRun: true }),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
-  const [{ Client }, { Server }, { StdioClientTransport }, { StdioServerTransport }, types] = await Promise.all([
+  const [{ Client }, { Server }, { StdioClientTransport }, types] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/server/index.js"),
     import("@modelcontextprotocol/sdk/client/stdio.js"),
-    import("@modelcontextprotocol/sdk/server/stdio.js"),
     import("@modelcontextprotocol/sdk/types.js"),
   ]);
   const input = options.input ?? process.stdin;
-  const held = new HeldTransport(new StdioServerTransport(input, options.output ?? process.stdout));
+  const held = new HeldTransport(new ProxyStdioTransport({ input, output: options.output ?? process.stdout, log }));
   const inputEnded = () => held.end();
   input.once("end", inputEnded);
   options.signal?.addEventListener("abort", inputEnded, { once: true });
@@ -95,13 +99,24 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
     stderr: "inherit",
     ...(options.child.cwd === undefined ? {} : { cwd: options.child.cwd }),
   });
-  let startError: string | undefined;
-  try {
-    await client.connect(childTransport, { timeout: NO_PROXY_TIMEOUT });
-  } catch (error) {
-    startError = error instanceof Error ? error.message : String(error);
-  }
   const serverName = options.server;
+  client.onerror = (error) => log(`toolgate mcp-proxy: the MCP server "${serverName}": ${error.message}`);
+  // the client may go away (or the proxy be stopped) while the server has not answered `initialize`: stop waiting
+  const connected = client.connect(childTransport, { timeout: NO_PROXY_TIMEOUT }).then(
+    () => undefined,
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  );
+  const started = await Promise.race([connected, held.ended.then(() => ({ ended: true as const }))]);
+  if (typeof started === "object") {
+    log(
+      `toolgate mcp-proxy: the client closed the connection before the MCP server "${serverName}" answered initialize; stopping the server.`,
+    );
+    input.off("end", inputEnded);
+    await closeQuietly(client);
+    await toolgate.close();
+    return { exitCode: 0, sessionId: undefined };
+  }
+  const startError = started;
   const server: Server = new Server(client.getServerVersion() ?? { name: serverName, version: "0" }, {
     capabilities: client.getServerCapabilities() ?? {},
     ...(client.getInstructions() === undefined ? {} : { instructions: client.getInstructions() as string }),
@@ -120,6 +135,7 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
   let childGone = startError !== undefined;
   let closing = false;
   let abortError: string | undefined;
+  const underRun = env[RUN_DIRECTORY_ENV] !== undefined;
   const inFlight = new Set<Promise<unknown>>();
   const describeChildGone = () =>
     `toolgate mcp-proxy: the MCP server "${serverName}" exited before it answered; its output is on stderr. The proxy closes now; restart the MCP server in your client.`;
@@ -169,9 +185,35 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
           describeGone: describeChildGone,
         }),
       );
-    if (request.method !== "tools/call") return forward();
+    if (request.method !== "tools/call") {
+      if (looksLikeToolsCall(request.method)) {
+        throw new types.McpError(
+          types.ErrorCode.MethodNotFound,
+          `toolgate mcp-proxy: "${request.method}" is not "tools/call" and was not forwarded (a server could read it as one, unchecked).`,
+          { code: "MCP_CALL_UNREADABLE" },
+        );
+      }
+      return forward();
+    }
     const params = types.CallToolRequestSchema.shape.params.safeParse(request.params);
-    if (!params.success) return forward(); // the real server answers a malformed call itself
+    if (!params.success) {
+      // never forwarded: a lenient server could run a call toolgate could not check
+      const issue = params.error.issues[0];
+      const where = issue === undefined || issue.path.length === 0 ? "params" : `params.${issue.path.join(".")}`;
+      throw new types.McpError(
+        types.ErrorCode.InvalidParams,
+        `toolgate mcp-proxy: a tools/call toolgate cannot read (${where}: ${issue?.message ?? "invalid"}) was refused, not forwarded.`,
+        { code: "MCP_CALL_UNREADABLE" },
+      );
+    }
+    if (abortError !== undefined && underRun && sessionId !== undefined) {
+      // toolgate already stopped this session and told the model so: this call tells `toolgate run` to end the
+      // agent now, and waits for that (bounded) instead of being answered, so the agent cannot go on calling
+      noteRunAbort(env, { sessionId, reason: abortError, hostEndsRun: false });
+      const closed = await heldUntilClosed(proxyClosed, ABORTED_CALL_HOLD_MS);
+      // the agent was ended while the call waited: it was never answered, so it is not decided or recorded either
+      if (closed) throw new types.McpError(types.ErrorCode.ConnectionClosed, "toolgate mcp-proxy: closed.");
+    }
     callNumber += 1;
     return guardMcpToolCall({
       session: openSession(),
@@ -225,6 +267,7 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
   const finished = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
+  const proxyClosed = Promise.race([finished, held.ended]);
   client.onclose = () => {
     if (childGone || closing) return;
     childGone = true;
@@ -244,6 +287,30 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
   await toolgate.close();
   const exitCode = abortError !== undefined ? 6 : childGone ? 1 : 0;
   return { exitCode, sessionId };
+}
+
+/**
+ * How long a call made after an abort waits under `toolgate run` before it is refused anyway: longer than run takes
+ * to end the agent (its poll, then SIGTERM and SIGKILL after `STOP_GRACE_MS`), well under an MCP client's timeout.
+ */
+export const ABORTED_CALL_HOLD_MS = 10_000;
+
+/** Waits until the proxy closes (`true`) or `budgetMs` passed (`false`). */
+async function heldUntilClosed(closed: Promise<void>, budgetMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), budgetMs);
+  });
+  try {
+    return await Promise.race([closed.then(() => true), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A method that a lenient server could take for `tools/call` (another case, spaces, invisible characters). */
+function looksLikeToolsCall(method: string): boolean {
+  return method.replace(/[\s\p{Cf}\p{Cc}]/gu, "").toLowerCase() === "tools/call";
 }
 
 function initializeParams(message: JSONRPCMessage): InitializeRequest["params"] | undefined {

@@ -73,8 +73,12 @@ describe("Codex 0.169.0: a stubborn model retrying a forbidden rm -rf", () => {
     expect(run.exitCode).toBe(6);
     expect(run.stderr).toMatch(/toolgate run: \d+ denied calls?; toolgate aborted the run\./);
     expect(run.stderr).toContain('prefix_rule(pattern=["rm"], decision="forbidden")');
-    // far fewer model round trips than the 21 of the bare run
-    expect(world.fake.requests.length).toBeLessThan(ATTEMPTS / 2);
+    // far fewer model round trips than the 21 of the bare run, and always the same: the model reads the aborting
+    // answer (request 3), and the next call's hook waits while toolgate run ends Codex, so no call follows
+    expect(world.fake.requests).toHaveLength(3);
+    expect(toolOutputs(world.fake.requests[2] ?? {}).at(-1)).toContain("The run is being stopped");
+    // the two that reached the threshold, and the one the model made after reading the abort (refused, never run)
+    expect(run.stderr).toMatch(/toolgate run: 3 denied calls; toolgate aborted the run\./);
     console.log(
       JSON.stringify({
         codexStubborn: {
