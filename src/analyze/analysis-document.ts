@@ -1,5 +1,5 @@
 import type { DenialSource } from "../core/events.js";
-import type { AnalysisDocument, AnalysisTotals, SessionAnalysis, SkippedFile } from "./analysis-types.js";
+import type { AnalysisDocument, AnalysisTotals, DeniedTool, SessionAnalysis, SkippedFile } from "./analysis-types.js";
 
 /** The `--json` document: sessions, then totals over them. */
 export function analysisDocument(options: {
@@ -16,6 +16,7 @@ export function analysisDocument(options: {
     toolCalls: 0,
     denials: 0,
     deniedBySource: {},
+    deniedByTool: [],
     loops: 0,
     wastedCalls: 0,
     wastedTokens: null,
@@ -27,6 +28,7 @@ export function analysisDocument(options: {
     for (const [source, count] of Object.entries(session.deniedBySource) as [DenialSource, number][]) {
       totals.deniedBySource[source] = (totals.deniedBySource[source] ?? 0) + count;
     }
+    totals.deniedByTool = mergeDeniedTools([totals.deniedByTool, session.deniedByTool]);
     totals.loops += session.loops.length;
     totals.wastedCalls += session.wastedCalls;
     if (session.wastedTokens !== null) totals.wastedTokens = (totals.wastedTokens ?? 0) + session.wastedTokens;
@@ -41,4 +43,30 @@ export function analysisDocument(options: {
     unrecognizedFiles: [...options.unrecognizedFiles],
     skippedFiles: [...(options.skippedFiles ?? [])],
   };
+}
+
+/** Denied tools ranked: most denials first, ties by canonical tool in byte order; host names in byte order. */
+export function rankDeniedTools(tools: DeniedTool[]): DeniedTool[] {
+  for (const tool of tools) tool.hostTools.sort(byteOrder);
+  return tools.sort((a, b) => b.count - a.count || byteOrder(a.tool, b.tool));
+}
+
+/** Several lists of denied tools as one: counts summed and host names joined per canonical tool. */
+export function mergeDeniedTools(lists: readonly (readonly DeniedTool[])[]): DeniedTool[] {
+  const merged = new Map<string, { count: number; hostTools: Set<string> }>();
+  for (const list of lists) {
+    for (const entry of list) {
+      const known = merged.get(entry.tool) ?? { count: 0, hostTools: new Set<string>() };
+      known.count += entry.count;
+      for (const name of entry.hostTools) known.hostTools.add(name);
+      merged.set(entry.tool, known);
+    }
+  }
+  return rankDeniedTools(
+    [...merged].map(([tool, entry]) => ({ tool, count: entry.count, hostTools: [...entry.hostTools] })),
+  );
+}
+
+function byteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,10 +1,15 @@
 import type { DenialSource } from "../core/events.js";
+import type { ToolFamily } from "../core/tool-families.js";
 import type { AnalyzeHost } from "../hosts/shared/reader-event.js";
 
 /** The `--json` document of `toolgate analyze` (documented in docs/analyze.md; version 1). */
 
 export interface AnalyzedDenial {
+  /** the host's tool name */
   tool: string;
+  /** the host-neutral tool (core/tool-families.ts): `shell` for every host's shell tool */
+  canonicalTool: string;
+  toolFamily: ToolFamily;
   source: DenialSource;
   /** the host's text, redacted, at most 300 characters */
   reason: string;
@@ -21,11 +26,20 @@ export type LoopKind = "identical-call" | "cycle" | "same-error" | "retry-after-
 
 export interface AnalyzedLoop {
   kind: LoopKind;
+  /** the host's tool name */
   tool: string;
+  canonicalTool: string;
   /** the calls in the loop: repeats for identical calls and cycles, retries for the other kinds */
   calls: number;
   /** intent-switch only: the tool whose denial the calls routed around */
   after?: string;
+}
+
+/** Denials of one canonical tool, with the host tool names counted under it (byte order). */
+export interface DeniedTool {
+  tool: string;
+  count: number;
+  hostTools: string[];
 }
 
 export interface SuggestedAllowRule {
@@ -62,6 +76,8 @@ export interface SessionAnalysis {
   /** exact count, also when `denials` was capped */
   denialCount: number;
   deniedBySource: Partial<Record<DenialSource, number>>;
+  /** exact denials per canonical tool, with the host names behind each, most first */
+  deniedByTool: DeniedTool[];
   loops: AnalyzedLoop[];
   wastedCalls: number;
   /** tokens of the model requests that produced the wasted calls; null when the transcript has no usage */
@@ -78,6 +94,8 @@ export interface AnalysisTotals {
   toolCalls: number;
   denials: number;
   deniedBySource: Partial<Record<DenialSource, number>>;
+  /** denials per canonical tool over every session (one `shell` row across hosts), most first */
+  deniedByTool: DeniedTool[];
   loops: number;
   wastedCalls: number;
   wastedTokens: number | null;

@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
+import { analysisDocument } from "./analysis-document.js";
 import type { SessionAnalysis } from "./analysis-types.js";
 import { analyzeTranscripts } from "./analyze-transcripts.js";
 import { findTranscripts } from "./find-transcripts.js";
+import { formatAnalysis } from "./format-analysis.js";
 import { loadAnalysisSetup } from "./load-analysis-setup.js";
 
 /**
@@ -42,6 +44,32 @@ const RECORDED: [file: string, format: string, shell: string][] = [
   ["opencode/%s.run.log", "opencode-run-text", "bash"],
 ];
 
+describe("one tool across hosts", () => {
+  test("the stubborn sessions of five hosts deny one canonical tool, shell, named each host's way", async () => {
+    const sessions = await Promise.all(RECORDED.map(([pattern]) => analyze(pattern.replace("%s", "stubborn"))));
+    for (const session of sessions) {
+      expect(session.denials.map((denial) => [denial.canonicalTool, denial.toolFamily])).toEqual([
+        ["shell", "shell"],
+        ["shell", "shell"],
+        ["shell", "shell"],
+      ]);
+    }
+    const document = analysisDocument({
+      sessions,
+      filesRead: sessions.length,
+      skippedLines: 0,
+      searched: [],
+      unrecognizedFiles: [],
+    });
+    expect(document.totals.deniedByTool).toEqual([
+      { tool: "shell", count: 3 * RECORDED.length, hostTools: ["Bash", "bash", "exec_command", "run_shell_command"] },
+    ]);
+    expect(formatAnalysis(document)).toContain(
+      `Denied tools: shell (Bash, bash, exec_command, run_shell_command) ${3 * RECORDED.length}.`,
+    );
+  });
+});
+
 describe("stubborn session: exactly the denials and retries the script made", () => {
   test.each(RECORDED)("%s", async (pattern, format, shell) => {
     const session = await analyze(pattern.replace("%s", "stubborn"));
@@ -50,7 +78,7 @@ describe("stubborn session: exactly the denials and retries the script made", ()
     expect(session.denialCount).toBe(3);
     expect(session.deniedBySource).toEqual({ rule: 3 });
     expect(session.denials.map((denial) => denial.tool)).toEqual([shell, shell, shell]);
-    expect(session.loops).toEqual([{ kind: "retry-after-denial", tool: shell, calls: 2 }]);
+    expect(session.loops).toEqual([{ kind: "retry-after-denial", tool: shell, canonicalTool: "shell", calls: 2 }]);
     expect(session.wastedCalls).toBe(2);
     // shell threshold 2, headless abort: toolgate stops at the 2nd denial, so the 3rd call is saved
     expect(session.stoppedAt).toMatchObject({ call: 2, tool: shell, action: "abort" });
@@ -106,7 +134,7 @@ describe("Claude Code subagent (recorded): the subagent file joins its parent se
     expect(session?.toolCalls).toBe(3);
     expect(session?.denialCount).toBe(2);
     expect(session?.denials.every((denial) => denial.tool === "Bash" && denial.agentId !== undefined)).toBe(true);
-    expect(session?.loops).toEqual([{ kind: "retry-after-denial", tool: "Bash", calls: 1 }]);
+    expect(session?.loops).toEqual([{ kind: "retry-after-denial", tool: "Bash", canonicalTool: "shell", calls: 1 }]);
   });
 });
 

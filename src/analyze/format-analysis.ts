@@ -12,6 +12,8 @@ const STOP_VERBS = {
   "offer-grant": "offered a session grant",
 } as const;
 const RULES = 10;
+/** canonical tools named in the denied-tools line */
+const TOOLS = 5;
 
 function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
@@ -81,6 +83,14 @@ export function formatAnalysis(document: AnalysisDocument): string {
     lines.push(
       `${plural(totals.wastedCalls, "call was", "calls were")} made after a denial of something that never became available${tokens}.`,
     );
+  }
+  if (totals.deniedByTool.length > 0) {
+    // one entry per canonical tool across hosts: `shell (Bash, exec_command) 12`
+    const tools = totals.deniedByTool.slice(0, TOOLS).map((entry) => {
+      const names = entry.hostTools.every((name) => name === entry.tool) ? "" : ` (${entry.hostTools.join(", ")})`;
+      return `${entry.tool}${names} ${entry.count}`;
+    });
+    lines.push(`Denied tools: ${tools.join(", ")}.`);
   }
   const worst = worstSessions(document.sessions);
   if (worst.length > 0) {

@@ -2,7 +2,12 @@ import type { CompiledConfig } from "../core/config.js";
 import type { ToolCall } from "../core/events.js";
 import { advanceWindow } from "../core/loop-detector.js";
 import type { AuditEvent } from "../core/records.js";
-import type { AnalyzedLoop, LoopKind } from "./analysis-types.js";
+import { canonicalTool } from "../core/tool-families.js";
+import type { AnalyzedLoop as AnalyzedLoopWithIdentity, LoopKind } from "./analysis-types.js";
+
+/** a loop as found; the replay adds its canonical tool */
+type AnalyzedLoop = Omit<AnalyzedLoopWithIdentity, "canonicalTool">;
+
 import { callTargets, sameTarget } from "./call-targets.js";
 
 const MAX_RECENT_TARGETS = 20;
@@ -99,7 +104,12 @@ export class LoopFinder {
     if (this.deniedTargets.length === 0) return;
     const targets = targetsOf();
     for (const denied of this.deniedTargets) {
-      if (denied.tool === call.tool || !targets.some((target) => sameTarget(target, denied.target))) continue;
+      // the same tool under another host's name is no switch of intent
+      if (
+        canonicalTool(denied.tool) === canonicalTool(call.tool) ||
+        !targets.some((target) => sameTarget(target, denied.target))
+      )
+        continue;
       const id = `${denied.tool}>${call.tool}`;
       const loop = this.switches.get(id) ?? {
         kind: "intent-switch" as const,

@@ -5,7 +5,9 @@ import { initialState } from "../core/initial-state.js";
 import type { DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import { step } from "../core/step.js";
+import { canonicalTool, toolIdentity } from "../core/tool-families.js";
 import type { AnalyzeHost, CallFact, ReaderFact, ResultFact } from "../hosts/shared/reader-event.js";
+import { rankDeniedTools } from "./analysis-document.js";
 import type { AnalyzedDenial, SessionAnalysis, StopPoint } from "./analysis-types.js";
 import { callTargets } from "./call-targets.js";
 import { classifyResult } from "./classify-result.js";
@@ -59,6 +61,8 @@ export class SessionReplay {
   private readonly denials: AnalyzedDenial[] = [];
   private denialCount = 0;
   private readonly bySource: Partial<Record<DenialSource, number>> = {};
+  /** canonical tool -> its denials and the host names seen (bounded by the distinct tools a host offers) */
+  private readonly byTool = new Map<string, { count: number; hostTools: Set<string> }>();
   private readonly wasted = new WastedCalls();
   private readonly rules: RuleSuggestions;
   private readonly loops: LoopFinder;
@@ -246,9 +250,16 @@ export class SessionReplay {
     const ports = this.options.config.ports;
     this.denialCount += 1;
     this.bySource[source] = (this.bySource[source] ?? 0) + 1;
+    const identity = toolIdentity(call.tool);
+    const byTool = this.byTool.get(identity.canonical) ?? { count: 0, hostTools: new Set<string>() };
+    byTool.count += 1;
+    byTool.hostTools.add(call.tool);
+    this.byTool.set(identity.canonical, byTool);
     if (this.denials.length < MAX_DENIALS) {
       this.denials.push({
         tool: call.tool,
+        canonicalTool: identity.canonical,
+        toolFamily: identity.family,
         source,
         reason: truncate(ports.redactText(options.reason), 300),
         summary: call.summary ?? "",
@@ -308,7 +319,7 @@ export class SessionReplay {
 
   finish(): SessionAnalysis {
     const wasted = this.wasted.totals();
-    const loops = this.loops.loops();
+    const loops = this.loops.loops().map((loop) => ({ ...loop, canonicalTool: canonicalTool(loop.tool) }));
     const first = Number.isFinite(this.firstAt) ? this.firstAt : this.lastAt;
     return {
       file: this.options.file,
@@ -322,6 +333,9 @@ export class SessionReplay {
       denials: this.denials,
       denialCount: this.denialCount,
       deniedBySource: this.bySource,
+      deniedByTool: rankDeniedTools(
+        [...this.byTool].map(([tool, entry]) => ({ tool, count: entry.count, hostTools: [...entry.hostTools] })),
+      ),
       loops,
       wastedCalls: wasted.calls,
       wastedTokens: this.sawUsage ? wasted.tokens : null,

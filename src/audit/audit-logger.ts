@@ -1,6 +1,7 @@
 import pino, { type Logger } from "pino";
 import type { Effect } from "../core/effects.js";
 import type { AuditEvent, DenialRecord } from "../core/records.js";
+import { canonicalTool, toolFamily } from "../core/tool-families.js";
 import type { HookOutcome } from "./hook-dispatcher.js";
 
 export interface AuditLoggerOptions {
@@ -12,7 +13,7 @@ export interface AuditLoggerOptions {
 }
 
 /**
- * JSON logs of the audit trail (pino). One WARN `agent.permission.denied` line per denial (tool, source, reason,
+ * JSON logs of the audit trail (pino). One WARN `agent.permission.denied` line per denial (tool, canonicalTool, toolFamily, source, reason,
  * redacted summary), an `agent.session.summary` line when a session ends (`permissionDenialCount` always present,
  * zero too, and `permissionDeniedTools`), INFO lines for the other audit events, WARN for hook failures. Writes are
  * synchronous so a short-lived hook process loses nothing at exit.
@@ -69,6 +70,8 @@ function logDenial(logger: Logger, record: DenialRecord): void {
       sessionId: record.sessionId,
       turn: record.turn,
       tool: record.tool,
+      canonicalTool: record.canonicalTool ?? canonicalTool(record.tool),
+      toolFamily: record.toolFamily ?? toolFamily(record.tool),
       toolUseId: record.toolUseId,
       source: record.source,
       reason: record.reason,

@@ -1,4 +1,5 @@
 import type { DenialRecord } from "../core/records.js";
+import { canonicalTool, toolFamily } from "../core/tool-families.js";
 
 interface OpenTelemetryApi {
   trace: {
@@ -18,7 +19,8 @@ interface OpenTelemetryApi {
 
 /**
  * OpenTelemetry per denial, through `@opentelemetry/api` only: a span event `agent.permission.denied` on the active
- * span and a `toolgate.permission.denials` counter (attributes: tool, source). Without a provider registered by the
+ * span (the host's tool, its canonical tool and family) and a `toolgate.permission.denials` counter (attributes: tool
+ * (canonical: `shell` on every host), host_tool (the host's name), source). Without a provider registered by the
  * host the API is a no-op; without the package installed this sink is a no-op too.
  */
 export async function createOpenTelemetryRecorder(): Promise<(records: readonly DenialRecord[]) => void> {
@@ -37,9 +39,12 @@ export async function createOpenTelemetryRecorder(): Promise<(records: readonly 
       .createCounter("toolgate.permission.denials", { description: "tool calls denied, by tool and source" });
     const span = api.trace.getActiveSpan();
     for (const record of records) {
-      counter.add(1, { tool: record.tool, source: record.source });
+      const canonical = record.canonicalTool ?? canonicalTool(record.tool);
+      counter.add(1, { tool: canonical, host_tool: record.tool, source: record.source });
       span?.addEvent("agent.permission.denied", {
         "toolgate.tool": record.tool,
+        "toolgate.canonical_tool": canonical,
+        "toolgate.tool_family": record.toolFamily ?? toolFamily(record.tool),
         "toolgate.source": record.source,
         "toolgate.reason": record.reason,
         "toolgate.input_summary": record.inputSummary,

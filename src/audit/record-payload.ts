@@ -1,4 +1,5 @@
-import type { AuditEvent, DenialRecord } from "../core/records.js";
+import { type AuditEvent, type DenialRecord, withToolIdentity } from "../core/records.js";
+import type { ToolFamily } from "../core/tool-families.js";
 
 /**
  * Hook and webhook payloads, snake_case. The denial payload is agent-code's `permission_denied` context
@@ -9,7 +10,11 @@ export interface PermissionDeniedPayload {
   event: "permission_denied";
   session_id: string;
   turn: number;
+  /** the host's tool name (`Bash`, `exec_command`, ...) */
   tool: string;
+  /** the host-neutral tool (core/tool-families.ts): `shell` for every host's shell tool */
+  canonical_tool: string;
+  tool_family: ToolFamily;
   tool_use_id: string;
   reason: string;
   input_summary: string;
@@ -40,12 +45,15 @@ export interface AuditEventPayload {
 
 export type HookPayload = PermissionDeniedPayload | AuditEventPayload;
 
-export function denialPayload(record: DenialRecord): PermissionDeniedPayload {
+export function denialPayload(denial: DenialRecord): PermissionDeniedPayload {
+  const record = withToolIdentity(denial);
   return {
     event: "permission_denied",
     session_id: record.sessionId,
     turn: record.turn,
     tool: record.tool,
+    canonical_tool: record.canonicalTool,
+    tool_family: record.toolFamily,
     tool_use_id: record.toolUseId,
     reason: record.reason,
     input_summary: record.inputSummary,

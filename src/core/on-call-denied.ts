@@ -8,6 +8,7 @@ import type { DenialRecord } from "./records.js";
 import type { AgentState, PatternCounters } from "./state.js";
 import { callFacts, patternKey, type StepContext, writableAgent } from "./step-context.js";
 import { thresholdFor } from "./threshold-for.js";
+import { toolIdentity } from "./tool-families.js";
 import { truncateStrings } from "./truncate-strings.js";
 
 const RECENT_CALLS = 5;
@@ -149,11 +150,14 @@ function appendRecord(
 ): DenialRecord {
   const { state, config } = context;
   state.total += 1;
+  const identity = toolIdentity(event.call.tool);
   const record: DenialRecord = {
     seq: state.total,
     sessionId: state.sessionId,
     turn: state.turn,
     tool: event.call.tool,
+    canonicalTool: identity.canonical,
+    toolFamily: identity.family,
     toolUseId: event.call.toolUseId,
     source: event.source,
     reason: texts.reason,

@@ -1,4 +1,5 @@
 import type { DenialSource } from "./events.js";
+import { type ToolFamily, toolIdentity } from "./tool-families.js";
 
 /**
  * One `permission_denied` record: the unit of the audit trail. Built by the reducer from a `call.denied` event,
@@ -18,7 +19,16 @@ export interface DenialRecord {
   agentId?: string;
   /** turn number within the session (0 before the first user message) */
   turn: number;
+  /** the tool's name as the host sent it (`Bash`, `exec_command`, `run_shell_command`, ...) */
   tool: string;
+  /**
+   * the host-neutral name of the tool (core/tool-families.ts): `shell` for every shell tool; views group by it. The
+   * reducer always sets it; a record made elsewhere without it gets it from `tool` when stored or sent
+   * (`withToolIdentity`)
+   */
+  canonicalTool?: string;
+  /** the tool's family (core/tool-families.ts); set with `canonicalTool` */
+  toolFamily?: ToolFamily;
   toolUseId: string;
   source: DenialSource;
   /** redacted */
@@ -62,4 +72,15 @@ export interface AuditEvent {
   toolUseId?: string;
   /** event-specific details, redacted */
   detail: Record<string, unknown>;
+}
+
+/** A denial record whose tool identity is set (every record the reducer makes, every stored record). */
+export type IdentifiedDenialRecord = DenialRecord & { canonicalTool: string; toolFamily: ToolFamily };
+
+/** A record with its tool identity filled from the one table when the record was made without it. */
+export function withToolIdentity<T extends DenialRecord>(record: T): T & IdentifiedDenialRecord {
+  if (record.canonicalTool !== undefined && record.toolFamily !== undefined)
+    return record as T & IdentifiedDenialRecord;
+  const identity = toolIdentity(record.tool);
+  return { ...record, canonicalTool: identity.canonical, toolFamily: identity.family };
 }

@@ -101,6 +101,7 @@ describe("counting", () => {
     const { record } = ofType(effects, "record")[0]!;
     expect(JSON.stringify(record)).not.toContain("sk-abcdefghijkl");
     expect(record).toMatchObject({ seq: 1, sessionId: "s1", turn: 0, tool: "Bash", source: "rule", pattern: "curl" });
+    expect(record).toMatchObject({ canonicalTool: "shell", toolFamily: "shell" });
     expect(record.signature).toMatch(/^Bash:[0-9a-f]{14}$/);
     expect(record.timestamp).toBe(new Date(record.at).toISOString());
   });

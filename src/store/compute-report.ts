@@ -1,4 +1,5 @@
-import type { AuditEvent, DenialRecord } from "../core/records.js";
+import { type AuditEvent, type DenialRecord, withToolIdentity } from "../core/records.js";
+import { canonicalTool } from "../core/tool-families.js";
 import type { CountBySignature, DenialQuery, DenialReport, ReportQuery } from "./ports.js";
 import { rankPatterns, type SignatureFacts } from "./rank-patterns.js";
 
@@ -14,15 +15,18 @@ export function computeReport(options: {
 }): DenialReport {
   const { query } = options;
   const top = query.top ?? 10;
-  const records = options.records.filter((record) => matchesQuery(record, query));
-  const tools = new Map<string, number>();
+  const records = options.records.map(withToolIdentity).filter((record) => matchesQuery(record, query));
+  const tools = new Map<string, { count: number; hostTools: Set<string> }>();
   const signatures = new Map<string, CountBySignature>();
   const facts = new Map<string, SignatureFacts>();
   const days = new Map<string, number>();
   const sessions = new Set<string>();
   for (const record of records) {
     sessions.add(record.sessionId);
-    tools.set(record.tool, (tools.get(record.tool) ?? 0) + 1);
+    const tool = tools.get(record.canonicalTool) ?? { count: 0, hostTools: new Set<string>() };
+    tool.count += 1;
+    tool.hostTools.add(record.tool);
+    tools.set(record.canonicalTool, tool);
     const day = utcDay(record.at);
     days.set(day, (days.get(day) ?? 0) + 1);
     const known = signatures.get(record.signature);
@@ -36,6 +40,7 @@ export function computeReport(options: {
     const denyRule = deniedByRule ? (record.rule ?? null) : null;
     signatures.set(record.signature, {
       tool: record.tool,
+      canonicalTool: record.canonicalTool,
       signature: record.signature,
       count: 1,
       sample: { inputSummary: record.inputSummary, input: record.input },
@@ -44,6 +49,7 @@ export function computeReport(options: {
     });
     facts.set(record.signature, {
       tool: record.tool,
+      canonicalTool: record.canonicalTool,
       signature: record.signature,
       pattern: record.pattern,
       count: 1,
@@ -67,7 +73,7 @@ export function computeReport(options: {
     total: records.length,
     sessions: sessions.size,
     topTools: [...tools]
-      .map(([tool, count]) => ({ tool, count }))
+      .map(([tool, entry]) => ({ tool, count: entry.count, hostTools: [...entry.hostTools].sort(compare) }))
       .sort((a, b) => b.count - a.count || compare(a.tool, b.tool))
       .slice(0, top),
     topSignatures: [...signatures.values()]
@@ -85,15 +91,22 @@ export function computeReport(options: {
   };
 }
 
-/** whether a record or event falls inside a query's window and filters */
+/**
+ * whether a record or event falls inside a query's window and filters. A tool filter names a tool the canonical way
+ * or any host's way (`shell`, `Bash`, `exec_command`): it matches a record by canonical tool, so every host's shell
+ * tool; an audit event (which has no canonical tool) by its raw name.
+ */
 export function matchesQuery(
-  item: { at: number; sessionId: string; tool?: string },
+  item: { at: number; sessionId: string; tool?: string; canonicalTool?: string },
   query: Pick<DenialQuery, "since" | "until" | "sessionId" | "tool">,
 ): boolean {
   if (query.since !== undefined && item.at < query.since) return false;
   if (query.until !== undefined && item.at >= query.until) return false;
   if (query.sessionId !== undefined && item.sessionId !== query.sessionId) return false;
-  if (query.tool !== undefined && item.tool !== query.tool) return false;
+  if (query.tool !== undefined) {
+    if (item.canonicalTool !== undefined) return item.canonicalTool === canonicalTool(query.tool);
+    if (item.tool !== query.tool) return false;
+  }
   return true;
 }
 

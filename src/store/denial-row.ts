@@ -1,4 +1,5 @@
-import type { AuditEvent, DenialRecord } from "../core/records.js";
+import { type AuditEvent, type DenialRecord, withToolIdentity } from "../core/records.js";
+import { canonicalTool, type ToolFamily, toolFamily } from "../core/tool-families.js";
 import { utcDay } from "./compute-report.js";
 import type { KeyedAuditEvent, StoredAuditEvent, StoredDenial } from "./ports.js";
 
@@ -37,15 +38,20 @@ export const DENIAL_COLUMNS = [
   "timestamp",
   "host",
   "labels",
+  "canonical_tool",
+  "tool_family",
 ] as const;
 
 /** index of `day` in DENIAL_COLUMNS */
 export const DAY_COLUMN = DENIAL_COLUMNS.indexOf("day");
+/** index of `canonical_tool` in DENIAL_COLUMNS */
+export const CANONICAL_TOOL_COLUMN = DENIAL_COLUMNS.indexOf("canonical_tool");
 
 export type DenialRowValues = (string | number | null)[];
 
 /** column values in DENIAL_COLUMNS order; JSON columns as text */
 export function denialRowValues(record: DenialRecord): DenialRowValues {
+  const identity = withToolIdentity(record);
   return [
     record.sessionId,
     record.seq,
@@ -67,6 +73,8 @@ export function denialRowValues(record: DenialRecord): DenialRowValues {
     record.timestamp,
     record.host ?? null,
     record.labels === undefined ? null : JSON.stringify(record.labels),
+    identity.canonicalTool,
+    identity.toolFamily,
   ];
 }
 
@@ -78,6 +86,8 @@ export function rowToDenial(row: Record<string, unknown>, decode: JsonDecoder = 
     sessionId: String(row.session_id),
     turn: Number(row.turn),
     tool: String(row.tool),
+    canonicalTool: row.canonical_tool == null ? canonicalTool(String(row.tool)) : String(row.canonical_tool),
+    toolFamily: row.tool_family == null ? toolFamily(String(row.tool)) : (String(row.tool_family) as ToolFamily),
     toolUseId: String(row.tool_use_id),
     source: row.source as StoredDenial["source"],
     reason: String(row.reason),

@@ -40,11 +40,23 @@ function text(): string {
 }
 
 describe("formatReport", () => {
+  it("shows one tool row per canonical tool across hosts, naming each host's tool, and one pattern row", () => {
+    const hosts = [
+      record(0, "rm -rf build", DENY_RM),
+      { ...record(1, "rm -rf build", DENY_RM), tool: "exec_command", signature: "exec_command:rm -rf build" },
+      { ...record(2, "rm -rf build", DENY_RM), tool: "run_shell_command", signature: "run_shell_command:rm" },
+    ];
+    const report = computeReport({ records: hosts, events: [], query: {} });
+    const output = formatReport({ report, suggestions: [], location: "memory", window: "all" });
+    expect(output).toMatch(/Top tools\n {2}shell \(Bash, exec_command, run_shell_command\) {2} {6}3\n\n/);
+    expect(output).toMatch(/ {6}3 {2}shell {2}rm {2}\(3 variants\)/);
+  });
+
   it("lists one row per pattern with its variants folded under it and the counts summed", () => {
     const output = text();
     expect(output).toContain("Most-denied patterns, variants folded under each");
-    expect(output).toMatch(/ {6}3 {2}Bash {2}rm {2}\(2 variants\)/);
-    expect(output).toMatch(/ {6}3 {2}Bash {2}npm {2}\(2 variants\)/);
+    expect(output).toMatch(/ {6}3 {2}shell {2}rm {2}\(2 variants\)/);
+    expect(output).toMatch(/ {6}3 {2}shell {2}npm {2}\(2 variants\)/);
     expect(output).toMatch(/ {6}2 {2}rm -rf build\n/);
     expect(output).toMatch(/ {6}1 {2}rm -rf dist\n/);
   });

@@ -31,8 +31,11 @@ export function formatReport(options: {
   }
   const width = (values: string[]) => Math.min(48, Math.max(4, ...values.map((value) => value.length)));
   out.push("", "Top tools");
-  const toolWidth = width(report.topTools.map((row) => row.tool));
-  for (const row of report.topTools) out.push(`  ${row.tool.padEnd(toolWidth)}  ${String(row.count).padStart(7)}`);
+  // one row per canonical tool across hosts, with the host names behind it: `shell (Bash, exec_command)`
+  const toolLabels = report.topTools.map((row) => toolWithHostNames(row.tool, row.hostTools ?? [row.tool]));
+  const toolWidth = width(toolLabels);
+  for (const [index, row] of report.topTools.entries())
+    out.push(`  ${(toolLabels[index] as string).padEnd(toolWidth)}  ${String(row.count).padStart(7)}`);
   out.push("", "Most-denied patterns, variants folded under each (a deny rule wins over any allow rule)");
   const rules = new Map(options.suggestions.map((row) => [`${row.tool}\u0000${row.signature}`, row.rule]));
   const suggest = options.suggest ?? suggestRule;
@@ -90,4 +93,9 @@ function patternLines(options: {
 function clip(text: string, length: number): string {
   const flat = text.replace(/\s+/g, " ");
   return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
+}
+
+/** a canonical tool with the host names behind it: `shell (Bash, exec_command)`; just `shell` when it is the only name */
+export function toolWithHostNames(tool: string, hostTools: readonly string[]): string {
+  return hostTools.every((name) => name === tool) ? tool : `${tool} (${hostTools.join(", ")})`;
 }

@@ -1,4 +1,4 @@
-import type { DenialRecord } from "../core/records.js";
+import { type DenialRecord, withToolIdentity } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import { computeReport, matchesQuery } from "./compute-report.js";
 import { denialIdentity } from "./denial-row.js";
@@ -47,7 +47,7 @@ export function createMemoryDenialStore(): DenialStore {
         const key = denialIdentity(record);
         if (keys.has(key)) continue;
         keys.add(key);
-        records.push({ ...copy(record), id: nextId++ });
+        records.push({ ...copy(withToolIdentity(record)), id: nextId++ });
       }
     },
     async appendEvents(batch: readonly KeyedAuditEvent[]) {
@@ -75,7 +75,7 @@ export function createMemoryDenialStore(): DenialStore {
         const { id, ...record } = stored;
         const next = copy(redact(copy(record)));
         if (JSON.stringify(next) === JSON.stringify(record)) continue;
-        records[index] = { ...next, id };
+        records[index] = { ...withToolIdentity(next), id };
         changed += 1;
       }
       return changed;

@@ -1,5 +1,6 @@
 import type { AuditEvent, DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
+import type { ToolFamily } from "../core/tool-families.js";
 
 /**
  * The two storage ports. Every implementation (memory, SQLite, Postgres) passes the shared contract suite in
@@ -9,6 +10,8 @@ import type { SessionState } from "../core/state.js";
 /** A denial record as stored: the record plus the store's monotonic row id (for `tail`). */
 export interface StoredDenial extends DenialRecord {
   id: number;
+  canonicalTool: string;
+  toolFamily: ToolFamily;
 }
 
 /** A stored audit event (escalations, grants, nudges, aborts, loop verdicts, summaries). */
@@ -22,7 +25,7 @@ export interface DenialQuery {
   /** epoch ms, exclusive */
   until?: number;
   sessionId?: string;
-  /** exact tool name */
+  /** a tool, canonically or as any host names it (`shell`, `Bash`, `exec_command`): matches by canonical tool */
   tool?: string;
   /** only rows with a store id greater than this (for following new rows) */
   afterId?: number;
@@ -35,18 +38,25 @@ export interface ReportQuery {
   since?: number;
   until?: number;
   sessionId?: string;
+  /** a tool, canonically or as any host names it: matches by canonical tool (see DenialQuery.tool) */
   tool?: string;
   /** rows per ranked list (10) */
   top?: number;
 }
 
+/** Denials of one canonical tool (core/tool-families.ts) across hosts. */
 export interface CountByTool {
+  /** the canonical tool: `shell` for every host's shell tool */
   tool: string;
   count: number;
+  /** the host tool names counted under it, in byte order (`["Bash", "exec_command"]`) */
+  hostTools: string[];
 }
 
 export interface CountBySignature {
+  /** the host's tool name (a signature is one host's call) */
   tool: string;
+  canonicalTool: string;
   signature: string;
   count: number;
   /** one stored row with this signature, for suggesting an allow rule */
@@ -59,6 +69,7 @@ export interface CountBySignature {
 
 /** The denials of one pattern (a call family: `rm`, `git push`, a directory), its variants folded under it. */
 export interface CountByPattern {
+  /** the canonical tool: one pattern across hosts (`shell` `rm -rf *`) */
   tool: string;
   pattern: string;
   /** denials summed over every variant */

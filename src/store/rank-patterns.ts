@@ -6,6 +6,7 @@ export const PATTERN_VARIANTS = 5;
 /** One signature's counts and what its first denial in the window says about it. */
 export interface SignatureFacts {
   tool: string;
+  canonicalTool: string;
   signature: string;
   pattern: string;
   count: number;
@@ -14,7 +15,7 @@ export interface SignatureFacts {
 }
 
 /**
- * Folds signatures into their patterns (keyed by tool and pattern), sums the counts, tallies the deny rules, and
+ * Folds signatures into their patterns (keyed by canonical tool and pattern, so one pattern across hosts), sums the counts, tallies the deny rules, and
  * ranks: patterns by count descending, ties by tool then pattern in byte order; variants the same way by signature.
  The variants come back as given; the caller turns them into report rows (with their samples). Shared by the
  * reference computation and the SQL stores, so every engine returns identical rows.
@@ -25,8 +26,8 @@ export function rankPatterns<Facts extends SignatureFacts>(options: {
 }): (Omit<CountByPattern, "variants"> & { variants: Facts[] })[] {
   const patterns = new Map<string, { tool: string; pattern: string; count: number; members: Facts[] }>();
   for (const facts of options.signatures) {
-    const key = `${facts.tool}\u0000${facts.pattern}`;
-    const entry = patterns.get(key) ?? { tool: facts.tool, pattern: facts.pattern, count: 0, members: [] };
+    const key = `${facts.canonicalTool}\u0000${facts.pattern}`;
+    const entry = patterns.get(key) ?? { tool: facts.canonicalTool, pattern: facts.pattern, count: 0, members: [] };
     entry.count += facts.count;
     entry.members.push(facts);
     patterns.set(key, entry);

@@ -1,3 +1,4 @@
+import { canonicalTool } from "../core/tool-families.js";
 import type { ReportQuery } from "./ports.js";
 
 /**
@@ -9,6 +10,8 @@ export function whereClause(options: {
   placeholder: (index: number) => string;
   startIndex?: number;
   extra?: { afterId?: number };
+  /** `denials` (default): a tool filter matches by canonical tool; `audit_events` have only the host's name */
+  table?: "denials" | "audit_events";
 }): { sql: string; params: (string | number)[] } {
   const { query } = options;
   const parts: string[] = [];
@@ -20,7 +23,10 @@ export function whereClause(options: {
   if (query.since !== undefined) add("at >= ?", query.since);
   if (query.until !== undefined) add("at < ?", query.until);
   if (query.sessionId !== undefined) add("session_id = ?", query.sessionId);
-  if (query.tool !== undefined) add("tool = ?", query.tool);
+  if (query.tool !== undefined) {
+    if (options.table === "audit_events") add("tool = ?", query.tool);
+    else add("canonical_tool = ?", canonicalTool(query.tool));
+  }
   if (options.extra?.afterId !== undefined) add("id > ?", options.extra.afterId);
   return { sql: parts.length === 0 ? "" : `WHERE ${parts.join(" AND ")}`, params };
 }

@@ -1,4 +1,4 @@
-import type { AuditEvent, DenialRecord } from "../core/records.js";
+import { type AuditEvent, type DenialRecord, type IdentifiedDenialRecord, withToolIdentity } from "../core/records.js";
 import type { DenialStore, KeyedAuditEvent } from "./ports.js";
 import { createSpool, type Spool } from "./spool.js";
 
@@ -24,7 +24,8 @@ export interface SpooledDenialStore extends DenialStore {
    */
   drain(options?: DrainOptions): Promise<{ replayed: number; failed: number }>;
   /** records still waiting in the spool (not yet in the store): what `report`/`tail` add when the store is down */
-  pendingRecords(): DenialRecord[];
+  /** the records waiting in the spool, each with its tool identity (filled from the table for an older spool) */
+  pendingRecords(): IdentifiedDenialRecord[];
   pendingEvents(): AuditEvent[];
 }
 
@@ -140,7 +141,8 @@ export function createSpooledDenialStore(options: {
     spool,
     replay: () => replay(),
     drain,
-    pendingRecords: () => pendingBatches().flatMap((batch) => (batch.kind === "denials" ? batch.records : [])),
+    pendingRecords: () =>
+      pendingBatches().flatMap((batch) => (batch.kind === "denials" ? batch.records.map(withToolIdentity) : [])),
     pendingEvents: () => pendingBatches().flatMap((batch) => (batch.kind === "events" ? batch.events : [])),
     async append(records) {
       if (records.length > 0) await write({ kind: "denials", records: [...records] });

@@ -1,3 +1,4 @@
+import { canonicalTool } from "../core/tool-families.js";
 import { compare } from "./compute-report.js";
 import type { JsonDecoder } from "./denial-row.js";
 import type { CountBySignature, DenialReport, ReportQuery } from "./ports.js";
@@ -24,6 +25,7 @@ export async function sqlReport(options: {
 }): Promise<DenialReport> {
   const { all, query, placeholder } = options;
   const top = Math.floor(query.top ?? 10);
+  const tool = query.tool === undefined ? undefined : canonicalTool(query.tool);
   const conditions = (parts: [string, string | number | undefined][]) => {
     const params: Params = [];
     const sql: string[] = [];
@@ -50,7 +52,7 @@ export async function sqlReport(options: {
     const { where, params } = conditions([
       ["day >= ?", window.days.from],
       ["day <= ?", window.days.to],
-      ["tool = ?", query.tool],
+      ["canonical_tool = ?", tool],
     ]);
     sources.push({
       table: "denial_daily",
@@ -66,12 +68,12 @@ export async function sqlReport(options: {
       ["at >= ?", range.since],
       ["at < ?", range.until],
       ["session_id = ?", query.sessionId],
-      ["tool = ?", query.tool],
+      ["canonical_tool = ?", tool],
     ]);
     sources.push({ table: "denials", sessionTable: "denials", count: "count(*)", firstId: "min(id)", where, params });
   }
 
-  const tools = new Map<string, number>();
+  const tools = new Map<string, { count: number; hostTools: Set<string> }>();
   const days = new Map<string, number>();
   const signatures = new Map<string, { count: number; firstId: number }>();
   const sessions = new Set<string>();
@@ -80,7 +82,7 @@ export async function sqlReport(options: {
     sources.map(async (source) => {
       const [byDayAndTool, bySignature, sessionRows] = await Promise.all([
         all(
-          `SELECT day, tool, ${source.count} AS n FROM ${source.table} ${source.where} GROUP BY day, tool`,
+          `SELECT day, canonical_tool, tool, ${source.count} AS n FROM ${source.table} ${source.where} GROUP BY day, canonical_tool, tool`,
           source.params,
         ),
         all(
@@ -90,7 +92,11 @@ export async function sqlReport(options: {
         all(`SELECT DISTINCT session_id FROM ${source.sessionTable} ${source.where}`, source.params),
       ]);
       for (const row of byDayAndTool) {
-        add(tools, String(row.tool), Number(row.n));
+        const canonical = row.canonical_tool == null ? canonicalTool(String(row.tool)) : String(row.canonical_tool);
+        const entry = tools.get(canonical) ?? { count: 0, hostTools: new Set<string>() };
+        entry.count += Number(row.n);
+        entry.hostTools.add(String(row.tool));
+        tools.set(canonical, entry);
         add(days, String(row.day), Number(row.n));
       }
       for (const row of bySignature) {
@@ -112,7 +118,7 @@ export async function sqlReport(options: {
   for (let start = 0; start < firstIds.length; start += ID_CHUNK) {
     const ids = firstIds.slice(start, start + ID_CHUNK);
     const rows = await all(
-      `SELECT id, tool, pattern, source, rule FROM denials WHERE id IN (${ids.map((_, index) => placeholder(index + 1)).join(", ")})`,
+      `SELECT id, tool, canonical_tool, pattern, source, rule FROM denials WHERE id IN (${ids.map((_, index) => placeholder(index + 1)).join(", ")})`,
       ids,
     );
     for (const row of rows) firstRows.set(Number(row.id), row);
@@ -123,6 +129,7 @@ export async function sqlReport(options: {
     const deniedByRule = row.source === "rule";
     facts.set(signature, {
       tool: String(row.tool),
+      canonicalTool: row.canonical_tool == null ? canonicalTool(String(row.tool)) : String(row.canonical_tool),
       signature,
       pattern: String(row.pattern),
       count: entry.count,
@@ -155,6 +162,7 @@ export async function sqlReport(options: {
     const sample = samples.get(fact.firstId) ?? {};
     return {
       tool: fact.tool,
+      canonicalTool: fact.canonicalTool,
       signature: fact.signature,
       count: fact.count,
       sample: { inputSummary: String(sample.input_summary), input: options.decodeJson(sample.tool_input) },
@@ -194,7 +202,7 @@ export async function sqlReport(options: {
         ["session_id = ?", sessionId],
         ["at >= ?", query.since],
         ["at < ?", query.until],
-        ["tool = ?", query.tool],
+        ["canonical_tool = ?", tool],
       ]);
       const [row] = await all(`SELECT count(*) AS n FROM denials ${where}`, params);
       return { sessionId, ...entry, denials: Number(row?.n ?? 0) };
@@ -202,10 +210,10 @@ export async function sqlReport(options: {
   );
 
   return {
-    total: [...tools.values()].reduce((sum, count) => sum + count, 0),
+    total: [...tools.values()].reduce((sum, entry) => sum + entry.count, 0),
     sessions: sessions.size,
     topTools: [...tools]
-      .map(([tool, count]) => ({ tool, count }))
+      .map(([tool, entry]) => ({ tool, count: entry.count, hostTools: [...entry.hostTools].sort(compare) }))
       .sort((a, b) => b.count - a.count || compare(a.tool, b.tool))
       .slice(0, top),
     topSignatures,

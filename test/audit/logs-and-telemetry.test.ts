@@ -46,6 +46,21 @@ describe("pino audit logs", () => {
     expect(summary[0]).toMatchObject({ permissionDenialCount: 3, permissionDeniedTools: { Bash: 2, Write: 1 } });
   });
 
+  it("names each denial's canonical tool and family beside the host's tool", async () => {
+    const { lines, logger } = capture();
+    const sink = createAuditSink({ logger });
+    const session = driveCore({ sessionId: "log-3", deliver: sink.deliver });
+    await session.denied("exec_command", { cmd: "rm -rf build" });
+    await session.denied("run_shell_command", { command: "rm -rf build" });
+    await session.denied("mcp__github__create_issue", { title: "x" });
+    const denials = lines.filter((line) => line.event === "agent.permission.denied");
+    expect(denials.map((line) => [line.tool, line.canonicalTool, line.toolFamily])).toEqual([
+      ["exec_command", "shell", "shell"],
+      ["run_shell_command", "shell", "shell"],
+      ["mcp__github__create_issue", "mcp_github_create_issue", "mcp"],
+    ]);
+  });
+
   it("always includes permissionDenialCount, zero too", async () => {
     const { lines, logger } = capture();
     const sink = createAuditSink({ logger });
@@ -120,11 +135,23 @@ describe("OpenTelemetry", () => {
     const session = driveCore({ sessionId: "otel-1", deliver: sink.deliver });
     await session.denied("Bash", { command: "ls" });
     await session.denied("Read", { file_path: "/secret" });
+    await session.denied("exec_command", { cmd: "ls" });
+    // the counter's `tool` is the canonical tool, so one series counts every host's shell calls
     expect(counted).toEqual([
-      { value: 1, attributes: { tool: "Bash", source: "rule" } },
-      { value: 1, attributes: { tool: "Read", source: "rule" } },
+      { value: 1, attributes: { tool: "shell", host_tool: "Bash", source: "rule" } },
+      { value: 1, attributes: { tool: "read", host_tool: "Read", source: "rule" } },
+      { value: 1, attributes: { tool: "shell", host_tool: "exec_command", source: "rule" } },
     ]);
-    expect(events.map((event) => event.name)).toEqual(["agent.permission.denied", "agent.permission.denied"]);
+    expect(events.map((event) => event.name)).toEqual([
+      "agent.permission.denied",
+      "agent.permission.denied",
+      "agent.permission.denied",
+    ]);
     expect(events[0]!.attributes).toMatchObject({ "toolgate.tool": "Bash", "toolgate.session_id": "otel-1" });
+    expect(events[2]!.attributes).toMatchObject({
+      "toolgate.tool": "exec_command",
+      "toolgate.canonical_tool": "shell",
+      "toolgate.tool_family": "shell",
+    });
   });
 });

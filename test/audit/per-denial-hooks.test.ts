@@ -48,12 +48,15 @@ describe("per-denial hooks (agent-code conformance, plus flush on failure)", () 
       session_id: "s1",
       turn: 1,
       tool: "Bash",
+      canonical_tool: "shell",
+      tool_family: "shell",
       reason: "blocked by rule",
       source: "rule",
       rule: "Bash(*)",
       host: "test",
       tool_input: { command: "rm -rf build" },
     });
+    expect(payloads[1]).toMatchObject({ tool: "Write", canonical_tool: "write", tool_family: "edit" });
     for (const key of [
       "input_summary",
       "timestamp",

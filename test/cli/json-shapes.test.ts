@@ -94,8 +94,8 @@ describe("--json shapes", () => {
       expect(keys(document.window)).toEqual(sorted(["since", "sessionId", "tool"]));
     }
     const full = JSON.parse(json(["report", "--json"]).documents.join("\n"));
-    expect(keys(full.topTools[0])).toEqual(["count", "tool"]);
-    const signatureKeys = sorted(["tool", "signature", "count", "sample", "deniedByRule", "denyRule"]);
+    expect(keys(full.topTools[0])).toEqual(["count", "hostTools", "tool"]);
+    const signatureKeys = sorted(["tool", "canonicalTool", "signature", "count", "sample", "deniedByRule", "denyRule"]);
     expect(keys(full.topSignatures[0])).toEqual(signatureKeys);
     expect(keys(full.topPatterns[0])).toEqual(
       sorted(["tool", "pattern", "count", "variantCount", "denyRules", "variants"]),
@@ -121,6 +121,8 @@ describe("--json shapes", () => {
       "turn",
       "host",
       "tool",
+      "canonicalTool",
+      "toolFamily",
       "toolUseId",
       "source",
       "reason",

@@ -54,7 +54,9 @@ export async function generateHistory(options: {
       clock += 1_000 + Math.floor(random() * 20_000);
       const agentId = random() < 0.15 ? `agent-${Math.floor(random() * 3) + 1}` : undefined;
       const denial = pick(DENIALS);
-      const toolCall = { toolUseId: `toolu_${index}_${call}`, tool: denial.tool, input: denial.input };
+      // each host names its shell tool its own way; records keep that name and views group them as `shell`
+      const tool = denial.tool === "Bash" ? SHELL_TOOLS[host] : denial.tool;
+      const toolCall = { toolUseId: `toolu_${index}_${call}`, tool, input: denial.input };
       await session.denied(toolCall, {
         source: denial.source,
         reason: denial.reason,
@@ -100,6 +102,13 @@ export async function generateHistory(options: {
 }
 
 const HOSTS = ["claude-code", "codex", "opencode", "gemini"] as const;
+/** each host's own name for its shell tool */
+const SHELL_TOOLS: Record<(typeof HOSTS)[number], string> = {
+  "claude-code": "Bash",
+  codex: "exec_command",
+  opencode: "bash",
+  gemini: "run_shell_command",
+};
 const REPOS = ["toolgate", "web-app", "infra"] as const;
 
 type Source = "rule" | "user" | "headless" | "sandbox" | "hook";

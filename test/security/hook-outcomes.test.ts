@@ -18,6 +18,8 @@ const payload: PermissionDeniedPayload = {
   session_id: "s",
   turn: 1,
   tool: "Bash",
+  canonical_tool: "shell",
+  tool_family: "shell",
   tool_use_id: "toolu_1",
   reason: "denied",
   input_summary: "ls",

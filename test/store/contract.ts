@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DenialRecord } from "../../src/core/records.js";
 import { computeReport } from "../../src/store/compute-report.js";
 import type { SessionStateStore, Store } from "../../src/store/ports.js";
-import { makeRecord, reportFixture } from "./fixtures.js";
+import { makeRecord, makeRecordWithoutIdentity, reportFixture } from "./fixtures.js";
 
 interface CounterState {
   count: number;
@@ -133,7 +133,7 @@ export function runStoreContract(options: { name: string; create: () => Promise<
         }
         const full = await store.denials.report();
         expect(full.total).toBe(10);
-        expect(full.topTools[0]).toEqual({ tool: "Bash", count: 5 });
+        expect(full.topTools[0]).toEqual({ tool: "shell", count: 5, hostTools: ["Bash"] });
         expect(full.incidents.map((incident) => incident.sessionId)).toEqual(["s2", "s3"]);
       });
 
@@ -153,6 +153,87 @@ export function runStoreContract(options: { name: string; create: () => Promise<
         const rows = await store.denials.query();
         expect(JSON.stringify(rows)).not.toContain("sk-live-123");
         expect(rows[0]!.input).toEqual({ command: "[REDACTED]" });
+      });
+
+      it("stores each record's canonical tool and family, filling them from the tool table when a record has none", async () => {
+        await store.denials.append([
+          makeRecord({ seq: 1, tool: "run_shell_command" }),
+          makeRecordWithoutIdentity({ seq: 2, tool: "exec_command" }),
+          makeRecordWithoutIdentity({ seq: 3, tool: "mcp__github__create_issue" }),
+          makeRecordWithoutIdentity({ seq: 4, tool: "my_tool" }),
+        ]);
+        const rows = await store.denials.query();
+        expect(rows.map((row) => [row.tool, row.canonicalTool, row.toolFamily])).toEqual([
+          ["run_shell_command", "shell", "shell"],
+          ["exec_command", "shell", "shell"],
+          ["mcp__github__create_issue", "mcp_github_create_issue", "mcp"],
+          ["my_tool", "my_tool", "other"],
+        ]);
+      });
+
+      it("groups one tool across hosts: one shell row naming each host's tool, and a tool filter matches every host", async () => {
+        const day = 86_400_000;
+        const start = Date.UTC(2026, 10, 10, 12);
+        const plan: [string, string, number][] = [
+          ["Bash", "claude", 0],
+          ["bash", "opencode", 0],
+          ["exec_command", "codex", 1],
+          ["run_shell_command", "gemini", 1],
+          ["run_shell_command", "qwen", 2],
+          ["Read", "claude", 2],
+          ["read_file", "gemini", 3],
+          ["mcp__github__create_issue", "claude", 3],
+          ["mcp_github_create_issue", "gemini", 4],
+        ];
+        const records = plan.map(([tool, host, offset], index) =>
+          makeRecord({
+            seq: index + 1,
+            sessionId: host,
+            tool,
+            host,
+            at: start + offset * day + index,
+            signature: `${tool}:rm`,
+          }),
+        );
+        await store.denials.append(records);
+        const full = await store.denials.report();
+        expect(full.topTools).toEqual([
+          { tool: "shell", count: 5, hostTools: ["Bash", "bash", "exec_command", "run_shell_command"] },
+          {
+            tool: "mcp_github_create_issue",
+            count: 2,
+            hostTools: ["mcp__github__create_issue", "mcp_github_create_issue"],
+          },
+          { tool: "read", count: 2, hostTools: ["Read", "read_file"] },
+        ]);
+        expect(full.topPatterns.map((pattern) => [pattern.tool, pattern.count])).toContainEqual(["shell", 5]);
+        // whole days come from the daily rollups, edge days from the rows: both group and filter canonically
+        const windows = [
+          {},
+          { since: start - day, until: start + 6 * day },
+          { since: start + 1, until: start + 3 * day + 5 },
+        ];
+        for (const window of windows) {
+          for (const tool of [undefined, "shell", "exec_command", "BASH", "mcp__github__create_issue"]) {
+            const query = { ...window, ...(tool === undefined ? {} : { tool }) };
+            expect(await store.denials.report(query), JSON.stringify(query)).toEqual(
+              computeReport({ records, events: [], query }),
+            );
+          }
+        }
+        expect((await store.denials.report({ tool: "shell" })).total).toBe(5);
+        expect((await store.denials.report({ tool: "exec_command" })).total).toBe(5);
+        expect((await store.denials.query({ tool: "shell" })).map((row) => row.host)).toEqual([
+          "claude",
+          "opencode",
+          "codex",
+          "gemini",
+          "qwen",
+        ]);
+        await store.denials.prune(start + 2 * day); // the cut day's rollups are recounted from the rows
+        expect((await store.denials.report({ tool: "shell" })).topTools).toEqual([
+          { tool: "shell", count: 1, hostTools: ["run_shell_command"] },
+        ]);
       });
 
       it("prunes records and events older than a time", async () => {

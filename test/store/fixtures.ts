@@ -1,7 +1,12 @@
-import type { AuditEvent, DenialRecord } from "../../src/core/records.js";
+import { type AuditEvent, type DenialRecord, withToolIdentity } from "../../src/core/records.js";
 
-/** A realistic, already-redacted denial record; override what a test needs. */
+/** A realistic, already-redacted denial record, with its tool identity as the reducer sets it; override what a test needs. */
 export function makeRecord(overrides: Partial<DenialRecord> & { seq: number }): DenialRecord {
+  return withToolIdentity(makeRecordWithoutIdentity(overrides));
+}
+
+/** A record as a host or an older toolgate made it: no canonical tool or family (stores fill them). */
+export function makeRecordWithoutIdentity(overrides: Partial<DenialRecord> & { seq: number }): DenialRecord {
   const at = overrides.at ?? Date.UTC(2026, 10, 20, 12, 0, 0) + overrides.seq * 1000;
   return {
     sessionId: "session-a",

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import type { DenialRecord } from "../../src/core/records.js";
 import { DENIAL_COLUMNS, denialRowValues } from "../../src/store/denial-row.js";
 import { migratePostgres } from "../../src/store/postgres/migrate-postgres.js";
 import { postgresMigrations } from "../../src/store/postgres/migrations/index.js";
@@ -24,8 +25,11 @@ afterAll(() => {
 });
 const before = [1, 2, 3, 4].map((seq) => makeRecord({ seq, sessionId: "x", toolUseId: `toolu_a_${seq}` }));
 const restarted = makeRecord({ seq: 1, sessionId: "x", toolUseId: "toolu_b_1", at: Date.UTC(2026, 10, 21) });
+/** the columns of 0001 (migration 0005 added canonical_tool and tool_family after them) */
+const columns = DENIAL_COLUMNS.slice(0, DENIAL_COLUMNS.indexOf("canonical_tool"));
+const rowValues = (record: DenialRecord) => denialRowValues(record).slice(0, columns.length);
 const insertSql = (placeholder: (index: number) => string) =>
-  `INSERT INTO denials (${DENIAL_COLUMNS.join(", ")}) VALUES (${DENIAL_COLUMNS.map((_, index) => placeholder(index + 1)).join(", ")})`;
+  `INSERT INTO denials (${columns.join(", ")}) VALUES (${columns.map((_, index) => placeholder(index + 1)).join(", ")})`;
 
 describe("SQLite migrations 0002 and 0003 on a 0001 database", () => {
   it("keeps rows and ids, never reuses an id, and keeps a restarted numbering", async () => {
@@ -34,7 +38,7 @@ describe("SQLite migrations 0002 and 0003 on a 0001 database", () => {
     const filename = join(root, "toolgate.db");
     const driver = openBetterSqlite3(filename, { busyTimeoutMs: 1_000 });
     prepareSqliteDatabase(driver, sqliteMigrations.slice(0, 1)); // 0002 backfills its rollups from these rows
-    for (const record of before) driver.prepare(insertSql(() => "?")).run(...denialRowValues(record));
+    for (const record of before) driver.prepare(insertSql(() => "?")).run(...rowValues(record));
     driver.prepare("DELETE FROM denials WHERE id = 4").run(); // the newest row pruned: its id must stay used
     driver.close();
 
@@ -56,6 +60,7 @@ describe("SQLite migrations 0002 and 0003 on a 0001 database", () => {
       { id: 2 },
       { id: 3 },
       { id: 4 },
+      { id: 5 },
     ]);
     expect(raw.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'denials_before%'").all()).toEqual([]);
     raw.close();
@@ -70,7 +75,7 @@ describePostgres("Postgres migrations 0002 and 0003 on a 0001 database", (databa
     for (const record of before.slice(0, 3)) {
       await pool.query(
         insertSql((index) => `$${index}`),
-        denialRowValues(record),
+        rowValues(record),
       );
     }
     await pool.end();

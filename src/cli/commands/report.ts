@@ -73,7 +73,11 @@ export default defineCommand({
       valueHint: "duration|date",
     },
     session: { type: "string", description: "only this session id", valueHint: "id" },
-    tool: { type: "string", description: "only this tool name (exact)", valueHint: "tool" },
+    tool: {
+      type: "string",
+      description: "only this tool, canonically (shell) or as any host names it",
+      valueHint: "tool",
+    },
     top: { type: "string", description: "rows per ranked list, 1 to 1000", default: "10", valueHint: "count" },
     json: { type: "boolean", description: "print one JSON document (shape in docs/cli.md)", default: false },
   },

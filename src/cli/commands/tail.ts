@@ -27,7 +27,11 @@ export default defineCommand({
   args: {
     lines: { type: "string", description: "how many recent denials to show first", default: "10", valueHint: "count" },
     session: { type: "string", description: "only this session id", valueHint: "id" },
-    tool: { type: "string", description: "only this tool name", valueHint: "tool" },
+    tool: {
+      type: "string",
+      description: "only this tool, canonically (shell) or as any host names it",
+      valueHint: "tool",
+    },
     follow: { type: "boolean", description: "print the recent denials and stop, instead of following", default: true },
     interval: { type: "string", description: "poll interval in ms, at least 50", default: "1000", valueHint: "ms" },
     json: { type: "boolean", description: "one JSON object per denial, one per line", default: false },

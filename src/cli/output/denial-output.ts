@@ -16,6 +16,8 @@ export function denialDocument(record: StoredDenial) {
     turn: record.turn,
     host: record.host ?? null,
     tool: record.tool,
+    canonicalTool: record.canonicalTool,
+    toolFamily: record.toolFamily,
     toolUseId: record.toolUseId,
     source: record.source,
     reason: record.reason,

@@ -4,6 +4,7 @@ import type { CountBySignature, DenialReport } from "../../store/ports.js";
 function signatureRow(row: CountBySignature) {
   return {
     tool: row.tool,
+    canonicalTool: row.canonicalTool,
     signature: row.signature,
     count: row.count,
     sample: { inputSummary: row.sample.inputSummary, input: row.sample.input ?? null },
@@ -25,7 +26,8 @@ export function reportDocument(options: {
     window: { since: options.window.since, sessionId: options.window.sessionId, tool: options.window.tool },
     total: report.total,
     sessions: report.sessions,
-    topTools: report.topTools.map((row) => ({ tool: row.tool, count: row.count })),
+    // one row per canonical tool across hosts (`shell`), with the host names counted under it
+    topTools: report.topTools.map((row) => ({ tool: row.tool, count: row.count, hostTools: [...row.hostTools] })),
     topSignatures: report.topSignatures.map(signatureRow),
     topPatterns: report.topPatterns.map((row) => ({
       tool: row.tool,

@@ -1,4 +1,5 @@
 import { ToolgateError } from "../../core/errors.js";
+import { canonicalTool } from "../../core/tool-families.js";
 import { parseSince } from "../../store/parse-since.js";
 import type { SqlBuilder, SqlReader } from "./sql-reader.js";
 
@@ -8,6 +9,7 @@ export interface DashboardFilters {
   since: number;
   /** epoch ms, exclusive */
   until?: number;
+  /** a canonical tool (core/tool-families.ts): `shell` matches every host's shell tool */
   tool?: string;
   host?: string;
   /** a session label (`repo`, `workflow`, ...) and the value it must have */
@@ -18,14 +20,15 @@ const LABEL_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /**
  * Reads the filters from a request's query: `since` (7d, 12h, a date; `defaultSince` when absent), `until`,
- * `tool`, `host`, `label` (`key:value`). Bad values throw INPUT_INVALID with the fix.
+ * `tool` (canonically or as any host names it), `host`, `label` (`key:value`). Bad values throw INPUT_INVALID with the fix.
  */
 export function parseDashboardFilters(query: URLSearchParams, options: { now: number; defaultSince: string }) {
   const filters: DashboardFilters = { since: parseSince(query.get("since") || options.defaultSince, options.now) };
   const until = query.get("until");
   if (until) filters.until = parseSince(until, options.now);
   const tool = query.get("tool");
-  if (tool) filters.tool = tool;
+  // any host's name of a tool (`Bash`, `exec_command`) means its canonical tool, so one filter matches every host
+  if (tool) filters.tool = canonicalTool(tool);
   const host = query.get("host");
   if (host) filters.host = host;
   const label = query.get("label");
@@ -57,7 +60,7 @@ export function denialWhere(
 ): string {
   const parts = [`at >= ${builder.value(filters.since)}`];
   if (filters.until !== undefined) parts.push(`at < ${builder.value(filters.until)}`);
-  if (filters.tool !== undefined) parts.push(`tool = ${builder.value(filters.tool)}`);
+  if (filters.tool !== undefined) parts.push(`canonical_tool = ${builder.value(filters.tool)}`);
   if (filters.host !== undefined) parts.push(`host = ${builder.value(filters.host)}`);
   if (filters.label !== undefined) {
     // the key's placeholder first: SQLite numbers `?` in the order they appear in the text

@@ -6,7 +6,7 @@ import { SqlBuilder } from "./sql-reader.js";
 const RECENT_SAMPLE = 5000;
 
 /**
- * The values the filter pickers offer: every tool denied in the window (from the daily rollups, one row per day and
+ * The values the filter pickers offer: every canonical tool denied in the window (from the daily rollups, one row per day and
  * signature, so it stays fast on millions of denials), and the hosts and `key:value` labels of the newest rows.
  * A value typed into the URL that is not offered still works; the picker shows it.
  */
@@ -16,7 +16,7 @@ export async function queryFilterOptions(options: { reader: SqlReader; since: nu
   const recentBuilder = new SqlBuilder(reader);
   const [tools, recent] = await Promise.all([
     reader.all(
-      `SELECT DISTINCT tool FROM denial_daily WHERE day >= ${toolsBuilder.value(utcDay(options.since))}`,
+      `SELECT DISTINCT canonical_tool FROM denial_daily WHERE day >= ${toolsBuilder.value(utcDay(options.since))}`,
       toolsBuilder.params,
     ),
     reader.all(
@@ -34,7 +34,7 @@ export async function queryFilterOptions(options: { reader: SqlReader; since: nu
     for (const [key, entry] of Object.entries(value)) if (typeof entry === "string") labels.add(`${key}:${entry}`);
   }
   return {
-    tools: tools.map((row) => String(row.tool)).sort(),
+    tools: tools.map((row) => String(row.canonical_tool)).sort(),
     hosts: [...hosts].sort(),
     labels: [...labels].sort().slice(0, 200),
   };

@@ -1,5 +1,5 @@
 import { compare } from "../../store/compute-report.js";
-import type { DenialReport, DenialStore } from "../../store/ports.js";
+import type { CountByTool, DenialReport, DenialStore } from "../../store/ports.js";
 import { INCIDENT_KINDS } from "../../store/report-sql.js";
 import { type DashboardFilters, denialWhere, reportCovers } from "./dashboard-filters.js";
 import { querySeriesBySource } from "./series-query.js";
@@ -22,7 +22,8 @@ export interface Overview {
   /** denials per UTC day and source: `counts[s][d]` is source `sources[s]` on day `days[d]` */
   bySource: { days: string[]; sources: string[]; counts: number[][] };
   perDay: { day: string; count: number }[];
-  topTools: { tool: string; count: number }[];
+  /** one row per canonical tool across hosts, with the host names counted under it */
+  topTools: CountByTool[];
   topPatterns: OverviewPattern[];
   /** sessions with loop verdicts or aborts, most first */
   incidents: { sessionId: string; loops: number; aborts: number; denials: number }[];
@@ -105,10 +106,10 @@ async function filteredReport(options: { reader: SqlReader; filters: DashboardFi
   const [totals, days, tools, patterns, incidents] = await Promise.all([
     query((where) => `SELECT count(*) AS n, count(DISTINCT session_id) AS s FROM denials ${where}`),
     query((where) => `SELECT day, count(*) AS n FROM denials ${where} GROUP BY day`),
-    query((where) => `SELECT tool, count(*) AS n FROM denials ${where} GROUP BY tool`),
+    query((where) => `SELECT canonical_tool, tool, count(*) AS n FROM denials ${where} GROUP BY canonical_tool, tool`),
     query(
       (where) =>
-        `SELECT tool, pattern, count(*) AS n, count(DISTINCT signature) AS v FROM denials ${where} GROUP BY tool, pattern`,
+        `SELECT canonical_tool AS tool, pattern, count(*) AS n, count(DISTINCT signature) AS v FROM denials ${where} GROUP BY canonical_tool, pattern`,
     ),
     incidentRows({ reader, filters }),
   ]);
@@ -120,8 +121,7 @@ async function filteredReport(options: { reader: SqlReader; filters: DashboardFi
     total: Number(totals[0]?.n ?? 0),
     sessions: Number(totals[0]?.s ?? 0),
     perDay: days.map((row) => ({ day: String(row.day), count: Number(row.n) })).sort((a, b) => compare(a.day, b.day)),
-    topTools: tools
-      .map((row) => ({ tool: String(row.tool), count: Number(row.n) }))
+    topTools: groupByCanonicalTool(tools)
       .sort(byCount((row) => row.tool))
       .slice(0, top),
     topPatterns: patterns
@@ -184,4 +184,18 @@ async function sessionsWithEvent(options: {
     builder.params,
   );
   return Number(row?.n ?? 0);
+}
+
+/** rows of (canonical_tool, tool, n) as one entry per canonical tool, with the host names counted under it */
+function groupByCanonicalTool(rows: Record<string, unknown>[]): CountByTool[] {
+  const tools = new Map<string, CountByTool>();
+  for (const row of rows) {
+    const canonical = String(row.canonical_tool);
+    const entry = tools.get(canonical) ?? { tool: canonical, count: 0, hostTools: [] };
+    entry.count += Number(row.n);
+    entry.hostTools.push(String(row.tool));
+    tools.set(canonical, entry);
+  }
+  for (const entry of tools.values()) entry.hostTools.sort(compare);
+  return [...tools.values()];
 }

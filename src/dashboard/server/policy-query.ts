@@ -9,7 +9,10 @@ import { SqlBuilder, type SqlReader } from "./sql-reader.js";
 const NO_RULE_SOURCES = new Set(["loop", "sandbox", "validation", "aborted", "internal"]);
 
 export interface PolicyRow {
+  /** the host's tool name (one ranked call is one host's signature) */
   tool: string;
+  /** its canonical tool (core/tool-families.ts) */
+  canonicalTool: string;
   signature: string;
   count: number;
   example: string;
@@ -52,6 +55,7 @@ export async function queryPolicy(options: {
   const sources = await sourcesOf({ ...options, signatures: report.topSignatures.map((row) => row.signature) });
   const rows: PolicyRow[] = report.topSignatures.map((row) => ({
     tool: row.tool,
+    canonicalTool: row.canonicalTool,
     signature: row.signature,
     count: row.count,
     example: row.sample.inputSummary,

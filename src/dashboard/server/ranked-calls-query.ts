@@ -35,7 +35,7 @@ export async function queryRankedCalls(options: {
       .map((entry) => ids.value(entry.firstId))
       .join(", ");
     const rows = await reader.all(
-      `SELECT id, tool, source, rule, input_summary, tool_input FROM denials WHERE id IN (${list})`,
+      `SELECT id, tool, canonical_tool, source, rule, input_summary, tool_input FROM denials WHERE id IN (${list})`,
       ids.params,
     );
     for (const row of rows) firstRows.set(Number(row.id), row);
@@ -47,6 +47,7 @@ export async function queryRankedCalls(options: {
       const deniedByRule = row.source === "rule";
       return {
         tool: String(row.tool),
+        canonicalTool: String(row.canonical_tool),
         signature: entry.signature,
         count: entry.count,
         sample: { inputSummary: String(row.input_summary), input: reader.decodeJson(row.tool_input) },

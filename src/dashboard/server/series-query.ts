@@ -25,7 +25,7 @@ export async function querySeriesBySource(options: {
     const conditions = ["total > 0"];
     if (window.days.from !== undefined) conditions.push(`day >= ${builder.value(window.days.from)}`);
     if (window.days.to !== undefined) conditions.push(`day <= ${builder.value(window.days.to)}`);
-    if (filters.tool !== undefined) conditions.push(`tool = ${builder.value(filters.tool)}`);
+    if (filters.tool !== undefined) conditions.push(`canonical_tool = ${builder.value(filters.tool)}`);
     parts.push(
       reader.all(
         `SELECT day, source, sum(total) AS n FROM denial_daily_sources WHERE ${conditions.join(" AND ")} GROUP BY day, source`,

@@ -27,3 +27,9 @@ export function detailLine(detail: Record<string, unknown>): string {
   }
   return parts.join(" · ");
 }
+
+/** a canonical tool with the host names behind it: `shell (Bash, exec_command)`; just `shell` when it is the only name */
+export function toolWithHostNames(tool: string, hostTools: readonly string[]): string {
+  const others = hostTools.filter((name) => name !== tool);
+  return others.length === 0 ? tool : `${tool} (${hostTools.join(", ")})`;
+}

@@ -5,7 +5,8 @@ export interface Overview {
   sessions: number;
   bySource: { days: string[]; sources: string[]; counts: number[][] };
   perDay: { day: string; count: number }[];
-  topTools: { tool: string; count: number }[];
+  /** one row per canonical tool (`shell`) across hosts, with the host names counted under it */
+  topTools: { tool: string; count: number; hostTools: string[] }[];
   topPatterns: { tool: string; pattern: string; count: number; variantCount: number }[];
   incidents: { sessionId: string; loops: number; aborts: number; denials: number }[];
   callsSaved: number;
@@ -75,7 +76,9 @@ export interface SessionTimeline {
 }
 
 export interface PolicyRow {
+  /** the host's tool name */
   tool: string;
+  canonicalTool: string;
   signature: string;
   count: number;
   example: string;

@@ -37,6 +37,8 @@ const DENIAL_TYPES = [
   "text",
   "text",
   "jsonb",
+  "text",
+  "text",
 ];
 const EVENT_TYPES = ["text", "text", "text", "int", "bigint", "text", "text", "jsonb", "text"];
 const CHUNK = 500;
@@ -52,15 +54,17 @@ function unnestInsert(table: string, columns: readonly string[], types: string[]
  * replay and skipped; see migration 0003), then add what was really inserted to the daily rollups
  */
 const insertDenials = `WITH inserted AS (
-  ${unnestInsert("denials", DENIAL_COLUMNS, DENIAL_TYPES, "ON CONFLICT (md5(session_id), seq, at, md5(tool_use_id)) DO NOTHING RETURNING id, day, tool, signature, session_id")}
+  ${unnestInsert("denials", DENIAL_COLUMNS, DENIAL_TYPES, "ON CONFLICT (md5(session_id), seq, at, md5(tool_use_id)) DO NOTHING RETURNING id, day, tool, signature, session_id, canonical_tool")}
 ), daily AS (
-  INSERT INTO denial_daily (day, tool, signature, total, first_id)
-  SELECT day, tool, signature, count(*), min(id) FROM inserted GROUP BY day, tool, signature ORDER BY day, tool, signature
+  INSERT INTO denial_daily (day, tool, signature, total, first_id, canonical_tool)
+  SELECT day, tool, signature, count(*), min(id), min(canonical_tool) FROM inserted GROUP BY day, tool, signature
+  ORDER BY day, tool, signature
   ON CONFLICT (day, tool, signature) DO UPDATE
     SET total = denial_daily.total + excluded.total, first_id = LEAST(denial_daily.first_id, excluded.first_id)
 )
-INSERT INTO denial_daily_sessions (day, tool, session_id, total)
-SELECT day, tool, session_id, count(*) FROM inserted GROUP BY day, tool, session_id ORDER BY day, tool, session_id
+INSERT INTO denial_daily_sessions (day, tool, session_id, total, canonical_tool)
+SELECT day, tool, session_id, count(*), min(canonical_tool) FROM inserted GROUP BY day, tool, session_id
+ORDER BY day, tool, session_id
 ON CONFLICT (day, tool, session_id) DO UPDATE SET total = denial_daily_sessions.total + excluded.total`;
 /** an event whose event_key is stored already is a replay: skipped (NULL keys never conflict) */
 const insertEvents = unnestInsert("audit_events", EVENT_COLUMNS, EVENT_TYPES, "ON CONFLICT (event_key) DO NOTHING");
@@ -94,7 +98,7 @@ export function createPostgresDenialStore(options: { pool: Pool }): DenialStore 
       return result.rows.map((row) => rowToDenial(row, parsedJson));
     },
     async queryEvents(query: DenialQuery & { kinds?: readonly string[] } = {}) {
-      const where = whereClause({ query, placeholder, extra: { afterId: query.afterId } });
+      const where = whereClause({ query, placeholder, extra: { afterId: query.afterId }, table: "audit_events" });
       let sql = where.sql;
       const params: unknown[] = [...where.params];
       if (query.kinds) {
@@ -153,11 +157,11 @@ export function createPostgresDenialStore(options: { pool: Pool }): DenialStore 
         await client.query("DELETE FROM denial_daily WHERE day <= $1", [day]);
         await client.query("DELETE FROM denial_daily_sessions WHERE day <= $1", [day]);
         await client.query(
-          "INSERT INTO denial_daily (day, tool, signature, total, first_id) SELECT day, tool, signature, count(*), min(id) FROM denials WHERE at >= $1 AND at < $2 GROUP BY day, tool, signature",
+          "INSERT INTO denial_daily (day, tool, signature, total, first_id, canonical_tool) SELECT day, tool, signature, count(*), min(id), min(canonical_tool) FROM denials WHERE at >= $1 AND at < $2 GROUP BY day, tool, signature",
           [dayStart, dayStart + DAY],
         );
         await client.query(
-          "INSERT INTO denial_daily_sessions (day, tool, session_id, total) SELECT day, tool, session_id, count(*) FROM denials WHERE at >= $1 AND at < $2 GROUP BY day, tool, session_id",
+          "INSERT INTO denial_daily_sessions (day, tool, session_id, total, canonical_tool) SELECT day, tool, session_id, count(*), min(canonical_tool) FROM denials WHERE at >= $1 AND at < $2 GROUP BY day, tool, session_id",
           [dayStart, dayStart + DAY],
         );
         await client.query("COMMIT");

@@ -1,6 +1,7 @@
 import type { DenialRecord } from "../../core/records.js";
 import { utcDay } from "../compute-report.js";
 import {
+  CANONICAL_TOOL_COLUMN,
   DAY_COLUMN,
   DENIAL_COLUMNS,
   denialRowValues,
@@ -22,9 +23,9 @@ const insertDenial = `INSERT INTO denials (${DENIAL_COLUMNS.join(", ")}) VALUES 
 /** an event whose event_key is stored already is a replay: skipped (NULL keys never conflict) */
 const insertEvent = `INSERT INTO audit_events (${EVENT_COLUMNS.join(", ")}) VALUES (${EVENT_COLUMNS.map(() => "?").join(", ")}) ON CONFLICT DO NOTHING`;
 const placeholder = () => "?";
-const upsertDaily = `INSERT INTO denial_daily (day, tool, signature, total, first_id) VALUES (?, ?, ?, ?, ?)
+const upsertDaily = `INSERT INTO denial_daily (day, tool, signature, total, first_id, canonical_tool) VALUES (?, ?, ?, ?, ?, ?)
   ON CONFLICT (day, tool, signature) DO UPDATE SET total = total + excluded.total, first_id = min(first_id, excluded.first_id)`;
-const upsertDailySessions = `INSERT INTO denial_daily_sessions (day, tool, session_id, total) VALUES (?, ?, ?, ?)
+const upsertDailySessions = `INSERT INTO denial_daily_sessions (day, tool, session_id, total, canonical_tool) VALUES (?, ?, ?, ?, ?)
   ON CONFLICT (day, tool, session_id) DO UPDATE SET total = total + excluded.total`;
 const DAY = 86_400_000;
 
@@ -49,20 +50,31 @@ export function createSqliteDenialStore(options: {
               string,
               { day: string; tool: string; key: string; total: number; firstId: number }
             >();
+            /** raw tool -> canonical tool of the inserted rows (a function of the tool: one per name) */
+            const canonical = new Map<string, string>();
             for (const [index, row] of rows.entries()) {
               const result = statement.run(...row);
               if (result.changes === 0) continue; // already stored (a replay)
               const record = records[index]!;
               const day = row[DAY_COLUMN] as string;
               const id = Number(result.lastInsertRowid);
+              canonical.set(record.tool, row[CANONICAL_TOOL_COLUMN] as string);
               tally(daily, { day, tool: record.tool, key: record.signature, id });
               tally(sessions, { day, tool: record.tool, key: record.sessionId, id });
             }
             const dailyStatement = driver.prepare(upsertDaily);
             for (const entry of daily.values())
-              dailyStatement.run(entry.day, entry.tool, entry.key, entry.total, entry.firstId);
+              dailyStatement.run(
+                entry.day,
+                entry.tool,
+                entry.key,
+                entry.total,
+                entry.firstId,
+                canonical.get(entry.tool) as string,
+              );
             const sessionStatement = driver.prepare(upsertDailySessions);
-            for (const entry of sessions.values()) sessionStatement.run(entry.day, entry.tool, entry.key, entry.total);
+            for (const entry of sessions.values())
+              sessionStatement.run(entry.day, entry.tool, entry.key, entry.total, canonical.get(entry.tool) as string);
           },
           { immediate: true },
         ),
@@ -90,7 +102,7 @@ export function createSqliteDenialStore(options: {
       );
     },
     async queryEvents(query: DenialQuery & { kinds?: readonly string[] } = {}) {
-      const where = whereClause({ query, placeholder, extra: { afterId: query.afterId } });
+      const where = whereClause({ query, placeholder, extra: { afterId: query.afterId }, table: "audit_events" });
       let sql = where.sql;
       const params = [...where.params];
       if (query.kinds) {
@@ -147,12 +159,12 @@ export function createSqliteDenialStore(options: {
               driver.prepare(`DELETE FROM ${table} WHERE day <= ?`).run(day);
             driver
               .prepare(
-                "INSERT INTO denial_daily (day, tool, signature, total, first_id) SELECT day, tool, signature, count(*), min(id) FROM denials WHERE at >= ? AND at < ? GROUP BY day, tool, signature",
+                "INSERT INTO denial_daily (day, tool, signature, total, first_id, canonical_tool) SELECT day, tool, signature, count(*), min(id), min(canonical_tool) FROM denials WHERE at >= ? AND at < ? GROUP BY day, tool, signature",
               )
               .run(dayStart, dayStart + DAY);
             driver
               .prepare(
-                "INSERT INTO denial_daily_sessions (day, tool, session_id, total) SELECT day, tool, session_id, count(*) FROM denials WHERE at >= ? AND at < ? GROUP BY day, tool, session_id",
+                "INSERT INTO denial_daily_sessions (day, tool, session_id, total, canonical_tool) SELECT day, tool, session_id, count(*), min(canonical_tool) FROM denials WHERE at >= ? AND at < ? GROUP BY day, tool, session_id",
               )
               .run(dayStart, dayStart + DAY);
             return { denials, events };

@@ -1,7 +1,7 @@
 import { embeddedReport, getJson } from "../api.js";
 import { stackedBars } from "../chart.js";
 import { emptyState, h, table } from "../dom.js";
-import { count, shortId } from "../format.js";
+import { count, shortId, toolWithHostNames } from "../format.js";
 import { sourceColour } from "../source-colours.js";
 import type { Overview } from "../types.js";
 import { linkTo } from "../url-state.js";
@@ -102,8 +102,11 @@ export async function overviewView(filters: URLSearchParams): Promise<HTMLElemen
         columns: [
           {
             label: "Tool",
-            // a saved report has no filtered answers to link to
-            cell: (row) => (embeddedReport() ? row.tool : h("a", linkTo({ tool: row.tool }), row.tool)),
+            // one row per canonical tool across hosts; a saved report has no filtered answers to link to
+            cell: (row) => {
+              const label = toolWithHostNames(row.tool, row.hostTools);
+              return embeddedReport() ? label : h("a", linkTo({ tool: row.tool }), label);
+            },
           },
           { label: "Denials", numeric: true, cell: (row) => count(row.count) },
         ],

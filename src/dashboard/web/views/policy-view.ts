@@ -1,6 +1,6 @@
 import { getJson } from "../api.js";
 import { emptyState, h, table } from "../dom.js";
-import { count } from "../format.js";
+import { count, toolWithHostNames } from "../format.js";
 import type { Policy, PolicyRow } from "../types.js";
 
 /**
@@ -49,7 +49,7 @@ function rulesTable(caption: string, rows: PolicyRow[], attacks: boolean): HTMLT
     ...(attacks ? { className: "attacks" } : {}),
     columns: [
       { label: "Denials", numeric: true, cell: (row) => count(row.count) },
-      { label: "Tool", cell: (row) => row.tool },
+      { label: "Tool", cell: (row) => toolWithHostNames(row.canonicalTool, [row.tool]) },
       { label: "Call", cell: (row) => h("code", {}, row.example) },
       {
         label: "Denied by",

@@ -3,6 +3,13 @@ import { migration0001 } from "./0001-init.js";
 import { migration0002 } from "./0002-daily-rollups.js";
 import { migration0003 } from "./0003-record-identity.js";
 import { migration0004 } from "./0004-daily-sources.js";
+import { migration0005 } from "./0005-tool-identity.js";
 
 /** Postgres migrations in order, with the same ids and meaning as the SQLite ones. Append only. */
-export const postgresMigrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004];
+export const postgresMigrations: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+];

@@ -3,6 +3,13 @@ import { migration0001 } from "./0001-init.js";
 import { migration0002 } from "./0002-daily-rollups.js";
 import { migration0003 } from "./0003-record-identity.js";
 import { migration0004 } from "./0004-daily-sources.js";
+import { migration0005 } from "./0005-tool-identity.js";
 
 /** SQLite migrations in order. Append only. */
-export const sqliteMigrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004];
+export const sqliteMigrations: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0005,
+];
