@@ -1,4 +1,5 @@
 import type { HookAnswer, HookHost } from "../adapters/hook-host.js";
+import { errorText } from "../guard/error-text.js";
 import { openToolgate, type Toolgate } from "./open-toolgate.js";
 import { openTranscript, readTranscript } from "./read-transcript.js";
 import { runAbortSink } from "./run-abort-sink.js";
@@ -55,14 +56,14 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
         env,
         // tells `toolgate run` about an abort, so it can end an agent whose hooks cannot stop it
         sinks: runAbortSink(env, { hostEndsRun: host.endsRunOnAbort === true }),
-        onError: (error, where) => onError(`${where}: ${error instanceof Error ? error.message : String(error)}`),
+        onError: (error, where) => onError(`${where}: ${errorText(error)}`),
       });
       const sessionId = host.sessionId(input);
       noteRunSession(env, sessionId);
       const session = toolgate.guard.session(sessionId, { interactive, host: host.name });
       return await host.handle(input, { session, interactive, readTranscript, openTranscript });
     } catch (error) {
-      return failClosed(error instanceof Error ? error.message : String(error));
+      return failClosed(errorText(error));
     }
   };
   const deciding = decide();
