@@ -285,7 +285,7 @@ describe("guardTools", () => {
       {
         sh: tool({
           inputSchema: z.object({ command: z.string() }),
-          execute: async () => {
+          execute: async (): Promise<string> => {
             throw new Error(`EACCES: permission denied, open '/etc/shadow' (auth ${token})`);
           },
         }),
