@@ -29,7 +29,8 @@ const VERDICTS: ReadonlySet<unknown> = new Set(["allow", "deny", "requires-appro
  * (`{ decision: "DENY" }`, `undefined`, a string) is an error, and the caller turns an error into a deny.
  */
 export function readDeciderDecision(answer: unknown): DeciderDecision {
-  const decision = typeof answer === "object" && answer !== null ? (answer as { decision?: unknown }).decision : undefined;
+  const decision =
+    typeof answer === "object" && answer !== null ? (answer as { decision?: unknown }).decision : undefined;
   if (!VERDICTS.has(decision)) {
     throw new Error(
       `the decider answered ${shown(answer)}, which is not a verdict toolgate knows (expected { decision: "allow" | "deny" | "requires-approval" | "not-applicable" }), so the call is denied`,

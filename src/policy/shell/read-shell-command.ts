@@ -16,6 +16,7 @@
 export type ShellCommandReading = { command: string } | { unreadable: string };
 
 /** Control characters a shell reads as part of a word (tab and newline are its whitespace and separator). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this looks for
 const UNREADABLE_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 /** Words that need no quoting in a POSIX shell. */
 const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
