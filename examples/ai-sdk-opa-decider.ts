@@ -10,6 +10,8 @@ export async function opaDecider(request: DeciderRequest): Promise<DeciderDecisi
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ input: { tool: request.toolName, args: request.input } }),
+    // aborted when toolgate stops waiting (deciderTimeoutMs, 5 s by default): the call is then refused
+    signal: request.signal,
   });
   // an unreachable or failing OPA throws here: toolgate then refuses the call (fail closed), it never runs it
   if (!response.ok) throw new Error(`OPA answered ${response.status}`);

@@ -2,6 +2,7 @@ import pino, { type Logger } from "pino";
 import type { Effect } from "../core/effects.js";
 import type { AuditEvent, DenialRecord } from "../core/records.js";
 import { canonicalTool, toolFamily } from "../core/tool-families.js";
+import { redactText } from "../detect/redact.js";
 import type { HookOutcome } from "./hook-dispatcher.js";
 
 export interface AuditLoggerOptions {
@@ -51,9 +52,10 @@ export function createAuditLogger(options: AuditLoggerOptions = {}) {
           hook: outcome.hook,
           hookEvent: outcome.event,
           key: outcome.key,
-          error: outcome.error,
+          // a hook's error and stderr may quote its own secrets (a webhook URL with a token): redacted like the rest
+          error: outcome.error === undefined ? undefined : redactText(outcome.error),
           durationMs: outcome.durationMs,
-          stderr: outcome.stderr?.slice(0, 2_000),
+          stderr: outcome.stderr === undefined ? undefined : redactText(outcome.stderr.slice(0, 2_000)),
         },
         "audit hook failed; the delivery is kept and retried",
       );

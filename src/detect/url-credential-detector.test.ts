@@ -49,6 +49,17 @@ const CASES: { text: string; password: string; expected?: string }[] = [
   { text: `amqp://guest:${pw("#")}@rabbit:5672/vhost`, password: pw("#") },
   { text: `{"url": "mysql://root:${pw("@", "?")}@127.0.0.1:3306/app"}`, password: pw("@", "?") },
   { text: `export DSN=mysql://root:${pw("#")}@db/app\nls -la`, password: pw("#") },
+  // what a person reads as a password, whatever a URL parser makes of it (issue 25): a password that starts like a
+  // port (WHATWG: host "admin", port 6, a fragment), or holds a `/` or `\` (WHATWG: the path starts there)
+  { text: `psql "postgres://admin:6#${pw("/")}@db.internal:5432/app"`, password: `6#${pw("/")}` },
+  { text: `psql "postgres://admin:6#${pw("$")}@db.internal:5432/app"`, password: `6#${pw("$")}` },
+  { text: `psql postgres://admin:6#${pw("!")}@db.internal/app`, password: `6#${pw("!")}` },
+  { text: `redis-cli -u redis://:42?${pw("#")}@cache/0 ping`, password: `42?${pw("#")}` },
+  { text: `curl https://deploy:7#${pw("!")}@ci.example.com/api/json`, password: `7#${pw("!")}` },
+  { text: `curl http://deploy:8080/${pw("!")}@ci.example.com:8443/api`, password: `8080/${pw("!")}` },
+  { text: `psql 'postgres://admin:${pw("/", "/")}@db.internal:5432/app'`, password: pw("/", "/") },
+  { text: `mysql --url mysql://root:${pw("\\")}@db/app`, password: pw("\\") },
+  { text: `redis-cli -u redis://:${pw("/")}@cache:6379`, password: pw("/") },
 ];
 
 describe("URL credentials with reserved characters", () => {
@@ -97,6 +108,10 @@ describe("URL credentials with reserved characters", () => {
     "npm view @scope/pkg@1.2.3",
     "open https://example.com/a:b@c",
     "echo http://user:@host/",
+    "curl http://localhost:3000/users/me@example.com",
+    "curl http://localhost:3000?next=/a@b/c",
+    "curl https://host:8080/a/b@c/d",
+    "open http://localhost:3000#top@x/y",
   ])("leaves %s alone", (text) => {
     expect(redactText(text)).toBe(text);
   });

@@ -12,6 +12,7 @@ import type { EvaluateOptions, PermissionMode, PolicyDecision, ToolCallInput } f
 import type { DenialStore, SessionStateStore } from "../store/ports.js";
 import { defaultClassifyFailure, type FailureInput, type OsDenial } from "./classify-failure.js";
 import { defaultPorts } from "./default-ports.js";
+import { errorText } from "./error-text.js";
 import { failClosed } from "./fail-closed.js";
 import { createLruStateStore } from "./lru-state-store.js";
 import { textForModel } from "./text-for-model.js";
@@ -93,7 +94,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
   const onError =
     options.onError ??
     ((error: unknown, where: string) => {
-      process.stderr.write(`toolgate: ${where}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`toolgate: ${where}: ${errorText(error)}\n`);
     });
   const pending = new Set<Promise<void>>();
   const classifyFailure = options.classifyFailure ?? defaultClassifyFailure;

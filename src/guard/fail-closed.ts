@@ -1,4 +1,5 @@
 import type { Decision } from "../core/decision.js";
+import { errorText } from "./error-text.js";
 
 /**
  * The one place an internal error becomes a decision: always a deny (house invariant 2), recorded with the denial
@@ -9,9 +10,12 @@ export function failClosed(error: unknown, where: string): Decision & { denialSo
   return { behavior: "deny", source: "toolgate", reason: failClosedText(error, where), denialSource: "internal" };
 }
 
-/** The sentence the model and the person read when toolgate refused a call because it could not check it. */
+/**
+ * The sentence the model and the person read when toolgate refused a call because it could not check it. The error's
+ * message is redacted: it may quote a token (a decider's `OPA unreachable (token ...)`, a store's connection string).
+ */
 export function failClosedText(error: unknown, where?: string): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   const detail = where === undefined ? message : `${where}: ${message}`;
   return `toolgate could not check this call and blocked it to be safe (${detail}). Fix the cause named here, or see toolgate's log on stderr.`;
 }

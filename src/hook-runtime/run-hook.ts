@@ -1,3 +1,4 @@
+import { errorText } from "../guard/error-text.js";
 import type { HookAnswer, HookHost } from "../hosts/shared/hook-host.js";
 import { openTranscript, readTranscript } from "../hosts/shared/read-transcript.js";
 import { openToolgate, type Toolgate } from "../root/open-toolgate.js";
@@ -71,14 +72,14 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
         // tells `toolgate run` about an abort, so it can end an agent whose hooks cannot stop it; noted as the
         // host's to end, so the model first reads why: a host that goes on is ended at its next event (below)
         sinks: runAbortSink(env, { hostEndsRun: true }),
-        onError: (error, where) => onError(`${where}: ${error instanceof Error ? error.message : String(error)}`),
+        onError: (error, where) => onError(`${where}: ${errorText(error)}`),
       });
       const sessionId = host.sessionId(input);
       noteRunSession(env, sessionId);
       const session = toolgate.guard.session(sessionId, { interactive, host: host.name });
       return await host.handle(input, { session, interactive, readTranscript, openTranscript });
     } catch (error) {
-      return failClosed(error instanceof Error ? error.message : String(error));
+      return failClosed(errorText(error));
     }
   };
   const deciding = decide();

@@ -23,7 +23,7 @@ export function applyMode(outcome: Outcome, options: { mode: PermissionMode; int
       ...base,
       source: outcome.source,
       reason: outcome.reason,
-      denialSource: outcome.source === "mode" ? "mode" : "rule",
+      denialSource: outcome.denialSource ?? (outcome.source === "mode" ? "mode" : "rule"),
       ...(outcome.removesTool ? { removesTool: true } : {}),
     };
   }

@@ -19,7 +19,9 @@ export function commandPattern(tool: string, input: unknown, shell?: ShellAnalys
   const canonical = canonicalToolName(tool);
   const family = toolFamily(canonical);
   if (family === "shell") {
-    const command = commandOf(input) ?? "";
+    const command = commandOf(input);
+    // a command toolgate cannot read (refused by the policy) escalates as the tool
+    if (command === undefined) return canonical;
     const { subcommands } = shell ?? analyzeShellCommand(command);
     const main = subcommands.find((sub) => sub.words[0] !== "cd") ?? subcommands[0];
     if (main === undefined || main.words.length === 0) return command.trim().split(/\s+/)[0] ?? "";

@@ -17,6 +17,49 @@ const bash = (command: string) => ({ tool: "Bash", input: { command } });
 const decide = (p: ReturnType<typeof policy>, call: { tool: string; input: unknown }, options?: EvaluateOptions) =>
   p.evaluate(call, options).behavior;
 
+describe("shell commands in any shape", () => {
+  it("an argv array is decided as the command a process would run", () => {
+    const p = policy({ deny: ["Bash(rm *)"] });
+    for (const tool of ["Bash", "bash", "shell", "run_shell_command"]) {
+      expect(p.evaluate({ tool, input: { command: ["rm", "-rf", "v"] } }), tool).toMatchObject({
+        behavior: "deny",
+        rule: "Bash(rm *)",
+      });
+    }
+    expect(p.evaluate({ tool: "shell", input: { cmd: ["rm", "-rf", "v"] } })).toMatchObject({
+      behavior: "deny",
+      rule: "Bash(rm *)",
+    });
+    // a script handed to a shell in an argv: its denied command is found inside
+    expect(
+      p.evaluate({ tool: "Bash", input: { command: ["bash", "-c", "rm -rf v"] } }, { interactive: false }),
+    ).toMatchObject({ behavior: "deny" });
+  });
+
+  it("what toolgate cannot read is denied (source validation), whatever the rules, grants and mode allow", () => {
+    const p = policy({ allow: ["Bash"] });
+    for (const input of [
+      { command: "rm\u0000 -rf w; echo done" },
+      { command: "rm\r -rf w" },
+      { command: 42 },
+      { command: { program: "rm" } },
+      { command: ["rm", 1] },
+      { command: [] },
+      {},
+      { command: "ls", cmd: "rm -rf w" },
+    ]) {
+      for (const mode of ["default", "bypassPermissions"] as const) {
+        expect(p.evaluate({ tool: "Bash", input }, { mode, grants: ["Bash"] }), JSON.stringify(input)).toMatchObject({
+          behavior: "deny",
+          source: "toolgate",
+          denialSource: "validation",
+          reason: expect.stringContaining("toolgate cannot read the command of this shell call"),
+        });
+      }
+    }
+  });
+});
+
 describe("shell commands", () => {
   it("denies when any subcommand is denied, even behind wrappers, env prefixes and substitutions", () => {
     const p = policy({ deny: ["Bash(rm *)"], allow: ["Bash(echo *)"] });

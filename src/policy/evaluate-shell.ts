@@ -9,7 +9,8 @@ import {
   type Subcommand,
   shellScriptOf,
 } from "./shell/analyze-shell-command.js";
-import { commandOf, toolFamily } from "./tool-families.js";
+import { readShellCommand } from "./shell/read-shell-command.js";
+import { toolFamily } from "./tool-families.js";
 import { indexToolRules, matchingCommandRules, type ToolRules } from "./tool-rules.js";
 
 /**
@@ -23,7 +24,10 @@ export function evaluateShell(
   context: EvaluationContext,
   shell?: ShellAnalysis,
 ): Outcome {
-  const command = commandOf(input) ?? "";
+  const reading = readShellCommand(input);
+  // what toolgate cannot read, it cannot check: refused, whatever the rules, grants and mode say
+  if ("unreadable" in reading) return unreadable(reading.unreadable);
+  const { command } = reading;
   const analysis = shell ?? analyzeShellCommand(command);
   const whole: CompiledRule[] = [...rules.whole];
   for (const rule of rules.parameter) if (rule.testInput(input)) whole.push(rule);
@@ -147,6 +151,15 @@ function matchingPathRules(sub: Subcommand, context: EvaluationContext, into: Co
       }
     }
   }
+}
+
+function unreadable(why: string): Outcome {
+  return {
+    behavior: "deny",
+    source: "toolgate",
+    reason: `toolgate cannot read the command of this shell call (${why}), so it is denied. Pass the command as a string, or as an argv array of strings, without control characters.`,
+    denialSource: "validation",
+  };
 }
 
 function deniedText(command: string, rule: CompiledRule): string {

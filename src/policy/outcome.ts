@@ -13,6 +13,8 @@ export interface Outcome {
   origin?: string;
   reason: string;
   removesTool?: boolean;
+  /** how a deny that no rule made is recorded: `validation` for a call toolgate cannot read */
+  denialSource?: "validation";
 }
 
 export function ruleOutcome(rule: CompiledRule, reason: string): Outcome {

@@ -34,8 +34,11 @@ export const PERMISSION_MODES: readonly PermissionMode[] = [
 
 /** What a policy decision adds to the core's `Decision`: how the guard must record a deny. */
 export interface PolicyDecision extends Decision {
-  /** for a deny: the denial source the guard records (`rule`, `mode`, or `headless` for an ask nobody can answer) */
-  denialSource?: "rule" | "mode" | "headless";
+  /**
+   * for a deny: the denial source the guard records (`rule`, `mode`, `headless` for an ask nobody can answer, or
+   * `validation` for a call whose input toolgate cannot read)
+   */
+  denialSource?: "rule" | "mode" | "headless" | "validation";
   /** a bare deny (`Bash`, `mcp__server`) removes the tool from the model's tool list in Claude Code */
   removesTool?: boolean;
   /** where the deciding rule came from */

@@ -1,4 +1,5 @@
 import { toolFamily as familyOf, type ToolFamily } from "../core/tool-families.js";
+import { readShellCommand } from "./shell/read-shell-command.js";
 
 /**
  * How rules see tools: Claude Code's canonical names, and each tool's family from the one table
@@ -79,12 +80,14 @@ function field(input: unknown, name: string): unknown {
   return typeof input === "object" && input !== null ? (input as Record<string, unknown>)[name] : undefined;
 }
 
-/** The command line of a shell call: `command` (Claude Code, opencode, Gemini CLI), else `cmd` (Codex exec_command). */
+/**
+ * The command line of a shell call: `command` (Claude Code, opencode, Gemini CLI), else `cmd` (Codex exec_command),
+ * a string or an argv array joined with shell quoting; undefined when it cannot be read (`readShellCommand` says
+ * why, and the policy refuses such a call).
+ */
 export function commandOf(input: unknown): string | undefined {
-  const value = field(input, "command");
-  if (typeof value === "string") return value;
-  const cmd = field(input, "cmd");
-  return typeof cmd === "string" ? cmd : undefined;
+  const reading = readShellCommand(input);
+  return "command" in reading ? reading.command : undefined;
 }
 
 /** The file or directory a file tool acts on; search tools without a path act on the working directory. */

@@ -31,6 +31,8 @@ export function adversarialInputs(size = 1024 * 1024) {
     { label: "scheme repeated", text: fill("a://") },
     { label: "url without @", text: `https://user:${fill("p")}` },
     { label: "url user soup", text: fill("x://u:") },
+    { label: "url password with a slash, no @", text: fill("x://u:/") },
+    { label: "url port-like password soup", text: fill("x://u:1#@") },
     { label: "openai prefix", text: fill("sk-") },
     { label: "openai dashes", text: fill("sk-aaaaaaaa-") },
     { label: "github prefix", text: fill("ghp_") },

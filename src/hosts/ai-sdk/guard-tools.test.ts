@@ -1,10 +1,45 @@
 import { generateText, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createGuard } from "../../guard/create-guard.js";
 import type { GuardSession } from "../../guard/types.js";
+import type { Decider } from "./decider.js";
 import { guardTools } from "./guard-tools.js";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** One call of `sh` through a guarded ToolSet with this decider: what ran, what the model read, what was recorded. */
+async function withDecider(decider: Decider, options: { deciderTimeoutMs?: number; quiet?: boolean } = {}) {
+  const guard = createGuard({ onError: () => undefined });
+  const session = guard.session("decider-fails", { interactive: false });
+  const runs: string[] = [];
+  const guarded = guardTools(
+    {
+      sh: tool({
+        inputSchema: z.object({ command: z.string() }),
+        execute: async ({ command }) => runs.push(command),
+      }),
+    },
+    {
+      session,
+      decider,
+      ...(options.quiet === false ? {} : { onError: () => undefined }),
+      ...(options.deciderTimeoutMs === undefined ? {} : { deciderTimeoutMs: options.deciderTimeoutMs }),
+    },
+  );
+  const result = await generateText({
+    model: oneCall("sh", { command: "ls" }),
+    tools: guarded.tools,
+    stopWhen: stepCountIs(3),
+    prompt: "go",
+  });
+  const error = result.steps[0]?.content.find((part) => part.type === "tool-error");
+  const records = (await session.state()).records;
+  return { runs, text: String((error as { error?: unknown } | undefined)?.error), records };
+}
 
 function oneCall(toolName: string, input: unknown) {
   let calls = 0;
@@ -158,5 +193,114 @@ describe("guardTools", () => {
       { approved: true },
     );
     expect(response.approved).toBe(false);
+  });
+
+  it.each([
+    ["an upper-case verdict", { decision: "DENY" }],
+    ["a verdict toolgate does not know", { decision: "block" }],
+    ["no answer at all", undefined],
+    ["a bare string", "deny"],
+    ["an object without a decision", { reason: "no" }],
+  ])("a decider answering %s is an error, and the call is denied and recorded", async (_, answer) => {
+    const { runs, text, records } = await withDecider(() => answer as never);
+    expect(runs).toEqual([]);
+    expect(text).toContain("not a verdict toolgate knows");
+    expect(records.map((record) => record.source)).toEqual(["internal"]);
+  });
+
+  it("a decider that never answers: denied after deciderTimeoutMs, the model reads why, its signal is aborted", async () => {
+    let signal: AbortSignal | undefined;
+    const { runs, text, records } = await withDecider(
+      (request) => {
+        signal = request.signal;
+        return new Promise(() => undefined);
+      },
+      { deciderTimeoutMs: 20 },
+    );
+    expect(runs).toEqual([]);
+    expect(text).toContain("the decider did not answer within 20 ms");
+    expect(signal?.aborted).toBe(true);
+    expect(records.map((record) => record.source)).toEqual(["internal"]);
+  });
+
+  it("a tool's own needsApproval that never answers is bounded the same way", async () => {
+    const guard = createGuard({ onError: () => undefined });
+    const session = guard.session("inner-hangs", { interactive: true });
+    const runs: string[] = [];
+    const guarded = guardTools(
+      {
+        sh: tool({
+          inputSchema: z.object({ command: z.string() }),
+          needsApproval: () => new Promise<boolean>(() => undefined),
+          execute: async ({ command }) => runs.push(command),
+        }),
+      },
+      { session, deciderTimeoutMs: 20, onError: () => undefined },
+    );
+    const result = await generateText({
+      model: oneCall("sh", { command: "ls" }),
+      tools: guarded.tools,
+      stopWhen: stepCountIs(3),
+      prompt: "go",
+    });
+    expect(runs).toEqual([]);
+    const error = result.steps[0]?.content.find((part) => part.type === "tool-error");
+    expect(String((error as { error: unknown }).error)).toContain("needsApproval did not answer within 20 ms");
+  });
+
+  it("refuses a deciderTimeoutMs that is not a positive number of milliseconds", () => {
+    const session = createGuard({ onError: () => undefined }).session("bad-timeout", { interactive: false });
+    for (const deciderTimeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => guardTools({}, { session, deciderTimeoutMs })).toThrow(/deciderTimeoutMs must be/);
+    }
+  });
+
+  it("a decider that throws a token: refused, and neither stderr, the model nor the record sees the token", async () => {
+    const token = `ghp_${"Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c"}`;
+    const written: string[] = [];
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const { runs, text, records } = await withDecider(
+      () => {
+        throw new Error(`OPA unreachable (token ${token})`);
+      },
+      { quiet: false },
+    );
+    vi.restoreAllMocks();
+    expect(runs).toEqual([]);
+    expect(text).toContain("OPA unreachable (token [REDACTED:");
+    expect(written.join("")).toContain("toolgate: decider: OPA unreachable (token [REDACTED:");
+    expect(written.join("")).not.toContain(token);
+    expect(JSON.stringify(records)).not.toContain(token);
+    expect(records.map((record) => record.source)).toEqual(["internal"]);
+  });
+
+  it("an execute error that toolgate rewrites for the model is redacted", async () => {
+    const token = `ghp_${"Zy9xWv8uTs7rQp6oNm5lKj4iHg3fEd2cBa1Z"}`;
+    const guard = createGuard({ onError: () => undefined });
+    const session = guard.session("execute-token", { interactive: false });
+    const guarded = guardTools(
+      {
+        sh: tool({
+          inputSchema: z.object({ command: z.string() }),
+          execute: async (): Promise<string> => {
+            throw new Error(`EACCES: permission denied, open '/etc/shadow' (auth ${token})`);
+          },
+        }),
+      },
+      { session },
+    );
+    const result = await generateText({
+      model: oneCall("sh", { command: "cat /etc/shadow" }),
+      tools: guarded.tools,
+      stopWhen: stepCountIs(3),
+      prompt: "go",
+    });
+    const error = result.steps[0]?.content.find((part) => part.type === "tool-error");
+    const text = String((error as { error: unknown }).error);
+    expect(text).toContain("permission denied");
+    expect(text).not.toContain(token);
   });
 });

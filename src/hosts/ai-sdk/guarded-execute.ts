@@ -1,5 +1,6 @@
 import type { ToolExecutionOptions } from "ai";
 import type { ToolCall } from "../../core/events.js";
+import { errorText } from "../../guard/error-text.js";
 import { failClosedText } from "../../guard/fail-closed.js";
 import { joinText, type ToolGate } from "./tool-gate.js";
 import { ToolgateDeniedError } from "./toolgate-abort-error.js";
@@ -65,7 +66,8 @@ export function guardedExecute(options: {
     const effects = await gate.session.failed(call, { error: message });
     const text = gate.take(effects);
     if (text === "") throw error;
-    throw new ToolgateDeniedError({ tool: toolName, message: joinText(message, text), cause: error });
+    // toolgate rewrites this error for the model: the tool's own words, redacted, then the guidance
+    throw new ToolgateDeniedError({ tool: toolName, message: joinText(errorText(error), text), cause: error });
   }
 
   async function succeeded(call: ToolCall, output: unknown, note?: string): Promise<unknown> {

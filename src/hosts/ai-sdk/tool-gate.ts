@@ -1,13 +1,21 @@
 import type { Effect, OfferGrantEffect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
+import { errorText } from "../../guard/error-text.js";
 import { failClosedText } from "../../guard/fail-closed.js";
 import { nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import type { GuardSession } from "../../guard/types.js";
 import { commandPattern } from "../../policy/command-pattern.js";
+import { answerWithin, DEFAULT_DECIDER_TIMEOUT_MS } from "./answer-within.js";
 import { approvalAnswers, approvalRequested } from "./approval-messages.js";
 import { CallLedger, type LedgerEntry } from "./call-ledger.js";
-import type { Decider } from "./decider.js";
+import { type Decider, type DeciderDecision, readDeciderDecision } from "./decider.js";
 import { ToolgateAbortError } from "./toolgate-abort-error.js";
+
+/** setTimeout's longest delay */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+/** How a denial the guard did not decide is recorded: a person, the decider, nobody to ask, the decider failing. */
+type DeniedSource = "user" | "rule" | "headless" | "internal";
 
 /** What `grantOffer` shows: the minimum scope toolgate would grant for the rest of the session. */
 export type GrantOffer = Omit<OfferGrantEffect, "type">;
@@ -16,11 +24,16 @@ export interface ToolGateOptions {
   session: GuardSession;
   /** the AI SDK tool name -> the name toolgate's rules and tool families use (`{ runCommand: "Bash" }`) */
   toolNames?: Record<string, string>;
-  /** an outside decider (an OPA policy, say): toolgate counts and escalates on its decisions */
+  /**
+   * an outside decider (an OPA policy, say): toolgate counts and escalates on its decisions. An error, an unknown
+   * verdict or no answer within `deciderTimeoutMs` refuses the call (fail closed)
+   */
   decider?: Decider;
+  /** how long a call waits for the decider, and for a tool's own `needsApproval` (default 5000 ms) */
+  deciderTimeoutMs?: number;
   /** called once when toolgate stops the run (headless escalation) */
   onAbort?: (error: ToolgateAbortError) => void;
-  /** internal errors (toolgate fails closed on them); default: one line on stderr */
+  /** internal errors (toolgate fails closed on them); default: one line on stderr, redacted */
   onError?: (error: unknown, where: string) => void;
 }
 
@@ -48,10 +61,16 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
   const controller = new AbortController();
   let abortError: ToolgateAbortError | undefined;
   let interactive: boolean | undefined;
+  const timeoutMs = options.deciderTimeoutMs ?? DEFAULT_DECIDER_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMEOUT_MS) {
+    throw new RangeError(
+      `deciderTimeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMEOUT_MS} (got ${String(timeoutMs)}).`,
+    );
+  }
   const onError =
     options.onError ??
     ((error: unknown, where: string) => {
-      process.stderr.write(`toolgate: ${where}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`toolgate: ${where}: ${errorText(error)}\n`);
     });
 
   const callOf = (context: { toolName: string; input: unknown; toolCallId: string }): ToolCall => ({
@@ -87,7 +106,7 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
   }
 
   /** A denial the guard did not decide (a person, the decider, nobody to ask): count it, escalate, explain. */
-  async function reportDenial(call: ToolCall, denial: { source: "user" | "rule" | "headless"; reason: string }) {
+  async function reportDenial(call: ToolCall, denial: { source: DeniedSource; reason: string }) {
     const effects = await session.denied(call, denial);
     return { effects, text: joinText(denial.reason, take(effects)) };
   }
@@ -111,6 +130,30 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
     }
   }
 
+  /**
+   * The app's decider about one call, bounded by `deciderTimeoutMs`; its verdict must be one toolgate knows. When
+   * it throws, answers something else or nothing in time, the call is refused and recorded (source `internal`) with
+   * a sentence saying why: "failed".
+   */
+  async function askDecider(context: CallContext): Promise<DeciderDecision | undefined | "failed"> {
+    const { decider } = options;
+    if (decider === undefined) return undefined;
+    try {
+      const answer = await answerWithin({
+        what: "the decider",
+        timeoutMs,
+        ask: (signal) => decider({ ...context, signal }),
+      });
+      return readDeciderDecision(answer);
+    } catch (error) {
+      onError(error, "decider");
+      const call = callOf(context);
+      const denied = await reportDenial(call, { source: "internal", reason: failClosedText(error, "decider") });
+      deny(call, denied.text);
+      return "failed";
+    }
+  }
+
   /** The SDK's `needsApproval` for one call: `true` asks the app's approval UI; a refusal waits for `execute`. */
   async function needsApproval(context: CallContext, inner: () => boolean | PromiseLike<boolean>): Promise<boolean> {
     const call = callOf(context);
@@ -128,7 +171,8 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
       // loop steering for a call that may still run: handed to the model with its result
       const steer = take(decided.effects);
       const note = steer === "" ? {} : { text: steer };
-      const outside = await options.decider?.({ ...context });
+      const outside = await askDecider(context);
+      if (outside === "failed") return false;
       if (outside?.decision === "deny") {
         const denied = await reportDenial(call, {
           source: "rule",
@@ -142,7 +186,8 @@ export function createToolGate(options: ToolGateOptions): ToolGate {
         !granted &&
         ((decided.decision.behavior === "ask" && decided.decision.source !== "default") ||
           outside?.decision === "requires-approval" ||
-          (outside?.decision !== "allow" && (await inner())));
+          (outside?.decision !== "allow" &&
+            (await answerWithin({ what: "the tool's needsApproval", timeoutMs, ask: () => inner() }))));
       if (!asks && !askedBefore) {
         ledger.set(context.toolCallId, { call, outcome: "allowed", ...note });
         return false;
@@ -205,7 +250,7 @@ export interface ToolGate {
   answerOffer(offer: GrantOffer, accepted: boolean): Promise<Effect[]>;
   reportDenial(
     call: ToolCall,
-    denial: { source: "user" | "rule" | "headless"; reason: string },
+    denial: { source: DeniedSource; reason: string },
   ): Promise<{ effects: Effect[]; text: string }>;
   deny(call: ToolCall, text: string): LedgerEntry;
 }

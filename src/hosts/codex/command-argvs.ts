@@ -1,4 +1,5 @@
 import { parseShellCommand } from "../../policy/shell/parse-shell-command.js";
+import { quoteShellWord } from "../../policy/shell/read-shell-command.js";
 
 /**
  * The argv lists Codex's execpolicy checks for one shell call. Codex runs the model's `cmd` as
@@ -29,7 +30,8 @@ export function shellCommandOf(tool: string, input: unknown): string | undefined
     if (parts.length === 3 && /(^|\/)(ba)?sh$/.test(parts[0] as string) && /^-l?c$/.test(parts[1] as string)) {
       return parts[2];
     }
-    return parts.join(" ");
+    // joined with shell quoting, so parsing it back gives the same words (`["rm", "a b"]` is not `rm a b`)
+    return parts.map(quoteShellWord).join(" ");
   }
   return undefined;
 }

@@ -3,6 +3,7 @@ import type { CoreOptions, CorePorts } from "../../core/config.js";
 import type { AuditEvent } from "../../core/records.js";
 import type { AuditSink, Guard, GuardOptions, PolicyEvaluator } from "../../guard/create-guard.js";
 import { createGuard } from "../../guard/create-guard.js";
+import { errorText } from "../../guard/error-text.js";
 import { failClosedText } from "../../guard/fail-closed.js";
 import { classifyOutput } from "./classify-output.js";
 import { readOpencodeSettings } from "./opencode-settings.js";
@@ -109,8 +110,7 @@ export function createToolgatePlugin(options: ToolgatePluginOptions = {}): Plugi
     const settings = readOpencodeSettings(environment);
     const interactive = options.interactive ?? settings.interactive;
     const delivery = deliveryFor(input.client, { noteWith: options.noteWith ?? "promptAsync", headless: !interactive });
-    const onError = (error: unknown, where: string) =>
-      delivery.warn(`${where}: ${error instanceof Error ? error.message : String(error)}`);
+    const onError = (error: unknown, where: string) => delivery.warn(`${where}: ${errorText(error)}`);
     const classifyFailure = options.classifyFailure ?? classifyOutput;
     const ports = { suggestRule: suggestOpencodeRule };
     let opened: OpencodeGuard | undefined;

@@ -1,0 +1,65 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseShellCommand } from "./parse-shell-command.js";
+import { quoteShellWord, readShellCommand } from "./read-shell-command.js";
+
+describe("readShellCommand", () => {
+  it("reads a string as written, from command or cmd", () => {
+    expect(readShellCommand({ command: "rm -rf v" })).toEqual({ command: "rm -rf v" });
+    expect(readShellCommand({ cmd: "ls\tx\ny" })).toEqual({ command: "ls\tx\ny" });
+    expect(readShellCommand({ command: "ls", cmd: "ls" })).toEqual({ command: "ls" });
+  });
+
+  it("joins an argv array with shell quoting: the command a process would run", () => {
+    expect(readShellCommand({ command: ["rm", "-rf", "v"] })).toEqual({ command: "rm -rf v" });
+    expect(readShellCommand({ cmd: ["rm", "a b", "it's", ""] })).toEqual({ command: `rm 'a b' 'it'\\''s' ''` });
+    expect(readShellCommand({ command: ["sh", "-c", "rm -rf /; echo $HOME"] })).toEqual({
+      command: `sh -c 'rm -rf /; echo $HOME'`,
+    });
+  });
+
+  it("quoted argv words parse back to the same words, whatever they hold", () => {
+    const word = fc.string({
+      unit: fc.constantFrom(..."ab -;&|()<>$`'\"\\\n\t#{}=*~!?[]0123".split(""), "é", "$(", "\u00a0"),
+      maxLength: 12,
+    });
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 5 }), (argv) => {
+        const reading = readShellCommand({ command: argv });
+        expect("command" in reading).toBe(true);
+        const parsed = parseShellCommand((reading as { command: string }).command);
+        expect(parsed.complete).toBe(true);
+        expect(parsed.commands.map((command) => command.words.map((parsedWord) => parsedWord.value))).toEqual([argv]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it.each([
+    ["a NUL in a string", { command: "rm\u0000 -rf w; echo done" }],
+    ["a carriage return", { command: "rm\r -rf w" }],
+    ["an escape", { command: "rm\u001b[2K -rf w" }],
+    ["DEL", { command: "rm\u007f -rf w" }],
+    ["a C1 control", { command: "rm\u0085 -rf w" }],
+    ["a NUL in an argv word", { command: ["rm\u0000", "-rf", "w"] }],
+    ["a number", { command: 42 }],
+    ["an object", { command: { program: "rm", args: ["-rf", "w"] } }],
+    ["null", { command: null }],
+    ["an argv array holding a number", { command: ["rm", 1] }],
+    ["an argv array holding an array", { command: ["rm", ["-rf", "w"]] }],
+    ["an empty argv array", { command: [] }],
+    ["no command at all", { script: "rm -rf w" }],
+    ["command and cmd that differ", { command: "ls", cmd: "rm -rf w" }],
+    ["an unreadable command beside a readable cmd", { command: 42, cmd: "ls" }],
+    ["an input that is not an object", "rm -rf w"],
+    ["an input that is an array", ["rm", "-rf", "w"]],
+  ])("refuses %s", (_, input) => {
+    expect(readShellCommand(input)).toEqual({ unreadable: expect.any(String) });
+  });
+
+  it("leaves plain words unquoted and quotes everything else", () => {
+    expect(quoteShellWord("--flag=a/b.c:1,2@x%y+z")).toBe("--flag=a/b.c:1,2@x%y+z");
+    expect(quoteShellWord("~")).toBe("'~'");
+    expect(quoteShellWord("*.ts")).toBe("'*.ts'");
+  });
+});
