@@ -9,5 +9,7 @@ export default defineConfig({
     maxWorkers: 2,
     // a private TMPDIR per run; the run fails when anything is left in it (test/support/temp-guard.ts)
     globalSetup: ["test/support/temp-guard.ts"],
+    // each test file's temporaryDirectory() folders are removed when the file ends
+    setupFiles: ["test/support/remove-temporary-directories.ts"],
   },
 });

@@ -1,6 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
@@ -9,6 +8,7 @@ import { createSpool } from "../../src/store/spool.js";
 import { spoolDirectoryFor } from "../../src/store/spool-directory-for.js";
 import type { SpoolBatch } from "../../src/store/spooled-denial-store.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { temporaryDirectory } from "../support/temporary-directory.js";
 import { makeRecord, reportFixture } from "./fixtures.js";
 import { describePostgres } from "./postgres-test-database.js";
 
@@ -18,7 +18,7 @@ const secret = "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6";
 let database: string;
 
 function toolgate(args: string[], env: Record<string, string> = {}) {
-  const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
+  const home = temporaryDirectory("toolgate-home-");
   const result = spawnSync(process.execPath, [main, ...args], {
     encoding: "utf8",
     env: { PATH: process.env.PATH ?? "", HOME: home, TOOLGATE_DB: database, ...env },
@@ -29,7 +29,7 @@ function toolgate(args: string[], env: Record<string, string> = {}) {
 }
 
 beforeAll(async () => {
-  database = join(mkdtempSync(join(tmpdir(), "toolgate-cli-")), "toolgate.db");
+  database = join(temporaryDirectory("toolgate-cli-"), "toolgate.db");
   const store = await createSqliteStore({ filename: database });
   const { records, events } = reportFixture();
   await store.denials.append(records);
@@ -84,7 +84,7 @@ describe("toolgate report / tail / scrub / prune", () => {
     expect(bad.stderr).toContain("--since takes a duration");
     expect(bad.stderr).not.toContain("    at ");
     expect(toolgate(["prune"]).status).toBe(EXIT.usage);
-    const corrupt = join(mkdtempSync(join(tmpdir(), "toolgate-cli-")), "broken.db");
+    const corrupt = join(temporaryDirectory("toolgate-cli-"), "broken.db");
     writeFileSync(corrupt, "garbage ".repeat(1000));
     const broken = toolgate(["report"], { TOOLGATE_DB: corrupt });
     expect(broken.status).toBe(EXIT.store);
@@ -127,7 +127,7 @@ describe("toolgate scrub with the config's redaction section", () => {
       }),
     ]);
     await store.close();
-    const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
+    const home = temporaryDirectory("toolgate-home-");
     writeFileSync(
       join(home, "toolgate.config.json"),
       JSON.stringify({ redaction: { patterns: [{ kind: "internal-id", pattern: "ACME-[0-9]{6}" }] } }),
@@ -149,7 +149,7 @@ describe("toolgate scrub with the config's redaction section", () => {
 
 describe("spooled records reach the store", () => {
   it("report replays the spool left by an outage before reading", async () => {
-    const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
+    const home = temporaryDirectory("toolgate-home-");
     const spooled = makeRecord({ seq: 1, sessionId: "from-spool", at: Date.now() });
     // the spool of this store (TOOLGATE_DB names a file other than the default: a directory of its own)
     const directory = spoolDirectoryFor({ engine: "sqlite", filename: database }, { home });
@@ -168,7 +168,7 @@ describe("spooled records reach the store", () => {
 describe("toolgate tail follows new denials", () => {
   it("prints a denial recorded after it started", async () => {
     const { spawn } = await import("node:child_process");
-    const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
+    const home = temporaryDirectory("toolgate-home-");
     const child = spawn(process.execPath, [main, "tail", "--lines", "0", "--interval", "100", "--json"], {
       env: { PATH: process.env.PATH ?? "", HOME: home, TOOLGATE_DB: database },
       cwd: home,
@@ -199,7 +199,7 @@ describePostgres("toolgate report on Postgres", (database) => {
     await store.denials.append(records);
     await store.denials.appendEvents(events);
     await store.close();
-    const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
+    const home = temporaryDirectory("toolgate-home-");
     writeFileSync(join(home, "toolgate.config.json"), JSON.stringify({ store: { schema } }));
     const result = spawnSync(process.execPath, [main, "report", "--since", "2026-01-01", "--json"], {
       encoding: "utf8",
