@@ -26,7 +26,7 @@ describe("spool", () => {
       await spool.replay(async () => {
         throw new Error("still down");
       }),
-    ).toEqual({ replayed: 0, failed: 1 });
+    ).toEqual({ replayed: 0, failed: 1, error: new Error("still down") });
     expect(spool.pending()).toEqual(["a"]);
     expect(readdirSync(spool.directory).every((name) => name.endsWith(".jsonl"))).toBe(true);
   });
