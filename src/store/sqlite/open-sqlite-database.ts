@@ -78,6 +78,17 @@ function looksCorrupt(file: string): boolean {
   }
 }
 
+/**
+ * Makes a new database's folder (0700) and the empty file (0600) before SQLite opens it: records hold commands and
+ * paths, so they are this user's alone, whichever command created them (SQLite gives its -wal and -shm files the
+ * database's mode). An existing file or folder keeps its mode.
+ */
 export function ensureParentDirectory(file: string): void {
-  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  if (file === ":memory:") return;
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(file, "wx", 0o600));
+  } catch {
+    // it exists (or cannot be made here: SQLite's own open reports why)
+  }
 }
