@@ -4,7 +4,7 @@ import { compileToolGlobs } from "../core/tool-glob.js";
 import { redactText } from "../detect/redact.js";
 import { createSpool, type Spool } from "../store/spool.js";
 import { postWebhook } from "./post-webhook.js";
-import { type HookPayload, idempotencyKey } from "./record-payload.js";
+import { deliveredPayload, type HookPayload } from "./record-payload.js";
 import { runCommandHook } from "./run-command-hook.js";
 
 /** One hook run for one payload. */
@@ -57,7 +57,8 @@ function keepUnfinishedOnExit(): void {
 /**
  * Runs configured hooks for payloads: scoped by event and tool-name glob, in order per hook, at most `concurrency`
  * hooks at a time, each run bounded by the hook's timeout. Deliveries that fail are kept in the spool (when a directory is given) and retried
- * on the next dispatch or `retryPending()`; delivery is at-least-once, keyed by `idempotencyKey`. Never throws.
+ * on the next dispatch or `retryPending()`; delivery is at-least-once, and every payload carries its
+ * `idempotency_key` (also a webhook's `Idempotency-Key` header) for receivers to deduplicate on. Never throws.
  */
 export function createHookDispatcher(options: {
   hooks: readonly HookOptions[];
@@ -75,9 +76,10 @@ export function createHookDispatcher(options: {
   async function runOne(delivery: PendingDelivery): Promise<boolean> {
     const hook = byId.get(delivery.hookId);
     if (!hook) return true; // the hook was removed from the config since: nothing left to deliver to
-    const { payload } = delivery;
+    // every delivery, a first one or a retry, carries the same idempotency_key: receivers deduplicate on it
+    const payload = deliveredPayload(delivery.payload);
     const tool = "tool" in payload && payload.tool ? payload.tool : undefined;
-    const key = idempotencyKey(payload);
+    const key = payload.idempotency_key;
     const started = Date.now();
     let outcome: HookOutcome;
     if (hook.options.command !== undefined) {

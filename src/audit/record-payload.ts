@@ -84,6 +84,18 @@ export function auditEventPayload(event: AuditEvent): AuditEventPayload {
   };
 }
 
+/**
+ * What a hook or webhook receives: the payload and its idempotency key. Delivery is at least once (a command hook
+ * that did its work but was timed out, or a process that exited before a hook's result came back, is run again
+ * with the same payload), so every delivery carries the key a receiver deduplicates on, in the body as well as in
+ * a webhook's `Idempotency-Key` header.
+ */
+export type DeliveredPayload = HookPayload & { idempotency_key: string };
+
+export function deliveredPayload(payload: HookPayload): DeliveredPayload {
+  return { ...payload, idempotency_key: idempotencyKey(payload) };
+}
+
 /** The idempotency key receivers deduplicate on: the tool_use_id for denials (agent-code's id), else a composite. */
 export function idempotencyKey(payload: HookPayload): string {
   if (payload.event === "permission_denied") return payload.tool_use_id;

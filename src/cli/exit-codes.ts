@@ -18,6 +18,10 @@ export const EXIT = {
   aborted: 6,
   /** the store could not be opened (corrupt, wrong version, unreachable) */
   store: 7,
+  /** `run`: the agent command is not executable (the shell's code for it) */
+  notExecutable: 126,
+  /** `run`: the agent command was not found (the shell's code for it) */
+  notFound: 127,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -5,6 +5,7 @@ import type { AnalysisDocument } from "../analyze/analysis-types.js";
 import { type RunAnalyzeOptions, runAnalyze } from "../analyze/run-analyze.js";
 import type { StoreOptions } from "../config/store-schema.js";
 import { ToolgateError } from "../core/errors.js";
+import { plural } from "../core/plural.js";
 import { createRedactor } from "../detect/redact.js";
 import { createRedactOptions } from "../detect-node/redact-options.js";
 import { loadConfig } from "../root/load-config.js";
@@ -63,7 +64,7 @@ export async function analyzeToHtml(options: RunAnalyzeOptions & { file: string 
         });
       }
       options.stderr.write(
-        `toolgate analyze: wrote ${options.file}: ${report.denials} denials in ${report.sessions} sessions; it opens offline in any browser\n`,
+        `toolgate analyze: wrote ${options.file}: ${plural(report.denials, "denial", "denials")} in ${plural(report.sessions, "session", "sessions")}; it opens offline in any browser\n`,
       );
       if (options.save) {
         const storeOptions = config.store ? { config: config.store as StoreOptions } : {};

@@ -1,13 +1,13 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { temporaryDirectory } from "../../test/support/temporary-directory.js";
 import { readClaudeSettings } from "./claude-settings.js";
 import { createPolicy } from "./create-policy.js";
 import { loadConfig } from "./load-config.js";
 
 function fixture(files: Record<string, unknown>) {
-  const root = mkdtempSync(join(tmpdir(), "toolgate-node-"));
+  const root = temporaryDirectory("toolgate-node-");
   for (const [path, content] of Object.entries(files)) {
     const file = join(root, path);
     mkdirSync(dirname(file), { recursive: true });

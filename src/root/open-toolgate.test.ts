@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { temporaryDirectory } from "../../test/support/temporary-directory.js";
 import { openToolgate } from "./open-toolgate.js";
 
 function sandbox(config?: unknown) {
-  const root = mkdtempSync(join(tmpdir(), "toolgate-open-"));
+  const root = temporaryDirectory("toolgate-open-");
   const home = join(root, "home");
   const project = join(root, "project");
   mkdirSync(home, { recursive: true });

@@ -1,3 +1,4 @@
+import { plural } from "../core/plural.js";
 import { suggestRule } from "../policy/grants/suggest-rule.js";
 import type { CountByPattern, DenialReport } from "./ports.js";
 
@@ -23,7 +24,7 @@ export function formatReport(options: {
   const { report } = options;
   const out: string[] = [];
   out.push(
-    `toolgate report: ${report.total} denials in ${report.sessions} sessions (${options.window}; ${options.location})`,
+    `toolgate report: ${plural(report.total, "denial", "denials")} in ${plural(report.sessions, "session", "sessions")} (${options.window}; ${options.location})`,
   );
   if (report.total === 0) {
     out.push("", "No denials recorded in this window.");

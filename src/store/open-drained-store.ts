@@ -20,6 +20,11 @@ export interface DrainedStore<S> {
    * holds would vanish with this process, so the spool keeps it.
    */
   drain(): Promise<number>;
+  /**
+   * What still waits in the spool (batches, read from its files) and, when the last drain failed to ship some,
+   * why: the store's error. A reader says so instead of showing a total that leaves them out.
+   */
+  waiting(): { batches: number; reason?: string };
 }
 
 /**
@@ -37,6 +42,7 @@ export async function openDrainedStore<S = unknown>(
   const spoolDirectory = spoolDirectoryFor(location, { ...config, ...(home ? { home } : {}) });
   const store = await openStore<S>({ location, ...config });
   const spool = createSpool<SpoolBatch>({ directory: spoolDirectory, prefix: "denials" });
+  let reason: string | undefined;
   const drain = async () => {
     if (location.engine === "memory" || !spool.hasPending()) return 0;
     const result = await spool.replay(async (batches) => {
@@ -45,7 +51,14 @@ export async function openDrainedStore<S = unknown>(
         else await store.denials.appendEvents(batch.events);
       }
     });
+    reason = "error" in result ? messageOf(result.error) : undefined;
     return result.replayed;
+  };
+  const waiting = () => {
+    if (!spool.hasPending()) return { batches: 0 };
+    const batches = spool.pending().length;
+    if (location.engine === "memory") return { batches, reason: "the store selected is in memory (TOOLGATE_DB=off)" };
+    return reason === undefined ? { batches } : { batches, reason };
   };
   let replayed: number;
   try {
@@ -54,5 +67,10 @@ export async function openDrainedStore<S = unknown>(
     await store.close();
     throw error;
   }
-  return { store, location, spoolDirectory, replayed, drain };
+  return { store, location, spoolDirectory, replayed, drain, waiting };
+}
+
+function messageOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n")[0]!.trim() || "the store refused the write";
 }

@@ -1,10 +1,10 @@
-import { mkdtempSync, readdirSync, renameSync, utimesSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, renameSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { temporaryDirectory } from "../../test/support/temporary-directory.js";
 import { createSpool } from "./spool.js";
 
-const directory = () => join(mkdtempSync(join(tmpdir(), "toolgate-spool-")), "spool");
+const directory = () => join(temporaryDirectory("toolgate-spool-"), "spool");
 
 describe("spool", () => {
   it("keeps batches in order, one immutable file each, and deletes them only after delivery", async () => {
@@ -26,7 +26,7 @@ describe("spool", () => {
       await spool.replay(async () => {
         throw new Error("still down");
       }),
-    ).toEqual({ replayed: 0, failed: 1 });
+    ).toEqual({ replayed: 0, failed: 1, error: new Error("still down") });
     expect(spool.pending()).toEqual(["a"]);
     expect(readdirSync(spool.directory).every((name) => name.endsWith(".jsonl"))).toBe(true);
   });

@@ -18,11 +18,14 @@ export interface Spool<T> {
   oldestPendingAt(): number | undefined;
   /** batches waiting (all files), for tests and `toolgate report` */
   pending(): T[];
-  /** `until` (epoch ms): claim no new file after it; what is left waits for the next replay */
+  /**
+   * `until` (epoch ms): claim no new file after it; what is left waits for the next replay. `error` is what the
+   * last failed delivery threw (why `failed` batches still wait).
+   */
   replay(
     deliver: (batches: T[]) => Promise<void>,
     options?: { until?: number },
-  ): Promise<{ replayed: number; failed: number }>;
+  ): Promise<{ replayed: number; failed: number; error?: unknown }>;
 }
 
 let written = 0;
@@ -83,6 +86,8 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
     async replay(deliver, replayOptions = {}) {
       let replayed = 0;
       let failed = 0;
+      let lastError: unknown;
+      let hasError = false;
       const now = Date.now();
       const stale = files(".claimed").filter((file) => now - statSync(file).mtimeMs > staleClaimMs);
       for (const file of [...files(".jsonl"), ...stale]) {
@@ -98,8 +103,10 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
           if (batches.length > 0) await deliver(batches);
           unlinkSync(claimed);
           replayed += batches.length;
-        } catch {
+        } catch (error) {
           failed += batches.length;
+          lastError = error;
+          hasError = true;
           try {
             if (claimed !== file) renameSync(claimed, file);
           } catch {
@@ -107,7 +114,7 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
           }
         }
       }
-      return { replayed, failed };
+      return hasError ? { replayed, failed, error: lastError } : { replayed, failed };
     },
   };
 }

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openAuditTrail } from "../../src/audit/open-audit-trail.js";
 import { auditSchema } from "../../src/config/audit-schema.js";
 import { createGuard } from "../../src/guard/create-guard.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { temporaryDirectory } from "../support/temporary-directory.js";
 
 /**
  * The wiring a per-event host uses: each "process" opens the audit trail from env and config, makes a guard, handles
@@ -13,7 +13,7 @@ import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
  */
 describe("guard + audit trail on a shared SQLite file", () => {
   it("counts across short-lived guards, stores every record, and flushes hooks at turn end", async () => {
-    const home = mkdtempSync(join(tmpdir(), "toolgate-trail-"));
+    const home = temporaryDirectory("toolgate-trail-");
     const env = { TOOLGATE_DB: join(home, "toolgate.db") };
     const hookOut = join(home, "hook.jsonl");
     const config = {
@@ -70,7 +70,7 @@ describe("guard + audit trail on a shared SQLite file", () => {
 
 describe("audit trail with Postgres unreachable", () => {
   it("keeps state in the local SQLite file, spools records, and says so", async () => {
-    const home = mkdtempSync(join(tmpdir(), "toolgate-trail-"));
+    const home = temporaryDirectory("toolgate-trail-");
     const errors: string[] = [];
     const trail = await openAuditTrail({
       env: { TOOLGATE_DATABASE_URL: "postgres://postgres@127.0.0.1:1/test", TOOLGATE_DB: join(home, "local.db") },

@@ -1,16 +1,16 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAuditSink } from "../../src/audit/create-audit-sink.js";
 import type { PermissionDeniedPayload } from "../../src/audit/record-payload.js";
 import { auditSchema } from "../../src/config/audit-schema.js";
 import { createMemoryDenialStore } from "../../src/store/memory-store.js";
+import { temporaryDirectory } from "../support/temporary-directory.js";
 import { driveCore } from "./drive-core.js";
 
-const directory = () => mkdtempSync(join(tmpdir(), "toolgate-hooks-"));
+const directory = () => temporaryDirectory("toolgate-hooks-");
 const hooksFrom = (hooks: unknown[]) => auditSchema.parse({ hooks }).hooks;
 const lines = (file: string): PermissionDeniedPayload[] => {
   try {

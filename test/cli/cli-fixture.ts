@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { temporaryDirectory } from "../support/temporary-directory.js";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 export const cliPath = join(repoRoot, "dist/cli/main.js");
@@ -14,7 +15,7 @@ export function ensureBuilt(): void {
 
 /** A temporary HOME and project directory with the given files (paths relative to the fixture root). */
 export function makeFixture(files: Record<string, unknown>): { root: string; home: string; project: string } {
-  const root = mkdtempSync(join(tmpdir(), "toolgate-cli-"));
+  const root = temporaryDirectory("toolgate-cli-");
   const home = join(root, "home");
   const project = join(root, "project");
   mkdirSync(home, { recursive: true });
@@ -30,7 +31,8 @@ export function makeFixture(files: Record<string, unknown>): { root: string; hom
 export function runCli(args: string[], options: { cwd: string; home: string; env?: Record<string, string> }) {
   const result = spawnSync(process.execPath, [cliPath, ...args], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: options.home, ...options.env },
+    // TMPDIR too: what the CLI puts in the temporary directory (`run`'s socket folder) lands in the run's own one
+    env: { PATH: process.env.PATH ?? "", HOME: options.home, TMPDIR: tmpdir(), ...options.env },
     encoding: "utf8",
     // a command that wrongly keeps running (e.g. `tail` following because a flag was ignored) fails, not hangs
     timeout: 20_000,

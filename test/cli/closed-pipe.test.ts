@@ -49,4 +49,17 @@ describe("a closed stdout pipe", () => {
     expect(result.signal).toBeNull();
     expect(result.code).toBe(0);
   });
+
+  it("ends `redact big.jsonl` quietly, without a summary of output nobody read (| head -1)", async () => {
+    const fixture = makeFixture({
+      // far more than a pipe buffer holds, and no secret in it: the old summary said "no secrets found"
+      "project/big.jsonl": `${Array.from({ length: 20_000 }, (_, index) => JSON.stringify({ line: index, text: "x".repeat(40) })).join("\n")}\n`,
+    });
+    roots.push(fixture.root);
+    const env = { PATH: process.env.PATH ?? "", HOME: fixture.home };
+    const result = await firstLineThenClose(["redact", "big.jsonl"], env, fixture.project);
+    expect(JSON.parse(result.line)).toMatchObject({ line: 0 });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+  });
 });

@@ -273,6 +273,26 @@ export function dashboardApiContract(open: () => Promise<DashboardFixture>): voi
     expect((await get(`/api/sessions?token=${TOKEN}&sort=drop`)).status).toBe(400);
   });
 
+  it("answers 400, not 500, to a sort named like an inherited property and to a window no date can hold", async () => {
+    for (const sort of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
+      const response = await get(`/api/sessions?token=${TOKEN}&sort=${sort}`);
+      expect(response.status, sort).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/sort takes one of/);
+    }
+    for (const since of ["99999999999999999999d", "12345678901234567w", "200000000d"]) {
+      for (const path of ["/api/overview", "/api/sessions", "/api/policy", "/api/filters"]) {
+        const response = await get(`${path}?token=${TOKEN}&since=${since}`);
+        expect(response.status, `${path} since=${since}`).toBe(400);
+        expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+          /further than a date/,
+        );
+      }
+      expect((await get(`/api/overview?token=${TOKEN}&until=${since}`)).status).toBe(400);
+    }
+    // the furthest window a date holds is still served
+    expect((await get(`/api/overview?token=${TOKEN}&since=100000000d`)).status).toBe(200);
+  });
+
   it("cannot write through the dashboard's connection", async () => {
     await expect(fixture.reader.all("DELETE FROM denials", [])).rejects.toThrow();
     expect((await fixture.store.denials.report({ since: 0 })).total).toBe(records.length);

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
 import { computeReport } from "../../src/store/compute-report.js";
@@ -9,6 +9,7 @@ import { createSpool } from "../../src/store/spool.js";
 import { spoolDirectoryFor } from "../../src/store/spool-directory-for.js";
 import type { SpoolBatch } from "../../src/store/spooled-denial-store.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { temporaryDirectory } from "../support/temporary-directory.js";
 import { makeRecord, reportFixture } from "./fixtures.js";
 import { describePostgres } from "./postgres-test-database.js";
 
@@ -18,7 +19,7 @@ const secret = "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6";
 let database: string;
 
 function toolgate(args: string[], env: Record<string, string> = {}) {
-  const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
+  const home = temporaryDirectory("toolgate-home-");
   const result = spawnSync(process.execPath, [main, ...args], {
     encoding: "utf8",
     env: { PATH: process.env.PATH ?? "", HOME: home, TOOLGATE_DB: database, ...env },
@@ -29,7 +30,7 @@ function toolgate(args: string[], env: Record<string, string> = {}) {
 }
 
 beforeAll(async () => {
-  database = join(mkdtempSync(join(tmpdir(), "toolgate-cli-")), "toolgate.db");
+  database = join(temporaryDirectory("toolgate-cli-"), "toolgate.db");
   const store = await createSqliteStore({ filename: database });
   const { records, events } = reportFixture();
   await store.denials.append(records);
@@ -78,13 +79,21 @@ describe("toolgate report / tail / scrub / prune", () => {
     expect(rows.map((row) => `${row.sessionId}:${row.seq}`)).toEqual(["s3:1", "s3:2"]);
   });
 
+  it("tail --no-follow says so when nothing matches, instead of printing nothing", () => {
+    const result = toolgate(["tail", "--no-follow", "--tool", "NoSuchTool"]);
+    expect(result.status).toBe(EXIT.ok);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/^toolgate tail: no denials recorded for tool NoSuchTool in .+\n$/);
+    expect(result.stderr).toContain(database);
+  });
+
   it("rejects bad input with a sentence and exit 2, and a corrupt database with exit 7 naming the file", () => {
     const bad = toolgate(["report", "--since", "soon"]);
     expect(bad.status).toBe(EXIT.usage);
     expect(bad.stderr).toContain("--since takes a duration");
     expect(bad.stderr).not.toContain("    at ");
     expect(toolgate(["prune"]).status).toBe(EXIT.usage);
-    const corrupt = join(mkdtempSync(join(tmpdir(), "toolgate-cli-")), "broken.db");
+    const corrupt = join(temporaryDirectory("toolgate-cli-"), "broken.db");
     writeFileSync(corrupt, "garbage ".repeat(1000));
     const broken = toolgate(["report"], { TOOLGATE_DB: corrupt });
     expect(broken.status).toBe(EXIT.store);
@@ -127,7 +136,7 @@ describe("toolgate scrub with the config's redaction section", () => {
       }),
     ]);
     await store.close();
-    const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
+    const home = temporaryDirectory("toolgate-home-");
     writeFileSync(
       join(home, "toolgate.config.json"),
       JSON.stringify({ redaction: { patterns: [{ kind: "internal-id", pattern: "ACME-[0-9]{6}" }] } }),
@@ -149,7 +158,7 @@ describe("toolgate scrub with the config's redaction section", () => {
 
 describe("spooled records reach the store", () => {
   it("report replays the spool left by an outage before reading", async () => {
-    const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
+    const home = temporaryDirectory("toolgate-home-");
     const spooled = makeRecord({ seq: 1, sessionId: "from-spool", at: Date.now() });
     // the spool of this store (TOOLGATE_DB names a file other than the default: a directory of its own)
     const directory = spoolDirectoryFor({ engine: "sqlite", filename: database }, { home });
@@ -159,16 +168,51 @@ describe("spooled records reach the store", () => {
       env: { PATH: process.env.PATH ?? "", HOME: home, TOOLGATE_DB: database },
       cwd: home,
     });
-    expect(result.stderr).toContain("replayed 1 spooled batches");
+    expect(result.stderr).toContain("replayed 1 spooled batch into the store");
     expect(JSON.parse(result.stdout).total).toBe(1);
     expect(readdirSync(directory)).toEqual([]);
+  });
+});
+
+describe("records the store cannot take", () => {
+  it("report and tail say how many spooled batches wait, and why, instead of a quiet partial total", async () => {
+    const home = temporaryDirectory("toolgate-home-");
+    const full = join(temporaryDirectory("toolgate-full-"), "toolgate.db");
+    const store = await createSqliteStore({ filename: full });
+    await store.denials.append([makeRecord({ seq: 1, sessionId: "stored", at: Date.now() })]);
+    await store.close();
+    // a store that refuses every new record, as a full disk does (SQLite's own words for it)
+    const raw = new Database(full);
+    raw.exec(
+      "CREATE TRIGGER disk_full BEFORE INSERT ON denials BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END",
+    );
+    raw.close();
+    const directory = spoolDirectoryFor({ engine: "sqlite", filename: full }, { home });
+    const spool = createSpool<SpoolBatch>({ directory, prefix: "denials" });
+    for (const seq of [1, 2]) {
+      spool.append({ kind: "denials", records: [makeRecord({ seq, sessionId: "spooled", at: Date.now() })] });
+    }
+    const env = { PATH: process.env.PATH ?? "", HOME: home, TOOLGATE_DB: full };
+    const report = spawnSync(process.execPath, [main, "report", "--json"], { encoding: "utf8", env, cwd: home });
+    expect(report.status).toBe(EXIT.ok);
+    expect(JSON.parse(report.stdout).total).toBe(1);
+    expect(report.stderr).toContain("2 spooled batches could not be shipped into the store and are not counted here");
+    expect(report.stderr).toContain("database or disk is full");
+    expect(report.stderr).toContain(directory);
+    const text = spawnSync(process.execPath, [main, "report"], { encoding: "utf8", env, cwd: home });
+    expect(text.stdout).toContain("1 denial in 1 session");
+    expect(text.stderr).toContain("2 spooled batches could not be shipped");
+    const tail = spawnSync(process.execPath, [main, "tail", "--no-follow"], { encoding: "utf8", env, cwd: home });
+    expect(tail.stderr).toContain("2 spooled batches could not be shipped");
+    // nothing was lost: both batches still wait
+    expect(spool.pending()).toHaveLength(2);
   });
 });
 
 describe("toolgate tail follows new denials", () => {
   it("prints a denial recorded after it started", async () => {
     const { spawn } = await import("node:child_process");
-    const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
+    const home = temporaryDirectory("toolgate-home-");
     const child = spawn(process.execPath, [main, "tail", "--lines", "0", "--interval", "100", "--json"], {
       env: { PATH: process.env.PATH ?? "", HOME: home, TOOLGATE_DB: database },
       cwd: home,
@@ -177,13 +221,20 @@ describe("toolgate tail follows new denials", () => {
     child.stdout.on("data", (chunk) => {
       output += String(chunk);
     });
+    let status = "";
+    const following = new Promise<void>((resolve) => {
+      child.stderr.on("data", (chunk) => {
+        status += String(chunk);
+        if (status.includes("following new denials")) resolve();
+      });
+    });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // the record goes in once tail has its starting point (a fixed sleep here lost the race on a loaded machine)
+      await following;
       const store = await createSqliteStore({ filename: database });
       await store.denials.append([makeRecord({ seq: 1, sessionId: "followed", at: Date.now() })]);
       await store.close();
-      for (let waited = 0; !output.includes("followed") && waited < 10_000; waited += 100)
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      while (!output.includes("followed")) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(JSON.parse(output.trim().split("\n").at(-1)!)).toMatchObject({ sessionId: "followed", seq: 1 });
     } finally {
       child.kill("SIGINT");
@@ -199,7 +250,7 @@ describePostgres("toolgate report on Postgres", (database) => {
     await store.denials.append(records);
     await store.denials.appendEvents(events);
     await store.close();
-    const home = mkdtempSync(join(tmpdir(), "toolgate-home-"));
+    const home = temporaryDirectory("toolgate-home-");
     writeFileSync(join(home, "toolgate.config.json"), JSON.stringify({ store: { schema } }));
     const result = spawnSync(process.execPath, [main, "report", "--since", "2026-01-01", "--json"], {
       encoding: "utf8",

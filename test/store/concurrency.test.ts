@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionState } from "../../src/core/state.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { temporaryDirectory } from "../support/temporary-directory.js";
 import { bundleScript } from "./bundle-script.js";
 import { describePostgres } from "./postgres-test-database.js";
 import { runWorkers } from "./run-workers.js";
@@ -25,7 +25,7 @@ afterAll(() => rmSync(dirname(script), { recursive: true, force: true }));
 
 describe("SQLite state store under 8 concurrent processes", () => {
   it("counts 8 × 2,000 updates of one session exactly", { timeout: 180_000 }, async () => {
-    const filename = join(mkdtempSync(join(tmpdir(), "toolgate-concurrency-")), "toolgate.db");
+    const filename = join(temporaryDirectory("toolgate-concurrency-"), "toolgate.db");
     await runWorkers({ script, count: 8, args: (index) => ["sqlite", filename, "shared", "2000", `w${index}`] });
     const store = await createSqliteStore<Counter>({ filename });
     const result = await store.sessions.get("shared");
@@ -38,7 +38,7 @@ describe("SQLite state store under 8 concurrent processes", () => {
 
 describe("SQLite state store stepping the core from 8 concurrent processes", () => {
   it("ends with the core's state.total equal to every call.denied sent", { timeout: 180_000 }, async () => {
-    const filename = join(mkdtempSync(join(tmpdir(), "toolgate-concurrency-")), "toolgate.db");
+    const filename = join(temporaryDirectory("toolgate-concurrency-"), "toolgate.db");
     process.env.TOOLGATE_WORKER_MODE = "step";
     try {
       await runWorkers({ script, count: 8, args: (index) => ["sqlite", filename, "stepped", "2000", `w${index}`] });

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -8,9 +7,10 @@ import { createMemoryDenialStore } from "../../src/store/memory-store.js";
 import type { DenialStore } from "../../src/store/ports.js";
 import { createSpooledDenialStore } from "../../src/store/spooled-denial-store.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import { temporaryDirectory } from "../support/temporary-directory.js";
 import { makeRecord } from "./fixtures.js";
 
-const temporaryFile = () => join(mkdtempSync(join(tmpdir(), "toolgate-faults-")), "toolgate.db");
+const temporaryFile = () => join(temporaryDirectory("toolgate-faults-"), "toolgate.db");
 
 describe("SQLite faults (R4)", () => {
   it("retries a locked database with bounded backoff and succeeds once the lock is released", async () => {
@@ -68,7 +68,7 @@ describe("SQLite faults (R4)", () => {
   });
 
   it("creates the database and its directory on first use, and reopens it with the data", async () => {
-    const filename = join(mkdtempSync(join(tmpdir(), "toolgate-faults-")), "nested", "dir", "toolgate.db");
+    const filename = join(temporaryDirectory("toolgate-faults-"), "nested", "dir", "toolgate.db");
     const first = await createSqliteStore({ filename });
     await first.denials.append([makeRecord({ seq: 1 })]);
     await first.close();
@@ -81,7 +81,7 @@ describe("SQLite faults (R4)", () => {
 
 describe("outage: an unreachable store never loses a record", () => {
   it("spools while the store is down and replays everything, exactly once, when it is back", async () => {
-    const spoolDirectory = mkdtempSync(join(tmpdir(), "toolgate-spool-"));
+    const spoolDirectory = temporaryDirectory("toolgate-spool-");
     const backing = createMemoryDenialStore();
     let down = true;
     const errors: unknown[] = [];
@@ -111,7 +111,7 @@ describe("outage: an unreachable store never loses a record", () => {
   });
 
   it("spools a write that hangs past the timeout instead of waiting for it", async () => {
-    const spoolDirectory = mkdtempSync(join(tmpdir(), "toolgate-spool-"));
+    const spoolDirectory = temporaryDirectory("toolgate-spool-");
     const hanging: DenialStore = {
       ...createMemoryDenialStore(),
       append: () => new Promise(() => undefined),

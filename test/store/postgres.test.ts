@@ -1,9 +1,7 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect, it } from "vitest";
 import { createPostgresStore } from "../../src/store/postgres/postgres-store.js";
 import { createSpooledDenialStore } from "../../src/store/spooled-denial-store.js";
+import { temporaryDirectory } from "../support/temporary-directory.js";
 import { runStoreContract } from "./contract.js";
 import { makeRecord } from "./fixtures.js";
 import { describePostgres } from "./postgres-test-database.js";
@@ -18,7 +16,7 @@ describePostgres("postgres store", (database) => {
     let url = refused;
     const store = createSpooledDenialStore({
       open: async () => (await createPostgresStore({ connectionString: url, schema, connectTimeoutMs: 1_000 })).denials,
-      spoolDirectory: mkdtempSync(join(tmpdir(), "toolgate-spool-")),
+      spoolDirectory: temporaryDirectory("toolgate-spool-"),
       retryAfterMs: 0,
     });
     const sent = Array.from({ length: 12 }, (_, index) => makeRecord({ seq: index + 1, sessionId: "outage" }));

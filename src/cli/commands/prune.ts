@@ -1,4 +1,5 @@
 import { ToolgateError } from "../../core/errors.js";
+import { plural } from "../../core/plural.js";
 import { parseDuration } from "../../store/parse-since.js";
 import { defineCommand } from "../args/command-spec.js";
 import { writeJson } from "../output/json-document.js";
@@ -42,7 +43,7 @@ export default defineCommand({
         });
       else
         process.stdout.write(
-          `deleted ${deleted.denials} denials and ${deleted.events} audit events older than ${new Date(before).toISOString()} from ${store.location}\n`,
+          `deleted ${plural(deleted.denials, "denial", "denials")} and ${plural(deleted.events, "audit event", "audit events")} older than ${new Date(before).toISOString()} from ${store.location}\n`,
         );
     });
   },

@@ -103,7 +103,10 @@ export default defineCommand({
       fail(`the input is not valid JSON (${error.message}). Use --format text or --format jsonl, or fix the file.`);
       return;
     }
-    process.stdout.write(result.output);
-    if (!args.quiet) process.stderr.write(`${summary(result.findings, result.total)}\n`);
+    // the counts only once the output was taken whole: a reader that stopped early (`| head -1`) got part of it,
+    // and the closed pipe ends the command quietly instead of a summary of what nobody read
+    process.stdout.write(result.output, (error) => {
+      if (!error && !args.quiet) process.stderr.write(`${summary(result.findings, result.total)}\n`);
+    });
   },
 });

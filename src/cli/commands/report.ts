@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import type { StoreOptions } from "../../config/store-schema.js";
 import { ToolgateError } from "../../core/errors.js";
+import { plural } from "../../core/plural.js";
 import { createRedactor } from "../../detect/redact.js";
 import { createRedactOptions } from "../../detect-node/redact-options.js";
 import { suggestRule } from "../../policy/grants/suggest-rule.js";
@@ -39,7 +40,17 @@ export async function withStore(
     const opened = await openDrainedStore(storeConfig);
     store = opened.store;
     if (opened.replayed > 0)
-      process.stderr.write(`toolgate: replayed ${opened.replayed} spooled batches into the store\n`);
+      process.stderr.write(
+        `toolgate: replayed ${plural(opened.replayed, "spooled batch", "spooled batches")} into the store\n`,
+      );
+    const waiting = opened.waiting();
+    if (waiting.batches > 0) {
+      // what the hooks recorded but the store would not take is not in what this command reads: say so, and why
+      const why = waiting.reason === undefined ? "" : `: ${redactor.redactText(waiting.reason)}`;
+      process.stderr.write(
+        `toolgate ${command}: ${plural(waiting.batches, "spooled batch", "spooled batches")} could not be shipped into the store and ${waiting.batches === 1 ? "is" : "are"} not counted here${why}. They wait in ${opened.spoolDirectory} and are shipped by the next command once the store takes writes.\n`,
+      );
+    }
     await fn(store, { redactor, drain: opened.drain });
   } catch (error) {
     if (!ToolgateError.is(error)) throw error;

@@ -21,7 +21,7 @@ export default defineCommand({
 narrow where one won (no allow rule overrides it), else the minimal allow rule for each. Everything after \`--\` (or from the first word that is not a toolgate flag) is the agent's command line,
 passed on untouched: toolgate never reads its flags.`,
     exitCodes:
-      "5 when calls were denied (with --fail-on any, the default), 6 when toolgate aborted the run (the agent is ended: SIGTERM, then SIGKILL after 5 s), otherwise the agent's own exit code.",
+      "5 when calls were denied (with --fail-on any, the default), 6 when toolgate aborted the run (the agent is ended: SIGTERM, then SIGKILL after 5 s), 127 when the agent command is not found and 126 when it is not executable (as sh), otherwise the agent's own exit code.",
     examples: [
       `toolgate run -- claude -p "fix the build" --output-format stream-json --verbose`,
       `toolgate run --fail-on abort -- claude -p "tidy up" --output-format stream-json --verbose`,
@@ -74,8 +74,20 @@ passed on untouched: toolgate never reads its flags.`,
       });
       noted = runSessions(runDirectory);
     } catch (error) {
-      process.stderr.write(`toolgate run: could not start ${command[0]}: ${(error as Error).message}\n`);
-      process.exitCode = EXIT.error;
+      // the shell's codes and words for a command that cannot start, so scripts read them as they would from sh
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") {
+        process.stderr.write(
+          `toolgate run: ${command[0]}: command not found (check its name, or give its full path; PATH is searched)\n`,
+        );
+        process.exitCode = EXIT.notFound;
+      } else if (code === "EACCES") {
+        process.stderr.write(`toolgate run: ${command[0]}: permission denied (the file is not executable)\n`);
+        process.exitCode = EXIT.notExecutable;
+      } else {
+        process.stderr.write(`toolgate run: could not start ${command[0]}: ${(error as Error).message}\n`);
+        process.exitCode = EXIT.error;
+      }
       return;
     } finally {
       rmSync(runDirectory, { recursive: true, force: true });

@@ -55,8 +55,18 @@ export default defineCommand({
       const recent =
         count === 0 ? [] : (await store.denials.query({ ...filter, order: "desc", limit: count })).reverse();
       recent.forEach(print);
+      // an empty answer on stdout is not left to be read as "nothing happened": stderr says what was searched
+      const matching = [args.session ? `session ${args.session}` : "", args.tool ? `tool ${args.tool}` : ""]
+        .filter(Boolean)
+        .join(", ");
+      if (count > 0 && recent.length === 0) {
+        process.stderr.write(
+          `toolgate tail: no denials recorded${matching ? ` for ${matching}` : ""} in ${store.location}\n`,
+        );
+      }
       let afterId = recent.at(-1)?.id ?? (await store.denials.query({ order: "desc", limit: 1 }))[0]?.id ?? 0;
       if (!args.follow) return;
+      process.stderr.write(`toolgate tail: following new denials in ${store.location} (Ctrl-C stops)\n`);
       let stopped = false;
       const stop = () => {
         stopped = true;

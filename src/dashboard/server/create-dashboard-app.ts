@@ -19,6 +19,11 @@ export interface DashboardAppOptions extends DashboardData {
    */
   refresh?: () => Promise<unknown>;
   onError?: (error: unknown) => void;
+  /**
+   * the `host:port` values a request's Host may name (lower case), a second guard against DNS rebinding besides the
+   * token: a page on another name that resolves to 127.0.0.1 is refused; absent, any Host is served
+   */
+  allowedHosts?: ReadonlySet<string>;
 }
 
 const LIVE_BATCH = 200;
@@ -51,6 +56,15 @@ export function createDashboardApp(options: DashboardAppOptions): Hono {
 
   app.use("*", async (context, next) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) context.header(name, value);
+    if (options.allowedHosts !== undefined) {
+      const host = (context.req.header("host") ?? new URL(context.req.url).host).toLowerCase();
+      if (!options.allowedHosts.has(host)) {
+        return context.text(
+          `403: this dashboard answers to ${[...options.allowedHosts].join(", ")} only, not to the host name this request used. Open the URL \`toolgate dashboard\` printed.\n`,
+          403,
+        );
+      }
+    }
     const given = Buffer.from(context.req.query("token") ?? context.req.header("x-toolgate-token") ?? "");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       return context.text(

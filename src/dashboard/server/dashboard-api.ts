@@ -38,7 +38,8 @@ export async function answerApi(data: DashboardData, path: string, query: URLSea
       return queryFilterOptions({ reader: data.reader, since: filters().since });
     case "/api/sessions": {
       const sort = query.get("sort") || "last";
-      if (!(sort in SESSION_SORTS)) throw invalid(`sort takes one of ${Object.keys(SESSION_SORTS).join(", ")}.`);
+      if (!Object.hasOwn(SESSION_SORTS, sort))
+        throw invalid(`sort takes one of ${Object.keys(SESSION_SORTS).join(", ")}.`);
       const page = Number(query.get("page") || "0");
       if (!Number.isInteger(page) || page < 0 || page > 100_000) throw invalid("page takes a whole number from 0.");
       return querySessions({

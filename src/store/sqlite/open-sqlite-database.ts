@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, readSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync } from "node:fs";
 import { dirname } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
 import type { Migration } from "../migration.js";
@@ -78,6 +78,22 @@ function looksCorrupt(file: string): boolean {
   }
 }
 
-export function ensureParentDirectory(file: string): void {
-  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+/**
+ * Makes a new database's folder (0700) before SQLite opens it: records hold commands and paths, so they are this
+ * user's alone, whichever command created them. Returns whether the database file is new (then `makePrivate`
+ * narrows its mode to 0600 once SQLite made it; SQLite gives its -wal and -shm files the database's mode).
+ */
+export function ensureParentDirectory(file: string): boolean {
+  if (file === ":memory:") return false;
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  return !existsSync(file);
+}
+
+/** 0600 for a database file this process created (see ensureParentDirectory) */
+export function makePrivate(file: string): void {
+  try {
+    chmodSync(file, 0o600);
+  } catch {
+    // gone or not ours to change: the folder is 0700 either way
+  }
 }

@@ -4,7 +4,7 @@ import { withRetry } from "../retry.js";
 import type { SqliteDriver } from "./driver.js";
 import { openBetterSqlite3 } from "./driver-better-sqlite3.js";
 import { isBun, openBunSqlite } from "./driver-bun.js";
-import { ensureParentDirectory, prepareSqliteDatabase, toStoreError } from "./open-sqlite-database.js";
+import { ensureParentDirectory, makePrivate, prepareSqliteDatabase, toStoreError } from "./open-sqlite-database.js";
 import { createSqliteDenialStore } from "./sqlite-denial-store.js";
 import { createSqliteSessionStateStore } from "./sqlite-session-state-store.js";
 
@@ -31,10 +31,11 @@ export async function createSqliteStore<S = SessionState>(options: SqliteStoreOp
   let driver = options.driver;
   if (!driver) {
     try {
-      ensureParentDirectory(filename);
+      const created = ensureParentDirectory(filename);
       driver = isBun()
         ? await openBunSqlite(filename, { busyTimeoutMs })
         : openBetterSqlite3(filename, { busyTimeoutMs });
+      if (created) makePrivate(filename);
     } catch (error) {
       throw toStoreError(error, filename);
     }

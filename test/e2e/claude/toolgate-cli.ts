@@ -4,9 +4,9 @@
  * hooks execute half-way through a scenario.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { temporaryDirectory } from "../../support/temporary-directory.js";
 
 const REPOSITORY = join(import.meta.dirname, "..", "..", "..");
 const BUILT_MAIN = join(REPOSITORY, "dist", "cli", "main.js");
@@ -16,7 +16,7 @@ let snapshotRoot: string | undefined;
 
 function snapshot(): string {
   if (snapshotMain !== undefined) return snapshotMain;
-  const root = mkdtempSync(join(tmpdir(), "toolgate-dist-"));
+  const root = temporaryDirectory("toolgate-dist-");
   cpSync(join(REPOSITORY, "dist"), join(root, "dist"), { recursive: true });
   cpSync(join(REPOSITORY, "package.json"), join(root, "package.json"));
   symlinkSync(join(REPOSITORY, "node_modules"), join(root, "node_modules"), "dir");
@@ -48,7 +48,7 @@ export function runToolgate(options: { args: string[]; cwd: string; env?: Record
   return { exitCode: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Removes this worker's snapshot (call from the test file's afterAll). */
+/** Removes this worker's snapshot now (it is removed after the test file in any case: temporaryDirectory). */
 export function removeSnapshot(): void {
   if (snapshotRoot !== undefined) rmSync(snapshotRoot, { recursive: true, force: true });
   snapshotRoot = undefined;
