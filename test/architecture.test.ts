@@ -47,7 +47,7 @@ function stripComments(source: string): string {
 /**
  * The layers of DESIGN.md (imports point downward only), for the folders above the pure ones. `store:types` allows
  * type-only imports of store/ports.ts (the guard's ports). A host folder (src/hosts/<host>) may import its own folder
- * and src/hosts/shared, never another host's folder; only its edge files (installer, doctor check, entries that bind
+ * and src/hosts/common, never another host's folder; only its edge files (installer, doctor check, entries that bind
  * the composition root, transcript and rule-file readers: `HOST_EDGE_FILE`) may import the root, config or node:*.
  */
 const LAYERS: Record<string, readonly string[]> = {
@@ -118,8 +118,8 @@ function layerProblems(file: string, folder: string, allowed: readonly string[],
     const target = relative(join(root, "src"), resolve(file, "..", specifier)).split(/[\\/]/);
     const [top] = target;
     if (top === folder) {
-      // a host may use its own folder and src/hosts/shared, not another host's folder (the registry lists them all)
-      const shared = target[1] === "shared" || target[1] === "host-descriptor.js";
+      // a host may use its own folder and src/hosts/common, not another host's folder (the registry lists them all)
+      const shared = target[1] === "common" || target[1] === "host-descriptor.js";
       // the files directly in src/hosts (the registry, the descriptor type) reach a host only through its host.ts
       const topLevel = ownHost?.endsWith(".ts") === true;
       const descriptor = target.length === 3 && target[2] === "host.js";
@@ -218,7 +218,7 @@ describe("architecture", () => {
     );
     const installer = join(root, "src", "hosts", "codex", "install-codex.ts");
     expect(layerProblems(installer, "hosts", allowed, 'import { readFileSync } from "node:fs";')).toEqual([]);
-    expect(layerProblems(adapter, "hosts", allowed, 'import type { HookHost } from "../shared/hook-host.js";')).toEqual(
+    expect(layerProblems(adapter, "hosts", allowed, 'import type { HookHost } from "../common/hook-host.js";')).toEqual(
       [],
     );
     const guard = join(root, "src", "guard", "x.ts");

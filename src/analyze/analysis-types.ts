@@ -1,6 +1,6 @@
 import type { DenialSource } from "../core/events.js";
 import type { ToolFamily } from "../core/tool-families.js";
-import type { AnalyzeHost } from "../hosts/shared/reader-event.js";
+import type { AnalyzeHost } from "../hosts/common/reader-event.js";
 
 /** The `--json` document of `toolgate analyze` (documented in docs/analyze.md; version 1). */
 

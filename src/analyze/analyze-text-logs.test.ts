@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import type { AnalyzeHost } from "../hosts/shared/reader-event.js";
+import type { AnalyzeHost } from "../hosts/common/reader-event.js";
 import { analyzeTranscripts } from "./analyze-transcripts.js";
 import { detectFormat } from "./formats.js";
 import { loadAnalysisSetup } from "./load-analysis-setup.js";

@@ -1,7 +1,7 @@
 import type { DenialSource, OsDenialKind } from "../core/events.js";
 import { classifyOsDenial } from "../detect/classify-os-denial.js";
 import { recognizeDenial } from "../detect/recognize-denial.js";
-import type { AnalyzeHost, ResultFact } from "../hosts/shared/reader-event.js";
+import type { AnalyzeHost, ResultFact } from "../hosts/common/reader-event.js";
 
 export interface ClassifiedDenial {
   source: DenialSource;

@@ -1,6 +1,6 @@
+import { readHead } from "../hosts/common/read-lines.js";
+import type { AnalyzeHost, TranscriptFormat } from "../hosts/common/reader-event.js";
 import { hostDescriptor, hostsWith } from "../hosts/registry.js";
-import { readHead } from "../hosts/shared/read-lines.js";
-import type { AnalyzeHost, TranscriptFormat } from "../hosts/shared/reader-event.js";
 
 let allFormats: Promise<readonly TranscriptFormat[]> | undefined;
 

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { ToolgateError } from "../core/errors.js";
-import type { AnalyzeHost } from "../hosts/shared/reader-event.js";
+import type { AnalyzeHost } from "../hosts/common/reader-event.js";
 import { openStore } from "../store/open-store.js";
 import { parseSince } from "../store/parse-since.js";
 import { analysisDocument } from "./analysis-document.js";

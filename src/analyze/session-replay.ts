@@ -6,7 +6,7 @@ import type { DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import { step } from "../core/step.js";
 import { canonicalTool, toolIdentity } from "../core/tool-families.js";
-import type { AnalyzeHost, CallFact, ReaderFact, ResultFact } from "../hosts/shared/reader-event.js";
+import type { AnalyzeHost, CallFact, ReaderFact, ResultFact } from "../hosts/common/reader-event.js";
 import { rankDeniedTools } from "./analysis-document.js";
 import type { AnalyzedDenial, SessionAnalysis, StopPoint } from "./analysis-types.js";
 import { callTargets } from "./call-targets.js";

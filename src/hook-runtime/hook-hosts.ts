@@ -1,5 +1,5 @@
+import type { HookHost } from "../hosts/common/hook-host.js";
 import { hostDescriptor, hostsWith } from "../hosts/registry.js";
-import type { HookHost } from "../hosts/shared/hook-host.js";
 
 /** The loader of the command-hook host `toolgate hook <name>` answers (a registered host with a `hookHost`). */
 export function hookHostLoader(name: string): (() => Promise<HookHost<unknown>>) | undefined {

@@ -1,24 +1,28 @@
-import { fstatSync, readFileSync, readSync } from "node:fs";
+import { fstatSync, readSync } from "node:fs";
 
 /**
- * The hook event on stdin, read in one synchronous call (no stream, no event-loop turns): "" when stdin is closed,
- * empty, or a character device (a terminal, /dev/null, or /dev/zero, which would never end; checked with fstat,
- * without loading node:tty). A non-blocking stdin (EAGAIN: a parent left O_NONBLOCK on the pipe) is read in a loop
- * that waits briefly between tries instead of failing.
+ * The hook event on stdin, read synchronously (no stream, no event-loop turns): "" when stdin is closed, empty, or a
+ * character device (a terminal, /dev/null, or /dev/zero, which would never end; checked with fstat, without loading
+ * node:tty). One read loop serves a blocking and a non-blocking stdin (EAGAIN: a parent left O_NONBLOCK on the
+ * pipe): it waits briefly between tries and keeps every byte already read. (`readFileSync` on such a pipe reads the
+ * pieces already there, then throws EAGAIN and loses them: under load the event's first piece was gone.)
  */
 export function readHookStdin(descriptor = 0): string {
   try {
     if (fstatSync(descriptor).isCharacterDevice()) return "";
-    return readFileSync(descriptor, "utf8");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EBADF" || code === "EINVAL") return "";
-    if (code !== "EAGAIN") throw error;
-    return readNonBlocking(descriptor);
+    if (unreadable(error)) return "";
+    throw error;
   }
+  return readAll(descriptor);
 }
 
-function readNonBlocking(descriptor: number): string {
+function unreadable(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "EBADF" || code === "EINVAL";
+}
+
+function readAll(descriptor: number): string {
   const chunks: Buffer[] = [];
   const buffer = Buffer.allocUnsafe(64 * 1024);
   const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -27,6 +31,7 @@ function readNonBlocking(descriptor: number): string {
     try {
       count = readSync(descriptor, buffer, 0, buffer.length, null);
     } catch (error) {
+      if (chunks.length === 0 && unreadable(error)) return "";
       if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
       Atomics.wait(pause, 0, 0, 5);
       continue;

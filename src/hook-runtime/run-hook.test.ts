@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { HookAnswer, HookHost } from "../hosts/shared/hook-host.js";
+import type { HookAnswer, HookHost } from "../hosts/common/hook-host.js";
 import { noteRunAbort, RUN_DIRECTORY_ENV, runAbort } from "../root/run-sessions.js";
 import { startHook } from "./run-hook.js";
 

@@ -1,6 +1,6 @@
 import { errorText } from "../guard/error-text.js";
-import type { HookAnswer, HookHost } from "../hosts/shared/hook-host.js";
-import { openTranscript, readTranscript } from "../hosts/shared/read-transcript.js";
+import type { HookAnswer, HookHost } from "../hosts/common/hook-host.js";
+import { openTranscript, readTranscript } from "../hosts/common/read-transcript.js";
 import { openToolgate, type Toolgate } from "../root/open-toolgate.js";
 import { runAbortSink } from "../root/run-abort-sink.js";
 import { noteRunAbort, noteRunSession, RUN_DIRECTORY_ENV, type RunAbort, runAbort } from "../root/run-sessions.js";

@@ -1,5 +1,5 @@
 import { writeSync } from "node:fs";
-import type { HookAnswer } from "../hosts/shared/hook-host.js";
+import type { HookAnswer } from "../hosts/common/hook-host.js";
 
 /**
  * Writes a hook's answer at once, synchronously: the JSON line on stdout, the text on stderr. A host that already

@@ -1,10 +1,10 @@
 import type { CoreOptions } from "../core/config.js";
-import type { DoctorCheck, DoctorContext } from "./shared/doctor-check.js";
-import type { HookHost } from "./shared/hook-host.js";
-import type { HostPolicyRules } from "./shared/host-policy-rules.js";
-import type { HostStreamDetector } from "./shared/host-stream.js";
-import type { ImportedConfig, ImportSourceOptions } from "./shared/imported-config.js";
-import type { TranscriptFormat } from "./shared/reader-event.js";
+import type { DoctorCheck, DoctorContext } from "./common/doctor-check.js";
+import type { HookHost } from "./common/hook-host.js";
+import type { HostPolicyRules } from "./common/host-policy-rules.js";
+import type { HostStreamDetector } from "./common/host-stream.js";
+import type { ImportedConfig, ImportSourceOptions } from "./common/imported-config.js";
+import type { TranscriptFormat } from "./common/reader-event.js";
 
 /**
  * One agent host as toolgate knows it: everything host-specific, in one value exported by the host folder's

@@ -1,7 +1,7 @@
+import type { HostPolicyRules } from "../hosts/common/host-policy-rules.js";
 import { hostDescriptor } from "../hosts/registry.js";
-import type { HostPolicyRules } from "../hosts/shared/host-policy-rules.js";
 
-export type { HostPolicyRules } from "../hosts/shared/host-policy-rules.js";
+export type { HostPolicyRules } from "../hosts/common/host-policy-rules.js";
 
 /**
  * The host's own permission rules (its descriptor's `permissionRules`), by the host name the composition root

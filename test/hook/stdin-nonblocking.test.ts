@@ -15,7 +15,12 @@ const root = mkdtempSync(join(tmpdir(), "toolgate-stdin-nonblocking-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("readHookStdin on a non-blocking pipe", () => {
-  it("waits for pieces that arrive late and returns them whole", { timeout: 30_000 }, () => {
+  it.each([
+    ["the read starts first", 0],
+    // the first piece already waits in the pipe when the read starts, the rest comes later: readFileSync read it,
+    // then threw EAGAIN and lost it (seen under load in CI)
+    ["a piece already waits when the read starts", 300],
+  ])("waits for pieces that arrive late and returns them whole (%s)", { timeout: 30_000 }, (_label, readerDelayMs) => {
     assertBuilt();
     const pieces = ['{"hook_event_name":"Pre', 'ToolUse","prompt":"', "ü€".repeat(40_000), '"}'];
     // the writer: one piece every 60 ms into a real pipe (the shell's |)
@@ -23,7 +28,10 @@ describe("readHookStdin on a non-blocking pipe", () => {
     writeFileSync(
       writer,
       `const pieces = ${JSON.stringify(pieces)};
-for (const piece of pieces) { await new Promise((resolve) => setTimeout(resolve, 60)); process.stdout.write(piece); }`,
+for (const [index, piece] of pieces.entries()) {
+  await new Promise((resolve) => setTimeout(resolve, index === 0 ? 0 : ${readerDelayMs} + 60));
+  process.stdout.write(piece);
+}`,
     );
     // the reader: the pipe opened again through /proc with O_NONBLOCK, so reads fail with EAGAIN until a piece comes
     const reader = join(root, "reader.mjs");
@@ -33,6 +41,7 @@ for (const piece of pieces) { await new Promise((resolve) => setTimeout(resolve,
       `import { constants, openSync } from "node:fs";
 const { readHookStdin } = await import(${JSON.stringify(module)});
 const descriptor = openSync("/proc/self/fd/0", constants.O_RDONLY | constants.O_NONBLOCK);
+Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ${readerDelayMs});
 process.stdout.write(JSON.stringify(readHookStdin(descriptor)));`,
     );
     const node = JSON.stringify(process.execPath);

@@ -1,4 +1,4 @@
-import type { HookAnswer } from "../../src/hosts/shared/hook-host.js";
+import type { HookAnswer } from "../../src/hosts/common/hook-host.js";
 
 /**
  * What the host contract suite needs to speak to one command-hook host: the host's own gating event for a shell

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runHook } from "../../src/hook-runtime/run-hook.js";
+import type { HookAnswer, HookHost } from "../../src/hosts/common/hook-host.js";
 import { HOSTS, hostsWith } from "../../src/hosts/registry.js";
-import type { HookAnswer, HookHost } from "../../src/hosts/shared/hook-host.js";
 import { sessionFileName } from "../../src/store/file/session-file-name.js";
 import { HOOK_HOST_DRIVERS } from "./hook-host-drivers.js";
 
@@ -27,7 +27,9 @@ const GARBAGE = [
   '{"hook_event_name":',
   '{"hook_event_name":"PreToolUse"}',
   '{"hook_event_name":"PreToolUse","session_id":42,"tool_name":["Bash"],"tool_input":"rm -rf /"}',
-  '{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":["rm","-rf","/"]}}',
+  // a command toolgate cannot read (an argv holding a number, a NUL) is refused, not passed to the host to decide
+  '{"hook_event_name":"PreToolUse","session_id":"s","tool_use_id":"t","tool_name":"Bash","tool_input":{"command":["rm",7]}}',
+  '{"hook_event_name":"PreToolUse","session_id":"s","tool_use_id":"t","tool_name":"Bash","tool_input":{"command":"rm\\u0000 -rf /"}}',
   "\u0000\u0001\u0002",
 ];
 

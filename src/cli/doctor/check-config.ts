@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { StoreOptions } from "../../config/store-schema.js";
 import { ToolgateError } from "../../core/errors.js";
-import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../../hosts/shared/doctor-check.js";
+import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../../hosts/common/doctor-check.js";
 import { CONFIG_FILE_NAMES, configFiles } from "../../root/config-files.js";
 import { loadConfig } from "../../root/load-config.js";
 

@@ -1,4 +1,4 @@
-import { type DoctorCheck, fail, ok } from "../../hosts/shared/doctor-check.js";
+import { type DoctorCheck, fail, ok } from "../../hosts/common/doctor-check.js";
 
 /** The oldest Node toolgate supports (package.json `engines`). */
 export const MINIMUM_NODE = [20, 19] as const;

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { StoreOptions } from "../../config/store-schema.js";
 import { ToolgateError } from "../../core/errors.js";
-import { type DoctorCheck, type DoctorContext, fail, ok } from "../../hosts/shared/doctor-check.js";
+import { type DoctorCheck, type DoctorContext, fail, ok } from "../../hosts/common/doctor-check.js";
 import { openStore } from "../../store/open-store.js";
 import { resolveStoreLocation, type StoreLocation } from "../../store/resolve-store-location.js";
 

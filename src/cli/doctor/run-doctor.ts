@@ -1,5 +1,5 @@
+import { type DoctorCheck, type DoctorContext, warn } from "../../hosts/common/doctor-check.js";
 import { hostsWith } from "../../hosts/registry.js";
-import { type DoctorCheck, type DoctorContext, warn } from "../../hosts/shared/doctor-check.js";
 import { checkConfig } from "./check-config.js";
 import { checkNode } from "./check-node.js";
 import { checkStore } from "./check-store.js";

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
-import type { HostStreamParser, HostStreamSummary } from "../../hosts/shared/host-stream.js";
+import type { HostStreamParser, HostStreamSummary } from "../../hosts/common/host-stream.js";
 import { hostStreams } from "./host-streams.js";
 import { LineSplitter } from "./line-splitter.js";
 

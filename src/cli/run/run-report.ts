@@ -1,5 +1,5 @@
 import type { DenialRecord } from "../../core/records.js";
-import type { HostStreamSummary } from "../../hosts/shared/host-stream.js";
+import type { HostStreamSummary } from "../../hosts/common/host-stream.js";
 import { EXIT } from "../exit-codes.js";
 
 /** One denied call for the report, already redacted. */

@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
 import { isTrusted } from "../../root/claude-settings.js";
-import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../shared/doctor-check.js";
-import { probeHookCommand } from "../shared/run-hook-command.js";
+import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../common/doctor-check.js";
+import { probeHookCommand } from "../common/run-hook-command.js";
 import { claudeSettingsPath, defaultHookCommand, type InstallScope, readSettings } from "./install-claude-code.js";
 import { hasToolgateHooks, toolgateHookCommands } from "./settings-hooks.js";
 

@@ -1,6 +1,6 @@
-import { asRecord, asString, contentText, parseObject, timeOf, typedRecord } from "../shared/read-lines.js";
-import type { ReaderFact, ReaderSource, TranscriptFormat } from "../shared/reader-event.js";
-import { usageTokens } from "../shared/usage-tokens.js";
+import { asRecord, asString, contentText, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
+import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
+import { usageTokens } from "../common/usage-tokens.js";
 
 /**
  * Claude Code session transcripts: `~/.claude/projects/<project>/<session>.jsonl` and the subagent files

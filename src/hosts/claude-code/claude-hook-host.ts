@@ -1,4 +1,4 @@
-import type { HookHost } from "../shared/hook-host.js";
+import type { HookHost } from "../common/hook-host.js";
 import { handleClaudeHook } from "./handle-hook.js";
 import { isInteractiveSession } from "./hook-environment.js";
 import { type ClaudeHookInput, parseClaudeHookInput } from "./hook-input.js";

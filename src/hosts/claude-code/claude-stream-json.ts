@@ -1,5 +1,5 @@
-import type { TranscriptFormat } from "../shared/reader-event.js";
-import { readStreamJson, sniffFor } from "../shared/stream-json.js";
+import type { TranscriptFormat } from "../common/reader-event.js";
+import { readStreamJson, sniffFor } from "../common/stream-json.js";
 
 /** `claude -p ... --output-format stream-json --verbose`. */
 export const claudeStreamJson: TranscriptFormat = {

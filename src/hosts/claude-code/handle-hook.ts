@@ -1,7 +1,7 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
-import type { HookContext } from "../shared/hook-host.js";
+import type { HookContext } from "../common/hook-host.js";
 import type { ClaudeHookInput } from "./hook-input.js";
 import { additionalContext, type HookAnswer, PASS, permissionRequestDeny, preToolUseDeny } from "./hook-output.js";
 import { reconcileTranscript } from "./reconcile-transcript.js";

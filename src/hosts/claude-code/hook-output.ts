@@ -1,5 +1,5 @@
 import { failClosedText } from "../../guard/fail-closed.js";
-import type { HookAnswer as GenericHookAnswer } from "../shared/hook-host.js";
+import type { HookAnswer as GenericHookAnswer } from "../common/hook-host.js";
 import { CLAUDE_HOOK_EVENTS } from "./hook-input.js";
 /**
  * Claude Code's hook output format (stdout JSON, exit 0). Only the shapes toolgate answers with.

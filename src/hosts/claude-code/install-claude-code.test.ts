@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseJsonc } from "../shared/json-file-edit.js";
+import { parseJsonc } from "../common/json-file-edit.js";
 import { installClaudeCode, uninstallClaudeCode } from "./install-claude-code.js";
 import { hasToolgateHooks } from "./settings-hooks.js";
 

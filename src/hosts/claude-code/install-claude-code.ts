@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { defaultHookCommand as defaultHostHookCommand } from "../shared/hook-command.js";
-import { editSettingsFile, readSettingsFile } from "../shared/settings-file.js";
+import { defaultHookCommand as defaultHostHookCommand } from "../common/hook-command.js";
+import { editSettingsFile, readSettingsFile } from "../common/settings-file.js";
 import { addToolgateHooks, removeToolgateHooks } from "./settings-hooks.js";
 
 export type InstallScope = "project" | "local" | "user";

@@ -1,5 +1,5 @@
 import type { Effect } from "../../core/effects.js";
-import { recordTranscriptDenials, type TranscriptLines, transcriptLinesOf } from "../shared/hook-host.js";
+import { recordTranscriptDenials, type TranscriptLines, transcriptLinesOf } from "../common/hook-host.js";
 import type { ClaudeHookContext } from "./handle-hook.js";
 import { findTranscriptDenialsIn } from "./transcript-denials.js";
 

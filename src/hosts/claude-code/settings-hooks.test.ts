@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { lineDiff } from "../shared/line-diff.js";
+import { lineDiff } from "../common/line-diff.js";
 import {
   addToolgateHooks,
   hasToolgateHooks,

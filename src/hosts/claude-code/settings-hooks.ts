@@ -4,7 +4,7 @@ import {
   hooksOf,
   removeToolgateGroups,
   toolgateCommandMatcher,
-} from "../shared/matcher-group-hooks.js";
+} from "../common/matcher-group-hooks.js";
 
 /**
  * Adds toolgate's command hooks to a Claude Code settings object, and removes exactly those again. Pure: the

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import type { StreamDenial } from "../shared/host-stream.js";
+import type { StreamDenial } from "../common/host-stream.js";
 
 /**
  * Reads Claude Code's `--output-format stream-json` and keeps every denied call once, keyed by tool_use_id, from

@@ -1,5 +1,5 @@
 import type { DenialSource } from "../../core/events.js";
-import { type TranscriptLines, transcriptLinesOf } from "../shared/hook-host.js";
+import { type TranscriptLines, transcriptLinesOf } from "../common/hook-host.js";
 
 /**
  * Finds the denials in a Claude Code transcript (JSONL under `~/.claude/projects/...`). Some denials reach no hook

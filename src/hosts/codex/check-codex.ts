@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../shared/doctor-check.js";
-import { parseJsonc } from "../shared/json-file-edit.js";
+import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../common/doctor-check.js";
+import { parseJsonc } from "../common/json-file-edit.js";
 import { listCodexHooks } from "./codex-app-server.js";
 import { codexHome, codexRulesFiles, isTrustedCodexProject, loadCodexExecpolicy } from "./codex-execpolicy.js";
 import { isToolgateCodexCommand } from "./codex-hooks-file.js";

@@ -1,5 +1,5 @@
-import { asRecord, asString, parseObject, timeOf, typedRecord } from "../shared/read-lines.js";
-import type { ReaderFact, ReaderSource, TranscriptFormat } from "../shared/reader-event.js";
+import { asRecord, asString, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
+import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
 
 /**
  * `codex exec --json` output. Only calls that ran appear (`item.completed` of a `command_execution`,

@@ -1,4 +1,4 @@
-import type { HookHost } from "../shared/hook-host.js";
+import type { HookHost } from "../common/hook-host.js";
 import { type CodexHookInput, parseCodexHookInput } from "./codex-hook-input.js";
 import { failClosed } from "./codex-hook-output.js";
 import type { ParsedExecpolicy } from "./execpolicy-rules.js";

@@ -1,5 +1,5 @@
 import { failClosedText } from "../../guard/fail-closed.js";
-import type { HookAnswer } from "../shared/hook-host.js";
+import type { HookAnswer } from "../common/hook-host.js";
 import { CODEX_GATING_EVENTS, CODEX_HOOK_EVENTS } from "./codex-hook-input.js";
 
 /**

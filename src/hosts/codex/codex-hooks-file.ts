@@ -1,4 +1,4 @@
-import { addToolgateGroups, removeToolgateGroups, toolgateCommandMatcher } from "../shared/matcher-group-hooks.js";
+import { addToolgateGroups, removeToolgateGroups, toolgateCommandMatcher } from "../common/matcher-group-hooks.js";
 
 /**
  * Adds toolgate's command hooks to a Codex `hooks.json` object (`{ "hooks": { "<Event>": [matcher groups] } }`,

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { StreamDenial } from "../shared/host-stream.js";
-import { readTranscript } from "../shared/read-transcript.js";
+import type { StreamDenial } from "../common/host-stream.js";
+import { readTranscript } from "../common/read-transcript.js";
 import { codexHome } from "./codex-execpolicy.js";
 import { rolloutDenials } from "./rollout-outcomes.js";
 

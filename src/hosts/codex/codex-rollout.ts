@@ -1,6 +1,6 @@
-import { asRecord, asString, parseObject, timeOf, typedRecord } from "../shared/read-lines.js";
-import type { CallFact, ReaderFact, ReaderSource, TranscriptFormat } from "../shared/reader-event.js";
-import { usageTokens } from "../shared/usage-tokens.js";
+import { asRecord, asString, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
+import type { CallFact, ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
+import { usageTokens } from "../common/usage-tokens.js";
 
 /**
  * Codex rollout files (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`, 0.169). Calls are `response_item`

@@ -1,4 +1,4 @@
-import type { HostStreamDetector, HostStreamParser, HostStreamSummary, StreamDenial } from "../shared/host-stream.js";
+import type { HostStreamDetector, HostStreamParser, HostStreamSummary, StreamDenial } from "../common/host-stream.js";
 
 /**
  * Reads `codex exec --json` for `toolgate run`: `thread.started` names the session (its `thread_id` is the hook

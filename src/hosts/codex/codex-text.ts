@@ -1,4 +1,4 @@
-import type { CallFact, ReaderFact, ReaderSource, TranscriptFormat } from "../shared/reader-event.js";
+import type { CallFact, ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
 import { unwrapShell } from "./codex-exec-json.js";
 
 /**

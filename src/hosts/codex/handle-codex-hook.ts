@@ -1,7 +1,7 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
-import type { HookAnswer, HookContext } from "../shared/hook-host.js";
+import type { HookAnswer, HookContext } from "../common/hook-host.js";
 import type { CodexHookInput, CodexPostToolUseInput, CodexPreToolUseInput } from "./codex-hook-input.js";
 import { additionalContext, PASS, preToolUseDeny } from "./codex-hook-output.js";
 import { commandArgvs, shellCommandOf } from "./command-argvs.js";

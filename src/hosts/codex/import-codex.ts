@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
-import type { ImportedConfig } from "../shared/imported-config.js";
+import type { ImportedConfig } from "../common/imported-config.js";
 import { codexRulesFiles, rulesFiles } from "./codex-execpolicy.js";
 import { type ParsedExecpolicy, parseExecpolicyRules } from "./execpolicy-rules.js";
 import { importCodexRules } from "./import-codex-rules.js";

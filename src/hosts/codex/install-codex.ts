@@ -1,8 +1,8 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
-import { defaultHookCommand } from "../shared/hook-command.js";
-import { editSettingsFile } from "../shared/settings-file.js";
+import { defaultHookCommand } from "../common/hook-command.js";
+import { editSettingsFile } from "../common/settings-file.js";
 import { addToolgateCodexHooks, removeToolgateCodexHooks } from "./codex-hooks-file.js";
 
 export interface CodexInstallOptions {

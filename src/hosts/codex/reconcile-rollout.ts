@@ -1,5 +1,5 @@
 import type { Effect } from "../../core/effects.js";
-import { type HookContext, recordTranscriptDenials } from "../shared/hook-host.js";
+import { type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
 import { rolloutDenials } from "./rollout-outcomes.js";
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../shared/doctor-check.js";
-import { parseJsonc } from "../shared/json-file-edit.js";
+import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../common/doctor-check.js";
+import { parseJsonc } from "../common/json-file-edit.js";
 import { GEMINI_INSTALLED_EVENTS } from "./gemini-hook-input.js";
 import { geminiPolicyRules } from "./gemini-policy-rules.js";
 import { isToolgateGeminiCommand } from "./gemini-settings-hooks.js";

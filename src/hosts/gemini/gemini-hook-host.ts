@@ -1,4 +1,4 @@
-import type { HookHost } from "../shared/hook-host.js";
+import type { HookHost } from "../common/hook-host.js";
 import { isGeminiInteractive } from "./gemini-environment.js";
 import { type GeminiHookInput, parseGeminiHookInput } from "./gemini-hook-input.js";
 import { failClosed } from "./gemini-hook-output.js";

@@ -1,5 +1,5 @@
-import { asRecord, asString, parseObject } from "../shared/read-lines.js";
-import type { ReaderFact, ReaderSource, TranscriptFormat } from "../shared/reader-event.js";
+import { asRecord, asString, parseObject } from "../common/read-lines.js";
+import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
 
 /**
  * A `gemini -p ... -o json` log as CI keeps it (`2>&1`): `Error executing tool <tool>: <text>` lines on stderr,

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { PolicyRule } from "../../policy/policy-types.js";
-import type { HostPolicyRules } from "../shared/host-policy-rules.js";
+import type { HostPolicyRules } from "../common/host-policy-rules.js";
 import { importGemini } from "./import-gemini.js";
 
 /**

@@ -1,6 +1,6 @@
-import { asRecord, asString, parseObject, timeOf } from "../shared/read-lines.js";
-import type { ReaderFact, ReaderSource, TranscriptFormat } from "../shared/reader-event.js";
-import { usageTokens } from "../shared/usage-tokens.js";
+import { asRecord, asString, parseObject, timeOf } from "../common/read-lines.js";
+import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
+import { usageTokens } from "../common/usage-tokens.js";
 
 /**
  * Gemini CLI session files (`~/.gemini/tmp/<project>/chats/session-*.jsonl`, 0.61): a header line with the

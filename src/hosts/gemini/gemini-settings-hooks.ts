@@ -1,4 +1,4 @@
-import { addToolgateGroups, removeToolgateGroups, toolgateCommandMatcher } from "../shared/matcher-group-hooks.js";
+import { addToolgateGroups, removeToolgateGroups, toolgateCommandMatcher } from "../common/matcher-group-hooks.js";
 import { GEMINI_INSTALLED_EVENTS } from "./gemini-hook-input.js";
 
 /**

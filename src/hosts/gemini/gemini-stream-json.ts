@@ -1,5 +1,5 @@
-import { asRecord, asString, parseObject, timeOf, typedRecord } from "../shared/read-lines.js";
-import type { ReaderFact, ReaderSource, TranscriptFormat } from "../shared/reader-event.js";
+import { asRecord, asString, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
+import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
 
 /**
  * `gemini -p ... -o stream-json` (0.61): `init`, `message`, `tool_use` {tool_name, tool_id, parameters},

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import type { HostStreamParser, HostStreamSummary, StreamDenial } from "../shared/host-stream.js";
+import type { HostStreamParser, HostStreamSummary, StreamDenial } from "../common/host-stream.js";
 
 /**
  * Reads what `gemini -p ... -o stream-json` (0.61.0) writes to stdout for `toolgate run`: `init` {session_id},

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createGuard } from "../../guard/create-guard.js";
 import { compilePolicy } from "../../policy/compile-policy.js";
 import { NO_DEFAULTS } from "../../policy/defaults/claude-code-defaults.js";
-import type { HookContext } from "../shared/hook-host.js";
+import type { HookContext } from "../common/hook-host.js";
 import { interactiveFromParent, isGeminiInteractive } from "./gemini-environment.js";
 import { parseGeminiHookInput } from "./gemini-hook-input.js";
 import { failClosed } from "./gemini-hook-output.js";

@@ -1,7 +1,7 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
-import { type HookContext, recordTranscriptDenials } from "../shared/hook-host.js";
+import { type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
 import type { GeminiAfterToolInput, GeminiBeforeToolInput, GeminiHookInput } from "./gemini-hook-input.js";
 import { afterToolContext, denyTool, type GeminiHookAnswer, PASS } from "./gemini-hook-output.js";
 import { geminiTranscriptDenials } from "./gemini-transcript-denials.js";

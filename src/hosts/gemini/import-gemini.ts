@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { ToolgateError } from "../../core/errors.js";
 import { type GEMINI_TIERS, importGeminiPolicy } from "../../policy/import/import-gemini.js";
-import { type ImportedConfig, type ImportSourceOptions, importSourceNotFound } from "../shared/imported-config.js";
+import { type ImportedConfig, type ImportSourceOptions, importSourceNotFound } from "../common/imported-config.js";
 
 /** Gemini CLI: `*.toml` policies in .gemini/policies (workspace tier) and ~/.gemini/policies (user tier). */
 export function importGemini(options: ImportSourceOptions): ImportedConfig {

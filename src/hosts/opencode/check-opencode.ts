@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ToolgateError } from "../../core/errors.js";
-import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../shared/doctor-check.js";
+import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../common/doctor-check.js";
 import { isToolgateEntry, opencodeConfigPath, readConfig, toolgatePluginUrl } from "./install-opencode.js";
 
 const SCOPES = ["user", "project"] as const;

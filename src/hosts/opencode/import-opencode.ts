@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
 import { importOpencodePermission } from "../../policy/import/import-opencode.js";
 import { stripJsonComments } from "../../root/strip-json-comments.js";
-import { type ImportedConfig, type ImportSourceOptions, importSourceNotFound } from "../shared/imported-config.js";
+import { type ImportedConfig, type ImportSourceOptions, importSourceNotFound } from "../common/imported-config.js";
 
 /** opencode: the `permission` key of opencode.json(c) in the directory or ~/.config/opencode/. */
 export function importOpencode(options: ImportSourceOptions): ImportedConfig {

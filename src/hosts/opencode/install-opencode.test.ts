@@ -26,7 +26,7 @@ describe("install opencode", () => {
     const config = read(cwd);
     expect(config.model).toBe("x/y");
     expect(config.plugin[0]).toBe("other-plugin");
-    expect(config.plugin[1]).toMatch(/^file:\/\/.*node\/opencode-plugin\.(js|ts)$/);
+    expect(config.plugin[1]).toMatch(/^file:\/\/.*hosts\/opencode\/opencode-plugin\.(js|ts)$/);
     const second = installOpencode({ scope: "project", dryRun: false, cwd });
     expect(second.changed).toBe(false);
     expect(read(cwd).plugin).toHaveLength(2);
@@ -100,7 +100,7 @@ describe("install opencode", () => {
   });
 
   test("replaces toolgate's entry from another install path", () => {
-    const cwd = project({ plugin: ["file:///old/toolgate/dist/hosts/opencode/opencode-plugin.js", "other-plugin"] });
+    const cwd = project({ plugin: ["file:///old/toolgate/dist/node/opencode-plugin.js", "other-plugin"] });
     const outcome = installOpencode({
       scope: "project",
       dryRun: false,
@@ -109,7 +109,7 @@ describe("install opencode", () => {
     });
     expect(read(cwd).plugin).toEqual(["other-plugin", "file:///new/toolgate/dist/hosts/opencode/opencode-plugin.js"]);
     expect(outcome.diff.filter((line) => line.startsWith("-"))).toEqual([
-      '- {"plugin":["file:///old/toolgate/dist/hosts/opencode/opencode-plugin.js","other-plugin"]}',
+      '- {"plugin":["file:///old/toolgate/dist/node/opencode-plugin.js","other-plugin"]}',
     ]);
   });
 

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
-import { editJsonText, parseJsonc } from "../shared/json-file-edit.js";
-import { lineDiff } from "../shared/line-diff.js";
+import { editJsonText, parseJsonc } from "../common/json-file-edit.js";
+import { lineDiff } from "../common/line-diff.js";
 
 /**
  * `toolgate install opencode [--project | --user]`: adds the toolgate plugin to opencode's `plugin` list, as a

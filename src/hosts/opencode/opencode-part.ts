@@ -1,6 +1,6 @@
-import { asRecord, asString } from "../shared/read-lines.js";
-import type { CallFact, ReaderFact, ResultFact } from "../shared/reader-event.js";
-import { usageTokens } from "../shared/usage-tokens.js";
+import { asRecord, asString } from "../common/read-lines.js";
+import type { CallFact, ReaderFact, ResultFact } from "../common/reader-event.js";
+import { usageTokens } from "../common/usage-tokens.js";
 
 /**
  * opencode 1.18 message parts, as both the SQLite `part` table and `opencode run --format json` hold them. A

@@ -1,5 +1,5 @@
-import { asRecord, asString, parseObject, timeOf } from "../shared/read-lines.js";
-import type { ReaderFact, ReaderSource, TranscriptFormat } from "../shared/reader-event.js";
+import { asRecord, asString, parseObject, timeOf } from "../common/read-lines.js";
+import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
 import { OpencodeSteps } from "./opencode-part.js";
 
 /** `opencode run --format json` (1.18): one `{type, timestamp, sessionID, part}` event per line. */

@@ -1,4 +1,4 @@
-import type { ReaderFact, ReaderSource, TranscriptFormat } from "../shared/reader-event.js";
+import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
 
 /**
  * `opencode run` default text output as a CI log keeps it (stderr and stdout, 1.18): `> agent · model` starts a

@@ -1,12 +1,12 @@
 import { basename } from "node:path";
-import type { StreamDenial } from "../shared/host-stream.js";
+import type { StreamDenial } from "../common/host-stream.js";
 import { recognizeOpencodeDenial } from "./opencode-denial-text.js";
 
 /**
  * Reads what `opencode run` writes to stdout for `toolgate run`: the `--format json` lines (each with `sessionID`;
  * denied calls are `tool_use` parts in `error` with a denial text), and the one line the toolgate plugin writes
  * under `toolgate run` in text mode (`{"type":"toolgate.session","sessionID":...}`) so the run can find the
- * session's records. Structurally matches `HostStreamDetector` in src/hosts/shared/host-stream.ts.
+ * session's records. Structurally matches `HostStreamDetector` in src/hosts/common/host-stream.ts.
  */
 type Json = Record<string, unknown>;
 

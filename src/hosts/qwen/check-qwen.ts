@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
-import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../shared/doctor-check.js";
+import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../common/doctor-check.js";
 import { qwenSettingsPath, readQwenSettings } from "./install-qwen.js";
 import { isToolgateQwenCommand, QWEN_TOOLGATE_HOOK_EVENTS, qwenAskRules } from "./qwen-settings-hooks.js";
 

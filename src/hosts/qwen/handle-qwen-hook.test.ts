@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGuard } from "../../guard/create-guard.js";
 import { compilePolicy } from "../../policy/compile-policy.js";
-import type { HookContext } from "../shared/hook-host.js";
+import type { HookContext } from "../common/hook-host.js";
 import { handleQwenHook } from "./handle-qwen-hook.js";
 import { QWEN_ESCALATION_DEFAULTS } from "./qwen-hook-host.js";
 import { parseQwenHookInput } from "./qwen-hook-input.js";

@@ -1,7 +1,7 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
-import { type HookAnswer, type HookContext, recordTranscriptDenials } from "../shared/hook-host.js";
+import { type HookAnswer, type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
 import type { QwenHookInput, QwenPostToolBatchInput, QwenToolEvent } from "./qwen-hook-input.js";
 import { contextAnswer, PASS, preToolUseDeny } from "./qwen-hook-output.js";
 import {

@@ -1,8 +1,8 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
-import { defaultHookCommand } from "../shared/hook-command.js";
-import { editSettingsFile, readSettingsFile } from "../shared/settings-file.js";
+import { defaultHookCommand } from "../common/hook-command.js";
+import { editSettingsFile, readSettingsFile } from "../common/settings-file.js";
 import { addQwenToolgateHooks, removeQwenToolgateHooks } from "./qwen-settings-hooks.js";
 
 export interface QwenInstallOptions {

@@ -1,6 +1,6 @@
-import { asRecord, asString, parseObject, timeOf, typedRecord } from "../shared/read-lines.js";
-import type { ReaderFact, ReaderSource, TranscriptFormat } from "../shared/reader-event.js";
-import { usageTokens } from "../shared/usage-tokens.js";
+import { asRecord, asString, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
+import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
+import { usageTokens } from "../common/usage-tokens.js";
 
 /**
  * Qwen Code chat files (`~/.qwen/projects/<cwd>/chats/<id>.jsonl`, 0.24): Gemini-style `parts` in Claude-style

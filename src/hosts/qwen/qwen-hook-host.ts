@@ -1,5 +1,5 @@
 import type { CoreOptions } from "../../core/config.js";
-import type { HookHost } from "../shared/hook-host.js";
+import type { HookHost } from "../common/hook-host.js";
 import { handleQwenHook } from "./handle-qwen-hook.js";
 import { isInteractiveQwenSession } from "./qwen-environment.js";
 import { parseQwenHookInput, type QwenHookInput } from "./qwen-hook-input.js";

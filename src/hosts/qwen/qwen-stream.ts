@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import type { HostStreamDetector, HostStreamParser, HostStreamSummary, StreamDenial } from "../shared/host-stream.js";
+import type { HostStreamDetector, HostStreamParser, HostStreamSummary, StreamDenial } from "../common/host-stream.js";
 import { classifyQwenDenial } from "./qwen-transcript.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { ReaderFact, ReaderSource, TranscriptFormat } from "../shared/reader-event.js";
+import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
 
 /**
  * `qwen -p` plain text output as a CI log keeps it (stderr then stdout, 0.24): only the final answer on stdout, and

@@ -97,7 +97,7 @@ describe("Claude Code with an MCP server through toolgate mcp-proxy", () => {
     const firstStop = texts.findIndex((text) => /stopped/i.test(text));
     expect(firstStop).toBe(2);
     const report = runToolgate({ args: ["report"], cwd: result.workspace.project, env: result.env });
-    expect(report.stdout).toMatch(/mcp__fs__write_file\s+\d+/);
+    expect(report.stdout).toMatch(/mcp_fs_write_file \(mcp__fs__write_file\)\s+\d+/);
     expect(result.run.exitCode).toBe(6);
   });
 });

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { parse as parseToml } from "smol-toml";
 import { ToolgateError } from "../../../core/errors.js";
-import { lineDiff } from "../../shared/line-diff.js";
+import { lineDiff } from "../../common/line-diff.js";
 import type { ServerCommandLine } from "./proxy-command-line.js";
 import { plannedChanges, type RewriteOptions, type RewriteOutcome, readSettingsText } from "./rewrite-json-servers.js";
 

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
 import { ToolgateError } from "../../../core/errors.js";
-import { editJsonText, parseJsonc } from "../../shared/json-file-edit.js";
-import { lineDiff } from "../../shared/line-diff.js";
+import { editJsonText, parseJsonc } from "../../common/json-file-edit.js";
+import { lineDiff } from "../../common/line-diff.js";
 import type { JsonServersShape } from "./mcp-json-servers.js";
 import { originalCommandLine, proxiedCommandLine, type ServerCommandLine } from "./proxy-command-line.js";
 
