@@ -21,7 +21,7 @@ merges it into ./toolgate.config.json with --write. Every rule that cannot be ex
 export default defineCommand({
   meta: {
     name: "import",
-    summary: `Convert ${IMPORTERS.map((host) => host.displayName).join(", ")} permission rules into a toolgate config.`,
+    summary: `Convert ${new Intl.ListFormat("en", { type: "disjunction" }).format(IMPORTERS.map((host) => host.displayName))} permission rules into a toolgate config.`,
     details: DETAILS,
     exitCodes: "0 done, 2 bad usage or a file that cannot be read or converted.",
     examples: [EXAMPLES[0] ?? "toolgate import claude-code", ...EXAMPLES.slice(1)],

@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
 import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
+import { temporaryDirectory } from "../../support/temporary-directory.js";
 import { bash, sequenceScript, startFakeOpenAI, stubbornScript, toolStep } from "./fake-openai.js";
 import { serveOpencode } from "./run-opencode.js";
 import {
@@ -159,7 +159,7 @@ describe("a new user message", () => {
         { kind: "text", text: "FINAL: turn two done." },
       ]),
     );
-    const database = join(mkdtempSync(join(tmpdir(), "toolgate-opencode-db-")), "toolgate.db");
+    const database = join(temporaryDirectory("toolgate-opencode-db-"), "toolgate.db");
     const server = await serveOpencode({
       fake,
       permission: denyRm,
@@ -210,7 +210,7 @@ describe("subagents", () => {
 
 describe("toolgate config in the project", () => {
   test("per-denial hooks from toolgate.config.json fire for opencode's denials", async () => {
-    const hookLog = join(mkdtempSync(join(tmpdir(), "toolgate-opencode-hook-")), "hook.jsonl");
+    const hookLog = join(temporaryDirectory("toolgate-opencode-hook-"), "hook.jsonl");
     const config = {
       audit: { hooks: [{ command: `cat >> ${hookLog}; echo >> ${hookLog}` }], logs: { destination: "off" } },
     };

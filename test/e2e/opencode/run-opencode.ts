@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { temporaryDirectory } from "../../support/temporary-directory.js";
 import type { FakeOpenAI } from "./fake-openai.js";
 import { opencodeBinary } from "./opencode-binary.js";
 
@@ -104,7 +104,7 @@ export function prepareProject(options: OpencodeRunOptions): { projectDir: strin
     writeFileSync(join(options.reuse.projectDir, "opencode.json"), JSON.stringify(opencodeConfig(options), null, 2));
     return options.reuse;
   }
-  const root = mkdtempSync(join(tmpdir(), "toolgate-opencode-"));
+  const root = temporaryDirectory("toolgate-opencode-");
   const home = join(root, "home");
   const projectDir = join(root, "project");
   mkdirSync(projectDir, { recursive: true });
@@ -119,9 +119,13 @@ export function prepareProject(options: OpencodeRunOptions): { projectDir: strin
 
 export function opencodeEnvironment(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const environment: NodeJS.ProcessEnv = {};
-  for (const name of ["PATH", "LANG", "TZ", "TMPDIR"]) if (process.env[name]) environment[name] = process.env[name];
+  for (const name of ["PATH", "LANG", "TZ"]) if (process.env[name]) environment[name] = process.env[name];
+  // opencode (a Bun binary) unpacks native libraries into TMPDIR: a folder beside its home, removed with the test's
+  const temporary = join(home, "..", "tmp");
+  mkdirSync(temporary, { recursive: true });
   return {
     ...environment,
+    TMPDIR: temporary,
     HOME: home,
     OPENCODE_DISABLE_MODELS_FETCH: "1",
     OPENCODE_DISABLE_AUTOUPDATE: "1",

@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { temporaryDirectory } from "../../support/temporary-directory.js";
 import type { ChatMessage, FakeOpenAI, Script } from "./fake-openai.js";
 import { startFakeOpenAI } from "./fake-openai.js";
 import { type OpencodeRunOptions, type OpencodeRunResult, runOpencode } from "./run-opencode.js";
@@ -23,7 +23,7 @@ export interface ScenarioResult {
  * to npm-install that package's dependencies before loading it).
  */
 export function pluginWithOptions(optionsSource: string): string {
-  const directory = mkdtempSync(join(tmpdir(), "toolgate-opencode-plugin-"));
+  const directory = temporaryDirectory("toolgate-opencode-plugin-");
   const file = join(directory, "toolgate.ts");
   writeFileSync(
     file,
@@ -37,7 +37,7 @@ export async function runScenario(
   options: Omit<OpencodeRunOptions, "fake" | "prompt"> & { script: Script; plugin?: string | false; prompt?: string },
 ): Promise<ScenarioResult> {
   const fake = await startFakeOpenAI(options.script);
-  const database = join(mkdtempSync(join(tmpdir(), "toolgate-opencode-db-")), "toolgate.db");
+  const database = join(temporaryDirectory("toolgate-opencode-db-"), "toolgate.db");
   try {
     const plugins = options.plugin === false ? [] : [options.plugin ?? PLUGIN_SOURCE];
     const run = await runOpencode({
