@@ -1,7 +1,7 @@
 /**
  * toolgate: the root entry. Runtime-neutral (no native module, no `node:` import): the pure denial state machine,
  * the guard that wires it for in-process hosts, detection and redaction, and the policy engine. Stores and host
- * adapters live in subpaths (`toolgate/store/sqlite`, `toolgate/claude-agent-sdk`, `toolgate/opencode`, ...).
+ * adapters live in subpaths (`toolgate/store/sqlite`, one per in-process host, ...).
  * Adding a line here is an API decision.
  */
 

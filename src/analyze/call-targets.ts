@@ -36,7 +36,7 @@ function commandText(input: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-/** Codex `apply_patch` input: `*** Add File: path`, `*** Update File: path`, `*** Delete File: path` */
+/** `apply_patch` input (the patch format): `*** Add File: path`, `*** Update File: path`, `*** Delete File: path` */
 const PATCH_FILE = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm;
 
 export function callTargets(input: unknown): string[] {

@@ -40,7 +40,7 @@ export async function detectFormat(file: string, host?: AnalyzeHost): Promise<Tr
   if (head.length === 0) return undefined;
   const found = candidates.find((format) => format.sniffFile === undefined && format.sniff(head));
   if (found !== undefined || host === undefined) return found;
-  // forced: the same kind of file from another host (Qwen's stream-json without its init line reads as Claude's)
+  // forced: the same kind of file from another host (a stream-json copy without its init line reads as Claude's)
   const other = formats.find((format) => format.sniffFile === undefined && format.sniff(head));
   const kind = other?.id.slice(other.host.length + 1);
   const text = !head.some((line) => line.trimStart().startsWith("{"));

@@ -1,16 +1,16 @@
-import type { StoreOptions } from "../config/store-schema.js";
 import { compileCoreConfig } from "../core/compile-config.js";
 import type { CompiledConfig } from "../core/config.js";
 import { defaultPorts } from "../guard/default-ports.js";
 import { loadToolgateSetup } from "../root/load-toolgate-setup.js";
+import { type ReadSide, readSideOf } from "../root/read-side.js";
 
 export interface AnalysisSetup {
   /** the core config the replay uses: the user's escalation settings and redaction, or the defaults */
   config: CompiledConfig;
   /** the user's policy: whether a grant could let a call through (false when a deny rule wins) */
   canGrant: (call: { tool: string; input: unknown }) => boolean;
-  /** the store section of the config, for `--save` */
-  store?: StoreOptions;
+  /** the store the config and environment select, for `--save` (opened through the composition root) */
+  openStore: ReadSide["openStore"];
   /** the files and env variables the config came from */
   sources: readonly string[];
 }
@@ -33,7 +33,7 @@ export async function loadAnalysisSetup(options: {
   return {
     config,
     canGrant: (call) => setup.policy.canGrant(call, { interactive: false }),
-    ...(setup.config.store === undefined ? {} : { store: setup.config.store as StoreOptions }),
+    openStore: readSideOf(setup.config, options.env).openStore,
     sources: setup.sources,
   };
 }

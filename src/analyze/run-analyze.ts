@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { ToolgateError } from "../core/errors.js";
 import type { AnalyzeHost } from "../hosts/common/reader-event.js";
-import { openStore } from "../store/open-store.js";
 import { parseSince } from "../store/parse-since.js";
 import { analysisDocument } from "./analysis-document.js";
 import type { AnalysisDocument } from "./analysis-types.js";
@@ -88,11 +87,7 @@ export async function runAnalyze(options: RunAnalyzeOptions): Promise<AnalysisDo
     options.stdout.write(formatAnalysis(document));
   }
   if (options.save) {
-    const store = await openStore(
-      setup.store === undefined
-        ? { env: options.env as Record<string, string | undefined> }
-        : { env: options.env as Record<string, string | undefined>, config: setup.store },
-    );
+    const store = await setup.openStore();
     try {
       const offered = await saveAnalysis({ store, sessions: result.sessions });
       options.stderr.write(

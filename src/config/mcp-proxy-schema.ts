@@ -1,8 +1,8 @@
 import * as z from "zod";
 
 /**
- * The servers file of `toolgate mcp-proxy --config <file> --server <name>`: the `mcpServers` shape that Claude Code's
- * `.mcp.json`, Gemini CLI's `settings.json` and Cursor use, so an existing file works as it is. Only the entry the
+ * The servers file of `toolgate mcp-proxy --config <file> --server <name>`: the `mcpServers` shape most hosts' MCP
+ * settings use (`.mcp.json` and the like), so an existing file works as it is. Only the entry the
  * proxy runs is validated (a file may list HTTP servers the proxy never starts).
  */
 export const mcpProxyServerSchema = z.strictObject({

@@ -8,13 +8,13 @@ import type { Behavior, Decision } from "./decision.js";
 
 /** Where a denial came from. Every source counts toward the denial streaks. */
 export type DenialSource =
-  /** an explicit deny rule (Claude settings, toolgate policy, opencode `deny`, Gemini policy) */
+  /** an explicit deny rule (toolgate policy, Claude settings, a host's own rules) */
   | "rule"
   /** a person declined or cancelled at a prompt */
   | "user"
-  /** a hook vetoed the call (PreToolUse deny, opencode `tool.execute.before` throw, ...) */
+  /** a hook vetoed the call (a PreToolUse deny, a plugin's before-tool throw, ...) */
   | "hook"
-  /** an `ask` that became a denial because nobody can answer (headless `-p`, `opencode run`) */
+  /** an `ask` that became a denial because nobody can answer (a headless `-p` or `run` of the agent) */
   | "headless"
   /** the permission mode denied it (dontAsk, plan) */
   | "mode"
@@ -53,7 +53,7 @@ export type OsDenialKind = "sandbox-filesystem" | "sandbox-network" | "os-permis
 
 /** One tool call as the host saw it. `signature`, `pattern` and `summary` are filled by the edge when absent. */
 export interface ToolCall {
-  /** the host's id for this call (`tool_use_id`, opencode `callID`) */
+  /** the host's id for this call (`tool_use_id`, `callID`, ...) */
   toolUseId: string;
   /** the tool's name as the host names it (`Bash`, `bash`, `mcp__github__create_issue`) */
   tool: string;

@@ -90,14 +90,14 @@ const lowerCaseIdentities = new Map<string, ToolIdentity>(
 const DYNAMIC_LIMIT = 1024;
 const dynamicIdentities = new Map<string, ToolIdentity>();
 
-/** Whether a name is an MCP tool's: `mcp__<server>__<tool>` (Claude Code, Codex) or `mcp_<server>_<tool>` (Gemini CLI). */
+/** Whether a name is an MCP tool's: `mcp__<server>__<tool>` or `mcp_<server>_<tool>`. */
 function isMcpName(tool: string): boolean {
   return tool.startsWith("mcp__") || (tool.startsWith("mcp_") && tool.length > 4 && tool[4] !== "_");
 }
 
 /**
- * The canonical spelling of an MCP tool name: `mcp_<server>_<tool>`. Claude Code's `mcp__<server>__<tool>` folds
- * into it (its first `__` after the prefix separates server and tool), Gemini CLI's `mcp_<server>_<tool>` is it
+ * The canonical spelling of an MCP tool name: `mcp_<server>_<tool>`. the double-underscore `mcp__<server>__<tool>` folds
+ * into it (its first `__` after the prefix separates server and tool), the single-underscore `mcp_<server>_<tool>` is it
  * already. The back-fill in migration 0005 computes the same in SQL.
  */
 export function canonicalMcpName(tool: string): string {

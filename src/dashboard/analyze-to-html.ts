@@ -3,13 +3,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { AnalysisDocument } from "../analyze/analysis-types.js";
 import { type RunAnalyzeOptions, runAnalyze } from "../analyze/run-analyze.js";
-import type { StoreOptions } from "../config/store-schema.js";
 import { ToolgateError } from "../core/errors.js";
 import { plural } from "../core/plural.js";
-import { createRedactor } from "../detect/redact.js";
-import { createRedactOptions } from "../detect-node/redact-options.js";
-import { loadConfig } from "../root/load-config.js";
-import { openStore } from "../store/open-store.js";
+import { openReadSide, type ReadSide } from "../root/read-side.js";
 import { openBetterSqlite3 } from "../store/sqlite/driver-better-sqlite3.js";
 import { createSqliteStore } from "../store/sqlite/sqlite-store.js";
 import { loadDashboardAssets } from "./server/load-dashboard-assets.js";
@@ -44,8 +40,9 @@ export async function analyzeToHtml(options: RunAnalyzeOptions & { file: string 
     const driver = openBetterSqlite3(filename, { busyTimeoutMs: 2_000 });
     const reader = sqliteReader(driver, { owned: true });
     try {
-      const config = loadConfig({ cwd: options.cwd, env: options.env, homeDir: options.homeDir }).config;
-      const redactor = createRedactor(createRedactOptions(config.redaction, options.env));
+      // the real config, redaction and store, found as the hooks find them (not the private database's env)
+      const readSide = openReadSide({ cwd: options.cwd, env: options.env, homeDir: options.homeDir });
+      const { redactor } = readSide;
       const report = await renderReportFile({
         data: { reader, denials: store.denials, redactText: (text) => redactor.redactText(text) },
         assets: loadDashboardAssets(),
@@ -67,8 +64,7 @@ export async function analyzeToHtml(options: RunAnalyzeOptions & { file: string 
         `toolgate analyze: wrote ${options.file}: ${plural(report.denials, "denial", "denials")} in ${plural(report.sessions, "session", "sessions")}; it opens offline in any browser\n`,
       );
       if (options.save) {
-        const storeOptions = config.store ? { config: config.store as StoreOptions } : {};
-        await copyRecords({ from: store, env: options.env, storeOptions, stderr: options.stderr });
+        await copyRecords({ from: store, to: readSide, stderr: options.stderr });
       }
     } finally {
       await reader.close();
@@ -83,11 +79,10 @@ export async function analyzeToHtml(options: RunAnalyzeOptions & { file: string 
 /** `--save` with `--html`: the analysed records, appended to the real store (idempotent, as `--save` alone) */
 async function copyRecords(options: {
   from: Awaited<ReturnType<typeof createSqliteStore>>;
-  env: Readonly<Record<string, string | undefined>>;
-  storeOptions: { config?: StoreOptions };
+  to: ReadSide;
   stderr: { write(text: string): unknown };
 }): Promise<void> {
-  const target = await openStore({ env: { ...options.env }, ...options.storeOptions });
+  const target = await options.to.openStore();
   try {
     let afterId = 0;
     let offered = 0;

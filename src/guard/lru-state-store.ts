@@ -2,8 +2,8 @@ import type { SessionState } from "../core/state.js";
 import type { SessionStateStore, VersionedState } from "../store/ports.js";
 
 /**
- * The in-process state store for hosts that run toolgate inside their own process (Agent SDK, opencode, AI SDK,
- * MCP proxy): the guard's default. Keeps at most `maxSessions` sessions and evicts the least recently used one.
+ * The in-process state store for hosts that run toolgate inside their own process (SDK wrappers, plugins,
+ * the MCP proxy): the guard's default. Keeps at most `maxSessions` sessions and evicts the least recently used one.
  *
  * States are kept as JSON text, like the SQL stores keep them: what `get` returns and what `update` hands its
  * function are fresh copies, so a caller that changes a state it was given (or one it wrote) changes nothing stored,

@@ -1,6 +1,6 @@
 /**
- * The hook process's time budgets, well under every host's own hook timeout (Claude Code: the 30 s toolgate
- * installs; Codex, Gemini CLI and Qwen Code: 60 s or more). A host that gives up on a hook decides alone, so a
+ * The hook process's time budgets, well under every host's own hook timeout (30 s where toolgate's installer
+ * sets it, 60 s or more where the host's default applies). A host that gives up on a hook decides alone, so a
  * deny that exists only in toolgate's config would be lost: the answer must come first, and within its budget.
  */
 

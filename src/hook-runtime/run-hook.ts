@@ -22,7 +22,7 @@ export interface RunHookOptions {
   holdAfterAbortMs?: number;
 }
 
-/** Below every hook timeout a host applies (Codex: 30 s), above run's SIGTERM-then-SIGKILL grace (5 s). */
+/** Below every hook timeout a host applies (the shortest: 30 s), above run's SIGTERM-then-SIGKILL grace (5 s). */
 export const HOLD_AFTER_ABORT_MS = 10_000;
 const ORPHAN_POLL_MS = 50;
 
@@ -48,7 +48,7 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
   const env = options.env ?? process.env;
   const onError = options.onError ?? ((message: string) => process.stderr.write(`toolgate: ${message}\n`));
   const eventName = topLevelEventName(options.stdinText);
-  // the run was already aborted and this host cannot end itself (Codex): `run` ends it now, and this event's answer
+  // the run was already aborted and this host cannot end itself (no hook answer ends its turn): `run` ends it now, and this event's answer
   // waits for that, so the host cannot make another call meanwhile
   const runStopping = host.endsRunOnAbort === true ? undefined : abortedRun(env);
   if (runStopping !== undefined) {

@@ -1,7 +1,8 @@
 /**
  * `toolgate/policy`: the policy engine. Claude Code compatible permission rules, one precedence function, modes,
- * session grants, importers for opencode and Gemini CLI rules. Pure: no node:* imports, no clock, no I/O. Files are
- * read by src/node/ (createPolicy) and validated by src/config/. Adding a line here is an API decision.
+ * session grants, and the form other hosts' rules are imported into (each host's importer lives in its folder under
+ * src/hosts/). Pure: no node:* imports, no clock, no I/O. Files are read by the composition root (src/root,
+ * createPolicy) and validated by src/config/. Adding a line here is an API decision.
  */
 export { applyMode } from "./apply-mode.js";
 export {
@@ -18,8 +19,6 @@ export { CLAUDE_CODE_DEFAULTS, type DefaultsPreset, NO_DEFAULTS } from "./defaul
 export { type GrantScopeRequest, minimumGrantScope } from "./grants/minimum-grant-scope.js";
 export { SAFE_GRANT_PREFIXES } from "./grants/safe-grant-prefixes.js";
 export { suggestRule } from "./grants/suggest-rule.js";
-export { GEMINI_TIERS, importGeminiPolicy } from "./import/import-gemini.js";
-export { importOpencodePermission } from "./import/import-opencode.js";
 export type { ImportedRule, ImportResult } from "./import/imported-rules.js";
 export { formatRule, type ParsedRule, parseRule } from "./parse-rule.js";
 export {

@@ -2,8 +2,9 @@ import type { Behavior, Decision } from "../core/decision.js";
 import type { ShellAnalysis } from "./shell/analyze-shell-command.js";
 
 /**
- * The internal form every rule source is imported into: Claude Code settings, toolgate config, opencode
- * `permission` maps (last match wins -> rising priority) and Gemini CLI TOML policies (priority tiers).
+ * The internal form every rule source is imported into: Claude Code settings, toolgate config, and each host's own
+ * rule files through its importer (src/hosts/<host>/: a "last match wins" order becomes rising priorities, priority
+ * tiers become tier + priority/1000).
  */
 export interface PolicyRule {
   /** the rule in Claude Code syntax, as written: `Bash(rm *)`, `Read(./.env)`, `mcp__github` */
@@ -16,9 +17,9 @@ export interface PolicyRule {
   priority?: number;
   /** where the rule came from, for explanations: `project settings (.claude/settings.json)` */
   origin?: string;
-  /** only in interactive (true) or only in headless (false) sessions; both when absent (Gemini `interactive`) */
+  /** only in interactive (true) or only in headless (false) sessions; both when absent (a host rule's `interactive` flag) */
   interactive?: boolean;
-  /** only in these permission modes (Gemini `modes`); all when absent */
+  /** only in these permission modes (a host rule's `modes`); all when absent */
   modes?: PermissionMode[];
 }
 

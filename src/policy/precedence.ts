@@ -12,8 +12,9 @@ const BEHAVIOR_RANK: Record<Behavior, number> = { deny: 3, ask: 2, allow: 1 };
 
 /**
  * THE precedence function (house invariant 6). Among the rules that match a call:
- * 1. the highest `priority` wins (Claude-style rules all have priority 0; imported opencode rules rise with their
- *    position, so the last match wins; imported Gemini rules carry tier + priority/1000);
+ * 1. the highest `priority` wins (Claude-style rules all have priority 0; a host importer expresses its own order
+ *    through priorities: rising with position where the host's last match wins, tier + priority/1000 where the host
+ *    ranks by tiers);
  * 2. at equal priority, deny beats ask beats allow (Claude Code: "deny, then ask, then allow; specificity does
  *    not matter");
  * 3. at equal priority and behavior, the first rule in the list wins (its `rule` is reported).

@@ -12,7 +12,7 @@ import { readShellCommand } from "./shell/read-shell-command.js";
  */
 export type RuleFamily = Exclude<ToolFamily, "search">;
 
-/** Host tool names (opencode, Gemini CLI, Qwen Code) mapped to Claude Code's canonical names. */
+/** Other hosts' tool names mapped to Claude Code's canonical names (the names rules are written with). */
 const ALIASES: Record<string, string> = {
   bash: "Bash",
   shell: "Bash",
@@ -81,7 +81,7 @@ function field(input: unknown, name: string): unknown {
 }
 
 /**
- * The command line of a shell call: `command` (Claude Code, opencode, Gemini CLI), else `cmd` (Codex exec_command),
+ * The command line of a shell call: `command`, else `cmd` (an `exec_command` tool's field),
  * a string or an argv array joined with shell quoting; undefined when it cannot be read (`readShellCommand` says
  * why, and the policy refuses such a call).
  */

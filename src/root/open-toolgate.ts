@@ -13,7 +13,7 @@ import { recoveringStateStore, spoolUnrecordedRefusal, withPendingRecords } from
 import { type GuardActivity, watchGuardEvents } from "./watch-guard-events.js";
 
 export interface OpenToolgateOptions extends ToolgateSetupOptions {
-  /** the host this process serves, recorded with every session (`claude-code`, `opencode`, `cli`, ...) */
+  /** the host this process serves, recorded with every session (a registered host's name, `cli`, ...) */
   host: string;
   /**
    * where session state lives: `store` (default) keeps it in the store so separate processes (one per hook event)
@@ -23,14 +23,14 @@ export interface OpenToolgateOptions extends ToolgateSetupOptions {
   state?: "store" | "memory";
   mirrorState?: boolean;
   /**
-   * `false`: the host decides every call itself and toolgate only counts what it reports (opencode's own
-   * permission rules); an evaluator: use it instead of the config's policy. Default: the config's policy.
+   * `false`: the host decides every call itself and toolgate only counts what it reports (a plugin host whose own
+   * permission rules decide); an evaluator: use it instead of the config's policy. Default: the config's policy.
    */
   enforce?: false | PolicyEvaluator;
   /** escalation options over the config's (a host's own defaults or a caller's overrides) */
   core?: CoreOptions;
   /**
-   * a host's escalation defaults UNDER the config (Qwen Code's seed: every tool escalates at 2): a config file or
+   * a host's escalation defaults UNDER the config (a descriptor's `escalationDefaults`): a config file or
    * `TOOLGATE_DENY_THRESHOLD[_<FAMILY>]` still decides; `familyThresholds` merge per family
    */
   hostDefaults?: CoreOptions;

@@ -47,7 +47,7 @@ const ABORT_FILE = "aborted";
 
 /**
  * Notes that toolgate aborted a session of the run, when this process serves a `toolgate run` child: `run` watches
- * `<dir>/aborted` and ends the agent (hosts such as Codex have no hook answer that ends a run mid-turn). The
+ * `<dir>/aborted` and ends the agent (some hosts have no hook answer that ends a run mid-turn). The
  * reason is already redacted (it is the abort's user-facing error). Never throws.
  */
 export function noteRunAbort(

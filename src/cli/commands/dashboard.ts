@@ -1,12 +1,8 @@
 import { spawn } from "node:child_process";
-import { homedir } from "node:os";
-import type { StoreOptions } from "../../config/store-schema.js";
 import { loadDashboardAssets } from "../../dashboard/server/load-dashboard-assets.js";
 import { openSqlReader } from "../../dashboard/server/open-sql-reader.js";
 import { isLoopback, serveDashboard } from "../../dashboard/server/serve-dashboard.js";
-import { loadConfig } from "../../root/load-config.js";
 import { parseSince } from "../../store/parse-since.js";
-import { resolveStoreLocation } from "../../store/resolve-store-location.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 import { withStore } from "./report.js";
@@ -50,14 +46,9 @@ export default defineCommand({
       process.exitCode = EXIT.usage;
       return;
     }
-    await withStore("dashboard", async (store, { redactor, drain }) => {
+    await withStore("dashboard", async (store, { redactor, readSide, drain }) => {
       parseSince(args.since, Date.now()); // a bad --since is a usage error now, not a broken page later
-      const config = loadConfig({ cwd: process.cwd(), env: process.env, homeDir: homedir() }).config;
-      const location = resolveStoreLocation({
-        env: process.env,
-        ...(config.store ? { config: config.store as StoreOptions } : {}),
-      });
-      const reader = await openSqlReader(location);
+      const reader = await openSqlReader(readSide.storeLocation());
       try {
         const remote = !isLoopback(args.host);
         if (remote) {

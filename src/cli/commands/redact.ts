@@ -3,8 +3,7 @@ import { homedir } from "node:os";
 import { ToolgateError } from "../../core/errors.js";
 import type { RedactOptions } from "../../detect/redact.js";
 import { type DocumentFormat, redactDocument } from "../../detect/redact-document.js";
-import { createRedactOptions } from "../../detect-node/redact-options.js";
-import { loadConfig } from "../../root/load-config.js";
+import { openReadSide } from "../../root/read-side.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
 
@@ -27,7 +26,7 @@ function readInput(file: string | undefined): string {
 
 function redactOptions(useConfig: boolean, inputLength: number): RedactOptions {
   const base: RedactOptions = useConfig
-    ? createRedactOptions(loadConfig({ cwd: process.cwd(), env: process.env, homeDir: homedir() }).config.redaction)
+    ? openReadSide({ cwd: process.cwd(), env: process.env, homeDir: homedir() }).redactOptions
     : {};
   // a person redacting a file wants all of it scanned, not the hot path's size bound
   return { maxTotalChars: Math.max(inputLength * 2, 4 * 1024 * 1024), maxNodes: 100_000_000, ...base };

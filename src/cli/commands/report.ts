@@ -1,13 +1,9 @@
 import { homedir } from "node:os";
-import type { StoreOptions } from "../../config/store-schema.js";
 import { ToolgateError } from "../../core/errors.js";
 import { plural } from "../../core/plural.js";
-import { createRedactor } from "../../detect/redact.js";
-import { createRedactOptions } from "../../detect-node/redact-options.js";
 import { suggestRule } from "../../policy/grants/suggest-rule.js";
-import { loadConfig } from "../../root/load-config.js";
+import { openReadSide, type ReadSide } from "../../root/read-side.js";
 import { formatReport, type SuggestedRule } from "../../store/format-report.js";
-import { openDrainedStore } from "../../store/open-drained-store.js";
 import { parseSince } from "../../store/parse-since.js";
 import type { Store } from "../../store/ports.js";
 import { defineCommand } from "../args/command-spec.js";
@@ -25,7 +21,9 @@ export async function withStore(
   fn: (
     store: Store<unknown>,
     context: {
-      redactor: ReturnType<typeof createRedactor>;
+      redactor: ReadSide["redactor"];
+      /** the read side the store came from (config, store location), for commands that open more of it */
+      readSide: ReadSide;
       /** ships what the hooks spooled since the store was opened (tail calls it before each poll) */
       drain: () => Promise<number>;
     },
@@ -33,11 +31,10 @@ export async function withStore(
 ): Promise<void> {
   let store: Store<unknown> | undefined;
   try {
-    const config = loadConfig({ cwd: process.cwd(), env: process.env, homeDir: homedir() }).config;
-    // The configured redaction (extra patterns, keyed suffix), as the guard uses it.
-    const redactor = createRedactor(createRedactOptions(config.redaction, process.env));
-    const storeConfig = config.store ? { config: config.store as StoreOptions } : {};
-    const opened = await openDrainedStore(storeConfig);
+    // config, redaction and store found as the hooks find them (the composition root's read side)
+    const readSide = openReadSide({ cwd: process.cwd(), env: process.env, homeDir: homedir() });
+    const { redactor } = readSide;
+    const opened = await readSide.openDrainedStore();
     store = opened.store;
     if (opened.replayed > 0)
       process.stderr.write(
@@ -51,7 +48,7 @@ export async function withStore(
         `toolgate ${command}: ${plural(waiting.batches, "spooled batch", "spooled batches")} could not be shipped into the store and ${waiting.batches === 1 ? "is" : "are"} not counted here${why}. They wait in ${opened.spoolDirectory} and are shipped by the next command once the store takes writes.\n`,
       );
     }
-    await fn(store, { redactor, drain: opened.drain });
+    await fn(store, { redactor, readSide, drain: opened.drain });
   } catch (error) {
     if (!ToolgateError.is(error)) throw error;
     process.stderr.write(`toolgate ${command}: ${error.message}\n`);

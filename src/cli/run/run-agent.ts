@@ -25,8 +25,8 @@ export async function runAgent(options: {
   environment?: NodeJS.ProcessEnv;
   output?: NodeJS.WritableStream;
   /**
-   * polled while the agent runs: a reason ends the agent (SIGTERM, then SIGKILL after `stopGraceMs`). For hosts
-   * whose hook answers cannot end a run by themselves (Codex, Gemini CLI, Qwen Code).
+   * polled while the agent runs: a reason ends the agent (SIGTERM, then SIGKILL after `stopGraceMs`). The backstop
+   * for every host, and the only stop for a host whose own answers cannot end its run.
    */
   stopWhen?: () => string | undefined;
   stopGraceMs?: number;

@@ -66,7 +66,7 @@ export function transcriptLinesOf(text: string): TranscriptLines {
 }
 
 /**
- * One command-hook host (Claude Code; Codex, Gemini CLI and Qwen Code alike): how to read its event, which events
+ * One command-hook host (every `kind: "hook"` host alike): how to read its event, which events
  * gate a call, and how to answer. The composition root (`src/hook-runtime/run-hook.ts`) opens the guard and calls these;
  * the host adapter only translates.
  */
@@ -92,10 +92,10 @@ export interface HookHost<Input> {
    */
   readonly escalationDefaults?: CoreOptions;
   /**
-   * Optional: the host's own answer ends the run when toolgate aborts (Claude Code's `continue: false` and
-   * interrupt, Gemini CLI's `continue: false`, Qwen Code's on its next prompt event). `toolgate run` then gives the
+   * Optional: the host's own answer ends the run when toolgate aborts (a `continue: false` answer, an
+   * interrupt, or a stop on the next prompt event). `toolgate run` then gives the
    * agent time to stop by itself, so its own result line is written, and ends it only as a backstop; for a host
-   * without it (Codex: no hook answer ends a turn), `run` ends the agent as soon as the abort is noted.
+   * without it (no hook answer of its ends a turn), `run` ends the agent as soon as the abort is noted.
    */
   readonly endsRunOnAbort?: boolean;
 }

@@ -1,5 +1,5 @@
 /**
- * The hook settings shape Claude Code, Codex (`hooks.json`), Gemini CLI and Qwen Code share:
+ * The hook settings shape the command-hook hosts share:
  * `{ "hooks": { "<Event>": [{ "matcher"?: "...", "hooks": [{ "type": "command", "command": "...", ... }] }] } }`.
  * Adds toolgate's entries and removes exactly those again, for any host; each host names its events, its entry and
  * how to recognise its toolgate command. Pure: the installers read and write the files.

@@ -40,7 +40,7 @@ export interface CallFact extends Base {
   opaque?: true;
 }
 
-/** The host's structured verdict that a call was refused (Claude `toolDenialKind`, Qwen `execution_denied`, ...). */
+/** The host's structured verdict that a call was refused (a `toolDenialKind`, an `execution_denied` status, ...). */
 export interface StructuredDenial {
   /** absent: the host flagged a refusal without saying whose; the text decides, else `rule` */
   source?: DenialSource;
@@ -52,7 +52,7 @@ export interface StructuredDenial {
 export interface ResultFact extends Base {
   type: "result";
   id: string;
-  /** when the result line carries the call itself (opencode parts, Gemini tool records) */
+  /** when the result line carries the call itself (a host that records call and result in one part or record) */
   tool?: string;
   input?: unknown;
   outcome: "success" | "error";
@@ -90,8 +90,8 @@ export interface TranscriptFormat {
   headless: boolean;
   /**
    * Where this format is tried among every host's formats, lower first: session files (10s) before JSON streams
-   * (20s), before JSON logs (30s), before plain text (40s). A more specific sniff goes first (Qwen's records look
-   * like Claude's).
+   * (20s), before JSON logs (30s), before plain text (40s). A more specific sniff goes first (a host's records that
+   * copy another host's shape are tried before the original).
    */
   sniffOrder: number;
   /** a plain text log (not JSON lines): the reader `--host` falls back to for a text file nothing else matched */

@@ -15,8 +15,8 @@ export interface SettingsFileEdit {
 
 /**
  * Reads a host's JSON settings file (JSONC: comments and trailing commas allowed): `{}` when it is missing or empty;
- * CONFIG_INVALID, naming the file, when it is not a JSON object. One reader for every host's settings
- * (Claude Code, Codex's hooks.json, Gemini CLI, Qwen Code).
+ * CONFIG_INVALID, naming the file, when it is not a JSON object. One reader for every host's JSON settings
+ * and hook files.
  */
 export function readSettingsFile(path: string): { text: string; settings: Record<string, unknown> } {
   if (!existsSync(path)) return { text: "", settings: {} };

@@ -4,8 +4,8 @@ import type { AnalyzeHost, ReaderFact, ReaderSource } from "./reader-event.js";
 import { usageTokens } from "./usage-tokens.js";
 
 /**
- * Headless `--output-format stream-json` of Claude Code (`claude -p ... --verbose`) and Qwen Code (`qwen -p ...`):
- * the same message shapes. Calls are `tool_use` blocks of `assistant` lines, results `tool_result` blocks of `user`
+ * Headless `--output-format stream-json` of Claude Code (`claude -p ... --verbose`) and the hosts that copy
+ * it: the same message shapes. Calls are `tool_use` blocks of `assistant` lines, results `tool_result` blocks of `user`
  * lines; Claude adds `tool_result_meta` (the structured verdict) and `system/permission_denied` lines.
  */
 const DECISION_SOURCES: Readonly<Record<string, DenialSource>> = {

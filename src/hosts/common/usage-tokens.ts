@@ -1,8 +1,8 @@
 import { asRecord } from "./read-lines.js";
 
 /**
- * Tokens of one model request from the usage object a host records (Anthropic, OpenAI, Gemini and opencode
- * spellings): input (cached or not) plus output. 0 when there is no usage.
+ * Tokens of one model request from the usage object a host records (the Anthropic and OpenAI
+ * spellings and the hosts' own): input (cached or not) plus output. 0 when there is no usage.
  */
 export function usageTokens(usage: unknown): number {
   const record = asRecord(usage);

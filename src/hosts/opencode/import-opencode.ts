@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
-import { importOpencodePermission } from "../../policy/import/import-opencode.js";
+import { importOpencodePermission } from "./opencode-permission-import.js";
 import { stripJsonComments } from "../../root/strip-json-comments.js";
 import { type ImportedConfig, type ImportSourceOptions, importSourceNotFound } from "../common/imported-config.js";
 

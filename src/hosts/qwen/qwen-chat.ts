@@ -3,7 +3,7 @@ import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reade
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
- * Qwen Code chat files (`~/.qwen/projects/<cwd>/chats/<id>.jsonl`, 0.24): Gemini-style `parts` in Claude-style
+ * Qwen Code chat files (`~/.qwen/projects/<cwd>/chats/<id>.jsonl`, 0.24): `parts` (the shape of the CLI Qwen Code forked) in Claude-style
  * records. Calls are `functionCall` parts of `assistant` records; results `tool_result` records whose
  * `toolCallResult.errorType` is `execution_denied` for a refused call (the text names the deny rule).
  */

@@ -1,6 +1,6 @@
 /**
  * How many leading words name a command's family: `git push origin main` -> `git push` (git has arity 2),
- * `npm run test -- --watch` -> `npm run test` (`npm run` has arity 3). Like opencode's BashArity: the longest
+ * `npm run test -- --watch` -> `npm run test` (`npm run` has arity 3). Like the BashArity table some hosts use: the longest
  * listed prefix wins; unlisted programs have arity 1. Option words (`-C dir`) are skipped when counting.
  */
 export const COMMAND_ARITY: Readonly<Record<string, number>> = {

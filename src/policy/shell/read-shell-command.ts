@@ -2,10 +2,9 @@
  * The command line a shell call would run, read from whatever shape a host or an app passes it in, or why it
  * cannot be read. The policy decides on exactly this text, so a shape it cannot read is refused, never let through
  * as an empty command:
- * - `command` (Claude Code, opencode, Gemini CLI, Qwen Code, AI SDK tools mapped to Bash), else `cmd` (Codex
- *   `exec_command`); both present and different: unreadable (which one runs is the tool's choice, not ours);
+ * - `command` (most hosts' shell tools, AI SDK tools mapped to Bash), else `cmd` (an `exec_command` tool's field); both present and different: unreadable (which one runs is the tool's choice, not ours);
  * - a string: as written;
- * - an argv array of strings (Codex `shell`, `execFile`-style tools): the words joined with shell quoting, so the
+ * - an argv array of strings (a `shell` tool's argv, `execFile`-style tools): the words joined with shell quoting, so the
  *   policy sees the command a process would run (`["rm", "-rf", "a b"]` -> `rm -rf 'a b'`);
  * - anything else (a number, an object, an array holding a non-string, an empty argv, no command at all):
  *   unreadable;

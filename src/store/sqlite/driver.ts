@@ -1,5 +1,5 @@
 /**
- * The minimal SQLite surface the store needs. better-sqlite3 (Node) and bun:sqlite (Bun, where opencode plugins
+ * The minimal SQLite surface the store needs. better-sqlite3 (Node) and bun:sqlite (Bun, where some hosts' plugins
  * run and better-sqlite3 does not load) both fit it with a thin wrapper.
  */
 export type SqliteValue = string | number | bigint | null | Uint8Array;

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compilePolicy } from "../compile-policy.js";
-import { NO_DEFAULTS } from "../defaults/claude-code-defaults.js";
-import { importGeminiPolicy } from "./import-gemini.js";
+import { compilePolicy } from "../../policy/compile-policy.js";
+import { NO_DEFAULTS } from "../../policy/defaults/claude-code-defaults.js";
+import { importGeminiPolicy } from "./gemini-policy-import.js";
 
 /**
  * Gemini CLI's evaluation (policy-engine.ts, as studied): rules sorted by tier + priority/1000 (stable), the first

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compilePolicy } from "../compile-policy.js";
-import { NO_DEFAULTS } from "../defaults/claude-code-defaults.js";
-import { importOpencodePermission } from "./import-opencode.js";
+import { compilePolicy } from "../../policy/compile-policy.js";
+import { NO_DEFAULTS } from "../../policy/defaults/claude-code-defaults.js";
+import { importOpencodePermission } from "./opencode-permission-import.js";
 
 /**
  * opencode's own evaluation (permission/next.ts, as studied): the last rule whose pattern matches wins; `*` matches

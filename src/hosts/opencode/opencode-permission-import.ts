@@ -1,5 +1,5 @@
 import type { Behavior } from "../../core/decision.js";
-import type { ImportedRule, ImportResult } from "./imported-rules.js";
+import type { ImportedRule, ImportResult } from "../../policy/import/imported-rules.js";
 
 /** opencode permission keys and the Claude Code tool each maps to. */
 const TOOL_FOR_KEY: Record<string, string> = {
