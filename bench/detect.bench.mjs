@@ -2,10 +2,12 @@
 // calls per second, adversarial 1 MB inputs, and redaction recall / false-positive rate on the corpus.
 // Usage: npm run build && node bench/run.mjs detect
 
+import { AGENT_CODE_DENIAL_TEXTS } from "../dist/detect/agent-code-denial-texts.js";
 import { classifyOsDenial } from "../dist/detect/classify-os-denial.js";
 import { recognizeDenial } from "../dist/detect/recognize-denial.js";
 import { redactText, redactValue, redactWithFindings } from "../dist/detect/redact.js";
 import { summarizeInput } from "../dist/detect/summarize-input.js";
+import { hostDenialTables } from "../dist/hosts/registry.js";
 import { adversarialInputs } from "../test/support/adversarial-inputs.mjs";
 import { measureCorpus, secretCorpus } from "../test/support/redaction-corpus.mjs";
 
@@ -98,13 +100,15 @@ const classifierCases = [
   },
   { tool: "Bash", exitCode: 1, stdout: "FAIL src/a.test.ts\n  expected 2 to be 3\n".repeat(20) },
 ];
+// every registered host's table (each in its host's folder) and agent-code's, as the recogniser's tests read with
+const tables = [...(await hostDenialTables()), AGENT_CODE_DENIAL_TEXTS];
 const recogniserCases = [
   { text: "Permission to use Bash with command rm -rf /tmp/x has been denied.", isError: true },
   { host: "opencode", text: "The user rejected permission to use this specific tool call." },
   { text: '{"error":"Tool execution denied by policy."}' },
   { text: "File not found: foo.rs", isError: true },
   { text: "timed out after 30s", isError: true },
-];
+].map((input) => ({ ...input, tables }));
 const per = (cases, fn) => {
   const row = measure("", undefined, () => {
     for (const input of cases) fn(input);

@@ -5,7 +5,7 @@ import type { DenialRecord } from "../core/records.js";
 import { readLines } from "../hosts/common/read-lines.js";
 import type { AnalyzeHost, ReaderSource } from "../hosts/common/reader-event.js";
 import type { SessionAnalysis, SkippedFile } from "./analysis-types.js";
-import { detectFormat, skipReason } from "./formats.js";
+import { denialTexts, detectFormat, skipReason } from "./formats.js";
 import { memoizePorts } from "./memoize-ports.js";
 import { SessionReplay } from "./session-replay.js";
 
@@ -55,6 +55,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
   const skippedFiles: SkippedFile[] = [];
   const replays = new Map<string, SessionReplay>();
   const config = memoizePorts(options.config);
+  const tables = await denialTexts();
   for (const [index, file] of options.files.entries()) {
     const stat = sizes[index];
     if (stat === undefined) continue;
@@ -96,6 +97,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
         replay = new SessionReplay({
           file,
           host: format.host,
+          denialTexts: tables,
           format: format.id,
           sessionId: fact.sessionId,
           // a transcript that does not say is replayed as a headless run (where thresholds stop a run)

@@ -1,5 +1,6 @@
 import type { DenialSource, OsDenialKind } from "../core/events.js";
 import { classifyOsDenial } from "../detect/classify-os-denial.js";
+import type { HostDenialTable } from "../detect/denial-text-rule.js";
 import { recognizeDenial } from "../detect/recognize-denial.js";
 import type { AnalyzeHost, ResultFact } from "../hosts/common/reader-event.js";
 
@@ -21,13 +22,16 @@ export function classifyResult(options: {
   fact: ResultFact;
   tool: string;
   host: AnalyzeHost;
+  /** the denial-text tables to read with (`host` selects its own: `denialTexts()` in formats.ts loads them) */
+  denialTexts: readonly HostDenialTable[];
   interactive: boolean;
 }): ClassifiedDenial | undefined {
   const { fact, tool, host } = options;
+  const tables = options.denialTexts;
   const metadata = { ...fact.metadata, interactive: options.interactive };
   const text = fact.text.slice(0, 20_000);
   if (fact.denial !== undefined) {
-    const recognized = text === "" ? undefined : recognizeDenial({ host, text, isError: true, metadata });
+    const recognized = text === "" ? undefined : recognizeDenial({ tables, host, text, isError: true, metadata });
     // the host's text and metadata name the source more precisely than a bare refusal flag (Claude's
     // `permission_denied` says `rule` for an ask rule too; its `tool_result_meta` says the ask was not answered)
     return {
@@ -37,7 +41,7 @@ export function classifyResult(options: {
     };
   }
   if (fact.outcome !== "error") return undefined;
-  const recognized = recognizeDenial({ host, text, isError: true, metadata });
+  const recognized = recognizeDenial({ tables, host, text, isError: true, metadata });
   if (recognized !== undefined) return { source: recognized.source, reason: recognized.reason };
   const os = classifyOsDenial({
     tool,

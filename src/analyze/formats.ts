@@ -1,8 +1,10 @@
+import type { HostDenialTable } from "../detect/denial-text-rule.js";
 import { readHead } from "../hosts/common/read-lines.js";
 import type { AnalyzeHost, TranscriptFormat } from "../hosts/common/reader-event.js";
-import { hostDescriptor, hostsWith } from "../hosts/registry.js";
+import { hostDenialTables, hostDescriptor, hostsWith } from "../hosts/registry.js";
 
 let allFormats: Promise<readonly TranscriptFormat[]> | undefined;
+let allDenialTexts: Promise<readonly HostDenialTable[]> | undefined;
 
 /** Every registered host's transcript formats, in sniffing order (`sniffOrder`: the more specific first). */
 export function transcriptFormats(): Promise<readonly TranscriptFormat[]> {
@@ -10,6 +12,12 @@ export function transcriptFormats(): Promise<readonly TranscriptFormat[]> {
     lists.flat().sort((a, b) => a.sniffOrder - b.sniffOrder),
   );
   return allFormats;
+}
+
+/** Every registered host's denial texts: `recognizeDenial` reads a session's results with its host's table. */
+export function denialTexts(): Promise<readonly HostDenialTable[]> {
+  allDenialTexts ??= hostDenialTables();
+  return allDenialTexts;
 }
 
 /** The hosts whose transcripts `toolgate analyze` reads (`--host`). */

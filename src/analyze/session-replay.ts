@@ -6,6 +6,7 @@ import type { DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import { step } from "../core/step.js";
 import { canonicalTool, toolIdentity } from "../core/tool-families.js";
+import type { HostDenialTable } from "../detect/denial-text-rule.js";
 import type { AnalyzeHost, CallFact, ReaderFact, ResultFact } from "../hosts/common/reader-event.js";
 import { rankDeniedTools } from "./analysis-document.js";
 import type { AnalyzedDenial, SessionAnalysis, StopPoint } from "./analysis-types.js";
@@ -23,6 +24,8 @@ import { WastedCalls } from "./wasted-calls.js";
 export interface ReplayOptions {
   file: string;
   host: AnalyzeHost;
+  /** the denial texts results are read with (every registered host's: the session's host selects its own) */
+  denialTexts: readonly HostDenialTable[];
   format: string;
   sessionId: string;
   /** the format's default when the transcript does not say */
@@ -190,7 +193,13 @@ export class SessionReplay {
     this.pending.delete(fact.id);
     const { call } = entry;
     const base = { at: fact.at, sessionId: this.options.sessionId, call, ...agent(entry.agentId ?? fact.agentId) };
-    const denial = classifyResult({ fact, tool: call.tool, host: this.options.host, interactive: this.interactive });
+    const denial = classifyResult({
+      fact,
+      tool: call.tool,
+      host: this.options.host,
+      denialTexts: this.options.denialTexts,
+      interactive: this.interactive,
+    });
     const key = `${entry.agentId ?? ""} ${patternKeyOf(call)}`;
     if (denial !== undefined) {
       const event: ToolgateEvent =

@@ -137,7 +137,7 @@ export function classifyOsDenial(input: OsDenialInput): OsDenialClassification {
   }
   if (sandboxed && symptomLine !== undefined) return { kind: "sandbox-network", evidence: evidenceOf(symptomLine) };
   if (isSigsys(input, sandboxed)) {
-    // SIGSYS is how a seccomp filter kills a process; Linux sandboxes (Codex) use seccomp for the network
+    // SIGSYS is how a seccomp filter kills a process; Linux sandboxes use seccomp for the network
     const evidence = `exit ${input.exitCode ?? "-"} signal ${input.signal ?? "SIGSYS"}: a system call was blocked by a seccomp filter`;
     return { kind: sandboxed ? "sandbox-network" : "os-permission", evidence };
   }

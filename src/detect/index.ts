@@ -4,6 +4,7 @@
  */
 
 export { TOOL_FAMILIES, type ToolFamily, toolFamily } from "../core/tool-families.js";
+export { AGENT_CODE_DENIAL_TEXTS } from "./agent-code-denial-texts.js";
 export { checkPatternSafety, type PatternSafety } from "./check-pattern-safety.js";
 export { classifyOsDenial, type OsDenialClassification, type OsDenialInput } from "./classify-os-denial.js";
 export {
@@ -15,7 +16,6 @@ export { isPlaceholderValue } from "./context-secret-detectors.js";
 export type { DenialTextRule, HostDenialTable, HostName } from "./denial-text-rule.js";
 export { normalizeDenialText } from "./normalize-denial-text.js";
 export {
-  HOST_DENIAL_TABLES,
   type RecognizeDenialInput,
   type RecognizedDenial,
   recognizeDenial,

@@ -1,7 +1,8 @@
 /**
- * Unwraps the envelopes hosts put around a denial text so the tables can match the message itself:
- * Claude's `<tool_use_error>...</tool_use_error>` and `Error: ` prefix, Gemini's `{"error":"..."}` response, and
- * Codex's `exec_command failed: CreateProcess { message: "Rejected(\"...\")" }` debug output.
+ * Unwraps the envelopes hosts put around a denial text so the tables can match the message itself: a
+ * `<tool_use_error>...</tool_use_error>` wrapper and an `Error: ` prefix, a JSON `{"error": ...}` response, and Rust
+ * debug output (`exec_command failed: CreateProcess { message: "Rejected(\"...\")" }`). Each host's denial-texts
+ * file says which of these its texts arrive in.
  */
 const MAX_TEXT = 64 * 1024;
 

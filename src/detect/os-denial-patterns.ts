@@ -1,7 +1,7 @@
 /**
  * The texts that mark an OS or sandbox refusal, and the ones that look similar but are not (SSH and HTTP
- * authentication failures, source-code lines). Keyword lists cover Codex `is_likely_sandbox_denied` and Gemini CLI
- * `parsePosixSandboxDenials`. Every pattern is matched per line and runs in linear time.
+ * authentication failures, source-code lines). Keyword lists cover the hosts' own sandbox-denial heuristics (each
+ * host's denial-texts file names the ones it has). Every pattern is matched per line and runs in linear time.
  *
  * To extend: add to `PERMISSION_LINE` (a refusal of a file or resource), `SOCKET_CONTEXT` (that refusal concerned
  * the network), `NETWORK_SYMPTOM` (what a blocked network looks like from inside a sandbox), or `PATH_PATTERNS`
@@ -44,7 +44,7 @@ export const PATH_PATTERNS: readonly RegExp[] = [
   // find: '/proc/1/fd': Permission denied (the program may be named by its path: /usr/bin/find: ...)
   /^\/?(?:[\w.+-]{1,255}\/){0,16}[\w.-]{1,40}: '([^'\n]{1,4096})': /,
   // coreutils/BSD: ls: Desktop: Operation not permitted, mkdir: /x: Read-only file system, bash: ./x.sh: Permission
-  // denied, /usr/bin/bash: line 4: ./x.sh: Permission denied (Gemini CLI runs commands through /usr/bin/bash)
+  // denied, /usr/bin/bash: line 4: ./x.sh: Permission denied (a host that runs commands through /usr/bin/bash)
   /^\/?(?:[\w.+-]{1,255}\/){0,16}[\w.-]{1,40}: (?:line \d+: )?([^\s:'][^:\n]{0,4095}): (?:Operation not permitted|Permission denied|Read-only file system)/i,
   // cargo/rust: failed to open: /home/u/.cargo/x
   /failed to (?:open|create|write|remove)[^:\n]{0,40}: (\/[^\s:]{1,4096})/i,

@@ -1,9 +1,20 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { hostDenialTables } from "../hosts/registry.js";
+import { AGENT_CODE_DENIAL_TEXTS } from "./agent-code-denial-texts.js";
+import type { HostDenialTable } from "./denial-text-rule.js";
 import { normalizeDenialText } from "./normalize-denial-text.js";
-import { HOST_DENIAL_TABLES, type RecognizeDenialInput, recognizeDenial } from "./recognize-denial.js";
+import { type RecognizeDenialInput, recognizeDenial } from "./recognize-denial.js";
 
-type Row = [label: string, input: RecognizeDenialInput, source: string, host: string, reason?: string];
+/** every registered host's table (each in its host's folder, through the registry), then agent-code's */
+const TABLES: readonly HostDenialTable[] = [...(await hostDenialTables()), AGENT_CODE_DENIAL_TEXTS];
+
+type Input = Omit<RecognizeDenialInput, "tables">;
+type Row = [label: string, input: Input, source: string, host: string, reason?: string];
+
+function recognize(input: Input) {
+  return recognizeDenial({ ...input, tables: TABLES });
+}
 
 const claudeRows: Row[] = [
   [
@@ -357,7 +368,7 @@ const codexAgentRows: Row[] = [
   ["agent-code hook", { text: "Blocked by pre-tool-use hook: not on fridays" }, "hook", "agent-code", "not on fridays"],
 ];
 
-const negatives: [label: string, input: RecognizeDenialInput][] = [
+const negatives: [label: string, input: Input][] = [
   ["File not found", { text: "File not found: foo.rs", isError: true }],
   ["timed out", { text: "timed out after 30s", isError: true }],
   ["blank agent-code reason", { host: "agent-code", text: "Permission denied: ", isError: true }],
@@ -386,7 +397,7 @@ describe("recognizeDenial", () => {
     ...codexAgentRows,
   ]) {
     it(`${label} -> ${source}`, () => {
-      const result = recognizeDenial(input);
+      const result = recognize(input);
       expect(result).toMatchObject({ denied: true, source, host });
       if (reason !== undefined) expect(result?.reason).toBe(reason);
       expect(result?.reason.length).toBeGreaterThan(0);
@@ -395,13 +406,13 @@ describe("recognizeDenial", () => {
 
   for (const [label, input] of negatives) {
     it(`not a denial: ${label}`, () => {
-      expect(recognizeDenial(input)).toBeUndefined();
+      expect(recognize(input)).toBeUndefined();
     });
   }
 
   it("has a note and a positive row for every rule in every table", () => {
     const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows];
-    for (const table of HOST_DENIAL_TABLES) {
+    for (const table of TABLES) {
       for (const rule of table.rules) {
         expect(rule.note.length).toBeGreaterThan(0);
         const covered = allRows.some(
@@ -413,6 +424,57 @@ describe("recognizeDenial", () => {
   });
 });
 
+describe("recognizeDenial with the tables its caller gives", () => {
+  const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows];
+  const tableOf = (host: string) => TABLES.find((table) => table.host === host) as HostDenialTable;
+
+  it("recognises each row's text with its own host's table only: the order of the tables does not matter", () => {
+    for (const [label, { host: _host, ...input }, , host] of allRows) {
+      for (const table of TABLES.filter((other) => other.host !== host)) {
+        expect(recognizeDenial({ ...input, tables: [table] }), `${label} read by ${table.host}`).toBeUndefined();
+      }
+    }
+  });
+
+  it("reads nothing with no table, and a host's text only with that host's table", () => {
+    const text = "Permission to use Bash with command rm -rf /tmp/x has been denied.";
+    expect(recognizeDenial({ text, isError: true, tables: [] })).toBeUndefined();
+    expect(recognizeDenial({ text, isError: true, tables: [tableOf("codex")] })).toBeUndefined();
+    expect(recognizeDenial({ text, isError: true, tables: [tableOf("claude-code")] })).toMatchObject({
+      source: "rule",
+      host: "claude-code",
+    });
+  });
+
+  it("selects a table by its host's name or an alias; a name no table has tries every table given", () => {
+    const text = "Tool execution denied by policy. no pushes";
+    const gemini = tableOf("gemini");
+    for (const host of ["gemini", "gemini-cli", "some-other-agent"]) {
+      expect(recognizeDenial({ host, text, tables: [tableOf("codex"), gemini] })).toMatchObject({
+        source: "rule",
+        host: "gemini",
+        reason: "no pushes",
+      });
+    }
+    expect(recognizeDenial({ host: "codex", text, tables: [tableOf("codex"), gemini] })).toBeUndefined();
+    // an alias selects its host's table alone: another host's text is not read
+    const codexText = "rejected by user";
+    expect(recognizeDenial({ text: codexText, tables: TABLES })).toMatchObject({ host: "codex" });
+    for (const host of ["gemini-cli", "qwen-code", "claude", "claude-agent-sdk"]) {
+      expect(recognizeDenial({ host, text: codexText, tables: TABLES }), host).toBeUndefined();
+    }
+  });
+
+  it("reads a host's structured verdict in the metadata only with that host's table", () => {
+    const input = { text: "not now", metadata: { permission_decision: { decision: "reject", source: "user_reject" } } };
+    expect(recognizeDenial({ ...input, tables: [tableOf("codex")] })).toBeUndefined();
+    expect(recognizeDenial({ ...input, host: "claude-agent-sdk", tables: TABLES })).toMatchObject({
+      source: "user",
+      host: "claude-code",
+    });
+  });
+});
+
 describe("recognizeDenial properties", () => {
   it("a call the host reports as successful is never a denial", () => {
     const texts = fc.oneof(
@@ -421,7 +483,7 @@ describe("recognizeDenial properties", () => {
     );
     fc.assert(
       fc.property(texts, fc.constantFrom(undefined, "claude-code", "opencode", "codex"), (text, host) => {
-        expect(recognizeDenial({ text, host, isError: false })).toBeUndefined();
+        expect(recognize({ text, host, isError: false })).toBeUndefined();
       }),
     );
   });
@@ -432,9 +494,9 @@ describe("recognizeDenial properties", () => {
         fc.string({ maxLength: 300 }),
         fc.constantFrom(undefined, "gemini", "qwen", "agent-code"),
         (text, host) => {
-          const result = recognizeDenial({ text: `PreToolUse:Bash hook error: ${text}`, host });
+          const result = recognize({ text: `PreToolUse:Bash hook error: ${text}`, host });
           if (result !== undefined) expect(result.reason.length).toBeGreaterThan(0);
-          recognizeDenial({ text, host });
+          recognize({ text, host });
         },
       ),
     );

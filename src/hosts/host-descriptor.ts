@@ -1,4 +1,5 @@
 import type { CoreOptions } from "../core/config.js";
+import type { HostDenialTable } from "../detect/denial-text-rule.js";
 import type { DoctorCheck, DoctorContext } from "./common/doctor-check.js";
 import type { HookHost } from "./common/hook-host.js";
 import type { HostPolicyRules } from "./common/host-policy-rules.js";
@@ -62,6 +63,12 @@ export interface HostDescriptor {
     example: string;
     load: () => Promise<(options: ImportSourceOptions) => ImportedConfig>;
   };
+  /**
+   * What the host shows the model when it refuses a call (`recognizeDenial` reads it: `toolgate analyze`, the
+   * host's own transcript readers). The table is named as the host; a host whose tool results read as another's (the
+   * Agent SDK runs Claude Code) has none and is an alias in that host's table.
+   */
+  readonly denialTexts?: () => Promise<HostDenialTable>;
   /** escalation defaults for the host, applied under the config (a config file and the environment still decide) */
   readonly escalationDefaults?: CoreOptions;
 }

@@ -1,3 +1,4 @@
+import type { HostDenialTable } from "../detect/denial-text-rule.js";
 import { aiSdkHost } from "./ai-sdk/host.js";
 import { claudeAgentSdkHost } from "./claude-agent-sdk/host.js";
 import { claudeCodeHost } from "./claude-code/host.js";
@@ -35,4 +36,12 @@ export function hostsWith<Part extends keyof HostDescriptor>(
   return HOSTS.filter(
     (host): host is HostDescriptor & Required<Pick<HostDescriptor, Part>> => host[part] !== undefined,
   );
+}
+
+/**
+ * Every registered host's denial texts, in registry order: the tables `recognizeDenial` reads with. Loads each
+ * host's table module (small data) and nothing else of the host.
+ */
+export function hostDenialTables(): Promise<readonly HostDenialTable[]> {
+  return Promise.all(hostsWith("denialTexts").map((host) => host.denialTexts()));
 }

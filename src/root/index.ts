@@ -4,6 +4,7 @@
  * stays runtime-neutral.
  */
 
+export { hostDenialTables } from "../hosts/registry.js";
 export { openStore } from "../store/open-store.js";
 export { CONFIG_FILE_NAMES, configFiles, findProjectConfig } from "./config-files.js";
 export { type CreatePolicyOptions, createPolicy, type Policy } from "./create-policy.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runHook } from "../../src/hook-runtime/run-hook.js";
 import type { HookAnswer, HookHost } from "../../src/hosts/common/hook-host.js";
-import { HOSTS, hostsWith } from "../../src/hosts/registry.js";
+import { HOSTS, hostDescriptor, hostsWith } from "../../src/hosts/registry.js";
 import { sessionFileName } from "../../src/store/file/session-file-name.js";
 import { HOOK_HOST_DRIVERS } from "./hook-host-drivers.js";
 
@@ -76,6 +76,23 @@ describe("every registered host", () => {
         .map((host) => host.name)
         .filter((name) => !(name in HOOK_HOST_DRIVERS)),
     ).toEqual([]);
+  });
+});
+
+describe("the hosts' denial texts", () => {
+  it("each table is named as its host is registered; an alias is a host without a table, claimed once", async () => {
+    const aliases: string[] = [];
+    for (const host of hostsWith("denialTexts")) {
+      const table = await host.denialTexts();
+      expect(table.host).toBe(host.name);
+      expect(table.rules.length).toBeGreaterThan(0);
+      // an alias is a host without a table of its own (the Agent SDK reads Claude Code's)
+      for (const alias of table.aliases ?? []) {
+        expect(hostDescriptor(alias)?.denialTexts, `${table.host}'s alias ${alias}`).toBeUndefined();
+        aliases.push(alias);
+      }
+    }
+    expect(new Set(aliases).size).toBe(aliases.length);
   });
 });
 

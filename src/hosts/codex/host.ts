@@ -35,4 +35,5 @@ export const codexHost: HostDescriptor = {
     (await import("./codex-exec-json.js")).codexExecJson,
     (await import("./codex-text.js")).codexText,
   ],
+  denialTexts: async () => (await import("./codex-denial-texts.js")).CODEX_DENIAL_TEXTS,
 };

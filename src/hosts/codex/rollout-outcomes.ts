@@ -1,5 +1,8 @@
 import type { DenialSource } from "../../core/events.js";
 import { recognizeDenial } from "../../detect/recognize-denial.js";
+import { CODEX_DENIAL_TEXTS } from "./codex-denial-texts.js";
+
+const CODEX_TABLES = [CODEX_DENIAL_TEXTS];
 
 /** One call of a Codex rollout that Codex (not toolgate) refused, as the model was told. */
 export interface RolloutDenial {
@@ -77,7 +80,7 @@ export function rolloutDenials(text: string): RolloutDenial[] {
     const output = outputText(payload["output"]);
     // an output that shows the command ran (an exit code) is not a refusal by Codex; PostToolUse reports it
     if (/^(Chunk ID|Process exited with code|Exit code)/m.test(output.slice(0, 300))) continue;
-    const recognized = recognizeDenial({ host: "codex", text: output, isError: true });
+    const recognized = recognizeDenial({ tables: CODEX_TABLES, host: "codex", text: output, isError: true });
     if (recognized === undefined) continue;
     denials.set(callId, { toolUseId: callId, ...call, source: recognized.source, text: output });
   }

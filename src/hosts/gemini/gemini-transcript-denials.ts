@@ -1,5 +1,6 @@
 import type { DenialSource } from "../../core/events.js";
 import { recognizeDenial } from "../../detect/recognize-denial.js";
+import { GEMINI_DENIAL_TEXTS } from "./gemini-denial-texts.js";
 
 /** One refused call in a Gemini CLI session file that toolgate's hooks could not see. */
 export interface GeminiTranscriptDenial {
@@ -10,6 +11,8 @@ export interface GeminiTranscriptDenial {
   source: DenialSource;
   text: string;
 }
+
+const GEMINI_TABLES = [GEMINI_DENIAL_TEXTS];
 
 /** A run a hook ended: its call was toolgate's abort (or another hook's stop), not a denial to record again. */
 const HOOK_STOP = /^Agent execution stopped by hook:/;
@@ -38,7 +41,7 @@ export function geminiTranscriptDenials(text: string): GeminiTranscriptDenial[] 
       if (typeof call?.["id"] !== "string" || call["status"] !== "error") continue;
       const error = errorText(call["result"]);
       if (error === undefined || HOOK_STOP.test(error)) continue;
-      const recognized = recognizeDenial({ host: "gemini", text: error, isError: true });
+      const recognized = recognizeDenial({ tables: GEMINI_TABLES, host: "gemini", text: error, isError: true });
       if (recognized === undefined || recognized.source === "hook") continue;
       denials.set(call["id"], {
         toolUseId: call["id"],

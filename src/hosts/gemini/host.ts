@@ -42,5 +42,6 @@ export const geminiHost: HostDescriptor = {
     (await import("./gemini-stream-json.js")).geminiStreamJson,
     (await import("./gemini-output-log.js")).geminiOutputLog,
   ],
+  denialTexts: async () => (await import("./gemini-denial-texts.js")).GEMINI_DENIAL_TEXTS,
   permissionRules: async () => (await import("./gemini-policy-rules.js")).geminiPolicyRules,
 };

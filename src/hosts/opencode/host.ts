@@ -44,4 +44,5 @@ export const opencodeHost: HostDescriptor = {
     (await import("./opencode-run-json.js")).opencodeRunJson,
     (await import("./opencode-run-text.js")).opencodeRunText,
   ],
+  denialTexts: async () => (await import("./opencode-denial-texts.js")).OPENCODE_DENIAL_TEXTS,
 };

@@ -40,4 +40,5 @@ export const qwenHost: HostDescriptor = {
     (await import("./qwen-stream-json.js")).qwenStreamJson,
     (await import("./qwen-text.js")).qwenText,
   ],
+  denialTexts: async () => (await import("./qwen-denial-texts.js")).QWEN_DENIAL_TEXTS,
 };

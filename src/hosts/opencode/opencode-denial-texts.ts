@@ -1,9 +1,10 @@
-import type { HostDenialTable } from "../denial-text-rule.js";
+import type { HostDenialTable } from "../../detect/denial-text-rule.js";
 
 /**
  * opencode 1.18.x (`permission/next.ts` errors, `opencode run` stderr). `opencode run` auto-rejects asks with the
  * same Rejected text a person produces; pass `metadata.interactive: false` (or recognise the stderr line) to get
  * `headless`.
+ * The plugin reads the same texts in more detail (the deny rule, a person's feedback) in `opencode-denial-text.ts`.
  */
 export const OPENCODE_DENIAL_TEXTS: HostDenialTable = {
   host: "opencode",

@@ -1,8 +1,16 @@
-import type { HostDenialTable } from "../denial-text-rule.js";
+import type { HostDenialTable } from "../../detect/denial-text-rule.js";
 
-/** Gemini CLI 0.61 policy engine and scheduler texts (`functionResponse.response.error`). */
+/**
+ * Gemini CLI 0.61 policy engine and scheduler texts (`functionResponse.response.error`); the response may arrive as
+ * its JSON, `{"error": "..."}` or `{"error": {"message": "..."}}`, which `normalizeDenialText` unwraps first.
+ *
+ * Beside these texts, a command refused by Gemini CLI's sandbox fails with the OS's own words: the OS-denial keyword
+ * lists (`src/detect/os-denial-patterns.ts`) cover Gemini CLI's `parsePosixSandboxDenials`, and since Gemini CLI
+ * runs shell commands through /usr/bin/bash, a refusal reads `/usr/bin/bash: line 4: ./x.sh: Permission denied`.
+ */
 export const GEMINI_DENIAL_TEXTS: HostDenialTable = {
   host: "gemini",
+  aliases: ["gemini-cli"],
   rules: [
     {
       source: "rule",

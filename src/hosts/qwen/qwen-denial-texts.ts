@@ -1,8 +1,9 @@
-import type { HostDenialTable } from "../denial-text-rule.js";
+import type { HostDenialTable } from "../../detect/denial-text-rule.js";
 
 /** Qwen Code 0.24 (`coreToolScheduler.ts`, `autoMode.ts`) texts. */
 export const QWEN_DENIAL_TEXTS: HostDenialTable = {
   host: "qwen",
+  aliases: ["qwen-code"],
   rules: [
     {
       source: "headless",

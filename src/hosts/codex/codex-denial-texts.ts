@@ -1,8 +1,12 @@
-import type { HostDenialTable } from "../denial-text-rule.js";
+import type { HostDenialTable } from "../../detect/denial-text-rule.js";
 
 /**
  * Codex CLI 0.169 texts. Rejections arrive as Rust debug output
  * (`exec_command failed: CreateProcess { message: "Rejected(\"...\")" }`); `normalizeDenialText` unwraps them first.
+ *
+ * Beside these texts, a Codex command refused by its sandbox fails with the OS's own words: the OS-denial keyword
+ * lists (`src/detect/os-denial-patterns.ts`) cover Codex's `is_likely_sandbox_denied`, and Codex's Linux sandbox
+ * uses seccomp for the network, so a SIGSYS kill inside it reads as `sandbox-network` (`classify-os-denial.ts`).
  */
 export const CODEX_DENIAL_TEXTS: HostDenialTable = {
   host: "codex",

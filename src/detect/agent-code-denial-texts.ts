@@ -1,6 +1,10 @@
-import type { HostDenialTable } from "../denial-text-rule.js";
+import type { HostDenialTable } from "./denial-text-rule.js";
 
-/** agent-code (avala-ai/agent-code) `tools/executor.rs` and `query/mod.rs` texts. */
+/**
+ * agent-code (avala-ai/agent-code) `tools/executor.rs` and `query/mod.rs` texts. agent-code is not a toolgate host
+ * (no folder under src/hosts/, nothing installs into it): its table is here for library users who run it and pass it
+ * to `recognizeDenial` themselves (`toolgate/detect` exports it).
+ */
 export const AGENT_CODE_DENIAL_TEXTS: HostDenialTable = {
   host: "agent-code",
   rules: [
