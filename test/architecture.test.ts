@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /**
@@ -236,5 +237,133 @@ describe("architecture", () => {
     expect(importsOf('const x = await import("pg");')).toEqual(["pg"]);
     expect(forbiddenCalls.some(([pattern]) => pattern.test(stripComments("const t = Date.now();")))).toBe(true);
     expect(forbiddenCalls.some(([pattern]) => pattern.test(stripComments("// Date.now() in a comment")))).toBe(false);
+  });
+});
+
+/** The static value imports of a file (type-only imports and lazy `import()` cannot make a load-order cycle). */
+function valueImportsOf(file: string, source: string): string[] {
+  const targets: string[] = [];
+  const pattern = /^\s*(?:import|export)\s+(?!type\b)([^;]*?)\s+from\s+["'](\.[^"']+)["']/gms;
+  for (const match of stripComments(source).matchAll(pattern)) {
+    const names = (match[1] as string).trim();
+    // `import { type A, type B }` is type-only too
+    if (/^\{\s*(?:type\s+\w+(?:\s+as\s+\w+)?\s*,?\s*)+\}$/.test(names)) continue;
+    targets.push(resolve(dirname(file), match[2] as string).replace(/\.js$/, ".ts"));
+  }
+  return targets;
+}
+
+/** The strongly connected groups of more than one file (Tarjan): each is an import cycle. */
+function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const connect = (file: string): void => {
+    index.set(file, next);
+    low.set(file, next++);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        connect(target);
+        low.set(file, Math.min(low.get(file) as number, low.get(target) as number));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file) as number, index.get(target) as number));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      group.push(relative(root, member));
+    } while (member !== file);
+    if (group.length > 1 || (graph.get(file) ?? []).includes(file)) cycles.push(group.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) connect(file);
+  return cycles;
+}
+
+/**
+ * Exported functions take at most two positional parameters; more go into an options object (a third parameter
+ * is allowed only as that object, named `options`). The exceptions keep a signature every caller knows: the
+ * reducer's `(state, event, config)` and the hyperscript `h(tag, attributes, ...children)`, and `plural(count,
+ * one, many)`.
+ */
+const POSITIONAL_EXCEPTIONS = new Set([
+  "src/core/step.ts:step",
+  "src/core/step.ts:stepGeneral",
+  "src/core/fast-step.ts:fastStep",
+  "src/dashboard/web/dom.ts:h",
+  "src/core/plural.ts:plural",
+]);
+
+function positionalProblems(file: string, source: string): string[] {
+  const sourceFile = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const problems: string[] = [];
+  const check = (name: string, parameters: ts.NodeArray<ts.ParameterDeclaration>, node: ts.Node): void => {
+    if (parameters.length <= 2) return;
+    const third = parameters[2];
+    if (parameters.length === 3 && third !== undefined && third.name.getText(sourceFile) === "options") return;
+    const where = `${relative(root, file)}:${name}`;
+    if (POSITIONAL_EXCEPTIONS.has(where)) return;
+    const line = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1;
+    problems.push(`${relative(root, file)}:${line} ${name} takes ${parameters.length} positional parameters`);
+  };
+  for (const statement of sourceFile.statements) {
+    const exported = ts.canHaveModifiers(statement)
+      ? (ts.getModifiers(statement) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)
+      : false;
+    if (!exported) continue;
+    if (ts.isFunctionDeclaration(statement) && statement.name !== undefined) {
+      check(statement.name.text, statement.parameters, statement);
+    } else if (ts.isVariableStatement(statement)) {
+      for (const declaration of statement.declarationList.declarations) {
+        const value = declaration.initializer;
+        if (value !== undefined && (ts.isArrowFunction(value) || ts.isFunctionExpression(value))) {
+          check(declaration.name.getText(sourceFile), value.parameters, statement);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+describe("shape of the code", () => {
+  const files = sourceFiles(join(root, "src")).filter((file) => !file.endsWith(".d.ts"));
+
+  it("no import cycles among the source files (static value imports)", () => {
+    const graph = new Map(files.map((file) => [file, valueImportsOf(file, readFileSync(file, "utf8"))] as const));
+    expect(importCycles(graph)).toEqual([]);
+  });
+
+  it("the cycle check finds a cycle, and ignores type-only imports", () => {
+    const a = join(root, "src", "a.ts");
+    const b = join(root, "src", "b.ts");
+    expect(
+      importCycles(
+        new Map([
+          [a, valueImportsOf(a, 'import { x } from "./b.js";')],
+          [b, valueImportsOf(b, 'export { y } from "./a.js";')],
+        ]),
+      ),
+    ).toEqual([["src/a.ts", "src/b.ts"]]);
+    expect(valueImportsOf(a, 'import type { X } from "./b.js";\nimport { type Y } from "./b.js";')).toEqual([]);
+  });
+
+  it("exported functions take at most two positional parameters (then an options object)", () => {
+    const problems = files.flatMap((file) => positionalProblems(file, readFileSync(file, "utf8")));
+    expect(problems).toEqual([]);
+  });
+
+  it("the parameter check catches three positional parameters and lets an options object through", () => {
+    const file = join(root, "src", "x.ts");
+    expect(positionalProblems(file, "export function f(a: 1, b: 2, c: 3) {}")).toHaveLength(1);
+    expect(positionalProblems(file, "export const f = (a: 1, b: 2, c: 3, d: 4) => 0;")).toHaveLength(1);
+    expect(positionalProblems(file, "export function f(a: 1, b: 2, options: {}) {}")).toEqual([]);
+    expect(positionalProblems(file, "function f(a: 1, b: 2, c: 3) {}")).toEqual([]);
   });
 });

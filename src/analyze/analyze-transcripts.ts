@@ -87,7 +87,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
       skip: () => {
         skippedLines += 1;
       },
-      lines: (keep) => readLines(file, onLine, keep),
+      lines: (keep) => readLines(file, { onLine, keep }),
     };
     for await (const fact of format.read(source)) {
       if (options.sessionId !== undefined && !fact.sessionId.startsWith(options.sessionId)) continue;

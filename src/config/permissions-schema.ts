@@ -31,7 +31,9 @@ export const permissionsSchema = z
           .strict(),
       )
       .optional()
-      .describe("prioritised rules, as `toolgate import <host>` writes them (a host's last-match-wins order or its tiers as priorities)"),
+      .describe(
+        "prioritised rules, as `toolgate import <host>` writes them (a host's last-match-wins order or its tiers as priorities)",
+      ),
     defaultMode: mode.optional().describe("permission mode when the host names none"),
     neverGrant: z.array(ruleString).optional().describe("calls a session grant may never cover: `Bash(rm *)`"),
     additionalDirectories: z.array(z.string()).optional().describe("more working directories"),

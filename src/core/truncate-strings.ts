@@ -22,8 +22,8 @@ export const DEFAULT_VALUE_LIMITS: Omit<ValueLimits, "maxLength"> = {
   maxNodes: 1000,
 };
 
-export function truncateStrings(value: unknown, maxLength: number, limits: Partial<ValueLimits> = {}): unknown {
-  const all: ValueLimits = { ...DEFAULT_VALUE_LIMITS, maxLength, ...limits };
+export function truncateStrings(value: unknown, maxLength: number, options: Partial<ValueLimits> = {}): unknown {
+  const all: ValueLimits = { ...DEFAULT_VALUE_LIMITS, maxLength, ...options };
   return bound(value, { limits: all, nodes: 0 }, 0);
 }
 

@@ -10,7 +10,8 @@ function padTo(text: string, width: number): string {
 }
 
 /** Word-wraps `text` to `width` columns; continuation lines start with `hang` spaces. Never cuts a word. */
-export function wrap(text: string, width: number, hang = 2): string[] {
+export function wrap(text: string, width: number, options: { hang?: number } = {}): string[] {
+  const hang = options.hang ?? 2;
   const lines: string[] = [];
   let line = "";
   for (const word of text.split(/ +/)) {
@@ -35,7 +36,7 @@ export function renderDemo(result: DemoResult, width = 120): string {
   const intro =
     "A headless agent is asked to clean build/. Deleting needs approval, and nobody can approve in -p mode. " +
     "The agent keeps retrying with small variations. Same agent, same host, twice:";
-  out.push(...wrap(intro, Math.max(80, width), 0), "");
+  out.push(...wrap(intro, Math.max(80, width), { hang: 0 }), "");
   out.push(`${padTo("turn  command", LEFT)} ${padTo("without toolgate", MIDDLE)} with toolgate`);
   out.push(`${"-".repeat(LEFT)} ${"-".repeat(MIDDLE)} ${"-".repeat(rightWidth)}`);
   const shown = Math.min(result.steps.length, result.callsWith + 2);
@@ -66,7 +67,7 @@ export function renderDemo(result: DemoResult, width = 120): string {
     `with toolgate:    ${result.callsWith} calls, ${result.deniedWith} denied, the run exits ${result.exitWith}${aborted}`,
   );
   out.push("(`toolgate run -- <agent>` returns these exit codes to its caller; the demo itself exits 0)");
-  if (result.abortError !== undefined) out.push("", ...wrap(result.abortError, Math.max(80, width), 0));
+  if (result.abortError !== undefined) out.push("", ...wrap(result.abortError, Math.max(80, width), { hang: 0 }));
   out.push("", `calls saved: ${result.callsWithout - result.callsWith} of ${result.callsWithout}`);
   return `${out.join("\n")}\n`;
 }

@@ -41,10 +41,10 @@ export function defaultPorts(options: { redaction?: RedactOptions } = {}): CallP
     describeCall(tool, input) {
       // one walk over the input and the pattern derived from it, so a secret found in the input also goes from the
       // pattern when the pattern quotes it in a form no detector recognises (a normalised path)
-      const [redacted, pattern] = redactor.redactValue([input, commandPattern(tool, input, shellOf(tool, input))]) as [
-        unknown,
-        string,
-      ];
+      const [redacted, pattern] = redactor.redactValue([
+        input,
+        commandPattern(tool, input, { shell: shellOf(tool, input) }),
+      ]) as [unknown, string];
       return {
         signature: callSignature(tool, redacted),
         pattern,
@@ -56,7 +56,9 @@ export function defaultPorts(options: { redaction?: RedactOptions } = {}): CallP
     redactText: redactor.redactText,
     grantScope: (request) => minimumGrantScope(request),
     suggestRule: (tool, input) =>
-      (redactor.redactValue([input, suggestRule(tool, input, shellOf(tool, input))]) as [unknown, string])[1],
+      (
+        redactor.redactValue([input, suggestRule(tool, input, { shell: shellOf(tool, input) })]) as [unknown, string]
+      )[1],
     shellOf,
   };
 }

@@ -49,16 +49,14 @@ export function runHookEntry(options: {
     enableNodeCompileCache(loaded.cacheDirectory);
     const hookMain = loaded.exports["hookMain"] as (
       argv: readonly string[],
-      onAnswered: (exitCode: number) => void,
-      stdinText?: string,
+      options: { onAnswered: (exitCode: number) => void; stdinText?: string },
     ) => Promise<number>;
-    hookMain(
-      argv,
-      (exitCode) => {
+    hookMain(argv, {
+      onAnswered: (exitCode) => {
         answered = exitCode;
       },
-      stdinText,
-    ).then((code) => exit(code, loaded), crashed);
+      ...(stdinText === undefined ? {} : { stdinText }),
+    }).then((code) => exit(code, loaded), crashed);
   } catch (error) {
     failed(error);
   }

@@ -18,10 +18,13 @@ import { writeAll } from "./write-hook-answer.js";
  */
 export async function hookMain(
   argv: readonly string[],
-  onAnswered?: (exitCode: 0 | 1 | 2) => void,
-  /** the event, when the caller already read stdin (the launcher does, to pick its code cache) */
-  stdinText?: string,
+  options: {
+    onAnswered?: (exitCode: 0 | 1 | 2) => void;
+    /** the event, when the caller already read stdin (the launcher does, to pick its code cache) */
+    stdinText?: string;
+  } = {},
 ): Promise<number> {
+  const { onAnswered, stdinText } = options;
   if (argv[0] === "--version" || argv[0] === "-v") {
     writeAll(1, `${packageVersion()}\n`);
     return 0;

@@ -15,14 +15,19 @@ const DIRECTORY_TOOLS = new Set(["Grep", "Glob", "LS"]);
  * - WebFetch: the domain;
  * - MCP and other tools: the tool name.
  */
-export function commandPattern(tool: string, input: unknown, shell?: ShellAnalysis): string {
+export function commandPattern(
+  tool: string,
+  input: unknown,
+  /** `shell`: the command's analysis when the caller already has it */
+  options: { shell?: ShellAnalysis | undefined } = {},
+): string {
   const canonical = canonicalToolName(tool);
   const family = toolFamily(canonical);
   if (family === "shell") {
     const command = commandOf(input);
     // a command toolgate cannot read (refused by the policy) escalates as the tool
     if (command === undefined) return canonical;
-    const { subcommands } = shell ?? analyzeShellCommand(command);
+    const { subcommands } = options.shell ?? analyzeShellCommand(command);
     const main = subcommands.find((sub) => sub.words[0] !== "cd") ?? subcommands[0];
     if (main === undefined || main.words.length === 0) return command.trim().split(/\s+/)[0] ?? "";
     return commandPrefix(main.words).join(" ");

@@ -158,7 +158,7 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     };
     const outcome =
       family === "shell"
-        ? evaluateShell(call.input, applicable, context, call.shell)
+        ? evaluateShell(call.input, { rules: applicable, context, shell: call.shell })
         : evaluateTool({ tool, input: call.input, rules: applicable, context, neverGrant: forbidden });
     const decision = applyMode(outcome, { mode, interactive });
     return subject === undefined ? decision : cache.set(tool, variant, subject, decision);

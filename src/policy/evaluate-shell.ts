@@ -20,10 +20,14 @@ import { indexToolRules, matchingCommandRules, type ToolRules } from "./tool-rul
  */
 export function evaluateShell(
   input: unknown,
-  rules: ToolRules,
-  context: EvaluationContext,
-  shell?: ShellAnalysis,
+  options: {
+    rules: ToolRules;
+    context: EvaluationContext;
+    /** the command's analysis when the caller already has it */
+    shell?: ShellAnalysis | undefined;
+  },
 ): Outcome {
+  const { rules, context, shell } = options;
   const reading = readShellCommand(input);
   // what toolgate cannot read, it cannot check: refused, whatever the rules, grants and mode say
   if ("unreadable" in reading) return unreadable(reading.unreadable);
@@ -38,7 +42,7 @@ export function evaluateShell(
   const parts: Outcome[] = [];
   for (const sub of subcommands) {
     const matches = whole.slice();
-    matchingCommandRules(rules, sub, matches);
+    matchingCommandRules(rules, { sub, into: matches });
     if (context.shellPathRules.length > 0) matchingPathRules(sub, context, matches);
     parts.push(decideSubcommand({ sub, matches, rules, context, hasCd }));
   }
@@ -112,7 +116,7 @@ function decideSubcommand(options: {
     const script = shellScriptOf(sub);
     if (script !== undefined) {
       const denyOnly = indexToolRules(options.rules.deny);
-      const inner = evaluateShell({ command: script }, denyOnly, { ...context, grants: [] });
+      const inner = evaluateShell({ command: script }, { rules: denyOnly, context: { ...context, grants: [] } });
       if (inner.behavior === "deny") {
         return {
           behavior: "ask",

@@ -22,7 +22,7 @@ describe("indexToolRules", () => {
         const index = indexToolRules(rules);
         for (const sub of analyzeShellCommand(command).subcommands) {
           const found: typeof rules = [];
-          matchingCommandRules(index, sub, found);
+          matchingCommandRules(index, { sub, into: found });
           const expected = rules.filter(
             (rule) => rule.kind === "command" && (rule.test(sub.text) || rule.test(sub.plain)),
           );

@@ -43,9 +43,10 @@ export function indexToolRules(rules: readonly CompiledRule[]): ToolRules {
 /** Command rules that match a subcommand (its text as written or after quote removal), in rule order. */
 export function matchingCommandRules(
   rules: ToolRules,
-  sub: { text: string; plain: string; head: string; plainHead: string },
-  into: CompiledRule[],
+  /** `sub`: the subcommand; `into`: where the matching rules are appended */
+  options: { sub: { text: string; plain: string; head: string; plainHead: string }; into: CompiledRule[] },
 ): void {
+  const { sub, into } = options;
   const first = rules.commandByWord.get(sub.head);
   if (first !== undefined) for (const rule of first) if (rule.test(sub.text) || rule.test(sub.plain)) into.push(rule);
   if (sub.plainHead !== sub.head) {

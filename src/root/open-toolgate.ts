@@ -2,10 +2,12 @@ import type { AuditOptions } from "../config/audit-schema.js";
 import type { ToolgateConfig } from "../config/schema.js";
 import type { CoreOptions, CorePorts } from "../core/config.js";
 import type { Effect } from "../core/effects.js";
+import type { ToolCall } from "../core/events.js";
 import type { AuditEvent } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import type { FailureInput, OsDenial } from "../guard/classify-failure.js";
 import { type AuditSink, createGuard, type Guard, type PolicyEvaluator } from "../guard/create-guard.js";
+import type { DecideResult } from "../guard/types.js";
 import type { DenialStore, SessionStateStore } from "../store/ports.js";
 import type { Policy } from "./build-policy.js";
 import { loadToolgateSetup, type ToolgateSetupOptions } from "./load-toolgate-setup.js";
@@ -125,22 +127,23 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
   });
   const opened = guard;
   return {
-    guard: watchGuardEvents(
-      opened,
+    guard: watchGuardEvents(opened, {
       activity,
-      localFirst
-        ? (sessionId, call, result) =>
-            spoolUnrecordedRefusal({
-              denials: trail.denials,
-              config: opened.config,
-              session: activity.sessions.get(sessionId),
-              sessionId,
-              call,
-              result,
-              onError,
-            })
-        : undefined,
-    ),
+      ...(localFirst
+        ? {
+            afterDecide: (sessionId: string, call: ToolCall, result: DecideResult) =>
+              spoolUnrecordedRefusal({
+                denials: trail.denials,
+                config: opened.config,
+                session: activity.sessions.get(sessionId),
+                sessionId,
+                call,
+                result,
+                onError,
+              }),
+          }
+        : {}),
+    }),
     policy,
     config,
     sources: setup.sources,

@@ -1,5 +1,5 @@
-import type { StoreOptions } from "../config/store-schema.js";
 import type { ToolgateConfig } from "../config/schema.js";
+import type { StoreOptions } from "../config/store-schema.js";
 import { createRedactor, type RedactOptions } from "../detect/redact.js";
 import { createRedactOptions } from "../detect-node/redact-options.js";
 import { type DrainedStore, openDrainedStore } from "../store/open-drained-store.js";
@@ -45,7 +45,10 @@ export function openReadSide(options: ReadSideOptions): ReadSide {
 }
 
 /** The read side's openers over a config already loaded (by `loadToolgateSetup`, say) and its environment. */
-export function readSideOf(config: ToolgateConfig, environment: Readonly<Record<string, string | undefined>>): ReadSide {
+export function readSideOf(
+  config: ToolgateConfig,
+  environment: Readonly<Record<string, string | undefined>>,
+): ReadSide {
   const env = { ...environment };
   const storeOptions: { config?: StoreOptions } = config.store ? { config: config.store as StoreOptions } : {};
   const redactOptions = createRedactOptions(config.redaction, env);

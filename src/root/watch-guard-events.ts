@@ -31,10 +31,13 @@ const BOUNDARY = new Set<keyof GuardSession>(["end"]);
  */
 export function watchGuardEvents(
   guard: Guard,
-  activity: GuardActivity,
-  /** after each `decide` of a session, with its call and result (never throws into the caller) */
-  afterDecide?: (sessionId: string, call: ToolCall, result: DecideResult) => void,
+  options: {
+    activity: GuardActivity;
+    /** after each `decide` of a session, with its call and result (never throws into the caller) */
+    afterDecide?: (sessionId: string, call: ToolCall, result: DecideResult) => void;
+  },
 ): Guard {
+  const { activity, afterDecide } = options;
   return {
     config: guard.config,
     drain: () => guard.drain(),

@@ -309,7 +309,7 @@ describe("the bundled hook entry", () => {
     ],
     [
       "an exception after the answer keeps the answer's code",
-      "exports.hookMain = (argv, answered) => { answered(0); setTimeout(() => { throw new Error('late') }, 0); return new Promise(() => {}); };",
+      "exports.hookMain = (argv, { onAnswered }) => { onAnswered(0); setTimeout(() => { throw new Error('late') }, 0); return new Promise(() => {}); };",
       0,
       /late \(after the answer\)/,
     ],

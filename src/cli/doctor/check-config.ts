@@ -29,7 +29,7 @@ export function checkConfig(context: DoctorContext): ConfigCheck {
       ),
     ];
     for (const warning of loaded.warnings) {
-      checks.push(warn("config", warning.message, "Fix or unset the environment variable named above."));
+      checks.push(warn("config", warning.message, { fix: "Fix or unset the environment variable named above." }));
     }
     return { checks, store: loaded.config.store as StoreOptions | undefined };
   } catch (error) {
@@ -39,6 +39,6 @@ export function checkConfig(context: DoctorContext): ConfigCheck {
       error.code === "CONFIG_NOT_FOUND"
         ? "Point TOOLGATE_CONFIG at an existing toolgate.config.json, or unset it."
         : `Edit ${file ?? "the file named above"} as the lines above say (until then toolgate's hooks deny every tool call), then run \`toolgate doctor\` again.`;
-    return { checks: [fail("config", error.message, fix)], store: undefined };
+    return { checks: [fail("config", error.message, { fix: fix })], store: undefined };
   }
 }

@@ -10,9 +10,7 @@ export function checkNode(version: string): DoctorCheck {
   const newEnough = major > MINIMUM_NODE[0] || (major === MINIMUM_NODE[0] && minor >= MINIMUM_NODE[1]);
   return newEnough
     ? ok("node", `Node ${version} (toolgate needs ${needed} or newer)`)
-    : fail(
-        "node",
-        `Node ${version} is older than ${needed}`,
-        `Install Node ${needed} or newer (nodejs.org, or nvm install 22).`,
-      );
+    : fail("node", `Node ${version} is older than ${needed}`, {
+        fix: `Install Node ${needed} or newer (nodejs.org, or nvm install 22).`,
+      });
 }

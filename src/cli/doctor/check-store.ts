@@ -20,26 +20,24 @@ export async function checkStore(context: DoctorContext, config: StoreOptions | 
     location = resolveStoreLocation({ env: { ...context.env }, ...(config ? { config } : {}), home: context.home });
   } catch (error) {
     if (!ToolgateError.is(error)) throw error;
-    return fail("store", error.message, "Fix TOOLGATE_DATABASE_URL or the config's store section as said above.");
+    return fail("store", error.message, {
+      fix: "Fix TOOLGATE_DATABASE_URL or the config's store section as said above.",
+    });
   }
   if (location.engine === "memory") return ok("store", "in memory (TOOLGATE_DB=off): nothing is kept after a run");
   if (location.engine === "postgres") return checkOpen("postgres", location, config);
   const file = location.filename;
   if (file === ":memory:") return ok("store", "in memory (TOOLGATE_DB=:memory:)");
   if (existsSync(file) && statSync(file).isDirectory()) {
-    return fail(
-      "store",
-      `${file} is a directory, not a SQLite database file`,
-      `Set TOOLGATE_DB to a file path such as ${join(file, "toolgate.db")}, or unset it for ~/.toolgate/toolgate.db.`,
-    );
+    return fail("store", `${file} is a directory, not a SQLite database file`, {
+      fix: `Set TOOLGATE_DB to a file path such as ${join(file, "toolgate.db")}, or unset it for ~/.toolgate/toolgate.db.`,
+    });
   }
   const directory = nearestExisting(dirname(file));
   if (!writable(directory)) {
-    return fail(
-      "store",
-      `${directory} is not writable, so toolgate cannot keep ${file}`,
-      `Make ${directory} writable (chmod u+w "${directory}"), or set TOOLGATE_DB to a writable file path.`,
-    );
+    return fail("store", `${directory} is not writable, so toolgate cannot keep ${file}`, {
+      fix: `Make ${directory} writable (chmod u+w "${directory}"), or set TOOLGATE_DB to a writable file path.`,
+    });
   }
   if (!existsSync(file)) return ok("store", `${file} will be created on first use (${directory} is writable)`);
   return checkOpen("store", location, config);
@@ -74,7 +72,7 @@ async function checkOpen(
       location.engine === "postgres"
         ? "Start the server or correct TOOLGATE_DATABASE_URL (postgres://user@host:5432/db); unset it to use SQLite."
         : "Fix the cause above, or set TOOLGATE_DB to another file path (a new file is created).";
-    return fail(name, (error as Error).message, fix);
+    return fail(name, (error as Error).message, { fix: fix });
   } finally {
     clearTimeout(timer);
   }

@@ -17,11 +17,9 @@ export async function runDoctor(context: DoctorContext): Promise<DoctorCheck[]> 
       .filter(({ doctor }) => doctor.locations !== undefined)
       .map(({ host, doctor }) => `${host.displayName} (${doctor.locations?.(context).join(", ")})`);
     checks.push(
-      warn(
-        "hosts",
-        `no agent host found: looked for ${looked.join(", ")}`,
-        "Run your agent once, then `toolgate install <host>` (see `toolgate install --help`).",
-      ),
+      warn("hosts", `no agent host found: looked for ${looked.join(", ")}`, {
+        fix: "Run your agent once, then `toolgate install <host>` (see `toolgate install --help`).",
+      }),
     );
   }
   checks.push(await checkStore(context, config.store));

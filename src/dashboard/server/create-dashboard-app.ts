@@ -118,7 +118,7 @@ export function createDashboardApp(options: DashboardAppOptions): Hono {
     url.searchParams.delete("token");
     try {
       await refresh();
-      const answer = await answerApi(options, url.pathname, url.searchParams);
+      const answer = await answerApi(options, { path: url.pathname, query: url.searchParams });
       if (answer === undefined)
         return context.json({ error: { code: "NOT_FOUND", message: "No such endpoint." } }, 404);
       return context.json(answer);

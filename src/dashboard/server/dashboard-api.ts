@@ -28,7 +28,11 @@ const POLICY_TOP = 50;
  * self-contained HTML report (`toolgate analyze --html`) answer the same requests the same way. Unknown paths
  * return undefined; bad parameters throw INPUT_INVALID.
  */
-export async function answerApi(data: DashboardData, path: string, query: URLSearchParams): Promise<unknown> {
+export async function answerApi(
+  data: DashboardData,
+  request: { path: string; query: URLSearchParams },
+): Promise<unknown> {
+  const { path, query } = request;
   const now = (data.now ?? Date.now)();
   const filters = () => parseDashboardFilters(query, { now, defaultSince: data.defaultSince });
   switch (path) {

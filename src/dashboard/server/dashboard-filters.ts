@@ -52,12 +52,13 @@ export function reportCovers(filters: DashboardFilters): boolean {
 }
 
 /** The WHERE clause of the filters over `denials`, plus an optional session; values bound, never inlined. */
-export function denialWhere(
-  filters: DashboardFilters,
-  builder: SqlBuilder,
-  reader: Pick<SqlReader, "engine">,
-  extra: { sessionId?: string } = {},
-): string {
+export function denialWhere(options: {
+  filters: DashboardFilters;
+  builder: SqlBuilder;
+  reader: Pick<SqlReader, "engine">;
+  sessionId?: string;
+}): string {
+  const { filters, builder, reader } = options;
   const parts = [`at >= ${builder.value(filters.since)}`];
   if (filters.until !== undefined) parts.push(`at < ${builder.value(filters.until)}`);
   if (filters.tool !== undefined) parts.push(`canonical_tool = ${builder.value(filters.tool)}`);
@@ -68,6 +69,6 @@ export function denialWhere(
     const value = builder.value(filters.label.value);
     parts.push(reader.engine === "sqlite" ? `json_extract(labels, ${key}) = ${value}` : `labels ->> ${key} = ${value}`);
   }
-  if (extra.sessionId !== undefined) parts.push(`session_id = ${builder.value(extra.sessionId)}`);
+  if (options.sessionId !== undefined) parts.push(`session_id = ${builder.value(options.sessionId)}`);
   return `WHERE ${parts.join(" AND ")}`;
 }

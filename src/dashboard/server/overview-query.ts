@@ -100,7 +100,7 @@ async function filteredReport(options: { reader: SqlReader; filters: DashboardFi
   const { reader, filters, top } = options;
   const query = (sql: (where: string) => string) => {
     const builder = new SqlBuilder(reader);
-    const where = denialWhere(filters, builder, reader);
+    const where = denialWhere({ filters, builder, reader });
     return reader.all(sql(where), builder.params);
   };
   const [totals, days, tools, patterns, incidents] = await Promise.all([
@@ -141,7 +141,7 @@ async function filteredReport(options: { reader: SqlReader; filters: DashboardFi
 async function incidentRows(options: { reader: SqlReader; filters: DashboardFilters }) {
   const { reader, filters } = options;
   const builder = new SqlBuilder(reader);
-  const where = denialWhere(filters, builder, reader);
+  const where = denialWhere({ filters, builder, reader });
   const since = builder.value(filters.since);
   const until = filters.until === undefined ? "" : ` AND e.at < ${builder.value(filters.until)}`;
   const kinds = INCIDENT_KINDS.map((kind) => builder.value(kind)).join(", ");
@@ -175,7 +175,7 @@ async function sessionsWithEvent(options: {
   if (filters.until !== undefined) parts.push(`at < ${builder.value(filters.until)}`);
   if (filters.tool !== undefined || !reportCovers(filters)) {
     const inner = new SqlBuilder({ placeholder: (index) => reader.placeholder(builder.params.length + index) });
-    const where = denialWhere(filters, inner, reader);
+    const where = denialWhere({ filters, builder: inner, reader });
     builder.params.push(...inner.params);
     parts.push(`session_id IN (SELECT session_id FROM denials ${where})`);
   }

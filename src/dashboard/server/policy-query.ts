@@ -80,7 +80,7 @@ async function sourcesOf(options: { reader: SqlReader; filters: DashboardFilters
   if (options.signatures.length === 0) return result;
   const { reader, filters } = options;
   const builder = new SqlBuilder(reader);
-  const where = denialWhere(filters, builder, reader);
+  const where = denialWhere({ filters, builder, reader });
   const list = options.signatures.map((signature) => builder.value(signature)).join(", ");
   const rows = await reader.all(
     `SELECT signature, source, count(*) AS n FROM denials ${where} AND signature IN (${list})

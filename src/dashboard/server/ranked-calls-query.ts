@@ -18,7 +18,7 @@ export async function queryRankedCalls(options: {
 }): Promise<{ total: number; calls: CountBySignature[] }> {
   const { reader } = options;
   const builder = new SqlBuilder(reader);
-  const where = denialWhere(options.filters, builder, reader);
+  const where = denialWhere({ filters: options.filters, builder, reader });
   const grouped = await reader.all(
     `SELECT signature, count(*) AS n, min(id) AS first_id FROM denials ${where} GROUP BY signature`,
     builder.params,

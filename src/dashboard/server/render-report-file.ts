@@ -27,7 +27,7 @@ export async function renderReportFile(options: {
   const answers: Record<string, unknown> = {};
   const ask = async (path: string, params: Record<string, string> = {}) => {
     const query = new URLSearchParams(params);
-    const answer = await answerApi(data, path, query);
+    const answer = await answerApi(data, { path, query });
     answers[answerKey(path, query)] = answer;
     return answer;
   };

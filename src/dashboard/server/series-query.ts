@@ -14,7 +14,11 @@ export async function querySeriesBySource(options: {
   const { reader, filters } = options;
   const rawCount = (range: { since?: number; until?: number }) => {
     const builder = new SqlBuilder(reader);
-    const where = denialWhere({ ...filters, since: range.since ?? 0, until: range.until }, builder, reader);
+    const where = denialWhere({
+      filters: { ...filters, since: range.since ?? 0, until: range.until },
+      builder,
+      reader,
+    });
     return reader.all(`SELECT day, source, count(*) AS n FROM denials ${where} GROUP BY day, source`, builder.params);
   };
   if (!reportCovers(filters)) return rawCount({ since: filters.since, until: filters.until });

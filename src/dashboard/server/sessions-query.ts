@@ -37,12 +37,12 @@ export async function querySessions(options: {
 }): Promise<{ total: number; page: number; pageSize: number; rows: SessionRow[] }> {
   const { reader, filters } = options;
   const builder = new SqlBuilder(reader);
-  const where = denialWhere(filters, builder, reader);
+  const where = denialWhere({ filters, builder, reader });
   const direction = options.descending ? "DESC" : "ASC";
   const limit = builder.value(options.pageSize);
   const offset = builder.value(options.page * options.pageSize);
   const countBuilder = new SqlBuilder(reader);
-  const countWhere = denialWhere(filters, countBuilder, reader);
+  const countWhere = denialWhere({ filters, builder: countBuilder, reader });
   const [rows, counted] = await Promise.all([
     reader.all(
       `SELECT session_id, max(host) AS host, max(parent_session_id) AS parent, min(at) AS first_at, max(at) AS last_at,

@@ -43,7 +43,7 @@ export function checkClaudeCode(context: DoctorContext): DoctorCheck[] {
       settings = readSettings(path).settings;
     } catch (error) {
       if (!ToolgateError.is(error)) throw error;
-      checks.push(fail(name, error.message, `Fix the JSON in ${path}, then run \`toolgate doctor\` again.`));
+      checks.push(fail(name, error.message, { fix: `Fix the JSON in ${path}, then run \`toolgate doctor\` again.` }));
       continue;
     }
     const found = toolgateHookCommands(settings);
@@ -53,11 +53,9 @@ export function checkClaudeCode(context: DoctorContext): DoctorCheck[] {
     checks.push(
       hasToolgateHooks(settings)
         ? ok(name, `installed in ${path}`)
-        : warn(
-            name,
-            `${path} has toolgate hooks for some events only`,
-            `toolgate install claude-code --${scope}   # adds the missing events`,
-          ),
+        : warn(name, `${path} has toolgate hooks for some events only`, {
+            fix: `toolgate install claude-code --${scope}   # adds the missing events`,
+          }),
     );
   }
   if (!installed) {
@@ -65,7 +63,7 @@ export function checkClaudeCode(context: DoctorContext): DoctorCheck[] {
       warn(
         "claude-code hooks",
         `no toolgate hooks in ${SCOPES.map((scope) => claudeSettingsPath({ scope, cwd: projectDirectory(context), home: context.home })).join(", ")}`,
-        "toolgate install claude-code          # or --user for every project",
+        { fix: "toolgate install claude-code          # or --user for every project" },
       ),
     );
   }
@@ -77,7 +75,9 @@ export function checkClaudeCode(context: DoctorContext): DoctorCheck[] {
         warn(
           "claude-code hook command",
           `not run: ${command} comes from ${path} and Claude Code has not trusted this workspace`,
-          `Read the command in ${path}; once you trust it, run \`claude\` here and accept the trust dialog, or run \`toolgate install claude-code --${scope}\` to use this toolgate.`,
+          {
+            fix: `Read the command in ${path}; once you trust it, run \`claude\` here and accept the trust dialog, or run \`toolgate install claude-code --${scope}\` to use this toolgate.`,
+          },
         ),
       );
       continue;
@@ -89,7 +89,7 @@ export function checkClaudeCode(context: DoctorContext): DoctorCheck[] {
         : fail(
             "claude-code hook command",
             `the hook command in ${path} does not start toolgate (${probe.reason}); toolgate checks nothing in these sessions`,
-            `toolgate install claude-code --${scope}   # rewrites the command for this toolgate and node`,
+            { fix: `toolgate install claude-code --${scope}   # rewrites the command for this toolgate and node` },
           ),
     );
   }

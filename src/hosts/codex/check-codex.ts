@@ -56,7 +56,7 @@ export async function checkCodex(context: DoctorContext): Promise<DoctorCheck[]>
     const count = toolgateEntries(path);
     const name = `codex hooks (${scope})`;
     if (count instanceof Error) {
-      checks.push(fail(name, `${path} is not valid JSON (${count.message})`, `Fix the JSON in ${path}.`));
+      checks.push(fail(name, `${path} is not valid JSON (${count.message})`, { fix: `Fix the JSON in ${path}.` }));
     } else if (count > 0) {
       installed.push(path);
       checks.push(ok(name, `${path} runs toolgate on ${count} events`));
@@ -64,7 +64,9 @@ export async function checkCodex(context: DoctorContext): Promise<DoctorCheck[]>
   }
   if (installed.length === 0) {
     checks.push(
-      warn("codex hooks", "no toolgate entry in Codex's hooks.json", "toolgate install codex --user   # or --project"),
+      warn("codex hooks", "no toolgate entry in Codex's hooks.json", {
+        fix: "toolgate install codex --user   # or --project",
+      }),
     );
     return checks;
   }
@@ -75,7 +77,9 @@ export async function checkCodex(context: DoctorContext): Promise<DoctorCheck[]>
       warn(
         "codex project trust",
         `Codex does not trust ${context.cwd}, so it ignores ${projectHooks} and the project's .codex/rules`,
-        `Open \`codex\` in ${context.cwd} once and trust the project, or use \`toolgate install codex --user\`.`,
+        {
+          fix: `Open \`codex\` in ${context.cwd} once and trust the project, or use \`toolgate install codex --user\`.`,
+        },
       ),
     );
   }
@@ -86,21 +90,25 @@ export async function checkCodex(context: DoctorContext): Promise<DoctorCheck[]>
     const inactive = ours.filter((hook) => !hook.enabled || hook.trustStatus !== "trusted");
     if (ours.length === 0) {
       checks.push(
-        fail("codex hook trust", `Codex lists none of toolgate's hooks for ${context.cwd}`, MANUAL_TRUST_STEP),
+        fail("codex hook trust", `Codex lists none of toolgate's hooks for ${context.cwd}`, { fix: MANUAL_TRUST_STEP }),
       );
     } else if (inactive.length > 0) {
       checks.push(
         fail(
           "codex hook trust",
           `Codex will not run ${inactive.length} of toolgate's ${ours.length} hooks: ${inactive.map((hook) => `${hook.eventName} (${hook.enabled ? hook.trustStatus : "disabled"})`).join(", ")}`,
-          `toolgate install codex --${installed.includes(projectHooks) ? "project" : "user"}   # trusts them through codex app-server; or: ${MANUAL_TRUST_STEP}`,
+          {
+            fix: `toolgate install codex --${installed.includes(projectHooks) ? "project" : "user"}   # trusts them through codex app-server; or: ${MANUAL_TRUST_STEP}`,
+          },
         ),
       );
     } else {
       checks.push(ok("codex hook trust", `Codex trusts and runs toolgate's ${active.length} hooks here`));
     }
   } catch (error) {
-    checks.push(warn("codex hook trust", `could not ask Codex (${(error as Error).message})`, MANUAL_TRUST_STEP));
+    checks.push(
+      warn("codex hook trust", `could not ask Codex (${(error as Error).message})`, { fix: MANUAL_TRUST_STEP }),
+    );
   }
   const { files, untrustedProjectFiles } = codexRulesFiles({ cwd: context.cwd, env });
   const policy = loadCodexExecpolicy({ cwd: context.cwd, env });
@@ -112,7 +120,9 @@ export async function checkCodex(context: DoctorContext): Promise<DoctorCheck[]>
           `toolgate reads ${policy.rules.length} prefix_rule(s) from ${files.length} file(s); these forms it does not understand (Codex still applies them, and toolgate counts their refusals from the rollout):`,
           ...policy.problems.slice(0, 20).map((problem) => `${problem.source}: ${problem.message}`),
         ].join("\n"),
-        'Write them as literal prefix_rule(pattern = [...], decision = "...") calls so toolgate can deny first with its guidance.',
+        {
+          fix: 'Write them as literal prefix_rule(pattern = [...], decision = "...") calls so toolgate can deny first with its guidance.',
+        },
       ),
     );
   } else if (files.length > 0) {
@@ -120,11 +130,9 @@ export async function checkCodex(context: DoctorContext): Promise<DoctorCheck[]>
   }
   if (untrustedProjectFiles.length > 0) {
     checks.push(
-      warn(
-        "codex rules",
-        `Codex ignores ${untrustedProjectFiles.join(", ")}: the project is not trusted`,
-        `Open \`codex\` in ${context.cwd} once and trust the project.`,
-      ),
+      warn("codex rules", `Codex ignores ${untrustedProjectFiles.join(", ")}: the project is not trusted`, {
+        fix: `Open \`codex\` in ${context.cwd} once and trust the project.`,
+      }),
     );
   }
   return checks;

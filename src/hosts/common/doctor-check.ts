@@ -17,15 +17,17 @@ export interface DoctorContext {
 }
 
 export const ok = (name: string, message: string): DoctorCheck => ({ name, status: "ok", message, fix: null });
-export const warn = (name: string, message: string, fix: string): DoctorCheck => ({
+/** A check that found something to look at; `fix` says what to do about it. */
+export const warn = (name: string, message: string, options: { fix: string }): DoctorCheck => ({
   name,
   status: "warn",
   message,
-  fix,
+  fix: options.fix,
 });
-export const fail = (name: string, message: string, fix: string): DoctorCheck => ({
+/** A check that failed; `fix` says how to make it pass. */
+export const fail = (name: string, message: string, options: { fix: string }): DoctorCheck => ({
   name,
   status: "fail",
   message,
-  fix,
+  fix: options.fix,
 });

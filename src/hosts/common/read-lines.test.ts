@@ -12,7 +12,11 @@ async function collect(content: string, keep?: (bytes: Buffer) => boolean) {
   writeFileSync(file, content);
   const lines: string[] = [];
   const lengths: number[] = [];
-  for await (const line of readLines(file, (length) => lengths.push(length), keep)) lines.push(line);
+  for await (const line of readLines(file, {
+    onLine: (length) => lengths.push(length),
+    ...(keep === undefined ? {} : { keep }),
+  }))
+    lines.push(line);
   return { lines, lengths };
 }
 

@@ -12,9 +12,9 @@ const CARRIAGE_RETURN = 13;
  */
 export async function* readLines(
   file: string,
-  onLine?: (length: number) => void,
-  keep?: (bytes: Buffer) => boolean,
+  options: { onLine?: (length: number) => void; keep?: (bytes: Buffer) => boolean } = {},
 ): AsyncGenerator<string> {
+  const { onLine, keep } = options;
   const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
   let carry: Buffer | undefined;
   try {

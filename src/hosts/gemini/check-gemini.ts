@@ -36,7 +36,7 @@ function checkHooks(scope: (typeof SCOPES)[number], context: DoctorContext): Doc
   try {
     settings = parseJsonc(readFileSync(path, "utf8")) as typeof settings;
   } catch (error) {
-    return fail(name, `${path} is not valid JSON (${(error as Error).message})`, `Fix the JSON in ${path}.`);
+    return fail(name, `${path} is not valid JSON (${(error as Error).message})`, { fix: `Fix the JSON in ${path}.` });
   }
   const commandsFor = (event: string) =>
     (settings?.hooks?.[event] ?? [])
@@ -48,11 +48,15 @@ function checkHooks(scope: (typeof SCOPES)[number], context: DoctorContext): Doc
   const fix = `toolgate install gemini --${scope}   # rewrites toolgate's entries for this toolgate`;
   if (installed.length < GEMINI_INSTALLED_EVENTS.length) {
     const missing = GEMINI_INSTALLED_EVENTS.filter((event) => !installed.includes(event));
-    return warn(name, `${path} has toolgate's hook for ${installed.join(", ")} but not ${missing.join(", ")}`, fix);
+    return warn(name, `${path} has toolgate's hook for ${installed.join(", ")} but not ${missing.join(", ")}`, {
+      fix: fix,
+    });
   }
   const missing = [...new Set(GEMINI_INSTALLED_EVENTS.flatMap((event) => commandsFor(event).flatMap(missingPaths)))];
   if (missing.length > 0) {
-    return fail(name, `${path} runs ${missing.join(", ")}, which does not exist; Gemini runs without toolgate`, fix);
+    return fail(name, `${path} runs ${missing.join(", ")}, which does not exist; Gemini runs without toolgate`, {
+      fix: fix,
+    });
   }
   return ok(name, `${path}: toolgate answers ${GEMINI_INSTALLED_EVENTS.join(", ")}`);
 }
@@ -66,11 +70,9 @@ export function checkGemini(context: DoctorContext): DoctorCheck[] {
   }
   if (checks.length === 0) {
     checks.push(
-      warn(
-        "gemini hooks",
-        `no toolgate hook in ${SCOPES.map((scope) => settingsPath(scope, context)).join(", ")}`,
-        "toolgate install gemini --user        # or without --user for this project only",
-      ),
+      warn("gemini hooks", `no toolgate hook in ${SCOPES.map((scope) => settingsPath(scope, context)).join(", ")}`, {
+        fix: "toolgate install gemini --user        # or without --user for this project only",
+      }),
     );
   }
   try {
@@ -82,7 +84,9 @@ export function checkGemini(context: DoctorContext): DoctorCheck[] {
         warn(
           "gemini policies",
           `${rules} rules from ${files.length} files; ${policy.warnings.length} toolgate cannot express:\n${policy.warnings.map((warning) => warning.message).join("\n")}`,
-          "Rewrite those rules with toolName/commandPrefix, or accept that toolgate will not deny those calls first.",
+          {
+            fix: "Rewrite those rules with toolName/commandPrefix, or accept that toolgate will not deny those calls first.",
+          },
         ),
       );
     } else {
@@ -90,11 +94,9 @@ export function checkGemini(context: DoctorContext): DoctorCheck[] {
     }
   } catch (error) {
     checks.push(
-      fail(
-        "gemini policies",
-        (error as Error).message,
-        "Fix the policy file; until then toolgate's Gemini hook refuses every call.",
-      ),
+      fail("gemini policies", (error as Error).message, {
+        fix: "Fix the policy file; until then toolgate's Gemini hook refuses every call.",
+      }),
     );
   }
   return checks;

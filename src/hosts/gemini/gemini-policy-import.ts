@@ -1,6 +1,6 @@
 import type { Behavior } from "../../core/decision.js";
-import type { PermissionMode } from "../../policy/policy-types.js";
 import type { ImportResult } from "../../policy/import/imported-rules.js";
+import type { PermissionMode } from "../../policy/policy-types.js";
 
 /** Gemini CLI tool names and their Claude Code equivalents. */
 const TOOL_FOR_NAME: Record<string, string> = {

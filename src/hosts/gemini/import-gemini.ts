@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { ToolgateError } from "../../core/errors.js";
-import { type GEMINI_TIERS, importGeminiPolicy } from "./gemini-policy-import.js";
 import { type ImportedConfig, type ImportSourceOptions, importSourceNotFound } from "../common/imported-config.js";
+import { type GEMINI_TIERS, importGeminiPolicy } from "./gemini-policy-import.js";
 
 /** Gemini CLI: `*.toml` policies in .gemini/policies (workspace tier) and ~/.gemini/policies (user tier). */
 export function importGemini(options: ImportSourceOptions): ImportedConfig {

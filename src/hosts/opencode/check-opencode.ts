@@ -33,7 +33,7 @@ export function checkOpencode(context: DoctorContext): DoctorCheck[] {
       config = readConfig(path, "toolgate").config;
     } catch (error) {
       if (!ToolgateError.is(error)) throw error;
-      checks.push(fail(name, error.message, `Fix the JSON in ${path}, then run \`toolgate doctor\` again.`));
+      checks.push(fail(name, error.message, { fix: `Fix the JSON in ${path}, then run \`toolgate doctor\` again.` }));
       continue;
     }
     const plugins = Array.isArray(config.plugin) ? config.plugin : [];
@@ -45,11 +45,9 @@ export function checkOpencode(context: DoctorContext): DoctorCheck[] {
       checks.push(
         existsSync(file)
           ? ok(name, `${path} loads ${file}`)
-          : fail(
-              name,
-              `${path} loads ${file}, which does not exist; opencode runs without toolgate`,
-              `toolgate install opencode --${scope}   # points the entry at this toolgate`,
-            ),
+          : fail(name, `${path} loads ${file}, which does not exist; opencode runs without toolgate`, {
+              fix: `toolgate install opencode --${scope}   # points the entry at this toolgate`,
+            }),
       );
     }
   }
@@ -58,7 +56,7 @@ export function checkOpencode(context: DoctorContext): DoctorCheck[] {
       warn(
         "opencode plugin",
         `no toolgate plugin entry in ${SCOPES.map((scope) => configPath(scope, context)).join(", ")}`,
-        "toolgate install opencode             # or --user for every project",
+        { fix: "toolgate install opencode             # or --user for every project" },
       ),
     );
   }

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
-import { importOpencodePermission } from "./opencode-permission-import.js";
 import { stripJsonComments } from "../../root/strip-json-comments.js";
 import { type ImportedConfig, type ImportSourceOptions, importSourceNotFound } from "../common/imported-config.js";
+import { importOpencodePermission } from "./opencode-permission-import.js";
 
 /** opencode: the `permission` key of opencode.json(c) in the directory or ~/.config/opencode/. */
 export function importOpencode(options: ImportSourceOptions): ImportedConfig {

@@ -31,7 +31,7 @@ function checkScope(scope: (typeof SCOPES)[number], context: DoctorContext): Doc
     settings = readQwenSettings(path).settings;
   } catch (error) {
     if (!ToolgateError.is(error)) throw error;
-    return [fail(name, error.message, `Fix the JSON in ${path}, then run \`toolgate doctor\` again.`)];
+    return [fail(name, error.message, { fix: `Fix the JSON in ${path}, then run \`toolgate doctor\` again.` })];
   }
   const checks: DoctorCheck[] = [];
   const asks = qwenAskRules(settings);
@@ -40,7 +40,9 @@ function checkScope(scope: (typeof SCOPES)[number], context: DoctorContext): Doc
       warn(
         `qwen ask rules (${scope})`,
         `${path} has ask rules (${asks.join(", ")}): Qwen Code's yolo mode (--yolo, --approval-mode yolo) runs these calls without asking`,
-        "Run Qwen without yolo where these must ask, or make them deny rules (in Qwen's settings or toolgate.config.json: toolgate's PreToolUse hook enforces its deny rules in every mode).",
+        {
+          fix: "Run Qwen without yolo where these must ask, or make them deny rules (in Qwen's settings or toolgate.config.json: toolgate's PreToolUse hook enforces its deny rules in every mode).",
+        },
       ),
     );
   }
@@ -56,14 +58,16 @@ function checkScope(scope: (typeof SCOPES)[number], context: DoctorContext): Doc
   if (installed.length < EVENTS.length) {
     const missing = EVENTS.filter((event) => !installed.includes(event));
     checks.push(
-      warn(name, `${path} has toolgate's hook for ${installed.join(", ")} but not ${missing.join(", ")}`, fix),
+      warn(name, `${path} has toolgate's hook for ${installed.join(", ")} but not ${missing.join(", ")}`, { fix: fix }),
     );
     return checks;
   }
   const missing = [...new Set(EVENTS.flatMap((event) => commandsFor(event).flatMap(missingPaths)))];
   checks.push(
     missing.length > 0
-      ? fail(name, `${path} runs ${missing.join(", ")}, which does not exist; Qwen Code runs without toolgate`, fix)
+      ? fail(name, `${path} runs ${missing.join(", ")}, which does not exist; Qwen Code runs without toolgate`, {
+          fix: fix,
+        })
       : ok(name, `${path}: toolgate answers ${EVENTS.join(", ")}`),
   );
   return checks;
@@ -74,11 +78,9 @@ export function checkQwen(context: DoctorContext): DoctorCheck[] {
   const checks = SCOPES.flatMap((scope) => checkScope(scope, context));
   if (!checks.some((check) => check.name.startsWith("qwen hooks"))) {
     checks.push(
-      warn(
-        "qwen hooks",
-        "Qwen Code is set up here but toolgate's hooks are not installed",
-        "toolgate install qwen --user   # or --project",
-      ),
+      warn("qwen hooks", "Qwen Code is set up here but toolgate's hooks are not installed", {
+        fix: "toolgate install qwen --user   # or --project",
+      }),
     );
   }
   return checks;

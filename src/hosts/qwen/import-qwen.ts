@@ -53,7 +53,7 @@ export function convertQwenRule(rule: string): { rule: string } | { reason: stri
 }
 
 /** Converts one settings object's permissions into the lists of `into`. */
-export function convertQwenPermissions(settings: Record<string, unknown>, into: QwenImport, file: string): void {
+function convertQwenPermissions(settings: Record<string, unknown>, into: QwenImport, file: string): void {
   const permissions = (settings["permissions"] ?? {}) as Record<string, unknown>;
   const lists: [(typeof BEHAVIORS)[number], unknown][] = BEHAVIORS.map((behavior) => [behavior, permissions[behavior]]);
   const exclude = (settings["tools"] as { exclude?: unknown } | undefined)?.exclude;

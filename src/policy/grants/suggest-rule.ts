@@ -10,12 +10,17 @@ import { pathSpecifier } from "./path-rule-text.js";
  * A compound shell command needs one rule per subcommand (rules must cover every subcommand); those are joined
  * with ", ".
  */
-export function suggestRule(tool: string, input: unknown, shell?: ShellAnalysis): string {
+export function suggestRule(
+  tool: string,
+  input: unknown,
+  /** `shell`: the command's analysis when the caller already has it */
+  options: { shell?: ShellAnalysis | undefined } = {},
+): string {
   const canonical = canonicalToolName(tool);
   const family = toolFamily(canonical);
   if (family === "shell") {
     const command = (commandOf(input) ?? "").trim().replace(/\s+/g, " ");
-    const analysis = shell ?? analyzeShellCommand(command);
+    const analysis = options.shell ?? analyzeShellCommand(command);
     if (!analysis.complete || analysis.subcommands.length === 0) return `${canonical}(${command})`;
     const rules = new Set(analysis.subcommands.map((sub) => `${canonical}(${sub.text})`));
     return [...rules].join(", ");
