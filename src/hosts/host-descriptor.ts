@@ -4,6 +4,7 @@ import type { HookHost } from "./common/hook-host.js";
 import type { HostPolicyRules } from "./common/host-policy-rules.js";
 import type { HostStreamDetector } from "./common/host-stream.js";
 import type { ImportedConfig, ImportSourceOptions } from "./common/imported-config.js";
+import type { McpServersConfig } from "./common/mcp-servers.js";
 import type { TranscriptFormat } from "./common/reader-event.js";
 
 /**
@@ -62,6 +63,11 @@ export interface HostDescriptor {
     example: string;
     load: () => Promise<(options: ImportSourceOptions) => ImportedConfig>;
   };
+  /**
+   * `toolgate install mcp-proxy --host <name>`: where the host keeps its MCP server entries per scope, and how they
+   * are rewritten to run through `toolgate mcp-proxy` and restored (absent: the proxy cannot be installed there)
+   */
+  readonly mcpServers?: () => Promise<McpServersConfig>;
   /** escalation defaults for the host, applied under the config (a config file and the environment still decide) */
   readonly escalationDefaults?: CoreOptions;
 }

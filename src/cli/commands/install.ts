@@ -1,6 +1,5 @@
 import { ToolgateError } from "../../core/errors.js";
 import type { HostInstallOptions } from "../../hosts/host-descriptor.js";
-import { MCP_PROXY_HOSTS } from "../../hosts/mcp/install/mcp-proxy-hosts.js";
 import { hostDescriptor, hostsWith } from "../../hosts/registry.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
@@ -9,6 +8,9 @@ export type { HostInstaller, HostInstallOptions, HostInstallOutcome } from "../.
 
 /** The hosts `toolgate install` / `toolgate uninstall` know: every registered host with an installer. */
 const INSTALL_TARGETS: readonly string[] = hostsWith("installer").map((host) => host.name);
+
+/** The hosts whose MCP server entries `toolgate install mcp-proxy --host <host>` rewrites. */
+const MCP_PROXY_HOSTS: readonly string[] = hostsWith("mcpServers").map((host) => host.name);
 
 export const installArgs = {
   target: {

@@ -34,6 +34,15 @@ export const claudeCodeHost: HostDescriptor = {
     example: "toolgate import claude-code",
     load: async () => (await import("./import-claude-code.js")).importClaudeCode,
   },
+  // `.mcp.json` (`--project`), `~/.claude.json` `mcpServers` (`--user`) or its `projects["<cwd>"].mcpServers` (`--local`)
+  mcpServers: async () =>
+    (await import("../common/rewrite-json-servers.js")).jsonMcpServers({
+      shape: "command-args",
+      location: ({ scope, cwd, home }) =>
+        scope === "project"
+          ? { file: [cwd, ".mcp.json"], key: ["mcpServers"] }
+          : { file: [home, ".claude.json"], key: scope === "user" ? ["mcpServers"] : ["projects", cwd, "mcpServers"] },
+    }),
   doctor: async () => {
     const module = await import("./check-claude-code.js");
     return { found: module.claudeCodeFound, locations: module.claudeCodeLocations, check: module.checkClaudeCode };

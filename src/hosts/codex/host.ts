@@ -24,6 +24,8 @@ export const codexHost: HostDescriptor = {
     example: "toolgate import codex",
     load: async () => (await import("./import-codex.js")).importCodex,
   },
+  // `$CODEX_HOME/config.toml` (default `~/.codex`) `[mcp_servers.<name>]`, every scope
+  mcpServers: async () => (await import("./rewrite-codex-servers.js")).codexMcpServers,
   doctor: async () => {
     const module = await import("./check-codex.js");
     return { found: module.codexFound, locations: module.codexLocations, check: module.checkCodex };

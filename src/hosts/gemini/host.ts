@@ -31,6 +31,15 @@ export const geminiHost: HostDescriptor = {
     example: "toolgate import gemini ~/.gemini/policies/my-rules.toml",
     load: async () => (await import("./import-gemini.js")).importGemini,
   },
+  // `.gemini/settings.json` (`--project`) or `~/.gemini/settings.json` (`--user`) `mcpServers`
+  mcpServers: async () =>
+    (await import("../common/rewrite-json-servers.js")).jsonMcpServers({
+      shape: "command-args",
+      location: ({ scope, cwd, home }) => ({
+        file: [scope === "user" ? home : cwd, ".gemini", "settings.json"],
+        key: ["mcpServers"],
+      }),
+    }),
   doctor: async () => {
     const module = await import("./check-gemini.js");
     return { found: module.geminiFound, locations: module.geminiLocations, check: module.checkGemini };

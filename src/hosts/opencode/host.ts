@@ -31,6 +31,15 @@ export const opencodeHost: HostDescriptor = {
     example: "toolgate import opencode ./opencode.json --write",
     load: async () => (await import("./import-opencode.js")).importOpencode,
   },
+  // `opencode.json` (`--project`) or `~/.config/opencode/opencode.json` (`--user`) `mcp`
+  mcpServers: async () =>
+    (await import("../common/rewrite-json-servers.js")).jsonMcpServers({
+      shape: "command-array",
+      location: ({ scope, cwd, home }) => ({
+        file: scope === "user" ? [home, ".config", "opencode", "opencode.json"] : [cwd, "opencode.json"],
+        key: ["mcp"],
+      }),
+    }),
   doctor: async () => {
     const module = await import("./check-opencode.js");
     return { found: module.opencodeFound, locations: module.opencodeLocations, check: module.checkOpencode };
