@@ -2,7 +2,7 @@ import type { CoreOptions } from "../core/config.js";
 import type { DoctorCheck, DoctorContext } from "./common/doctor-check.js";
 import type { HookHost } from "./common/hook-host.js";
 import type { HostPolicyRules } from "./common/host-policy-rules.js";
-import type { HostStreamDetector } from "./common/host-stream.js";
+import type { HostStreamDetector, StreamDenial } from "./common/host-stream.js";
 import type { ImportedConfig, ImportSourceOptions } from "./common/imported-config.js";
 import type { McpServersConfig } from "./common/mcp-servers.js";
 import type { TranscriptFormat } from "./common/reader-event.js";
@@ -35,6 +35,13 @@ export interface HostDescriptor {
   readonly doctor?: () => Promise<HostDoctor>;
   /** `toolgate run -- <agent>`: recognises the host's command line and reads the stream it writes */
   readonly stream?: () => Promise<HostStreamDetector>;
+  /**
+   * `toolgate run -- <agent>`: the denied calls the host's stream does not show, read after the run from the host's
+   * own session files (its session id from the stream); `run` adds those the stream did not already have
+   */
+  readonly runDenials?: () => Promise<
+    (options: { env: Readonly<Record<string, string | undefined>>; sessionId: string }) => StreamDenial[]
+  >;
   /** `toolgate analyze`: the host's transcript formats (each says where it is sniffed among all hosts') */
   readonly transcriptFormats?: () => Promise<readonly TranscriptFormat[]>;
   /**

@@ -51,11 +51,13 @@ passed on untouched: toolgate never reads its flags.`,
       process.exitCode = EXIT.usage;
       return;
     }
-    const [{ runAgent }, { decideRunOutcome, formatRunReport }, { describeForReport }] = await Promise.all([
-      import("../run/run-agent.js"),
-      import("../run/run-report.js"),
-      import("../run/describe-for-report.js"),
-    ]);
+    const [{ runAgent }, { decideRunOutcome, formatRunReport }, { describeForReport }, { addRunDenials }] =
+      await Promise.all([
+        import("../run/run-agent.js"),
+        import("../run/run-report.js"),
+        import("../run/describe-for-report.js"),
+        import("../run/run-denials.js"),
+      ]);
     // the child's hook processes and plugins note their sessions here (hosts pass their environment on)
     const runDirectory = mkdtempSync(join(tmpdir(), "toolgate-run-"));
     let run: Awaited<ReturnType<typeof runAgent>>;
@@ -92,14 +94,8 @@ passed on untouched: toolgate never reads its flags.`,
     } finally {
       rmSync(runDirectory, { recursive: true, force: true });
     }
-    if (run.stream?.host === "codex" && run.stream.sessionId !== undefined) {
-      // `codex exec --json` shows no denied call: the rollout does
-      const { codexRolloutDenials } = await import("../../hosts/codex/codex-rollout-denials.js");
-      const seen = new Set(run.stream.denials.map((denial) => denial.toolUseId));
-      for (const denial of codexRolloutDenials({ env: process.env, sessionId: run.stream.sessionId })) {
-        if (!seen.has(denial.toolUseId)) run.stream.denials.push(denial);
-      }
-    }
+    // the denials the host's stream does not show, from the host's own session files
+    await addRunDenials({ stream: run.stream, env: process.env });
     const sessionIds = [...new Set([...noted, ...(run.stream?.sessionId === undefined ? [] : [run.stream.sessionId])])];
     let session: Awaited<ReturnType<typeof lookUpRunSessions>> = { records: [], sessions: 0 };
     try {

@@ -31,6 +31,8 @@ export const codexHost: HostDescriptor = {
     return { found: module.codexFound, locations: module.codexLocations, check: module.checkCodex };
   },
   stream: async () => (await import("./codex-stream.js")).codexStreamDetector,
+  // `codex exec --json` shows no denied call: the session's rollout does
+  runDenials: async () => (await import("./codex-rollout-denials.js")).codexRolloutDenials,
   transcriptLocations: (options) => [`${options.env["CODEX_HOME"] || `${options.homeDir}/.codex`}/sessions`],
   transcriptFormats: async () => [
     (await import("./codex-rollout.js")).codexRollout,
