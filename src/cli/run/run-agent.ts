@@ -26,7 +26,7 @@ export async function runAgent(options: {
   output?: NodeJS.WritableStream;
   /**
    * polled while the agent runs: a reason ends the agent (SIGTERM, then SIGKILL after `stopGraceMs`). For hosts
-   * whose hook answers cannot end a run by themselves (Codex, Gemini CLI, Qwen Code).
+   * whose hook answers cannot end a run by themselves.
    */
   stopWhen?: () => string | undefined;
   stopGraceMs?: number;

@@ -39,4 +39,18 @@ export const codexHost: HostDescriptor = {
     (await import("./codex-exec-json.js")).codexExecJson,
     (await import("./codex-text.js")).codexText,
   ],
+  help: {
+    examples: {
+      install: [["toolgate install codex --user", "$CODEX_HOME/hooks.json, trusted through codex app-server"]],
+      mcpProxy: {
+        install: [
+          ["toolgate install mcp-proxy --host codex --dry-run", "every stdio server in $CODEX_HOME/config.toml"],
+        ],
+      },
+      run: ['codex exec "fix the build"'],
+      analyze: [["toolgate analyze ~/.codex/sessions --save", "then: toolgate report"]],
+    },
+    settings: { project: ".codex/hooks.json", user: "$CODEX_HOME/hooks.json" },
+    looksIn: "$CODEX_HOME, ./.codex",
+  },
 };

@@ -52,4 +52,14 @@ export const geminiHost: HostDescriptor = {
     (await import("./gemini-output-log.js")).geminiOutputLog,
   ],
   permissionRules: async () => (await import("./gemini-policy-rules.js")).geminiPolicyRules,
+  help: {
+    examples: {
+      install: [
+        ["toolgate install gemini --user", "~/.gemini/settings.json (or .gemini/settings.json without --user)"],
+      ],
+      run: ['gemini -p "fix the build" -o stream-json'],
+    },
+    settings: { project: ".gemini/settings.json", user: "~/.gemini/settings.json" },
+    looksIn: "~/.gemini, ./.gemini/settings.json",
+  },
 };

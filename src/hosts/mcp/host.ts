@@ -28,4 +28,5 @@ export const mcpProxyHost: HostDescriptor = {
       uninstall: (options) => installMcpProxy(mcp(options), "uninstall"),
     };
   },
+  help: { command: "for mcp-proxy the toolgate command line (e.g. `npx toolgate`)" },
 };

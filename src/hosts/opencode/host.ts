@@ -53,4 +53,18 @@ export const opencodeHost: HostDescriptor = {
     (await import("./opencode-run-json.js")).opencodeRunJson,
     (await import("./opencode-run-text.js")).opencodeRunText,
   ],
+  help: {
+    examples: {
+      install: [
+        ["toolgate install opencode", "a plugin entry in ./opencode.json"],
+        ["toolgate install opencode --user", "~/.config/opencode/opencode.json"],
+      ],
+      uninstall: ["toolgate uninstall opencode --command file:///opt/toolgate/dist/hosts/opencode/opencode-plugin.js"],
+    },
+    settings: { project: "./opencode.json", user: "~/.config/opencode/opencode.json" },
+    command: "the opencode plugin URL",
+    uninstall: "every plugin entry that points at toolgate's opencode plugin is removed.",
+    uninstallCommand: "also remove this plugin entry, if you installed one with --command",
+    looksIn: "~/.config/opencode, ./opencode.json",
+  },
 };

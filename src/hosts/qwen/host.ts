@@ -40,4 +40,10 @@ export const qwenHost: HostDescriptor = {
     (await import("./qwen-stream-json.js")).qwenStreamJson,
     (await import("./qwen-text.js")).qwenText,
   ],
+  help: {
+    examples: {
+      install: [["toolgate install qwen --user", "~/.qwen/settings.json (or .qwen/settings.json without --user)"]],
+    },
+    settings: { project: ".qwen/settings.json", user: "~/.qwen/settings.json" },
+  },
 };
