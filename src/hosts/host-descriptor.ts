@@ -3,8 +3,9 @@ import type { HostDenialTable } from "../detect/denial-text-rule.js";
 import type { DoctorCheck, DoctorContext } from "./common/doctor-check.js";
 import type { HookHost } from "./common/hook-host.js";
 import type { HostPolicyRules } from "./common/host-policy-rules.js";
-import type { HostStreamDetector } from "./common/host-stream.js";
+import type { HostStreamDetector, StreamDenial } from "./common/host-stream.js";
 import type { ImportedConfig, ImportSourceOptions } from "./common/imported-config.js";
+import type { McpServersConfig } from "./common/mcp-servers.js";
 import type { TranscriptFormat } from "./common/reader-event.js";
 
 /**
@@ -13,12 +14,12 @@ import type { TranscriptFormat } from "./common/reader-event.js";
  * `uninstall`, `doctor`, `hook`, `run`, `analyze` and the composition root (the host's own permission rules).
  *
  * The descriptor itself is small plain data plus loaders: each part is imported only when a command reaches it, so
- * `toolgate hook codex` loads Codex's hook host and nothing of the other hosts.
+ * `toolgate hook <name>` loads that host's hook host and nothing of the other hosts.
  */
 export interface HostDescriptor {
-  /** the name written on the command line and recorded with sessions (`claude-code`, `codex`, ...) */
+  /** the name written on the command line and recorded with sessions (`toolgate hook <name>`) */
   readonly name: string;
-  /** how people call it, for messages ("Claude Code", "Codex CLI") */
+  /** how people call it, for messages ("Claude Code") */
   readonly displayName: string;
   /**
    * How toolgate sits in the host: a command hook the host runs per event (`toolgate hook <name>`), code the host
@@ -35,11 +36,18 @@ export interface HostDescriptor {
   readonly doctor?: () => Promise<HostDoctor>;
   /** `toolgate run -- <agent>`: recognises the host's command line and reads the stream it writes */
   readonly stream?: () => Promise<HostStreamDetector>;
+  /**
+   * `toolgate run -- <agent>`: the denied calls the host's stream does not show, read after the run from the host's
+   * own session files (its session id from the stream); `run` adds those the stream did not already have
+   */
+  readonly runDenials?: () => Promise<
+    (options: { env: Readonly<Record<string, string | undefined>>; sessionId: string }) => StreamDenial[]
+  >;
   /** `toolgate analyze`: the host's transcript formats (each says where it is sniffed among all hosts') */
   readonly transcriptFormats?: () => Promise<readonly TranscriptFormat[]>;
   /**
    * Where the host keeps its sessions by default (`toolgate analyze` with no path reads them all); `env` may move
-   * them (`CODEX_HOME`, `XDG_DATA_HOME`).
+   * them (a host's own home variable, `XDG_DATA_HOME`).
    */
   readonly transcriptLocations?: (options: {
     homeDir: string;
@@ -69,8 +77,47 @@ export interface HostDescriptor {
    * Agent SDK runs Claude Code) has none and is an alias in that host's table.
    */
   readonly denialTexts?: () => Promise<HostDenialTable>;
+   * `toolgate install mcp-proxy --host <name>`: where the host keeps its MCP server entries per scope, and how they
+   * are rewritten to run through `toolgate mcp-proxy` and restored (absent: the proxy cannot be installed there)
+   */
+  readonly mcpServers?: () => Promise<McpServersConfig>;
+  /** what the commands' `--help` say of this host, so the CLI itself names no host */
+  readonly help?: HostHelp;
   /** escalation defaults for the host, applied under the config (a config file and the environment still decide) */
   readonly escalationDefaults?: CoreOptions;
+}
+
+/**
+ * One `--help` example: a whole `toolgate ...` command line, or the line and what it does (printed after `#`, the
+ * comments of one command's examples aligned).
+ */
+export type HelpExample = string | readonly [command: string, comment: string];
+
+/** What the commands' `--help` (and a few of their messages) say of one host; every part optional. */
+export interface HostHelp {
+  /** examples per command, listed in registry order after or among the command's own */
+  readonly examples?: {
+    readonly install?: readonly HelpExample[];
+    readonly uninstall?: readonly HelpExample[];
+    /** `toolgate install|uninstall mcp-proxy --host <this host>`, listed after the hosts' own install examples */
+    readonly mcpProxy?: { readonly install?: readonly HelpExample[]; readonly uninstall?: readonly HelpExample[] };
+    /** agent command lines `toolgate run --` runs whose stream toolgate reads (`claude -p ...`), without the prefix */
+    readonly run?: readonly string[];
+    readonly analyze?: readonly HelpExample[];
+    readonly hook?: readonly HelpExample[];
+  };
+  /** the file `toolgate install` writes per scope, for the `--project`, `--local` and `--user` descriptions */
+  readonly settings?: { readonly project?: string; readonly local?: string; readonly user?: string };
+  /** what `--command` replaces in the host's settings when it is not the hook command ("the plugin URL") */
+  readonly command?: string;
+  /** how `toolgate uninstall` finds toolgate's entries in the host's settings (`uninstall --help`) */
+  readonly uninstall?: string;
+  /** what `toolgate uninstall --command` also removes for this host, when the host needs it */
+  readonly uninstallCommand?: string;
+  /** where `toolgate doctor` looks for the host (`doctor --help`) */
+  readonly looksIn?: string;
+  /** `toolgate hook --help`: the hook entry `toolgate install <name>` writes, described for this toolgate and node */
+  readonly hookEntry?: () => Promise<string>;
 }
 
 /** What `toolgate doctor` asks of one host. */
@@ -97,7 +144,7 @@ export interface HostInstallOptions {
   server?: string;
   /** the project directory (default: the process's working directory) */
   cwd?: string;
-  /** the environment that locates the host's files (`HOME`, `CODEX_HOME`, ...; default: the process's) */
+  /** the environment that locates the host's files (`HOME`, a host's own home variable, ...; default: the process's) */
   env?: Readonly<Record<string, string | undefined>>;
 }
 

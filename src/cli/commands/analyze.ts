@@ -2,24 +2,30 @@ import { homedir } from "node:os";
 import { ANALYZE_HOSTS } from "../../analyze/formats.js";
 import { type RunAnalyzeOptions, runAnalyze } from "../../analyze/run-analyze.js";
 import { ToolgateError } from "../../core/errors.js";
+import { hostsWith } from "../../hosts/registry.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
+import { formatExamples, hostExamples, listOf } from "../help/host-help.js";
+
+/** The hosts whose transcripts `analyze` reads, by their display names. */
+const READ_HOSTS = listOf(
+  hostsWith("transcriptFormats").map((host) => host.displayName),
+  "and",
+);
 
 export default defineCommand({
   meta: {
     name: "analyze",
     summary: "Find denial loops and wasted calls in the session transcripts your agents already wrote.",
     details:
-      "Reads Claude Code, Codex, Gemini CLI, Qwen Code and opencode transcripts (session stores and headless\n" +
+      `Reads ${READ_HOSTS} transcripts (session stores and headless\n` +
       "outputs), replays them through toolgate with your config, and shows the denials, the loops, the calls\n" +
       "wasted after a denial and the ones toolgate would have saved. With no path it searches the hosts' default\n" +
       "locations. Figures are explained in docs/analyze.md.",
     exitCodes: "0 done (also when no history was found), 2 bad usage or config, 7 the store could not be opened.",
     examples: [
       "toolgate analyze",
-      "toolgate analyze ~/.claude/projects --since 7d",
-      "toolgate analyze ci-logs/*.jsonl --host claude-code --json",
-      "toolgate analyze ~/.codex/sessions --save  # then: toolgate report",
+      ...formatExamples(hostExamples("analyze"), { align: false }),
       "toolgate analyze ci-logs/ --html toolgate-report.html  # one offline page to attach to the CI run",
     ],
   },

@@ -1,7 +1,9 @@
 import { homedir } from "node:os";
+import { hostsWith } from "../../hosts/registry.js";
 import { defineCommand } from "../args/command-spec.js";
 import { formatDoctor, runDoctor } from "../doctor/run-doctor.js";
 import { EXIT } from "../exit-codes.js";
+import { listOf } from "../help/host-help.js";
 import { writeJson } from "../output/json-document.js";
 
 export default defineCommand({
@@ -9,7 +11,12 @@ export default defineCommand({
     name: "doctor",
     summary: "Check the installation: Node, config, each host's hooks or plugin, the store; each problem with its fix.",
     details:
-      "Looks for Claude Code (~/.claude, ./.claude) and opencode (~/.config/opencode, ./opencode.json). A hook\n" +
+      `Looks for ${listOf(
+        hostsWith("doctor").map((host) =>
+          host.help?.looksIn === undefined ? host.displayName : `${host.displayName} (${host.help.looksIn})`,
+        ),
+        "and",
+      )}.\nA hook ` +
       "command is run with --version (5 s timeout) to prove it starts toolgate. The store is opened and closed; a\n" +
       "SQLite file that does not exist yet is not created. Postgres is checked when TOOLGATE_DATABASE_URL is set.",
     exitCodes: "0 every check ok or only warnings, 1 a check failed, 2 bad usage.",

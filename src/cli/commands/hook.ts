@@ -1,36 +1,37 @@
 import { HOOK_HOST_NAMES } from "../../hook-runtime/hook-hosts.js";
+import { hostsWith } from "../../hosts/registry.js";
 import { defineCommand } from "../args/command-spec.js";
+import { examplesOf, formatExamples, hostExamples, hostsWithHelp, listOf } from "../help/host-help.js";
 
 export default defineCommand({
   meta: {
     name: "hook",
-    summary: "Answer one hook event of Claude Code, Codex, Gemini CLI or Qwen Code (JSON on stdin); install wires it.",
+    summary: `Answer one hook event of ${listOf(
+      hostsWith("hookHost").map((host) => host.displayName),
+      "or",
+    )} (JSON on stdin); install wires it.`,
     details: async () => {
-      const [{ defaultHookCommand }, { TOOLGATE_HOOK_EVENTS, HOOK_TIMEOUT_SECONDS }, budgets] = await Promise.all([
-        import("../../hosts/claude-code/install-claude-code.js"),
-        import("../../hosts/claude-code/settings-hooks.js"),
+      // the hook entry `toolgate install <host>` writes, as the hosts describe it (the first that does)
+      const [entries, budgets] = await Promise.all([
+        Promise.all(hostsWithHelp("hookEntry").map(({ value }) => value())),
         import("../../hook-runtime/hook-budgets.js"),
       ]);
       const { HOOK_ANSWER_BUDGET_MS, HOOK_DRAIN_BUDGET_MS } = budgets;
-      const entry = { type: "command", command: defaultHookCommand(), timeout: HOOK_TIMEOUT_SECONDS };
-      const events = TOOLGATE_HOOK_EVENTS.map(({ event }) => event).join(", ");
-      return `You do not run this yourself: \`toolgate install claude-code\` adds it to .claude/settings.json for
-${events}.
-For this toolgate and this node, each hook entry it writes is (tool events also get "matcher": "*"):
-  ${JSON.stringify(entry)}
-That command runs the bundled hook entry (dist/hook/toolgate-hook.cjs, loaded through a code cache): the same code
+      return `${entries
+        .slice(0, 1)
+        .map((entry) => `${entry}\n`)
+        .join(
+          "",
+        )}That command runs the bundled hook entry (dist/hook/toolgate-hook.cjs, loaded through a code cache): the same code
 path as \`toolgate hook <host>\`, at a fraction of the start-up cost.
-A hook that fails or times out never lets a call through (exit 2 blocks it in Claude Code). The answer is written
+A hook that fails or times out never lets a call through (exit 2 blocks it). The answer is written
 as soon as it is decided (a decision that takes over ${HOOK_ANSWER_BUDGET_MS / 1000} s becomes the fail-closed answer); audit deliveries
 (webhooks, command hooks) then get ${HOOK_DRAIN_BUDGET_MS / 1000} s before the process exits. State and denial records go to $TOOLGATE_DB
 (default ~/.toolgate/toolgate.db), or Postgres with $TOOLGATE_DATABASE_URL.`;
     },
     exitCodes:
       "0 answered (a decision is in the JSON on stdout), 1 a non-blocking error on a non-gating event, 2 blocked (the reason on stderr) or bad usage.",
-    examples: [
-      `echo '{"hook_event_name":"PreToolUse","session_id":"s1","tool_use_id":"toolu_1","tool_name":"Bash","tool_input":{"command":"ls"}}' | toolgate hook claude-code`,
-      "toolgate install claude-code --dry-run   # shows the hook entries it would write",
-    ],
+    examples: examplesOf(formatExamples(hostExamples("hook"), { align: true }), "toolgate hook <host> < event.json"),
   },
   args: {
     host: {

@@ -24,7 +24,7 @@ export default defineCommand({
     summary: `Convert ${new Intl.ListFormat("en", { type: "disjunction" }).format(IMPORTERS.map((host) => host.displayName))} permission rules into a toolgate config.`,
     details: DETAILS,
     exitCodes: "0 done, 2 bad usage or a file that cannot be read or converted.",
-    examples: [EXAMPLES[0] ?? "toolgate import claude-code", ...EXAMPLES.slice(1)],
+    examples: [EXAMPLES[0] ?? "toolgate import <host>", ...EXAMPLES.slice(1)],
   },
   args: {
     host: {

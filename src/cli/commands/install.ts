@@ -1,14 +1,37 @@
 import { ToolgateError } from "../../core/errors.js";
 import type { HostInstallOptions } from "../../hosts/host-descriptor.js";
-import { MCP_PROXY_HOSTS } from "../../hosts/mcp/install/mcp-proxy-hosts.js";
 import { hostDescriptor, hostsWith } from "../../hosts/registry.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
+import { examplesOf, formatExamples, hostExamples, hostsWithHelp, listOf } from "../help/host-help.js";
 
 export type { HostInstaller, HostInstallOptions, HostInstallOutcome } from "../../hosts/host-descriptor.js";
 
 /** The hosts `toolgate install` / `toolgate uninstall` know: every registered host with an installer. */
 const INSTALL_TARGETS: readonly string[] = hostsWith("installer").map((host) => host.name);
+
+/** The hosts whose MCP server entries `toolgate install mcp-proxy --host <host>` rewrites. */
+const MCP_PROXY_HOSTS: readonly string[] = hostsWith("mcpServers").map((host) => host.name);
+
+/** Each host's settings file for a scope, from the hosts' help, in registry order. */
+function settingsFiles(scope: "project" | "local" | "user"): string[] {
+  return hostsWithHelp("settings").flatMap(({ value }) => (value[scope] === undefined ? [] : [value[scope]]));
+}
+
+/** What `--command` replaces: the hook hosts' hook command, then each other host's own (a plugin URL, ...). */
+function commandMeanings(): string {
+  const hookHosts = hostsWith("installer").filter((host) => host.kind === "hook");
+  const hook =
+    hookHosts.length === 0
+      ? []
+      : [
+          `the ${listOf(
+            hookHosts.map((host) => host.displayName),
+            "or",
+          )} hook command`,
+        ];
+  return listOf([...hook, ...hostsWithHelp("command").map(({ value }) => value)], "or");
+}
 
 export const installArgs = {
   target: {
@@ -29,18 +52,20 @@ export const installArgs = {
   },
   project: {
     type: "boolean",
-    description: "the project's shared settings (.claude/settings.json, ./opencode.json; the default)",
+    description: `the project's shared settings (${settingsFiles("project").join(", ")}; the default)`,
   },
-  local: { type: "boolean", description: "the project's local settings (.claude/settings.local.json, not committed)" },
+  local: {
+    type: "boolean",
+    description: `the project's local settings (${[...settingsFiles("local"), "not committed"].join(", ")})`,
+  },
   user: {
     type: "boolean",
-    description: "your user settings (~/.claude/settings.json, ~/.config/opencode/opencode.json): every project",
+    description: `your user settings (${settingsFiles("user").join(", ")}): every project`,
   },
   "dry-run": { type: "boolean", description: "show the change without writing it" },
   command: {
     type: "string",
-    description:
-      "what the settings should run: the Claude Code hook command, the opencode plugin URL, or for mcp-proxy the toolgate command line (e.g. `npx toolgate`) (default: this toolgate, run by this node)",
+    description: `what the settings should run: ${commandMeanings()} (default: this toolgate, run by this node)`,
     valueHint: "command",
   },
 } as const;
@@ -63,13 +88,13 @@ export async function runInstaller(options: {
   const load = hostDescriptor(args.target)?.installer;
   if (load === undefined) {
     process.stderr.write(
-      `toolgate ${action}: unknown host "${args.target}". Supported: ${INSTALL_TARGETS.join(", ")}. Example: toolgate ${action} claude-code --project\n`,
+      `toolgate ${action}: unknown host "${args.target}". Supported: ${INSTALL_TARGETS.join(", ")}. Example: toolgate ${action} ${INSTALL_TARGETS[0]} --project\n`,
     );
     return EXIT.usage;
   }
   if (args.target !== "mcp-proxy" && (args.host !== undefined || args.server !== undefined)) {
     process.stderr.write(
-      `toolgate ${action}: --host and --server belong to the mcp-proxy target, e.g. toolgate ${action} mcp-proxy --host ${args.host ?? "claude-code"} --server fs\n`,
+      `toolgate ${action}: --host and --server belong to the mcp-proxy target, e.g. toolgate ${action} mcp-proxy --host ${args.host ?? MCP_PROXY_HOSTS[0]} --server fs\n`,
     );
     return EXIT.usage;
   }
@@ -119,18 +144,13 @@ export default defineCommand({
       "Idempotent: installing twice changes nothing, and an older toolgate entry (another path) is replaced.\n" +
       "Every other setting stays as it was. `toolgate uninstall <host>` removes exactly what this adds.",
     exitCodes: "0 installed or already installed, 2 bad usage or a settings file that is not valid JSON.",
-    examples: [
-      "toolgate install claude-code              # .claude/settings.json of this project",
-      "toolgate install claude-code --user       # ~/.claude/settings.json",
-      "toolgate install claude-code --dry-run    # show the diff only",
-      "toolgate install opencode                 # a plugin entry in ./opencode.json",
-      "toolgate install opencode --user          # ~/.config/opencode/opencode.json",
-      "toolgate install gemini --user            # ~/.gemini/settings.json (or .gemini/settings.json without --user)",
-      "toolgate install codex --user             # $CODEX_HOME/hooks.json, trusted through codex app-server",
-      "toolgate install qwen --user              # ~/.qwen/settings.json (or .qwen/settings.json without --user)",
-      "toolgate install mcp-proxy --host claude-code --server fs   # .mcp.json: the fs server runs through the proxy",
-      "toolgate install mcp-proxy --host codex --dry-run           # every stdio server in $CODEX_HOME/config.toml",
-    ],
+    examples: examplesOf(
+      [
+        ...formatExamples(hostExamples("install"), { align: true }),
+        ...formatExamples(hostExamples("mcpProxy.install"), { align: true }),
+      ],
+      "toolgate install <host>",
+    ),
   },
   args: installArgs,
   async run({ args }) {

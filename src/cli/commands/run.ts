@@ -1,16 +1,44 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { hostsWith } from "../../hosts/registry.js";
 import { lookUpRunSessions } from "../../root/look-up-run-sessions.js";
 import { RUN_DIRECTORY_ENV, runAbort, runSessions } from "../../root/run-sessions.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
+import { examplesOf, runCommandExamples } from "../help/host-help.js";
 import type { FailOn } from "../run/run-report.js";
 
-/** How long an agent whose hooks end the run themselves (Claude Code, Gemini CLI, Qwen Code) gets after an abort. */
+/** How long an agent whose hooks end the run themselves gets after an abort (then `run` ends it). */
 const HOST_STOP_GRACE_MS = 15_000;
 
 const FAIL_ON = ["any", "abort", "never"] as const satisfies readonly FailOn[];
+
+/** The agent command lines whose stream `run` reads, from the hosts' help (`claude -p ... stream-json`). */
+const STREAM_COMMANDS = runCommandExamples();
+
+/** `toolgate run -- <agent>` for each host's streaming command line, and `--fail-on abort` once. */
+function runExamples(): [string, ...string[]] {
+  const [first, ...rest] = STREAM_COMMANDS;
+  if (first === undefined) return ["toolgate run -- <agent command...>"];
+  return examplesOf(
+    [
+      `toolgate run -- ${first}`,
+      `toolgate run --fail-on abort -- ${first}`,
+      ...rest.map((line) => `toolgate run -- ${line}`),
+    ],
+    "toolgate run -- <agent command...>",
+  );
+}
+
+/** The warning when neither a hook nor a readable stream saw the run: how to get one of them. */
+function unseenRunWarning(): string {
+  const installable = hostsWith("installer")
+    .filter((host) => host.kind !== "proxy")
+    .map((host) => host.name);
+  const stream = STREAM_COMMANDS[0] === undefined ? "" : ` (e.g. ${STREAM_COMMANDS[0]})`;
+  return `toolgate run: warning: no toolgate hook ran for this agent and its output is not a stream toolgate reads, so denials cannot be counted. Install the hooks (toolgate install ${installable.join(" | ")}), or run the agent with its JSON stream output${stream}.\n`;
+}
 
 export default defineCommand({
   meta: {
@@ -22,12 +50,7 @@ narrow where one won (no allow rule overrides it), else the minimal allow rule f
 passed on untouched: toolgate never reads its flags.`,
     exitCodes:
       "5 when calls were denied (with --fail-on any, the default), 6 when toolgate aborted the run (the agent is ended: SIGTERM, then SIGKILL after 5 s), 127 when the agent command is not found and 126 when it is not executable (as sh), otherwise the agent's own exit code.",
-    examples: [
-      `toolgate run -- claude -p "fix the build" --output-format stream-json --verbose`,
-      `toolgate run --fail-on abort -- claude -p "tidy up" --output-format stream-json --verbose`,
-      `toolgate run -- codex exec "fix the build"`,
-      `toolgate run -- gemini -p "fix the build" -o stream-json`,
-    ],
+    examples: runExamples(),
   },
   passthrough: true,
   args: {
@@ -47,15 +70,19 @@ passed on untouched: toolgate never reads its flags.`,
     }
     const command = rest;
     if (command.length === 0) {
-      process.stderr.write('toolgate run: give the agent command after "--", e.g. toolgate run -- claude -p "..."\n');
+      process.stderr.write(
+        `toolgate run: give the agent command after "--", e.g. toolgate run -- ${STREAM_COMMANDS[0] ?? "my-agent --flag"}\n`,
+      );
       process.exitCode = EXIT.usage;
       return;
     }
-    const [{ runAgent }, { decideRunOutcome, formatRunReport }, { describeForReport }] = await Promise.all([
-      import("../run/run-agent.js"),
-      import("../run/run-report.js"),
-      import("../run/describe-for-report.js"),
-    ]);
+    const [{ runAgent }, { decideRunOutcome, formatRunReport }, { describeForReport }, { addRunDenials }] =
+      await Promise.all([
+        import("../run/run-agent.js"),
+        import("../run/run-report.js"),
+        import("../run/describe-for-report.js"),
+        import("../run/run-denials.js"),
+      ]);
     // the child's hook processes and plugins note their sessions here (hosts pass their environment on)
     const runDirectory = mkdtempSync(join(tmpdir(), "toolgate-run-"));
     let run: Awaited<ReturnType<typeof runAgent>>;
@@ -92,14 +119,8 @@ passed on untouched: toolgate never reads its flags.`,
     } finally {
       rmSync(runDirectory, { recursive: true, force: true });
     }
-    if (run.stream?.host === "codex" && run.stream.sessionId !== undefined) {
-      // `codex exec --json` shows no denied call: the rollout does
-      const { codexRolloutDenials } = await import("../../hosts/codex/codex-rollout-denials.js");
-      const seen = new Set(run.stream.denials.map((denial) => denial.toolUseId));
-      for (const denial of codexRolloutDenials({ env: process.env, sessionId: run.stream.sessionId })) {
-        if (!seen.has(denial.toolUseId)) run.stream.denials.push(denial);
-      }
-    }
+    // the denials the host's stream does not show, from the host's own session files
+    await addRunDenials({ stream: run.stream, env: process.env });
     const sessionIds = [...new Set([...noted, ...(run.stream?.sessionId === undefined ? [] : [run.stream.sessionId])])];
     let session: Awaited<ReturnType<typeof lookUpRunSessions>> = { records: [], sessions: 0 };
     try {
@@ -108,9 +129,7 @@ passed on untouched: toolgate never reads its flags.`,
       process.stderr.write(`toolgate run: could not read toolgate's store (${(error as Error).message}).\n`);
     }
     if (noted.length === 0 && run.stream === undefined) {
-      process.stderr.write(
-        `toolgate run: warning: no toolgate hook ran for this agent and its output is not a stream toolgate reads, so denials cannot be counted. Install the hooks (toolgate install claude-code | codex | gemini | opencode), or run the agent with its JSON stream output (claude -p ... --output-format stream-json --verbose).\n`,
-      );
+      process.stderr.write(unseenRunWarning());
     }
     const outcome = decideRunOutcome({
       agentExitCode: run.exitCode,

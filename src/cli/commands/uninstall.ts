@@ -1,27 +1,34 @@
 import { defineCommand } from "../args/command-spec.js";
+import { examplesOf, formatExamples, hostExamples, hostsWithHelp, listOf } from "../help/host-help.js";
 import { installArgs, runInstaller } from "./install.js";
+
+/** The hosts whose toolgate entry `--command` names (a plugin URL): the others' entries are found without it. */
+const WITH_COMMAND = hostsWithHelp("uninstallCommand");
 
 export default defineCommand({
   meta: {
     name: "uninstall",
     summary: "Remove exactly what `toolgate install` added (hooks, plugin, MCP proxy); every other setting stays.",
-    details:
-      "Claude Code: every hook whose command ends in `hook claude-code` is removed, whatever path runs toolgate.\n" +
-      "opencode: every plugin entry that points at toolgate's opencode plugin is removed.",
+    details: hostsWithHelp("uninstall")
+      .map(({ host, value }) => `${host.displayName}: ${value}`)
+      .join("\n"),
     exitCodes: "0 removed or not installed, 2 bad usage or a settings file that is not valid JSON.",
-    examples: [
-      "toolgate uninstall claude-code",
-      "toolgate uninstall claude-code --user --dry-run",
-      "toolgate uninstall opencode --command file:///opt/toolgate/dist/hosts/opencode/opencode-plugin.js",
-      "toolgate uninstall mcp-proxy --host claude-code --server fs   # the entry's own command line again",
-    ],
+    examples: examplesOf(
+      [
+        ...formatExamples(hostExamples("uninstall"), { align: true }),
+        ...formatExamples(hostExamples("mcpProxy.uninstall"), { align: true }),
+      ],
+      "toolgate uninstall <host>",
+    ),
   },
   args: {
     ...installArgs,
     command: {
       type: "string",
-      description:
-        "opencode only: also remove this plugin entry, if you installed one with --command (Claude Code hooks are found without it)",
+      description: `${listOf(
+        WITH_COMMAND.map(({ host }) => host.displayName),
+        "and",
+      )} only: ${WITH_COMMAND.map(({ value }) => value).join("; ")} (the other hosts' entries are found without it)`,
       valueHint: "plugin-url",
     },
   },

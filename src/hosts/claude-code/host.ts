@@ -34,6 +34,15 @@ export const claudeCodeHost: HostDescriptor = {
     example: "toolgate import claude-code",
     load: async () => (await import("./import-claude-code.js")).importClaudeCode,
   },
+  // `.mcp.json` (`--project`), `~/.claude.json` `mcpServers` (`--user`) or its `projects["<cwd>"].mcpServers` (`--local`)
+  mcpServers: async () =>
+    (await import("../common/rewrite-json-servers.js")).jsonMcpServers({
+      shape: "command-args",
+      location: ({ scope, cwd, home }) =>
+        scope === "project"
+          ? { file: [cwd, ".mcp.json"], key: ["mcpServers"] }
+          : { file: [home, ".claude.json"], key: scope === "user" ? ["mcpServers"] : ["projects", cwd, "mcpServers"] },
+    }),
   doctor: async () => {
     const module = await import("./check-claude-code.js");
     return { found: module.claudeCodeFound, locations: module.claudeCodeLocations, check: module.checkClaudeCode };
@@ -47,4 +56,42 @@ export const claudeCodeHost: HostDescriptor = {
   denialTexts: async () => (await import("./claude-code-denial-texts.js")).CLAUDE_CODE_DENIAL_TEXTS,
   textOutputWithoutCalls:
     "Claude Code's `claude -p` text output holds only the final answer, no tool call: keep `--output-format stream-json --verbose` or the session files instead",
+  help: {
+    examples: {
+      install: [
+        ["toolgate install claude-code", ".claude/settings.json of this project"],
+        ["toolgate install claude-code --user", "~/.claude/settings.json"],
+        ["toolgate install claude-code --dry-run", "show the diff only"],
+      ],
+      uninstall: ["toolgate uninstall claude-code", "toolgate uninstall claude-code --user --dry-run"],
+      mcpProxy: {
+        install: [
+          [
+            "toolgate install mcp-proxy --host claude-code --server fs",
+            ".mcp.json: the fs server runs through the proxy",
+          ],
+        ],
+        uninstall: [
+          ["toolgate uninstall mcp-proxy --host claude-code --server fs", "the entry's own command line again"],
+        ],
+      },
+      run: ['claude -p "fix the build" --output-format stream-json --verbose'],
+      analyze: [
+        "toolgate analyze ~/.claude/projects --since 7d",
+        "toolgate analyze ci-logs/*.jsonl --host claude-code --json",
+      ],
+      hook: [
+        `echo '{"hook_event_name":"PreToolUse","session_id":"s1","tool_use_id":"toolu_1","tool_name":"Bash","tool_input":{"command":"ls"}}' | toolgate hook claude-code`,
+        ["toolgate install claude-code --dry-run", "shows the hook entries it would write"],
+      ],
+    },
+    settings: {
+      project: ".claude/settings.json",
+      local: ".claude/settings.local.json",
+      user: "~/.claude/settings.json",
+    },
+    uninstall: "every hook whose command ends in `hook claude-code` is removed, whatever path runs toolgate.",
+    looksIn: "~/.claude, ./.claude",
+    hookEntry: async () => (await import("./describe-hook-entry.js")).describeHookEntry(),
+  },
 };

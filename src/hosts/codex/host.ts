@@ -24,11 +24,15 @@ export const codexHost: HostDescriptor = {
     example: "toolgate import codex",
     load: async () => (await import("./import-codex.js")).importCodex,
   },
+  // `$CODEX_HOME/config.toml` (default `~/.codex`) `[mcp_servers.<name>]`, every scope
+  mcpServers: async () => (await import("./rewrite-codex-servers.js")).codexMcpServers,
   doctor: async () => {
     const module = await import("./check-codex.js");
     return { found: module.codexFound, locations: module.codexLocations, check: module.checkCodex };
   },
   stream: async () => (await import("./codex-stream.js")).codexStreamDetector,
+  // `codex exec --json` shows no denied call: the session's rollout does
+  runDenials: async () => (await import("./codex-rollout-denials.js")).codexRolloutDenials,
   transcriptLocations: (options) => [`${options.env["CODEX_HOME"] || `${options.homeDir}/.codex`}/sessions`],
   transcriptFormats: async () => [
     (await import("./codex-rollout.js")).codexRollout,
@@ -36,4 +40,18 @@ export const codexHost: HostDescriptor = {
     (await import("./codex-text.js")).codexText,
   ],
   denialTexts: async () => (await import("./codex-denial-texts.js")).CODEX_DENIAL_TEXTS,
+  help: {
+    examples: {
+      install: [["toolgate install codex --user", "$CODEX_HOME/hooks.json, trusted through codex app-server"]],
+      mcpProxy: {
+        install: [
+          ["toolgate install mcp-proxy --host codex --dry-run", "every stdio server in $CODEX_HOME/config.toml"],
+        ],
+      },
+      run: ['codex exec "fix the build"'],
+      analyze: [["toolgate analyze ~/.codex/sessions --save", "then: toolgate report"]],
+    },
+    settings: { project: ".codex/hooks.json", user: "$CODEX_HOME/hooks.json" },
+    looksIn: "$CODEX_HOME, ./.codex",
+  },
 };

@@ -31,6 +31,15 @@ export const geminiHost: HostDescriptor = {
     example: "toolgate import gemini ~/.gemini/policies/my-rules.toml",
     load: async () => (await import("./import-gemini.js")).importGemini,
   },
+  // `.gemini/settings.json` (`--project`) or `~/.gemini/settings.json` (`--user`) `mcpServers`
+  mcpServers: async () =>
+    (await import("../common/rewrite-json-servers.js")).jsonMcpServers({
+      shape: "command-args",
+      location: ({ scope, cwd, home }) => ({
+        file: [scope === "user" ? home : cwd, ".gemini", "settings.json"],
+        key: ["mcpServers"],
+      }),
+    }),
   doctor: async () => {
     const module = await import("./check-gemini.js");
     return { found: module.geminiFound, locations: module.geminiLocations, check: module.checkGemini };
@@ -44,4 +53,14 @@ export const geminiHost: HostDescriptor = {
   ],
   denialTexts: async () => (await import("./gemini-denial-texts.js")).GEMINI_DENIAL_TEXTS,
   permissionRules: async () => (await import("./gemini-policy-rules.js")).geminiPolicyRules,
+  help: {
+    examples: {
+      install: [
+        ["toolgate install gemini --user", "~/.gemini/settings.json (or .gemini/settings.json without --user)"],
+      ],
+      run: ['gemini -p "fix the build" -o stream-json'],
+    },
+    settings: { project: ".gemini/settings.json", user: "~/.gemini/settings.json" },
+    looksIn: "~/.gemini, ./.gemini/settings.json",
+  },
 };

@@ -7,9 +7,15 @@ export const mcpProxyHost: HostDescriptor = {
   kind: "proxy",
   toolNames: [],
   installer: async () => {
-    const { installMcpProxy } = await import("./install/install-mcp-proxy.js");
+    // the hosts whose MCP server entries the proxy takes over come from the registry, imported only now: the
+    // registry lists this descriptor, and no host folder reaches another except through the registry
+    const [{ installMcpProxy }, { hostsWith }] = await Promise.all([
+      import("./install/install-mcp-proxy.js"),
+      import("../registry.js"),
+    ]);
     const mcp = (options: HostInstallOptions) => ({
       host: options.mcpHost,
+      targets: hostsWith("mcpServers"),
       scope: options.scope,
       dryRun: options.dryRun,
       ...(options.server === undefined ? {} : { server: options.server }),
@@ -22,4 +28,5 @@ export const mcpProxyHost: HostDescriptor = {
       uninstall: (options) => installMcpProxy(mcp(options), "uninstall"),
     };
   },
+  help: { command: "for mcp-proxy the toolgate command line (e.g. `npx toolgate`)" },
 };

@@ -31,6 +31,15 @@ export const opencodeHost: HostDescriptor = {
     example: "toolgate import opencode ./opencode.json --write",
     load: async () => (await import("./import-opencode.js")).importOpencode,
   },
+  // `opencode.json` (`--project`) or `~/.config/opencode/opencode.json` (`--user`) `mcp`
+  mcpServers: async () =>
+    (await import("../common/rewrite-json-servers.js")).jsonMcpServers({
+      shape: "command-array",
+      location: ({ scope, cwd, home }) => ({
+        file: scope === "user" ? [home, ".config", "opencode", "opencode.json"] : [cwd, "opencode.json"],
+        key: ["mcp"],
+      }),
+    }),
   doctor: async () => {
     const module = await import("./check-opencode.js");
     return { found: module.opencodeFound, locations: module.opencodeLocations, check: module.checkOpencode };
@@ -45,4 +54,18 @@ export const opencodeHost: HostDescriptor = {
     (await import("./opencode-run-text.js")).opencodeRunText,
   ],
   denialTexts: async () => (await import("./opencode-denial-texts.js")).OPENCODE_DENIAL_TEXTS,
+  help: {
+    examples: {
+      install: [
+        ["toolgate install opencode", "a plugin entry in ./opencode.json"],
+        ["toolgate install opencode --user", "~/.config/opencode/opencode.json"],
+      ],
+      uninstall: ["toolgate uninstall opencode --command file:///opt/toolgate/dist/hosts/opencode/opencode-plugin.js"],
+    },
+    settings: { project: "./opencode.json", user: "~/.config/opencode/opencode.json" },
+    command: "the opencode plugin URL",
+    uninstall: "every plugin entry that points at toolgate's opencode plugin is removed.",
+    uninstallCommand: "also remove this plugin entry, if you installed one with --command",
+    looksIn: "~/.config/opencode, ./opencode.json",
+  },
 };

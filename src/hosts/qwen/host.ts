@@ -41,4 +41,10 @@ export const qwenHost: HostDescriptor = {
     (await import("./qwen-text.js")).qwenText,
   ],
   denialTexts: async () => (await import("./qwen-denial-texts.js")).QWEN_DENIAL_TEXTS,
+  help: {
+    examples: {
+      install: [["toolgate install qwen --user", "~/.qwen/settings.json (or .qwen/settings.json without --user)"]],
+    },
+    settings: { project: ".qwen/settings.json", user: "~/.qwen/settings.json" },
+  },
 };

@@ -3,7 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { afterEach, describe, expect, it } from "vitest";
+import { hostsWith } from "../../registry.js";
 import { installMcpProxy } from "./install-mcp-proxy.js";
+
+// the hosts `--host` may name, from the registry, as the installer gets them
+const targets = hostsWith("mcpServers");
 
 let roots: string[] = [];
 afterEach(() => {
@@ -69,7 +73,7 @@ args = [
 ]
 `;
 
-function roundTrip(options: {
+async function roundTrip(options: {
   host: string;
   file: string;
   text: string;
@@ -81,6 +85,7 @@ function roundTrip(options: {
   writeFileSync(options.file, options.text);
   const base = {
     host: options.host,
+    targets,
     scope: options.scope ?? "project",
     dryRun: false,
     command: PREFIX,
@@ -88,18 +93,18 @@ function roundTrip(options: {
     env: options.env,
     ...(options.server === undefined ? {} : { server: options.server }),
   };
-  const installed = installMcpProxy(base, "install");
+  const installed = await installMcpProxy(base, "install");
   const proxied = readFileSync(options.file, "utf8");
-  const again = installMcpProxy(base, "install");
-  const removed = installMcpProxy(base, "uninstall");
+  const again = await installMcpProxy(base, "install");
+  const removed = await installMcpProxy(base, "uninstall");
   return { installed, proxied, again, removed, restored: readFileSync(options.file, "utf8") };
 }
 
-describe("toolgate install mcp-proxy", () => {
-  it("Claude Code .mcp.json: rewrites the stdio entry, leaves the http one, restores the file exactly", () => {
+describe("toolgate install mcp-proxy", async () => {
+  it("Claude Code .mcp.json: rewrites the stdio entry, leaves the http one, restores the file exactly", async () => {
     const { project, env } = workspace();
     const file = join(project, ".mcp.json");
-    const run = roundTrip({ host: "claude-code", file, text: claudeMcpJson, server: "fs", env, cwd: project });
+    const run = await roundTrip({ host: "claude-code", file, text: claudeMcpJson, server: "fs", env, cwd: project });
     const entry = (JSON.parse(run.proxied) as { mcpServers: Record<string, Record<string, unknown>> }).mcpServers;
     expect(entry["fs"]).toEqual({
       command: "/usr/bin/node",
@@ -124,14 +129,14 @@ describe("toolgate install mcp-proxy", () => {
     expect(run.restored).toBe(claudeMcpJson);
   });
 
-  it("Claude Code ~/.claude.json: the user scope and this project's local entries", () => {
+  it("Claude Code ~/.claude.json: the user scope and this project's local entries", async () => {
     const { home, project, env } = workspace();
     const file = join(home, ".claude.json");
     const text = `${JSON.stringify({ numStartups: 3, mcpServers: { fs: { command: "a", args: ["b"] } }, projects: { [project]: { mcpServers: { fs: { command: "c", args: [] } } } } }, null, 2)}\n`;
-    const user = roundTrip({ host: "claude-code", file, text, scope: "user", env, cwd: project });
+    const user = await roundTrip({ host: "claude-code", file, text, scope: "user", env, cwd: project });
     expect(user.proxied).toContain('"--",\n        "a",\n        "b"');
     expect(user.restored).toBe(text);
-    const local = roundTrip({ host: "claude-code", file, text, scope: "local", env, cwd: project });
+    const local = await roundTrip({ host: "claude-code", file, text, scope: "local", env, cwd: project });
     const projects = (
       JSON.parse(local.proxied) as { projects: Record<string, { mcpServers: Record<string, { args: string[] }> }> }
     ).projects;
@@ -139,21 +144,21 @@ describe("toolgate install mcp-proxy", () => {
     expect(local.restored).toBe(text);
   });
 
-  it("Gemini CLI settings.json (JSONC): comments and other keys stay, the entry is restored", () => {
+  it("Gemini CLI settings.json (JSONC): comments and other keys stay, the entry is restored", async () => {
     const { project, env } = workspace();
     mkdirSync(join(project, ".gemini"));
     const file = join(project, ".gemini", "settings.json");
-    const run = roundTrip({ host: "gemini", file, text: geminiSettings, env, cwd: project });
+    const run = await roundTrip({ host: "gemini", file, text: geminiSettings, env, cwd: project });
     expect(run.proxied).toContain("// Gemini CLI settings");
     expect(run.proxied).toContain('"timeout": 30000');
     expect(run.proxied).toContain('"mcp-proxy", "--server", "fs", "--", "mcp-server-filesystem", "."');
     expect(run.restored).toBe(geminiSettings);
   });
 
-  it("opencode opencode.json: the command array runs the proxy; the remote entry is left alone", () => {
+  it("opencode opencode.json: the command array runs the proxy; the remote entry is left alone", async () => {
     const { project, env } = workspace();
     const file = join(project, "opencode.json");
-    const run = roundTrip({ host: "opencode", file, text: opencodeJson, env, cwd: project });
+    const run = await roundTrip({ host: "opencode", file, text: opencodeJson, env, cwd: project });
     const mcp = (JSON.parse(run.proxied) as { mcp: Record<string, { command?: string[] }> }).mcp;
     expect(mcp["fs"]?.command?.slice(0, 6)).toEqual([
       "/usr/bin/node",
@@ -167,13 +172,13 @@ describe("toolgate install mcp-proxy", () => {
     expect(run.restored).toBe(opencodeJson);
   });
 
-  it("Codex config.toml: only the command and args lines change; both tables restored", () => {
+  it("Codex config.toml: only the command and args lines change; both tables restored", async () => {
     const { home, project } = workspace();
     const codexHome = join(home, "codex");
     mkdirSync(codexHome);
     const file = join(codexHome, "config.toml");
     const env = { HOME: home, CODEX_HOME: codexHome };
-    const run = roundTrip({ host: "codex", file, text: codexToml, env, cwd: project });
+    const run = await roundTrip({ host: "codex", file, text: codexToml, env, cwd: project });
     const servers = parseToml(run.proxied)["mcp_servers"] as Record<
       string,
       { command: string; args: string[]; env?: unknown }
@@ -191,25 +196,28 @@ describe("toolgate install mcp-proxy", () => {
     );
   });
 
-  it("a dry run writes nothing; an unknown server and a missing --host are errors that say what to do", () => {
+  it("a dry run writes nothing; an unknown server and a missing --host are errors that say what to do", async () => {
     const { project, env } = workspace();
     const file = join(project, ".mcp.json");
     writeFileSync(file, claudeMcpJson);
-    const dry = installMcpProxy({ host: "claude-code", scope: "project", dryRun: true, cwd: project, env }, "install");
+    const dry = await installMcpProxy(
+      { host: "claude-code", targets, scope: "project", dryRun: true, cwd: project, env },
+      "install",
+    );
     expect(dry.changed).toBe(true);
     expect(dry.written).toBe(false);
     expect(readFileSync(file, "utf8")).toBe(claudeMcpJson);
-    expect(() =>
+    await expect(
       installMcpProxy(
-        { host: "claude-code", server: "nope", scope: "project", dryRun: false, cwd: project, env },
+        { host: "claude-code", targets, server: "nope", scope: "project", dryRun: false, cwd: project, env },
         "install",
       ),
-    ).toThrow(/has no MCP server "nope"; it lists "fs", "docs"/);
-    expect(() =>
-      installMcpProxy({ host: undefined, scope: "project", dryRun: false, cwd: project, env }, "install"),
-    ).toThrow(/needs --host claude-code\|codex\|gemini\|opencode/);
-    expect(() =>
-      installMcpProxy({ host: "gemini", scope: "project", dryRun: false, cwd: project, env }, "install"),
-    ).toThrow(/does not exist/);
+    ).rejects.toThrow(/has no MCP server "nope"; it lists "fs", "docs"/);
+    await expect(
+      installMcpProxy({ host: undefined, targets, scope: "project", dryRun: false, cwd: project, env }, "install"),
+    ).rejects.toThrow(/needs --host claude-code\|codex\|gemini\|opencode/);
+    await expect(
+      installMcpProxy({ host: "gemini", targets, scope: "project", dryRun: false, cwd: project, env }, "install"),
+    ).rejects.toThrow(/does not exist/);
   });
 });

@@ -1,63 +1,48 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { findNodeAtLocation, parseTree } from "jsonc-parser";
-import { ToolgateError } from "../../../core/errors.js";
-import { editJsonText, parseJsonc } from "../../common/json-file-edit.js";
-import { lineDiff } from "../../common/line-diff.js";
-import type { JsonServersShape } from "./mcp-json-servers.js";
-import { originalCommandLine, proxiedCommandLine, type ServerCommandLine } from "./proxy-command-line.js";
+import { ToolgateError } from "../../core/errors.js";
+import { editJsonText, parseJsonc } from "./json-file-edit.js";
+import { lineDiff } from "./line-diff.js";
+import { commandArgsShape, commandArrayShape, type JsonServersShape } from "./mcp-json-servers.js";
+import {
+  type McpServersConfig,
+  type McpServersRewriteOptions,
+  type McpServersRewriteOutcome,
+  plannedChanges,
+  type ServerCommandLine,
+} from "./mcp-servers.js";
 
-export interface RewriteOptions {
+/** What one rewrite of a settings file needs besides the file: the action, the entry, the proxy command line. */
+export type RewriteOptions = Pick<McpServersRewriteOptions, "action" | "server" | "prefix" | "dryRun"> & {
   file: string;
-  action: "install" | "uninstall";
-  /** one entry; absent: every stdio entry in the file */
-  server?: string;
-  /** the toolgate command line the proxied entry runs (`defaultProxyPrefix()`) */
-  prefix: readonly string[];
-  dryRun: boolean;
-}
+};
 
-export interface RewriteOutcome {
-  path: string;
-  changed: boolean;
-  diff: string[];
-  written: boolean;
-  notes: string[];
-}
-
-/** The entries to rewrite in a servers table, with the new command line of each (shared by JSON and TOML files). */
-export function plannedChanges(options: {
-  file: string;
-  servers: Record<string, ServerCommandLine | undefined>;
-  action: "install" | "uninstall";
-  server?: string;
-  prefix: readonly string[];
-}): { changes: Map<string, ServerCommandLine>; notes: string[] } {
-  const names = Object.keys(options.servers);
-  if (options.server !== undefined && !names.includes(options.server)) {
-    throw new ToolgateError({
-      code: "CONFIG_NOT_FOUND",
-      message: `${options.file} has no MCP server "${options.server}"${names.length === 0 ? "" : `; it lists ${names.map((name) => `"${name}"`).join(", ")}`}. Add the server in your host first, or pass one of those with --server.`,
-      data: { file: options.file, server: options.server },
-    });
-  }
-  const changes = new Map<string, ServerCommandLine>();
-  const notes: string[] = [];
-  for (const name of options.server === undefined ? names : [options.server]) {
-    const line = options.servers[name];
-    if (line === undefined) {
-      notes.push(
-        `MCP server "${name}" in ${options.file} is not a stdio server (a URL): the proxy cannot run it; left as it is.`,
-      );
-      continue;
-    }
-    const original = originalCommandLine(line);
-    if (options.action === "install" && original === undefined) {
-      changes.set(name, proxiedCommandLine({ server: name, original: line, prefix: options.prefix }));
-    } else if (options.action === "uninstall" && original !== undefined) {
-      changes.set(name, original);
-    }
-  }
-  return { changes, notes };
+/**
+ * The MCP servers of a host that keeps them in a JSON (or JSONC) settings file: `location` gives, per scope, the
+ * file (path segments, joined) and the key path of its servers object; `shape` how one stdio entry spells its
+ * command line (`command-args`: `{ command, args }`; `command-array`: `{ type: "local", command: [argv...] }`).
+ */
+export function jsonMcpServers(options: {
+  location: (where: { scope: McpServersRewriteOptions["scope"]; cwd: string; home: string }) => {
+    file: string[];
+    key: string[];
+  };
+  shape: "command-args" | "command-array";
+}): McpServersConfig {
+  return {
+    rewrite(rewrite) {
+      const { file, key } = options.location({ scope: rewrite.scope, cwd: rewrite.cwd, home: rewrite.home });
+      return rewriteJsonServers({
+        action: rewrite.action,
+        prefix: rewrite.prefix,
+        dryRun: rewrite.dryRun,
+        ...(rewrite.server === undefined ? {} : { server: rewrite.server }),
+        file: join(...file),
+        shape: options.shape === "command-args" ? commandArgsShape(key) : commandArrayShape(key),
+      });
+    },
+  };
 }
 
 /** Reads a settings file; a missing or unreadable one is an error that says what to do. */
@@ -78,7 +63,7 @@ export function readSettingsText(file: string): string {
 }
 
 /** Rewrites MCP server entries of a JSON/JSONC settings file in place (only the changed values are touched). */
-export function rewriteJsonServers(options: RewriteOptions & { shape: JsonServersShape }): RewriteOutcome {
+export function rewriteJsonServers(options: RewriteOptions & { shape: JsonServersShape }): McpServersRewriteOutcome {
   const { file, shape } = options;
   const text = readSettingsText(file);
   let value: unknown;
@@ -119,7 +104,7 @@ export function rewriteJsonServers(options: RewriteOptions & { shape: JsonServer
   return { path: file, changed: true, diff: lineDiff({ before: text, after: next }), written: !options.dryRun, notes };
 }
 
-/** Replaces each changed entry's one-line array values (`args`, opencode's `command`) with one-line text. */
+/** Replaces each changed entry's one-line array values (`args`, or `command` as an argv array) with one-line text. */
 function inlineArrays(options: { text: string; after: unknown; path: readonly string[]; names: string[] }): string {
   let text = options.text;
   for (const name of options.names) {

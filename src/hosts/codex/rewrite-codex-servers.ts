@@ -1,16 +1,35 @@
 import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { ToolgateError } from "../../../core/errors.js";
-import { lineDiff } from "../../common/line-diff.js";
-import type { ServerCommandLine } from "./proxy-command-line.js";
-import { plannedChanges, type RewriteOptions, type RewriteOutcome, readSettingsText } from "./rewrite-json-servers.js";
+import { ToolgateError } from "../../core/errors.js";
+import { lineDiff } from "../common/line-diff.js";
+import {
+  type McpServersConfig,
+  type McpServersRewriteOutcome,
+  plannedChanges,
+  type ServerCommandLine,
+} from "../common/mcp-servers.js";
+import { type RewriteOptions, readSettingsText } from "../common/rewrite-json-servers.js";
+import { codexHome } from "./codex-execpolicy.js";
+
+/** Codex keeps its MCP servers in `$CODEX_HOME/config.toml` (default `~/.codex`) `[mcp_servers.<name>]`, every scope. */
+export const codexMcpServers: McpServersConfig = {
+  rewrite: (options) =>
+    rewriteCodexServers({
+      action: options.action,
+      prefix: options.prefix,
+      dryRun: options.dryRun,
+      ...(options.server === undefined ? {} : { server: options.server }),
+      file: join(codexHome({ ...options.env, HOME: options.home }), "config.toml"),
+    }),
+};
 
 /**
  * Rewrites `[mcp_servers.<name>]` tables of Codex's `config.toml` by replacing only their `command` and `args`
  * lines (comments, order and every other line stay), then checks the result parses to the intended values.
  * `args` is written on one line (an entry that had none gets `args = []` back on uninstall).
  */
-export function rewriteCodexServers(options: RewriteOptions): RewriteOutcome {
+export function rewriteCodexServers(options: RewriteOptions): McpServersRewriteOutcome {
   const { file } = options;
   const text = readSettingsText(file);
   const parsed = parse(text, file);

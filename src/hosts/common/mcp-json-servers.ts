@@ -1,9 +1,8 @@
-import type { ServerCommandLine } from "./proxy-command-line.js";
+import type { ServerCommandLine } from "./mcp-servers.js";
 
 /**
  * How a host's JSON config holds its MCP servers: where the servers object is, and how one stdio entry spells its
- * command line. Claude Code and Gemini CLI write `{ command, args }`; opencode writes `{ type: "local", command:
- * [argv...] }`.
+ * command line: `{ command, args }` (most hosts) or `{ type: "local", command: [argv...] }`.
  */
 export interface JsonServersShape {
   /** the key path of the servers object (`["mcpServers"]`, `["projects", "/repo", "mcpServers"]`, `["mcp"]`) */
@@ -18,7 +17,7 @@ function strings(value: unknown): string[] | undefined {
   return Array.isArray(value) && value.every((item) => typeof item === "string") ? (value as string[]) : undefined;
 }
 
-/** `{ command: "npx", args: ["-y", "server"] }` (Claude Code `.mcp.json` / `~/.claude.json`, Gemini `settings.json`) */
+/** `{ command: "npx", args: ["-y", "server"] }` (the common `mcpServers` form) */
 export function commandArgsShape(path: string[]): JsonServersShape {
   return {
     path,
@@ -29,13 +28,13 @@ export function commandArgsShape(path: string[]): JsonServersShape {
       return args === undefined ? undefined : { command: entry["command"], args };
     },
     write(entry, line) {
-      // `args` is always written (an entry that had none gets `"args": []` back, as `claude mcp add` writes it)
+      // `args` is always written (an entry that had none gets `"args": []` back, as the hosts' own `mcp add` commands write it)
       return { ...entry, command: line.command, args: line.args };
     },
   };
 }
 
-/** `{ type: "local", command: ["npx", "-y", "server"] }` (opencode `opencode.json` `mcp`) */
+/** `{ type: "local", command: ["npx", "-y", "server"] }` (an argv array) */
 export function commandArrayShape(path: string[]): JsonServersShape {
   return {
     path,
