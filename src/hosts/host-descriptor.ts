@@ -77,6 +77,7 @@ export interface HostDescriptor {
    * Agent SDK runs Claude Code) has none and is an alias in that host's table.
    */
   readonly denialTexts?: () => Promise<HostDenialTable>;
+  /**
    * `toolgate install mcp-proxy --host <name>`: where the host keeps its MCP server entries per scope, and how they
    * are rewritten to run through `toolgate mcp-proxy` and restored (absent: the proxy cannot be installed there)
    */
