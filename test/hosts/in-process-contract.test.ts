@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Effect } from "../../src/core/effects.js";
-import { type AuditSink, createGuard } from "../../src/guard/create-guard.js";
+import { type AuditSink, createGuard, type Guard } from "../../src/guard/create-guard.js";
 import { createLruStateStore } from "../../src/guard/lru-state-store.js";
 import { HOSTS } from "../../src/hosts/registry.js";
 import { createPolicy } from "../../src/root/create-policy.js";
@@ -100,6 +100,21 @@ function countingGuard(driver: ContractDriver, options: { threshold?: number; fa
   return { guard, transactions: () => transactions, runAborts };
 }
 
+/** A guard whose sessions throw from every method: what the host itself does with an internal error. */
+function throwingGuard(guard: Guard): Guard {
+  return {
+    config: guard.config,
+    drain: () => guard.drain(),
+    session: (sessionId, options) =>
+      new Proxy(guard.session(sessionId, options), {
+        get: (target, property) =>
+          typeof Reflect.get(target, property) === "function"
+            ? () => Promise.reject(new Error("toolgate's session is broken"))
+            : Reflect.get(target, property),
+      }),
+  };
+}
+
 async function closing<T>(host: DrivenHost, work: (host: DrivenHost) => Promise<T>): Promise<T> {
   try {
     return await work(host);
@@ -182,6 +197,18 @@ describe.each(hosts)("%s (%s)", (name) => {
         onRun: () => (ran = true),
       });
       expect(verdict.behavior).toBe("deny");
+      expect(ran).toBe(false);
+    });
+  });
+
+  it("refuses a call when toolgate's session throws: the host's own fail-closed answer, nothing thrown into it", async () => {
+    const counted = countingGuard(driver);
+    await closing(await driver.around(throwingGuard(counted.guard), `${name}-throwing`), async (host) => {
+      let ran = false;
+      const command = driver.allowedCommand ?? "ls";
+      const verdict = await host.call({ command, callId: "x1", onRun: () => (ran = true) });
+      expect(verdict.behavior).toBe("deny");
+      expect(verdict.text).not.toMatch(/^threw: /);
       expect(ran).toBe(false);
     });
   });
