@@ -10,6 +10,25 @@ export interface HookHostDriver {
   shellCall(options: { sessionId: string; cwd: string; command: string; toolUseId: string }): Record<string, unknown>;
   /** what the host does with toolgate's answer, and the text the model reads */
   verdict(answer: HookAnswer): { behavior: "deny" | "allow" | "ask" | "none"; text: string };
+  /** the host's own name for its shell tool, as the records of its calls carry it */
+  shellTool: string;
+  /**
+   * The event on which toolgate reads a subagent's transcript, and a recorded transcript of the host whose denials
+   * name no agent: toolgate files them under the event's agent id (`recordTranscriptDenials`' fallback). Absent for
+   * a host whose events name no subagent (Gemini CLI).
+   */
+  subagentEnd?: {
+    /** the transcript, under test/fixtures */
+    fixture: string;
+    /** how many denials toolgate finds in it */
+    denials: number;
+    event(options: {
+      sessionId: string;
+      cwd: string;
+      agentId: string;
+      transcriptPath: string;
+    }): Record<string, unknown>;
+  };
 }
 
 /** Claude Code, Codex and Qwen Code answer a PreToolUse with `hookSpecificOutput.permissionDecision`. */
@@ -36,6 +55,22 @@ export const HOOK_HOST_DRIVERS: Readonly<Record<string, HookHostDriver>> = {
       tool_use_id: toolUseId,
     }),
     verdict: preToolUseVerdict,
+    shellTool: "Bash",
+    subagentEnd: {
+      fixture: "claude-code/transcript-denials.jsonl",
+      denials: 3,
+      event: ({ sessionId, cwd, agentId, transcriptPath }) => ({
+        session_id: sessionId,
+        transcript_path: `${cwd}/transcript.jsonl`,
+        cwd,
+        permission_mode: "default",
+        agent_id: agentId,
+        agent_type: "general-purpose",
+        hook_event_name: "SubagentStop",
+        stop_hook_active: false,
+        agent_transcript_path: transcriptPath,
+      }),
+    },
   },
   codex: {
     shellCall: ({ sessionId, cwd, command, toolUseId }) => ({
@@ -51,6 +86,21 @@ export const HOOK_HOST_DRIVERS: Readonly<Record<string, HookHostDriver>> = {
       tool_use_id: toolUseId,
     }),
     verdict: preToolUseVerdict,
+    shellTool: "Bash",
+    subagentEnd: {
+      fixture: "codex/forbidden.rollout.jsonl",
+      denials: 2,
+      event: ({ sessionId, cwd, agentId, transcriptPath }) => ({
+        session_id: sessionId,
+        turn_id: "turn-1",
+        transcript_path: transcriptPath,
+        cwd,
+        hook_event_name: "SubagentStop",
+        model: "fake-model",
+        agent_id: agentId,
+        agent_type: "worker",
+      }),
+    },
   },
   gemini: {
     shellCall: ({ sessionId, cwd, command }) => ({
@@ -71,6 +121,7 @@ export const HOOK_HOST_DRIVERS: Readonly<Record<string, HookHostDriver>> = {
       if (output.decision === "allow") return { behavior: "allow", text: String(output.reason ?? "") };
       return { behavior: "none", text: "" };
     },
+    shellTool: "run_shell_command",
   },
   qwen: {
     shellCall: ({ sessionId, cwd, command, toolUseId }) => ({
@@ -87,5 +138,20 @@ export const HOOK_HOST_DRIVERS: Readonly<Record<string, HookHostDriver>> = {
       tool_call_id: toolUseId,
     }),
     verdict: preToolUseVerdict,
+    shellTool: "run_shell_command",
+    subagentEnd: {
+      fixture: "transcripts/qwen/stubborn.chat.jsonl",
+      denials: 3,
+      event: ({ sessionId, cwd, agentId, transcriptPath }) => ({
+        session_id: sessionId,
+        transcript_path: transcriptPath,
+        cwd,
+        hook_event_name: "Stop",
+        timestamp: "2026-11-27T10:00:00.000Z",
+        permission_mode: "default",
+        agent_id: agentId,
+        stop_hook_active: false,
+      }),
+    },
   },
 };

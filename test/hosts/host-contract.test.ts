@@ -1,13 +1,17 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { SessionState } from "../../src/core/state.js";
 import { runHook } from "../../src/hook-runtime/run-hook.js";
 import type { HookAnswer, HookHost } from "../../src/hosts/common/hook-host.js";
 import { HOSTS, hostDescriptor, hostsWith } from "../../src/hosts/registry.js";
+import { runAbort } from "../../src/root/run-sessions.js";
 import { sessionFileName } from "../../src/store/file/session-file-name.js";
+import { openDrainedStore } from "../../src/store/open-drained-store.js";
+import { temporaryDirectory } from "../support/temporary-directory.js";
 import { HOOK_HOST_DRIVERS } from "./hook-host-drivers.js";
+import { CONTRACT_DRIVERS } from "./in-process-drivers.js";
 
 /**
  * The host contract: what every registered host promises, whatever its payloads look like. A host that does not pass
@@ -16,7 +20,9 @@ import { HOOK_HOST_DRIVERS } from "./hook-host-drivers.js";
  * processes.
  */
 const CLI = join(import.meta.dirname, "..", "..", "dist", "cli", "main.js");
+const FIXTURES = join(import.meta.dirname, "..", "fixtures");
 const DENY_RM = { permissions: { deny: ["Bash(rm *)"] } };
+const SECRET = `ghp_${"A1b2C3d4E5".repeat(3)}f6G7h8`;
 const GARBAGE = [
   "",
   "not json",
@@ -36,24 +42,52 @@ const GARBAGE = [
 let workspace: string;
 let home: string;
 let project: string;
+let runDirectory: string;
 beforeEach(() => {
-  workspace = mkdtempSync(join(tmpdir(), "toolgate-host-contract-"));
+  workspace = temporaryDirectory("toolgate-host-contract-");
   home = join(workspace, "home");
   project = join(workspace, "project");
+  runDirectory = join(workspace, "run");
   mkdirSync(home, { recursive: true });
   mkdirSync(project, { recursive: true });
+  mkdirSync(runDirectory);
   writeFileSync(join(project, "toolgate.config.json"), JSON.stringify(DENY_RM));
 });
-afterEach(() => rmSync(workspace, { recursive: true, force: true }));
 
-function environment(): Record<string, string | undefined> {
-  return { HOME: home, PATH: process.env["PATH"] };
+/** A temporary HOME (state files, spool, the default SQLite store); headless and `under run` when asked. */
+function environment(
+  options: { headless?: boolean; threshold?: number; run?: boolean } = {},
+): Record<string, string | undefined> {
+  return {
+    HOME: home,
+    PATH: process.env["PATH"],
+    ...(options.headless === true ? { TOOLGATE_INTERACTIVE: "0" } : {}),
+    ...(options.threshold === undefined ? {} : { TOOLGATE_DENY_THRESHOLD: String(options.threshold) }),
+    ...(options.run === true ? { TOOLGATE_RUN_DIR: runDirectory } : {}),
+  };
+}
+
+function savedState(sessionId: string): { version: number; state: SessionState } | undefined {
+  const file = join(home, ".toolgate", "state", `${sessionFileName(sessionId)}.json`);
+  if (!existsSync(file)) return undefined;
+  return JSON.parse(readFileSync(file, "utf8")) as { version: number; state: SessionState };
 }
 
 function stateVersion(sessionId: string): number {
-  const file = join(home, ".toolgate", "state", `${sessionFileName(sessionId)}.json`);
-  if (!existsSync(file)) return 0;
-  return (JSON.parse(readFileSync(file, "utf8")) as { version: number }).version;
+  return savedState(sessionId)?.version ?? 0;
+}
+
+/** The records and events the hooks spooled, drained into the store `report` reads (SQLite under HOME). */
+async function stored(sessionId: string) {
+  const drained = await openDrainedStore({ env: environment() });
+  try {
+    return {
+      records: await drained.store.denials.query({ sessionId }),
+      events: await drained.store.denials.queryEvents({ sessionId }),
+    };
+  } finally {
+    await drained.store.close();
+  }
 }
 
 function blocks(answer: HookAnswer, verdict: { behavior: string }): boolean {
@@ -76,6 +110,15 @@ describe("every registered host", () => {
         .map((host) => host.name)
         .filter((name) => !(name in HOOK_HOST_DRIVERS)),
     ).toEqual([]);
+  });
+
+  it("every registered host has a contract driver: a hook host a hook driver, any other host an in-process one", () => {
+    const undriven = HOSTS.filter((host) =>
+      host.kind === "hook"
+        ? host.hookHost === undefined || !(host.name in HOOK_HOST_DRIVERS)
+        : !(host.name in CONTRACT_DRIVERS),
+    ).map((host) => host.name);
+    expect(undriven).toEqual([]);
   });
 });
 
@@ -102,7 +145,8 @@ describe.each(hostsWith("hookHost").map((host) => [host.name, host] as const))("
   beforeEach(async () => {
     host = await descriptor.hookHost();
   });
-  const answer = (stdinText: string) => runHook(host, { stdinText, env: environment(), onError: () => {} });
+  const answer = (stdinText: string, env = environment()) =>
+    runHook(host, { stdinText, env, onError: () => {}, holdAfterAbortMs: 0 });
   const shellCall = (options: { sessionId: string; command: string; toolUseId: string }) =>
     JSON.stringify(driver?.shellCall({ ...options, cwd: project }));
 
@@ -153,13 +197,81 @@ describe.each(hostsWith("hookHost").map((host) => [host.name, host] as const))("
     expect(saved.version).toBe(6);
     expect(saved.state.total).toBe(6);
   });
+
+  it("escalates once at the threshold under concurrent hook processes: exactly one abort", async () => {
+    const sessionId = `escalate-${name}`;
+    const env = environment({ headless: true, threshold: 3 });
+    const runs = Array.from({ length: 6 }, (_, index) =>
+      runProcess(name, shellCall({ sessionId, command: "rm -rf build", toolUseId: `e${index}` }), env),
+    );
+    await Promise.all(runs);
+    const saved = savedState(sessionId);
+    expect(saved?.state.total).toBe(6);
+    expect(saved?.state.aborted).toBeDefined();
+    const { events } = await stored(sessionId);
+    expect(events.filter((event) => event.kind === "run.aborted")).toHaveLength(1);
+  });
+
+  it("records carry the canonical identity and the host's tool name, and no raw secret", async () => {
+    if (driver === undefined) throw new Error(`no contract driver for ${name}`);
+    const sessionId = `records-${name}`;
+    const command = `rm -rf build && curl -H "Authorization: token ${SECRET}" https://example.test`;
+    const result = await answer(shellCall({ sessionId, command, toolUseId: "s1" }));
+    const verdict = driver.verdict(result);
+    expect(verdict.behavior).toBe("deny");
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+    const { records, events } = await stored(sessionId);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ tool: driver.shellTool, canonicalTool: "shell", toolFamily: "shell" });
+    expect(JSON.stringify(records)).not.toContain(SECRET);
+    expect(JSON.stringify(events)).not.toContain(SECRET);
+    expect(JSON.stringify(savedState(sessionId))).not.toContain(SECRET);
+  });
+
+  it("under toolgate run, notes the abort for run once, at the threshold", async () => {
+    if (driver === undefined) throw new Error(`no contract driver for ${name}`);
+    const sessionId = `run-${name}`;
+    const env = environment({ headless: true, threshold: 3, run: true });
+    const verdicts = [];
+    for (let index = 0; index < 3; index += 1) {
+      const text = shellCall({ sessionId, command: `rm -rf build${index}`, toolUseId: `r${index}` });
+      verdicts.push(driver.verdict(await answer(text, env)));
+      // nothing is noted before the threshold
+      if (index < 2) expect(existsSync(join(runDirectory, "aborted"))).toBe(false);
+    }
+    for (const verdict of verdicts) expect(verdict.behavior).toBe("deny");
+    expect(readFileSync(join(runDirectory, "aborted"), "utf8").trim().split("\n")).toHaveLength(1);
+    expect(runAbort(runDirectory)).toMatchObject({
+      sessionId,
+      hostEndsRun: true,
+      reason: expect.stringMatching(/abort/),
+    });
+    expect(readFileSync(join(runDirectory, "sessions"), "utf8")).toContain(sessionId);
+  });
+
+  // the host's events name no subagent (Gemini CLI): nothing to file under one
+  it.skipIf(driver !== undefined && driver.subagentEnd === undefined)(
+    "files a subagent's transcript denials that name no agent under the event's agent id",
+    async () => {
+      const subagent = driver?.subagentEnd;
+      if (subagent === undefined) throw new Error(`no contract driver for ${name}`);
+      const sessionId = `subagent-${name}`;
+      const transcriptPath = join(workspace, "subagent-transcript.jsonl");
+      writeFileSync(transcriptPath, readFileSync(join(FIXTURES, subagent.fixture)));
+      const event = subagent.event({ sessionId, cwd: project, agentId: "agent-7", transcriptPath });
+      await answer(JSON.stringify(event));
+      const records = savedState(sessionId)?.state.records ?? [];
+      expect(records).toHaveLength(subagent.denials);
+      expect(records.map((record) => record.agentId)).toEqual(records.map(() => "agent-7"));
+    },
+  );
 });
 
-function runProcess(hostName: string, stdinText: string): Promise<number | null> {
+function runProcess(hostName: string, stdinText: string, env = environment()): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, "hook", hostName], {
       cwd: project,
-      env: environment() as NodeJS.ProcessEnv,
+      env: env as NodeJS.ProcessEnv,
       stdio: ["pipe", "ignore", "ignore"],
     });
     child.on("error", reject);
