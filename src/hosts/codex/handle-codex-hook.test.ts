@@ -2,34 +2,36 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGuard } from "../../guard/create-guard.js";
-import { compilePolicy } from "../../policy/compile-policy.js";
+import { buildPolicy } from "../../root/build-policy.js";
 import { parseCodexHookInput } from "./codex-hook-input.js";
 import { failClosed } from "./codex-hook-output.js";
-import { parseExecpolicyRules } from "./execpolicy-rules.js";
+import { execpolicyPolicyRules, parseExecpolicyRules } from "./execpolicy-rules.js";
 import { type CodexHookContext, handleCodexHook } from "./handle-codex-hook.js";
 
 const fixtures = join(import.meta.dirname, "..", "..", "..", "test", "fixtures", "codex");
 const payload = (name: string, patch: Record<string, unknown> = {}) =>
   parseCodexHookInput(JSON.stringify({ ...JSON.parse(readFileSync(join(fixtures, "hooks", name), "utf8")), ...patch }));
 
+/** A guard whose policy is composed as the root composes it: toolgate's rules, then Codex's `.rules` (stricter wins). */
 function context(options: {
   rules?: string;
   transcript?: string;
   policyRules?: { rule: string; behavior: "deny" | "ask" }[];
+  interactive?: boolean;
 }) {
-  const policy = compilePolicy({
-    rules: (options.policyRules ?? []).map((rule) => ({ ...rule, origin: "test" })),
+  const codex = execpolicyPolicyRules(parseExecpolicyRules(options.rules ?? "", "test.rules"));
+  const policy = buildPolicy({
     cwd: "/tmp/toolgate-fixture/project",
     homeDir: "/tmp/toolgate-fixture/home",
+    env: {},
+    claudeSettings: false,
+    config: { permissions: { rules: options.policyRules ?? [] } },
+    hostPolicy: { rules: codex.rules, sources: [], warnings: codex.warnings, claudeSettings: false },
   });
+  const interactive = options.interactive ?? false;
   const guard = createGuard({ policy, onError: () => undefined });
-  const session = guard.session("s1", { interactive: false, host: "codex" });
-  const hook: CodexHookContext = {
-    session,
-    interactive: false,
-    readTranscript: () => options.transcript,
-    execpolicy: parseExecpolicyRules(options.rules ?? "", "test.rules"),
-  };
+  const session = guard.session("s1", { interactive, host: "codex" });
+  const hook: CodexHookContext = { session, interactive, readTranscript: () => options.transcript };
   return { hook, session, guard };
 }
 
@@ -63,11 +65,8 @@ describe("handleCodexHook (payloads recorded from Codex 0.169.0)", () => {
   });
 
   it("PreToolUse: a prompt rule with a person to ask is left to Codex (never an allow answer)", async () => {
-    const { hook } = context({ rules: PROMPT });
-    const answer = await handleCodexHook(payload("pre-tool-use.json", { permission_mode: "default" }), {
-      ...hook,
-      interactive: true,
-    });
+    const { hook } = context({ rules: PROMPT, interactive: true });
+    const answer = await handleCodexHook(payload("pre-tool-use.json", { permission_mode: "default" }), hook);
     expect(JSON.stringify(answer.output ?? {})).not.toContain("permissionDecision");
   });
 
