@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createGuard } from "../../guard/create-guard.js";
 import { buildPolicy } from "../../root/build-policy.js";
 import { parseCodexHookInput } from "./codex-hook-input.js";
@@ -95,6 +95,69 @@ describe("handleCodexHook (payloads recorded from Codex 0.169.0)", () => {
       hook,
     );
     expect(reasonOf(later)).toMatch(/stopped|aborted/i);
+  });
+
+  it("PreToolUse: a toolgate ask rule under approval never is a headless denial in the call's one step", async () => {
+    const { hook, session } = context({
+      policyRules: [{ rule: "Bash(git push *)", behavior: "ask" }],
+      interactive: true,
+    });
+    const update = vi.spyOn(session, "denied");
+    const answer = await handleCodexHook(
+      payload("pre-tool-use.json", { tool_input: { command: "git push origin main" } }),
+      hook,
+    );
+    expect(reasonOf(answer)).toContain("[toolgate]");
+    expect((await session.state()).records.at(-1)).toMatchObject({ source: "headless", rule: "Bash(git push *)" });
+    expect(update).not.toHaveBeenCalled();
+    // with a person to ask (approval on request, TOOLGATE_INTERACTIVE=1), Codex asks: no refusal, no record
+    const asked = await handleCodexHook(
+      payload("pre-tool-use.json", {
+        tool_input: { command: "git push origin main" },
+        tool_use_id: "call_2",
+        permission_mode: "default",
+      }),
+      hook,
+    );
+    expect(JSON.stringify(asked.output ?? {})).not.toContain("permissionDecision");
+    expect((await session.state()).total).toBe(1);
+  });
+
+  it("PreToolUse: a Codex allow rule never turns toolgate's deny into an allow", async () => {
+    const { hook } = context({
+      rules: 'prefix_rule(pattern = ["curl"], decision = "allow")',
+      policyRules: [{ rule: "Bash(curl *)", behavior: "deny" }],
+    });
+    const answer = await handleCodexHook(
+      payload("pre-tool-use.json", { tool_input: { command: "curl https://x" } }),
+      hook,
+    );
+    expect(reasonOf(answer)).toContain("Bash(curl *)");
+  });
+
+  it("PreToolUse: Codex's own refusals in the rollout are counted before the call, in the same one transaction", async () => {
+    const transcript = readFileSync(join(fixtures, "forbidden.rollout.jsonl"), "utf8");
+    const { hook, session } = context({ transcript });
+    const steps = vi.spyOn(session, "decide");
+    const others = [vi.spyOn(session, "denied"), vi.spyOn(session, "deniedUnlessRecorded")];
+    const answer = await handleCodexHook(
+      payload("pre-tool-use.json", { tool_input: { command: "ls" }, tool_use_id: "call_3" }),
+      hook,
+    );
+    expect(steps).toHaveBeenCalledTimes(1);
+    for (const other of others) expect(other).not.toHaveBeenCalled();
+    const records = (await session.state()).records;
+    // Codex refused `rm -rf victim` twice itself: the headless threshold is reached before this call is decided,
+    // so this very call already carries the abort (counted when the model retries, not at the turn's end)
+    expect(records.map((record) => [record.toolUseId, record.source])).toEqual([
+      ["call_1", "rule"],
+      ["call_2", "rule"],
+      ["call_3", "aborted"],
+    ]);
+    expect(reasonOf(answer)).toMatch(/stopped|aborted/i);
+    // read again at the turn's end: nothing is counted twice
+    await handleCodexHook(payload("stop.json"), hook);
+    expect((await session.state()).total).toBe(3);
   });
 
   it("PostToolUse: a read-only file system refusal counts as a sandbox denial", async () => {
