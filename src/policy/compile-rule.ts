@@ -86,7 +86,8 @@ function compileArgvRule(rule: PolicyRule, prefix: readonly (string | readonly s
     modes: rule.modes,
     kind: "argv",
     tool: "Bash",
-    appliesTo: (callTool) => specifierCovers("Bash", callTool),
+    // every shell tool: a host's own shell tools (Codex's `exec_command`, `local_shell`, ...) are the ones it gates
+    appliesTo: (callTool) => toolFamily(callTool) === "shell",
     test: never,
     testInput: always,
     testArgv,

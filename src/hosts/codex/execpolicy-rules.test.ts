@@ -140,6 +140,13 @@ describe("Codex's rules as policy rules (execpolicyPolicyRules)", () => {
     expect(decide("ls -la").behavior).toBe("allow");
   });
 
+  it("applies to each of Codex's shell tools, whatever field holds the command", () => {
+    for (const tool of ["Bash", "exec_command", "shell", "local_shell", "shell_command", "container.exec"]) {
+      expect(policy.evaluate({ tool, input: { cmd: "rm -rf x" } }).behavior, tool).toBe("deny");
+      expect(policy.evaluate({ tool, input: { command: ["bash", "-lc", "rm -rf x"] } }).behavior, tool).toBe("deny");
+    }
+  });
+
   it("matches a wrapped command too (stricter than Codex for a refusal, never looser)", () => {
     expect(decide("timeout 5 rm -rf x").behavior).toBe("deny");
     expect(decide("FOO=1 rm -rf x").behavior).toBe("deny");
