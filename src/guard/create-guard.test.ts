@@ -283,4 +283,58 @@ describe("deniedUnlessRecorded", () => {
     expect(await all.deniedUnlessRecorded(denials)).toEqual([]);
     expect(update).toHaveBeenCalledTimes(1);
   });
+
+  it("cannotAsk: an ask a rule made is a headless denial in the same step, even with hostAsks; a default ask stays the host's", async () => {
+    const policy = compilePolicy({
+      rules: [{ rule: "Bash(git push:*)", behavior: "ask", origin: "test settings" }],
+      cwd: "/tmp/toolgate-guard/project",
+      homeDir: "/tmp/toolgate-guard/home",
+    });
+    const stateStore = createLruStateStore();
+    const update = vi.spyOn(stateStore, "update");
+    // the session says a person is there, the host's run says nobody answers (Codex under approval never)
+    const session = createGuard({ policy, stateStore }).session("s", { interactive: true });
+    const denied = await session.decide(bash("git push origin main", "t1"), { hostAsks: true, cannotAsk: true });
+    expect(denied.decision).toMatchObject({ behavior: "deny", denialSource: "headless", rule: "Bash(git push:*)" });
+    expect(denied.text).toContain("non-interactive");
+    expect(update).toHaveBeenCalledTimes(1);
+    expect((await session.state()).records.map((record) => record.source)).toEqual(["headless"]);
+    // no rule asked: toolgate's defaults leave it to the host
+    const left = await session.decide(bash("make build", "t2"), { hostAsks: true, cannotAsk: true });
+    expect(left.decision.behavior).toBe("ask");
+    expect(left.effects.some((effect) => effect.type === "record")).toBe(false);
+    // a host that can ask keeps the rule's ask
+    const asked = await session.decide(bash("git push origin main", "t3"), { hostAsks: true });
+    expect(asked.decision.behavior).toBe("ask");
+    expect(update).toHaveBeenCalledTimes(3);
+  });
+
+  it("earlierDenials: the host's unrecorded refusals are counted before the call, in its one state transaction", async () => {
+    const { policy } = fakePolicy();
+    const stateStore = createLruStateStore();
+    const update = vi.spyOn(stateStore, "update");
+    const delivered: number[] = [];
+    const sink: AuditSink = { deliver: async (effects) => void delivered.push(effects.length) };
+    const session = createGuard({ policy, stateStore, sinks: [sink] }).session("s", { interactive: false });
+    const refused = { source: "rule" as const, reason: "Codex refused it", rule: "prefix_rule(...)" };
+    const first = await session.decide(bash("rm -rf build", "t2"), {
+      earlierDenials: [{ call: bash("rm -rf build", "t1"), options: refused }],
+    });
+    expect(update).toHaveBeenCalledTimes(1);
+    expect(delivered).toHaveLength(1);
+    const state = await session.state();
+    expect(state.records.map((record) => record.toolUseId)).toEqual(["t1", "t2"]);
+    // the call's decision saw the earlier refusal: the second denial of the pattern aborts the headless run
+    expect(first.decision.behavior).toBe("deny");
+    expect(first.effects.some((effect) => effect.type === "abort")).toBe(true);
+    // the result is the call's own: no record of the earlier refusal, one decision
+    expect(first.effects.filter((effect) => effect.type === "record")).toHaveLength(1);
+    // a refusal already recorded is not counted again
+    await session.decide(bash("ls", "t3"), {
+      earlierDenials: [{ call: bash("rm -rf build", "t1"), options: refused }],
+    });
+    const after = (await session.state()).records.map((record) => record.toolUseId);
+    expect(after.filter((id) => id === "t1")).toHaveLength(1);
+    expect(update).toHaveBeenCalledTimes(2);
+  });
 });

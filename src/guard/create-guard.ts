@@ -124,16 +124,21 @@ export function createGuard(options: GuardOptions = {}): Guard {
   /** The policy's verdict on a call, against the state the step will run on. */
   function verdictFor(call: ToolCall, state: SessionState, decideOptions: DecideOptions): CallVerdict | undefined {
     if (policy === undefined) return undefined;
+    const cannotAsk = decideOptions.cannotAsk === true;
     const decision = policy.evaluate(
       { tool: call.tool, input: call.input, ...shellOf(call) },
       {
-        interactive: state.interactive,
+        interactive: cannotAsk ? false : state.interactive,
         grants: state.grants.map((grant) => grant.scope.rule),
         ...(decideOptions.mode === undefined ? {} : { mode: decideOptions.mode as PermissionMode }),
       },
     );
-    // a host that prompts (or auto-denies and reports it) for asks itself keeps them asks
-    const hostAsk = decideOptions.hostAsks === true && decision.denialSource === "headless";
+    // a host that prompts (or auto-denies and reports it) for asks itself keeps them asks; one that cannot ask
+    // keeps only those no rule made (its own defaults decide them), and a rule's ask is a headless denial here
+    const hostAsk =
+      decideOptions.hostAsks === true &&
+      decision.denialSource === "headless" &&
+      !(cannotAsk && decision.rule !== undefined);
     const verdict: CallVerdict = {
       behavior: hostAsk ? "ask" : decision.behavior,
       decidedBy: decision.source,
@@ -179,23 +184,52 @@ export function createGuard(options: GuardOptions = {}): Guard {
     async function applyAll(
       events: readonly (ToolgateEvent | ((state: SessionState) => ToolgateEvent | undefined))[],
     ): Promise<Effect[]> {
-      let effects: Effect[] = [];
+      return (await applySteps(events)).flat();
+    }
+
+    /** `applyAll`, with each event's effects apart (in the order of `events`; empty for an event with no step). */
+    async function applySteps(
+      events: readonly (ToolgateEvent | ((state: SessionState) => ToolgateEvent | undefined))[],
+    ): Promise<Effect[][]> {
+      let steps: Effect[][] = [];
       const committed = await stateStore.update(sessionId, (current) => {
         let state = current ?? fresh();
         // the update may run again (a lock taken over): each run starts from what the store holds
-        effects = [];
+        steps = [];
         for (const event of events) {
           const next = typeof event === "function" ? event(state) : event;
-          if (next === undefined) continue;
+          if (next === undefined) {
+            steps.push([]);
+            continue;
+          }
           const result = step(state, next, config);
           state = result.state;
-          effects.push(...result.effects);
+          steps.push(result.effects);
         }
         return state;
       });
       latest = committed.state;
-      await deliver(effects, sessionId, committed.state);
-      return effects;
+      await deliver(steps.flat(), sessionId, committed.state);
+      return steps;
+    }
+
+    /**
+     * The denials of `denials` not yet recorded in this session, as events checked again inside the transaction
+     * against the state it commits to (a call another process recorded meanwhile, or one named twice, is recorded
+     * once). The denial store is read only when the state cannot tell (`recordedCallIds`).
+     */
+    async function unrecordedDenialEvents(
+      denials: readonly { call: ToolCall; options: DeniedOptions }[],
+    ): Promise<((state: SessionState) => ToolgateEvent | undefined)[]> {
+      if (denials.length === 0) return [];
+      const recorded = await recordedCallIds(denials.map(({ call }) => call.toolUseId));
+      return denials
+        .filter(({ call }) => !recorded.has(call.toolUseId))
+        .map(({ call, options: denied }) => {
+          const event = deniedEvent(call, denied);
+          return (state: SessionState) =>
+            state.records.some((record) => record.toolUseId === call.toolUseId) ? undefined : event;
+        });
     }
 
     const base = (at: number | undefined, agentId: string | undefined) => ({
@@ -214,10 +248,16 @@ export function createGuard(options: GuardOptions = {}): Guard {
       let call = rawCall;
       try {
         call = withFacts(rawCall);
-        const effects = await apply((state) => {
-          const verdict = verdictFor(call, state, decideOptions);
-          return { type: "call.requested", ...common, call, ...(verdict === undefined ? {} : { verdict }) };
-        });
+        // the host's earlier refusals first, then the call: one transaction, the call's step sees their counts
+        const earlier = await unrecordedDenialEvents(decideOptions.earlierDenials ?? []);
+        const steps = await applySteps([
+          ...earlier,
+          (state: SessionState): ToolgateEvent => {
+            const verdict = verdictFor(call, state, decideOptions);
+            return { type: "call.requested", ...common, call, ...(verdict === undefined ? {} : { verdict }) };
+          },
+        ]);
+        const effects = steps.at(-1) ?? [];
         const decided = effects.find((effect) => effect.type === "decision");
         if (decided === undefined) throw new Error("the reducer returned no decision for a requested call");
         const text = textForModel(effects);
@@ -295,19 +335,8 @@ export function createGuard(options: GuardOptions = {}): Guard {
       decide,
       denied: (call, denied) => apply(deniedEvent(call, denied)),
       async deniedUnlessRecorded(denials) {
-        if (denials.length === 0) return [];
-        const recorded = await recordedCallIds(denials.map(({ call }) => call.toolUseId));
-        const unrecorded = denials.filter(({ call }) => !recorded.has(call.toolUseId));
-        if (unrecorded.length === 0) return [];
-        // checked again inside the transaction against the state it commits to: a call another process recorded
-        // meanwhile, or one the list names twice, is recorded once
-        return applyAll(
-          unrecorded.map(({ call, options }) => {
-            const event = deniedEvent(call, options);
-            return (state: SessionState) =>
-              state.records.some((record) => record.toolUseId === call.toolUseId) ? undefined : event;
-          }),
-        );
+        const events = await unrecordedDenialEvents(denials);
+        return events.length === 0 ? [] : applyAll(events);
       },
       allowed: (call, callOptions) =>
         apply({ type: "call.allowed", ...base(callOptions?.at, callOptions?.agentId), call: withFacts(call) }),

@@ -59,9 +59,12 @@ export interface HostDescriptor {
   readonly textOutputWithoutCalls?: string;
   /**
    * The host's own permission files read as policy rules beside toolgate's (the stricter answer wins:
-   * `buildPolicy`). Absent: toolgate's rules and the Claude Code settings hierarchy only.
+   * `buildPolicy`), so the host's refusals are decided in the same reducer step as toolgate's own. `env` locates
+   * them where the host reads it (`CODEX_HOME`). Absent: toolgate's rules and the Claude Code settings hierarchy only.
    */
-  readonly permissionRules?: () => Promise<(options: { homeDir: string; cwd: string }) => HostPolicyRules>;
+  readonly permissionRules?: () => Promise<
+    (options: { homeDir: string; cwd: string; env?: Readonly<Record<string, string | undefined>> }) => HostPolicyRules
+  >;
   /**
    * `toolgate import <name>`: the host's permission files as a toolgate `permissions` section, with what cannot be
    * expressed; `describe` says which files it reads, for `toolgate import --help`.

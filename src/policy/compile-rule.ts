@@ -20,8 +20,11 @@ import {
   toolFamily,
 } from "./tool-families.js";
 
-/** What a compiled rule tests: the whole tool, a shell subcommand, a path, a host, or an input parameter. */
-export type RuleKind = "tool" | "command" | "path" | "domain" | "parameter";
+/**
+ * What a compiled rule tests: the whole tool, a shell subcommand's text, a shell command's argv (a host's prefix
+ * rule), a path, a host, or an input parameter.
+ */
+export type RuleKind = "tool" | "command" | "argv" | "path" | "domain" | "parameter";
 
 export interface CompiledRule {
   rule: string;
@@ -39,6 +42,10 @@ export interface CompiledRule {
   test: (subject: string) => boolean;
   /** the parameter test (kind parameter) */
   testInput: (input: unknown) => boolean;
+  /** the argv test (kind argv): whether the argv starts with the rule's words */
+  testArgv: (argv: readonly string[]) => boolean;
+  /** the host's own sentence for a call this rule decides (`PolicyRule.reason`) */
+  reason?: string;
   /** a bare deny removes the tool from the model's tool list */
   removesTool: boolean;
   /** position in the policy's rule list (ties go to the earlier rule) */
@@ -57,9 +64,42 @@ export interface CompileRuleResult {
 }
 
 const always = () => true;
+const never = () => false;
+
+/**
+ * A host's argv-prefix rule (Codex's `prefix_rule`): a shell rule matching each command whose argv starts with the
+ * given words, compared as words (after quote removal), never as text: `["rm"]` matches `rm -rf x` and `"rm" x`,
+ * not `rmdir`. An empty prefix matches nothing.
+ */
+function compileArgvRule(rule: PolicyRule, prefix: readonly (string | readonly string[])[]): CompiledRule {
+  const words = prefix.map((part) => (typeof part === "string" ? [part] : [...part]));
+  const testArgv = (argv: readonly string[]): boolean =>
+    words.length > 0 &&
+    argv.length >= words.length &&
+    words.every((options, index) => options.includes(argv[index] as string));
+  return {
+    rule: rule.rule,
+    behavior: rule.behavior,
+    priority: rule.priority ?? 0,
+    origin: rule.origin,
+    interactive: rule.interactive,
+    modes: rule.modes,
+    kind: "argv",
+    tool: "Bash",
+    // every shell tool: a host's own shell tools (Codex's `exec_command`, `local_shell`, ...) are the ones it gates
+    appliesTo: (callTool) => toolFamily(callTool) === "shell",
+    test: never,
+    testInput: always,
+    testArgv,
+    ...(rule.reason === undefined ? {} : { reason: rule.reason }),
+    removesTool: false,
+    order: 0,
+  };
+}
 
 /** Compiles one rule. Rules Claude Code ignores are dropped with a warning that says why; syntax errors throw. */
 export function compileRule(rule: PolicyRule, context: PathSpecifierContext): CompileRuleResult {
+  if (rule.argvPrefix !== undefined) return { compiled: compileArgvRule(rule, rule.argvPrefix), warnings: [] };
   const parsed = parseRule(rule.rule);
   const warnings: CompileWarning[] = [];
   const base = {
@@ -71,6 +111,8 @@ export function compileRule(rule: PolicyRule, context: PathSpecifierContext): Co
     modes: rule.modes,
     test: always as (subject: string) => boolean,
     testInput: always as (input: unknown) => boolean,
+    testArgv: never as (argv: readonly string[]) => boolean,
+    ...(rule.reason === undefined ? {} : { reason: rule.reason }),
     removesTool: false,
     order: 0,
   };

@@ -11,7 +11,18 @@ import {
 } from "./shell/analyze-shell-command.js";
 import { readShellCommand } from "./shell/read-shell-command.js";
 import { toolFamily } from "./tool-families.js";
-import { indexToolRules, matchingCommandRules, type ToolRules } from "./tool-rules.js";
+import { indexToolRules, matchingArgvRules, matchingCommandRules, type ToolRules } from "./tool-rules.js";
+
+/**
+ * The argvs a shell tool runs a whole line as (Codex: `/bin/bash -lc <line>`): an argv-prefix rule naming one of
+ * them (`prefix_rule(pattern = ["bash", "-lc"])`) applies to the whole call, as the host matches it.
+ */
+function lineArgvs(command: string): string[][] {
+  return [
+    ["/bin/bash", "-lc", command],
+    ["bash", "-lc", command],
+  ];
+}
 
 /**
  * Evaluates a shell call the way Claude Code does: every subcommand on its own (deny if any subcommand is denied,
@@ -35,6 +46,10 @@ export function evaluateShell(
   const analysis = shell ?? analyzeShellCommand(command);
   const whole: CompiledRule[] = [...rules.whole];
   for (const rule of rules.parameter) if (rule.testInput(input)) whole.push(rule);
+  if (rules.argv.length > 0) {
+    const lines = lineArgvs(command);
+    for (const rule of rules.argv) if (lines.some((argv) => rule.testArgv(argv))) whole.push(rule);
+  }
   const { subcommands } = analysis;
   let hasCd = false;
   for (const sub of subcommands) if (sub.words[0] === "cd") hasCd = true;
@@ -43,6 +58,15 @@ export function evaluateShell(
   for (const sub of subcommands) {
     const matches = whole.slice();
     matchingCommandRules(rules, { sub, into: matches });
+    if (rules.argv.length > 0) {
+      matchingArgvRules(rules, { sub, into: matches });
+      // a host that runs `bash -lc <script>` matches its rules against the script's commands (Codex does)
+      const script = shellScriptOf(sub);
+      if (script !== undefined) {
+        for (const inner of analyzeShellCommand(script).subcommands)
+          matchingArgvRules(rules, { sub: inner, into: matches });
+      }
+    }
     if (context.shellPathRules.length > 0) matchingPathRules(sub, context, matches);
     parts.push(decideSubcommand({ sub, matches, rules, context, hasCd }));
   }

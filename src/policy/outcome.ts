@@ -17,13 +17,14 @@ export interface Outcome {
   denialSource?: "validation";
 }
 
+/** What a rule decided; `reason` is toolgate's sentence, unless the rule brings the host's own (`PolicyRule.reason`). */
 export function ruleOutcome(rule: CompiledRule, reason: string): Outcome {
   return {
     behavior: rule.behavior,
     source: "policy",
     rule: rule.rule,
     ...(rule.origin === undefined ? {} : { origin: rule.origin }),
-    reason,
+    reason: rule.reason ?? reason,
     ...(rule.behavior === "deny" && rule.removesTool ? { removesTool: true } : {}),
   };
 }

@@ -21,6 +21,14 @@ export interface PolicyRule {
   interactive?: boolean;
   /** only in these permission modes (a host rule's `modes`); all when absent */
   modes?: PermissionMode[];
+  /**
+   * A host's argv-prefix rule (Codex's `prefix_rule`): the rule matches a shell call when the argv of one of its
+   * commands starts with these words, each given as the word or the list of words it may be (no wildcards, no
+   * quoting: words compare after quote removal). `rule` is then only the rule's name, as the host writes it.
+   */
+  argvPrefix?: readonly (string | readonly string[])[];
+  /** the host's own sentence for a call this rule decides (recorded and shown as the decision's reason) */
+  reason?: string;
 }
 
 export type PermissionMode = "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions";

@@ -10,6 +10,8 @@ export interface ToolRules {
   commandByWord: ReadonlyMap<string, readonly CompiledRule[]>;
   /** command rules whose first word has a wildcard: checked for every subcommand */
   commandWild: readonly CompiledRule[];
+  /** argv-prefix rules (a host's own, Codex's `prefix_rule`): checked against every subcommand's argv */
+  argv: readonly CompiledRule[];
   /** path and domain rules */
   subject: readonly CompiledRule[];
   /** deny rules (for looking inside `bash -c` scripts) */
@@ -35,6 +37,7 @@ export function indexToolRules(rules: readonly CompiledRule[]): ToolRules {
     parameter: rules.filter((rule) => rule.kind === "parameter"),
     commandByWord,
     commandWild,
+    argv: rules.filter((rule) => rule.kind === "argv"),
     subject: rules.filter((rule) => rule.kind === "path" || rule.kind === "domain"),
     deny: rules.filter((rule) => rule.behavior === "deny"),
   };
@@ -57,4 +60,20 @@ export function matchingCommandRules(
     }
   }
   for (const rule of rules.commandWild) if (rule.test(sub.text) || rule.test(sub.plain)) into.push(rule);
+}
+
+/**
+ * Argv-prefix rules that match a subcommand: its argv as the shell runs it (wrappers and `VAR=value` prefixes
+ * included), or, for deny and ask rules, its words once those are removed (a stricter reading never misses a
+ * refusal the host would make).
+ */
+export function matchingArgvRules(
+  rules: ToolRules,
+  /** `sub`: the subcommand; `into`: where the matching rules are appended */
+  options: { sub: { argv: readonly string[]; words: readonly string[] }; into: CompiledRule[] },
+): void {
+  const { sub, into } = options;
+  for (const rule of rules.argv) {
+    if (rule.testArgv(sub.argv) || (rule.behavior !== "allow" && rule.testArgv(sub.words))) into.push(rule);
+  }
 }

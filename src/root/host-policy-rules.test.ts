@@ -88,3 +88,49 @@ describe("the gemini host's policy (toolgate's rules beside Gemini's)", () => {
     });
   });
 });
+
+describe("the codex host's policy (toolgate's rules beside Codex's .rules)", () => {
+  const codexRules = [
+    'prefix_rule(pattern = ["rm"], decision = "forbidden", justification = "no rm here")',
+    'prefix_rule(pattern = ["git", "push"], decision = "prompt")',
+    'prefix_rule(pattern = ["curl"], decision = "allow")',
+    "T = 1",
+  ].join("\n");
+
+  it("reads $CODEX_HOME/rules (the environment's, else ~/.codex): forbidden denies, prompt asks, in Codex's words", async () => {
+    const codexHome = join(home, "elsewhere");
+    mkdirSync(join(codexHome, "rules"), { recursive: true });
+    writeFileSync(join(codexHome, "rules", "default.rules"), codexRules);
+    const env = { CODEX_HOME: codexHome };
+    const rules = await hostPolicyRules({ host: "codex", homeDir: home, cwd: project, env });
+    expect(rules?.rules.map((rule) => [rule.rule, rule.behavior])).toEqual([
+      ['prefix_rule(pattern=["rm"], decision="forbidden")', "deny"],
+      ['prefix_rule(pattern=["git","push"], decision="prompt")', "ask"],
+      ['prefix_rule(pattern=["curl"], decision="allow")', "allow"],
+    ]);
+    expect(rules?.warnings.map((warning) => warning.code)).toEqual(["HOST_RULE_UNSUPPORTED"]);
+    const { policy } = await loadToolgateSetup({ host: "codex", cwd: project, homeDir: home, env });
+    expect(policy.evaluate(shell("echo hi && rm -rf victim"), { interactive: false })).toMatchObject({
+      behavior: "deny",
+      rule: 'prefix_rule(pattern=["rm"], decision="forbidden")',
+      reason: expect.stringMatching(/^Codex's rule .* \(.*default\.rules:1\) forbids this command: no rm here\.$/),
+    });
+    expect(policy.evaluate(shell("git push origin"), { interactive: false })).toMatchObject({
+      behavior: "deny",
+      denialSource: "headless",
+    });
+    // without CODEX_HOME, ~/.codex: nothing there
+    expect((await hostPolicyRules({ host: "codex", homeDir: home, cwd: project, env: {} }))?.rules).toEqual([]);
+  });
+
+  it("a Codex allow never outranks toolgate's deny", async () => {
+    mkdirSync(join(home, ".codex", "rules"), { recursive: true });
+    writeFileSync(join(home, ".codex", "rules", "default.rules"), codexRules);
+    writeFileSync(join(project, "toolgate.config.json"), JSON.stringify({ permissions: { deny: ["Bash(curl *)"] } }));
+    const { policy } = await loadToolgateSetup({ host: "codex", cwd: project, homeDir: home, env: {} });
+    expect(policy.evaluate(shell("curl https://example.com"), { interactive: false })).toMatchObject({
+      behavior: "deny",
+      rule: "Bash(curl *)",
+    });
+  });
+});

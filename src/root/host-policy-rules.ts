@@ -12,9 +12,14 @@ export async function hostPolicyRules(options: {
   host: string;
   homeDir: string;
   cwd: string;
+  env?: Readonly<Record<string, string | undefined>>;
 }): Promise<HostPolicyRules | undefined> {
   const host = await hostDescriptor(options.host);
   const load = host?.permissionRules;
   if (load === undefined) return undefined;
-  return (await load())({ homeDir: options.homeDir, cwd: options.cwd });
+  return (await load())({
+    homeDir: options.homeDir,
+    cwd: options.cwd,
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
 }

@@ -13,7 +13,10 @@ export interface ToolgateSetupOptions {
   homeDir?: string;
   /** read the Claude Code settings hierarchy into the policy (default: the config's `claudeSettings`, else true) */
   claudeSettings?: boolean;
-  /** the host served: a host with permission files of its own (Gemini CLI) has them evaluated beside toolgate's */
+  /**
+   * the host served: a host with permission files of its own (Gemini CLI's policies, Codex's `.rules`) has them
+   * evaluated beside toolgate's
+   */
   host?: string;
 }
 
@@ -49,7 +52,7 @@ export async function loadToolgateSetup(options: ToolgateSetupOptions = {}): Pro
     files.length === 0 ? noConfig(env) : (await import("./load-config.js")).loadConfig({ cwd, env, homeDir, files });
   const { config } = loaded;
   const hostPolicy =
-    options.host === undefined ? undefined : await hostPolicyRules({ host: options.host, homeDir, cwd });
+    options.host === undefined ? undefined : await hostPolicyRules({ host: options.host, homeDir, cwd, env });
   const policy = buildPolicy({
     cwd,
     homeDir,

@@ -25,6 +25,18 @@ describe("stricterDecision", () => {
     ["no host rule leaves toolgate's decision", ask, none, ask],
     ["no host rule leaves a default headless deny as it is", noneHeadless, none, noneHeadless],
     ["a tie keeps toolgate's", { ...deny, rule: "Bash(rm -rf *)" }, deny, { ...deny, rule: "Bash(rm -rf *)" }],
+    [
+      "a tie goes to the host's when only the host's names a rule",
+      { behavior: "deny", source: "toolgate", reason: "cannot parse", denialSource: "headless" },
+      askHeadless,
+      askHeadless,
+    ],
+    [
+      "a tie of two rules keeps toolgate's",
+      { ...askHeadless, rule: "Bash(git push *)" },
+      askHeadless,
+      { ...askHeadless, rule: "Bash(git push *)" },
+    ],
   ])("%s", (_name, own, host, expected) => {
     expect(stricterDecision(own as PolicyDecision, host as PolicyDecision)).toEqual(expected);
   });

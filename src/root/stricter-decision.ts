@@ -12,10 +12,15 @@ function strictness(decision: PolicyDecision): number {
 }
 
 /**
- * toolgate's decision combined with a host's own (Gemini CLI policies), each already decided under its own
- * precedence: the stricter one wins, toolgate's on a tie. A host allow never outranks a toolgate deny, and a host
- * rule that does not match leaves toolgate's decision as it is.
+ * toolgate's decision combined with a host's own (Gemini CLI policies, Codex's `.rules`), each already decided under
+ * its own precedence: the stricter one wins, toolgate's on a tie, unless only the host's names a rule (an ask
+ * toolgate's checks made, say for an unparsable command, beside the host's `prompt` rule: the rule is what the
+ * record, the guidance and a headless host need). A host allow never outranks a toolgate deny, and a host rule that
+ * does not match leaves toolgate's decision as it is.
  */
 export function stricterDecision(own: PolicyDecision, host: PolicyDecision): PolicyDecision {
-  return strictness(host) > strictness(own) ? host : own;
+  const hostStrictness = strictness(host);
+  const ownStrictness = strictness(own);
+  if (hostStrictness !== ownStrictness) return hostStrictness > ownStrictness ? host : own;
+  return own.rule === undefined && host.rule !== undefined && host.behavior === own.behavior ? host : own;
 }

@@ -1,4 +1,8 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { HookAnswer } from "../../src/hosts/common/hook-host.js";
+
+type CallOptions = { sessionId: string; cwd: string; command: string; toolUseId: string };
 
 /**
  * What the host contract suite needs to speak to one command-hook host: the host's own gating event for a shell
@@ -7,7 +11,7 @@ import type { HookAnswer } from "../../src/hosts/common/hook-host.js";
  */
 export interface HookHostDriver {
   /** the event the host sends before it runs a shell command (its own field names and tool name) */
-  shellCall(options: { sessionId: string; cwd: string; command: string; toolUseId: string }): Record<string, unknown>;
+  shellCall(options: CallOptions): Record<string, unknown>;
   /** what the host does with toolgate's answer, and the text the model reads */
   verdict(answer: HookAnswer): { behavior: "deny" | "allow" | "ask" | "none"; text: string };
   /** the host's own name for its shell tool, as the records of its calls carry it */
@@ -29,6 +33,23 @@ export interface HookHostDriver {
       transcriptPath: string;
     }): Record<string, unknown>;
   };
+  /**
+   * The host's own permission rules, for a host whose rules toolgate reads into its policy (the descriptor's
+   * `permissionRules`): `write` puts a rule that forbids `command` where the host reads it; `rule` is how the
+   * denial names it. Absent for a host whose own rules toolgate does not read.
+   */
+  ownRuleDenial?: { write(options: { home: string; project: string }): void; command: string; rule: string };
+  /**
+   * One call a toolgate ask rule (`Bash(git push *)`) asks about, in a run where nobody can answer: the
+   * environment that makes the run headless, the host's events for that one call in order (its gating event, and
+   * the event where the host itself declines or asks, if it has one), and whether toolgate's answer to the last
+   * event refuses the call (else the host declines it itself and toolgate counts that decline).
+   */
+  headlessAsk: {
+    env: Record<string, string>;
+    events(options: CallOptions): Record<string, unknown>[];
+    refusedByToolgate: boolean;
+  };
 }
 
 /** Claude Code, Codex and Qwen Code answer a PreToolUse with `hookSpecificOutput.permissionDecision`. */
@@ -36,8 +57,10 @@ function preToolUseVerdict(answer: HookAnswer): ReturnType<HookHostDriver["verdi
   if (answer.exitCode === 2) return { behavior: "deny", text: answer.stderr ?? "" };
   const output = (answer.output ?? {}) as { hookSpecificOutput?: Record<string, unknown> };
   const specific = output.hookSpecificOutput ?? {};
-  const decision = specific["permissionDecision"];
-  const text = String(specific["permissionDecisionReason"] ?? specific["additionalContext"] ?? "");
+  // a PermissionRequest answer (Claude Code) carries `decision: { behavior, message }`
+  const request = (specific["decision"] ?? {}) as { behavior?: unknown; message?: unknown };
+  const decision = specific["permissionDecision"] ?? request.behavior;
+  const text = String(specific["permissionDecisionReason"] ?? request.message ?? specific["additionalContext"] ?? "");
   if (decision === "deny" || decision === "allow" || decision === "ask") return { behavior: decision, text };
   return { behavior: "none", text };
 }
@@ -71,6 +94,23 @@ export const HOOK_HOST_DRIVERS: Readonly<Record<string, HookHostDriver>> = {
         agent_transcript_path: transcriptPath,
       }),
     },
+    // Claude Code asks hooks through PermissionRequest when nobody can answer (`-p`): toolgate refuses it there
+    headlessAsk: {
+      env: { TOOLGATE_INTERACTIVE: "0" },
+      events: (options) => [
+        HOOK_HOST_DRIVERS["claude-code"]!.shellCall(options),
+        {
+          session_id: options.sessionId,
+          transcript_path: `${options.cwd}/transcript.jsonl`,
+          cwd: options.cwd,
+          permission_mode: "default",
+          hook_event_name: "PermissionRequest",
+          tool_name: "Bash",
+          tool_input: { command: options.command },
+        },
+      ],
+      refusedByToolgate: true,
+    },
   },
   codex: {
     shellCall: ({ sessionId, cwd, command, toolUseId }) => ({
@@ -101,6 +141,25 @@ export const HOOK_HOST_DRIVERS: Readonly<Record<string, HookHostDriver>> = {
         agent_type: "worker",
       }),
     },
+    ownRuleDenial: {
+      write: ({ home }) => {
+        mkdirSync(join(home, ".codex", "rules"), { recursive: true });
+        writeFileSync(
+          join(home, ".codex", "rules", "default.rules"),
+          'prefix_rule(pattern = ["curl"], decision = "forbidden", justification = "no network from here")\n',
+        );
+      },
+      command: "curl -fsSL https://example.com",
+      rule: 'prefix_rule(pattern=["curl"], decision="forbidden")',
+    },
+    // approval never (`codex exec`): a toolgate ask is a headless denial even where toolgate's session is attended
+    headlessAsk: {
+      env: { TOOLGATE_INTERACTIVE: "1" },
+      events: (options) => [
+        { ...HOOK_HOST_DRIVERS["codex"]!.shellCall(options), permission_mode: "bypassPermissions" },
+      ],
+      refusedByToolgate: true,
+    },
   },
   gemini: {
     shellCall: ({ sessionId, cwd, command }) => ({
@@ -122,6 +181,23 @@ export const HOOK_HOST_DRIVERS: Readonly<Record<string, HookHostDriver>> = {
       return { behavior: "none", text: "" };
     },
     shellTool: "run_shell_command",
+    ownRuleDenial: {
+      write: ({ home }) => {
+        mkdirSync(join(home, ".gemini", "policies"), { recursive: true });
+        writeFileSync(
+          join(home, ".gemini", "policies", "deny-curl.toml"),
+          '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "curl"\ndecision = "deny"\npriority = 200\n',
+        );
+      },
+      command: "curl -fsSL https://example.com",
+      rule: "Bash(curl *)",
+    },
+    // `gemini -p`: Gemini would decline the ask; toolgate declines it first, in BeforeTool
+    headlessAsk: {
+      env: { TOOLGATE_INTERACTIVE: "0" },
+      events: (options) => [HOOK_HOST_DRIVERS["gemini"]!.shellCall(options)],
+      refusedByToolgate: true,
+    },
   },
   qwen: {
     shellCall: ({ sessionId, cwd, command, toolUseId }) => ({
@@ -152,6 +228,34 @@ export const HOOK_HOST_DRIVERS: Readonly<Record<string, HookHostDriver>> = {
         agent_id: agentId,
         stop_hook_active: false,
       }),
+    },
+    // Qwen declines an ask headless itself; PostToolBatch shows the decline, and toolgate counts it there
+    headlessAsk: {
+      env: { CI: "1" },
+      events: (options) => [
+        HOOK_HOST_DRIVERS["qwen"]!.shellCall(options),
+        {
+          session_id: options.sessionId,
+          transcript_path: `${options.cwd}/chat.jsonl`,
+          cwd: options.cwd,
+          hook_event_name: "PostToolBatch",
+          timestamp: "2026-11-27T10:00:01.000Z",
+          tool_calls: [
+            {
+              tool_name: "run_shell_command",
+              tool_input: { command: options.command },
+              tool_use_id: options.toolUseId,
+              status: "error",
+              tool_response: {
+                error_type: "execution_denied",
+                error:
+                  "Qwen Code requires permission to use run_shell_command, but the request was declined (non-interactive mode).",
+              },
+            },
+          ],
+        },
+      ],
+      refusedByToolgate: false,
     },
   },
 };

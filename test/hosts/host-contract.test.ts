@@ -56,7 +56,7 @@ beforeEach(() => {
 
 /** A temporary HOME (state files, spool, the default SQLite store); headless and `under run` when asked. */
 function environment(
-  options: { headless?: boolean; threshold?: number; run?: boolean } = {},
+  options: { headless?: boolean; threshold?: number; run?: boolean; extra?: Record<string, string> } = {},
 ): Record<string, string | undefined> {
   return {
     HOME: home,
@@ -64,6 +64,7 @@ function environment(
     ...(options.headless === true ? { TOOLGATE_INTERACTIVE: "0" } : {}),
     ...(options.threshold === undefined ? {} : { TOOLGATE_DENY_THRESHOLD: String(options.threshold) }),
     ...(options.run === true ? { TOOLGATE_RUN_DIR: runDirectory } : {}),
+    ...options.extra,
   };
 }
 
@@ -182,6 +183,49 @@ describe.each(hostsWith("hookHost").map((host) => [host.name, host] as const))("
     for (const [index, command] of commands.entries()) {
       await answer(shellCall({ sessionId, command, toolUseId: `t${index}` }));
       expect(stateVersion(sessionId), `after ${command}`).toBe(index + 1);
+    }
+  });
+
+  it.runIf(driver?.ownRuleDenial !== undefined)(
+    "denies a call its own rules forbid, in its own answer shape, naming the rule, in one state transaction",
+    async () => {
+      const own = driver?.ownRuleDenial;
+      if (driver === undefined || own === undefined) throw new Error(`no own-rule case for ${name}`);
+      own.write({ home, project });
+      const sessionId = `own-rule-${name}`;
+      const result = await answer(shellCall({ sessionId, command: own.command, toolUseId: "t1" }));
+      const verdict = driver.verdict(result);
+      expect(verdict.behavior).toBe("deny");
+      expect(verdict.text).toContain(own.rule);
+      const saved = savedState(sessionId)!;
+      expect(saved.version).toBe(1);
+      expect(saved.state.records).toHaveLength(1);
+      expect(saved.state.records[0]).toMatchObject({ source: "rule", rule: own.rule });
+      // recorded with the host's rule: toolgate's own rules (`Bash(rm *)` only) do not decide this call
+    },
+  );
+
+  it("a headless ask of a toolgate ask rule is refused and recorded once, one state transaction per event", async () => {
+    if (driver === undefined) throw new Error(`no contract driver for ${name}`);
+    writeFileSync(
+      join(project, "toolgate.config.json"),
+      JSON.stringify({ permissions: { deny: ["Bash(rm *)"], ask: ["Bash(git push *)"] } }),
+    );
+    const sessionId = `headless-ask-${name}`;
+    const { env, events, refusedByToolgate } = driver.headlessAsk;
+    const payloads = events({ sessionId, cwd: project, command: "git push origin main", toolUseId: "t1" });
+    let last: HookAnswer | undefined;
+    for (const [index, payload] of payloads.entries()) {
+      last = await answer(JSON.stringify(payload), environment({ extra: env }));
+      expect(stateVersion(sessionId), `after event ${index + 1} of ${payloads.length}`).toBe(index + 1);
+    }
+    const saved = savedState(sessionId)!;
+    expect(saved.state.total).toBe(1);
+    expect(saved.state.records[0]).toMatchObject({ source: "headless" });
+    if (refusedByToolgate) {
+      const verdict = driver.verdict(last as HookAnswer);
+      expect(verdict.behavior).toBe("deny");
+      expect(verdict.text).toContain("[toolgate]");
     }
   });
 

@@ -216,35 +216,64 @@ export function parseExecpolicyRules(text: string, file: string): ParsedExecpoli
   return result;
 }
 
-const STRICTNESS: Record<ExecpolicyDecision, number> = { allow: 0, prompt: 1, forbidden: 2 };
-
-function matches(rule: ExecpolicyRule, argv: readonly string[]): boolean {
-  if (argv.length < rule.pattern.length) return false;
-  return rule.pattern.every((part, index) => {
-    const word = argv[index] as string;
-    return typeof part === "string" ? part === word : part.includes(word);
-  });
-}
-
-/**
- * The strictest rule matching any of the commands (each an argv), as Codex decides: `forbidden` over `prompt` over
- * `allow`; undefined when no rule matches (Codex then applies its own defaults and sandbox).
- */
-export function matchExecpolicy(
-  rules: readonly ExecpolicyRule[],
-  commands: readonly (readonly string[])[],
-): ExecpolicyRule | undefined {
-  let found: ExecpolicyRule | undefined;
-  for (const argv of commands) {
-    for (const rule of rules) {
-      if (!matches(rule, argv)) continue;
-      if (found === undefined || STRICTNESS[rule.decision] > STRICTNESS[found.decision]) found = rule;
-    }
-  }
-  return found;
-}
-
 /** A rule as written, for records and messages: `prefix_rule(pattern=["rm"], decision="forbidden")`. */
 export function describeExecpolicyRule(rule: ExecpolicyRule): string {
   return `prefix_rule(pattern=${JSON.stringify(rule.pattern)}, decision="${rule.decision}")`;
+}
+
+/** A sentence ends with a full stop (a justification may or may not). */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/**
+ * The reason toolgate records (and the report shows) for a call a Codex rule decides, in Codex's terms: "Codex's
+ * rule prefix_rule(...) (file:line) forbids this command: <justification>." A `prompt` rule's ask that nobody can
+ * answer (approval never) is a headless denial whose reason the policy extends with that.
+ */
+export function execpolicyRuleReason(rule: ExecpolicyRule): string {
+  const why = rule.justification === undefined ? "" : `: ${rule.justification}`;
+  const what =
+    rule.decision === "forbidden"
+      ? "forbids this command"
+      : rule.decision === "prompt"
+        ? "asks before running this command"
+        : "allows this command";
+  return sentence(`Codex's rule ${describeExecpolicyRule(rule)} (${rule.source}) ${what}${why}`);
+}
+
+const BEHAVIOR = { forbidden: "deny", prompt: "ask", allow: "allow" } as const satisfies Record<
+  ExecpolicyDecision,
+  string
+>;
+
+/**
+ * Codex's execpolicy as policy rules beside toolgate's own (the composition root combines them: the stricter
+ * answer wins, so a Codex `allow` never turns toolgate's deny or ask into an allow). Each `prefix_rule` becomes an
+ * argv-prefix rule matching what Codex matches: every command of a plain script, and the whole `bash -lc <script>`
+ * argv. `forbidden` -> deny, `prompt` -> ask (a headless denial under approval never), `allow` -> allow; among
+ * Codex's rules the strictest match decides, as in Codex (equal priorities: deny over ask over allow).
+ */
+export function execpolicyPolicyRules(parsed: ParsedExecpolicy): {
+  rules: {
+    rule: string;
+    behavior: "deny" | "ask" | "allow";
+    origin: string;
+    argvPrefix: (string | string[])[];
+    reason: string;
+  }[];
+  warnings: { code: string; message: string }[];
+} {
+  const rules = parsed.rules.map((rule) => ({
+    rule: describeExecpolicyRule(rule),
+    behavior: BEHAVIOR[rule.decision],
+    origin: `Codex rule, ${rule.source}`,
+    argvPrefix: rule.pattern,
+    reason: execpolicyRuleReason(rule),
+  }));
+  const warnings = parsed.problems.map((problem) => ({
+    code: "HOST_RULE_UNSUPPORTED",
+    message: `${problem.source}: ${problem.message}. Codex CLI may still apply it, but toolgate cannot see its refusals first: they are counted from Codex's rollout.`,
+  }));
+  return { rules, warnings };
 }

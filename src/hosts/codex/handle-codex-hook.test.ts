@@ -1,35 +1,37 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createGuard } from "../../guard/create-guard.js";
-import { compilePolicy } from "../../policy/compile-policy.js";
+import { buildPolicy } from "../../root/build-policy.js";
 import { parseCodexHookInput } from "./codex-hook-input.js";
 import { failClosed } from "./codex-hook-output.js";
-import { parseExecpolicyRules } from "./execpolicy-rules.js";
+import { execpolicyPolicyRules, parseExecpolicyRules } from "./execpolicy-rules.js";
 import { type CodexHookContext, handleCodexHook } from "./handle-codex-hook.js";
 
 const fixtures = join(import.meta.dirname, "..", "..", "..", "test", "fixtures", "codex");
 const payload = (name: string, patch: Record<string, unknown> = {}) =>
   parseCodexHookInput(JSON.stringify({ ...JSON.parse(readFileSync(join(fixtures, "hooks", name), "utf8")), ...patch }));
 
+/** A guard whose policy is composed as the root composes it: toolgate's rules, then Codex's `.rules` (stricter wins). */
 function context(options: {
   rules?: string;
   transcript?: string;
   policyRules?: { rule: string; behavior: "deny" | "ask" }[];
+  interactive?: boolean;
 }) {
-  const policy = compilePolicy({
-    rules: (options.policyRules ?? []).map((rule) => ({ ...rule, origin: "test" })),
+  const codex = execpolicyPolicyRules(parseExecpolicyRules(options.rules ?? "", "test.rules"));
+  const policy = buildPolicy({
     cwd: "/tmp/toolgate-fixture/project",
     homeDir: "/tmp/toolgate-fixture/home",
+    env: {},
+    claudeSettings: false,
+    config: { permissions: { rules: options.policyRules ?? [] } },
+    hostPolicy: { rules: codex.rules, sources: [], warnings: codex.warnings, claudeSettings: false },
   });
+  const interactive = options.interactive ?? false;
   const guard = createGuard({ policy, onError: () => undefined });
-  const session = guard.session("s1", { interactive: false, host: "codex" });
-  const hook: CodexHookContext = {
-    session,
-    interactive: false,
-    readTranscript: () => options.transcript,
-    execpolicy: parseExecpolicyRules(options.rules ?? "", "test.rules"),
-  };
+  const session = guard.session("s1", { interactive, host: "codex" });
+  const hook: CodexHookContext = { session, interactive, readTranscript: () => options.transcript };
   return { hook, session, guard };
 }
 
@@ -63,11 +65,8 @@ describe("handleCodexHook (payloads recorded from Codex 0.169.0)", () => {
   });
 
   it("PreToolUse: a prompt rule with a person to ask is left to Codex (never an allow answer)", async () => {
-    const { hook } = context({ rules: PROMPT });
-    const answer = await handleCodexHook(payload("pre-tool-use.json", { permission_mode: "default" }), {
-      ...hook,
-      interactive: true,
-    });
+    const { hook } = context({ rules: PROMPT, interactive: true });
+    const answer = await handleCodexHook(payload("pre-tool-use.json", { permission_mode: "default" }), hook);
     expect(JSON.stringify(answer.output ?? {})).not.toContain("permissionDecision");
   });
 
@@ -96,6 +95,69 @@ describe("handleCodexHook (payloads recorded from Codex 0.169.0)", () => {
       hook,
     );
     expect(reasonOf(later)).toMatch(/stopped|aborted/i);
+  });
+
+  it("PreToolUse: a toolgate ask rule under approval never is a headless denial in the call's one step", async () => {
+    const { hook, session } = context({
+      policyRules: [{ rule: "Bash(git push *)", behavior: "ask" }],
+      interactive: true,
+    });
+    const update = vi.spyOn(session, "denied");
+    const answer = await handleCodexHook(
+      payload("pre-tool-use.json", { tool_input: { command: "git push origin main" } }),
+      hook,
+    );
+    expect(reasonOf(answer)).toContain("[toolgate]");
+    expect((await session.state()).records.at(-1)).toMatchObject({ source: "headless", rule: "Bash(git push *)" });
+    expect(update).not.toHaveBeenCalled();
+    // with a person to ask (approval on request, TOOLGATE_INTERACTIVE=1), Codex asks: no refusal, no record
+    const asked = await handleCodexHook(
+      payload("pre-tool-use.json", {
+        tool_input: { command: "git push origin main" },
+        tool_use_id: "call_2",
+        permission_mode: "default",
+      }),
+      hook,
+    );
+    expect(JSON.stringify(asked.output ?? {})).not.toContain("permissionDecision");
+    expect((await session.state()).total).toBe(1);
+  });
+
+  it("PreToolUse: a Codex allow rule never turns toolgate's deny into an allow", async () => {
+    const { hook } = context({
+      rules: 'prefix_rule(pattern = ["curl"], decision = "allow")',
+      policyRules: [{ rule: "Bash(curl *)", behavior: "deny" }],
+    });
+    const answer = await handleCodexHook(
+      payload("pre-tool-use.json", { tool_input: { command: "curl https://x" } }),
+      hook,
+    );
+    expect(reasonOf(answer)).toContain("Bash(curl *)");
+  });
+
+  it("PreToolUse: Codex's own refusals in the rollout are counted before the call, in the same one transaction", async () => {
+    const transcript = readFileSync(join(fixtures, "forbidden.rollout.jsonl"), "utf8");
+    const { hook, session } = context({ transcript });
+    const steps = vi.spyOn(session, "decide");
+    const others = [vi.spyOn(session, "denied"), vi.spyOn(session, "deniedUnlessRecorded")];
+    const answer = await handleCodexHook(
+      payload("pre-tool-use.json", { tool_input: { command: "ls" }, tool_use_id: "call_3" }),
+      hook,
+    );
+    expect(steps).toHaveBeenCalledTimes(1);
+    for (const other of others) expect(other).not.toHaveBeenCalled();
+    const records = (await session.state()).records;
+    // Codex refused `rm -rf victim` twice itself: the headless threshold is reached before this call is decided,
+    // so this very call already carries the abort (counted when the model retries, not at the turn's end)
+    expect(records.map((record) => [record.toolUseId, record.source])).toEqual([
+      ["call_1", "rule"],
+      ["call_2", "rule"],
+      ["call_3", "aborted"],
+    ]);
+    expect(reasonOf(answer)).toMatch(/stopped|aborted/i);
+    // read again at the turn's end: nothing is counted twice
+    await handleCodexHook(payload("stop.json"), hook);
+    expect((await session.state()).total).toBe(3);
   });
 
   it("PostToolUse: a read-only file system refusal counts as a sandbox denial", async () => {

@@ -1,22 +1,14 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
-import type { HookAnswer, HookContext } from "../common/hook-host.js";
+import { type HookAnswer, type HookContext, transcriptDenialCalls } from "../common/hook-host.js";
 import type { CodexHookInput, CodexPostToolUseInput, CodexPreToolUseInput } from "./codex-hook-input.js";
 import { additionalContext, PASS, preToolUseDeny } from "./codex-hook-output.js";
-import { commandArgvs, shellCommandOf } from "./command-argvs.js";
-import {
-  describeExecpolicyRule,
-  type ExecpolicyRule,
-  matchExecpolicy,
-  type ParsedExecpolicy,
-} from "./execpolicy-rules.js";
 import { reconcileRollout } from "./reconcile-rollout.js";
+import { rolloutDenials } from "./rollout-outcomes.js";
 
-/** What the Codex handler needs besides the hook context: Codex's own execpolicy rules for the event's project. */
-export interface CodexHookContext extends HookContext {
-  execpolicy: ParsedExecpolicy;
-}
+/** What the Codex handler needs: the hook context (Codex's own `.rules` are in the session's policy). */
+export type CodexHookContext = HookContext;
 
 /** `permission_mode` Codex sends when its approval policy is `never` (every `codex exec`): nobody answers prompts. */
 const APPROVAL_NEVER = "bypassPermissions";
@@ -37,68 +29,42 @@ function join(...parts: string[]): string {
   return parts.filter((part) => part !== "").join("\n");
 }
 
-/** The deny answer for effects of a refused call: toolgate's guidance (or the host's reason) and any nudge. */
-function denyWith(effects: readonly Effect[], fallback: string): HookAnswer {
-  const text = textForModel(effects);
-  return preToolUseDeny({ reason: text !== "" ? text : fallback, additionalContext: nudgeText(effects) });
+/** The refusals Codex made that its rollout shows (rules toolgate could not read, built-in refusals, sandbox). */
+function rolloutRefusals(input: CodexPreToolUseInput, context: CodexHookContext) {
+  const path = input.transcript_path;
+  if (path === undefined || path === null || path === "") return [];
+  const text = context.readTranscript(path);
+  return text === undefined ? [] : transcriptDenialCalls(rolloutDenials(text), input.agent_id);
 }
 
-function codexRuleReason(rule: ExecpolicyRule, headless: boolean): string {
-  const why = rule.justification === undefined ? "" : `: ${rule.justification}`;
-  if (rule.decision === "forbidden")
-    return `Codex's rule ${describeExecpolicyRule(rule)} (${rule.source}) forbids this command${why}`;
-  return headless
-    ? `Codex's rule ${describeExecpolicyRule(rule)} (${rule.source}) needs approval, and approval is set to never in this run, so nobody can approve it${why}`
-    : `Codex's rule ${describeExecpolicyRule(rule)} (${rule.source}) asks before running this command${why}`;
-}
-
-async function codexRuleDenial(options: {
-  input: CodexPreToolUseInput;
-  context: CodexHookContext;
-  rule: ExecpolicyRule;
-  headless: boolean;
-}): Promise<HookAnswer> {
-  const { input, rule, headless } = options;
-  const reason = codexRuleReason(rule, headless);
-  const effects = await options.context.session.denied(callOf(input), {
-    source: rule.decision === "forbidden" ? "rule" : "headless",
-    reason,
-    rule: describeExecpolicyRule(rule),
-    ...agentOf(input),
-  });
-  return denyWith(effects, reason);
-}
-
+/**
+ * One PreToolUse, one reducer step, one state transaction. The session's policy is toolgate's rules, the Claude
+ * Code settings and Codex's own `.rules` (forbidden = deny, prompt = ask, allow = allow; stricter wins), so a call
+ * Codex's rules forbid is denied here first, with toolgate's guidance, and recorded with the Codex rule.
+ *
+ * Codex's own refusals since the last event (PostToolUse never fires for them) are counted in the same
+ * transaction, before the call (`earlierDenials`), rather than only at Stop: a model that retries what Codex
+ * refused itself reaches the threshold within the turn, and the call's answer already carries the escalation.
+ *
+ * Under approval never (`bypassPermissions`, every `codex exec`), or in a toolgate session nobody answers, an ask
+ * from a rule (toolgate's or Codex's `prompt`) cannot be answered: the guard makes it a headless denial in the same
+ * step (`cannotAsk`). An ask no rule made (toolgate's defaults) is left to Codex, which decides it as it would
+ * without toolgate (its sandbox applies). toolgate never answers allow.
+ */
 async function preToolUse(input: CodexPreToolUseInput, context: CodexHookContext): Promise<HookAnswer> {
-  // refusals Codex made since the last event (its own rules toolgate could not read, built-in refusals, sandbox)
-  await reconcileRollout({ context, path: input.transcript_path, ...agentOf(input) });
-  const call = callOf(input);
   const headless = input.permission_mode === APPROVAL_NEVER || !context.interactive;
-  // the earlier abort, the loop detector and toolgate's own policy, in one step; Codex prompts for asks itself
-  const result = await context.session.decide(call, { ...agentOf(input), hostAsks: true });
+  const result = await context.session.decide(callOf(input), {
+    ...agentOf(input),
+    hostAsks: true,
+    cannotAsk: headless,
+    earlierDenials: rolloutRefusals(input, context),
+  });
   if (result.decision.behavior === "deny") {
     return preToolUseDeny({
       reason: result.text !== "" ? result.text : result.decision.reason,
       additionalContext: nudgeText(result.effects),
     });
   }
-  // Codex's own execpolicy: where Codex would reject the command, deny first, with toolgate's guidance
-  const command = shellCommandOf(input.tool_name, input.tool_input);
-  const rule = command === undefined ? undefined : matchExecpolicy(context.execpolicy.rules, commandArgvs(command));
-  if (rule?.decision === "forbidden") return codexRuleDenial({ input, context, rule, headless });
-  // an ask from a rule of toolgate's policy cannot be answered under approval never: a headless denial. toolgate's
-  // default (no rule matched) is not a rule: Codex decides then, as it would without toolgate (its sandbox applies)
-  const askedByRule = result.decision.behavior === "ask" && result.decision.rule !== undefined;
-  if (askedByRule && headless) {
-    const effects = await context.session.denied(call, {
-      source: "headless",
-      reason: `toolgate's policy asks before this ${input.tool_name} call (${result.decision.reason}), and approval is set to never in this Codex run, so nobody can approve it.`,
-      ...(result.decision.rule === undefined ? {} : { rule: result.decision.rule }),
-      ...agentOf(input),
-    });
-    return denyWith(effects, "This call needs approval and nobody can answer in this run. Do not retry it.");
-  }
-  if (rule?.decision === "prompt" && headless) return codexRuleDenial({ input, context, rule, headless });
   // allowed (or an ask Codex will put to a person): soft text only, never an allow answer
   return additionalContext({
     event: "PreToolUse",

@@ -1,6 +1,6 @@
 import type { HostDescriptor } from "../host-descriptor.js";
 
-/** Codex CLI: command hooks in `hooks.json` (`toolgate hook codex`), with Codex's own `.rules` read beside. */
+/** Codex CLI: command hooks in `hooks.json` (`toolgate hook codex`), Codex's own `.rules` in the policy beside toolgate's. */
 export const codexHost: HostDescriptor = {
   name: "codex",
   displayName: "Codex CLI",
@@ -16,7 +16,7 @@ export const codexHost: HostDescriptor = {
     "apply_patch",
     "web_search",
   ],
-  hookHost: async () => (await import("./bound-codex-hook-host.js")).codexHookHost,
+  hookHost: async () => (await import("./codex-hook-host.js")).codexHookHost,
   installer: async () => (await import("./codex-installer.js")).codexInstaller,
   importRules: {
     describe:
@@ -39,6 +39,7 @@ export const codexHost: HostDescriptor = {
     (await import("./codex-exec-json.js")).codexExecJson,
     (await import("./codex-text.js")).codexText,
   ],
+  permissionRules: async () => (await import("./codex-policy-rules.js")).codexPolicyRules,
   denialTexts: async () => (await import("./codex-denial-texts.js")).CODEX_DENIAL_TEXTS,
   help: {
     examples: {

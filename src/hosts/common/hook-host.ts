@@ -1,7 +1,7 @@
 import type { CoreOptions } from "../../core/config.js";
 import type { Effect } from "../../core/effects.js";
 import type { DenialSource } from "../../core/events.js";
-import type { GuardSession } from "../../guard/types.js";
+import type { DeniedOptions, GuardSession } from "../../guard/types.js";
 
 /** How a hook process answers its host: JSON on stdout, an exit code, and text for stderr. */
 export interface HookAnswer {
@@ -113,6 +113,26 @@ export interface TranscriptDenialRecord {
   agentId?: string;
 }
 
+/** A transcript's denials as the calls and options `GuardSession.deniedUnlessRecorded` (or `decide`) takes. */
+export function transcriptDenialCalls(
+  denials: readonly TranscriptDenialRecord[],
+  agentId?: string,
+): { call: { toolUseId: string; tool: string; input: unknown }; options: DeniedOptions }[] {
+  return denials.map((denial) => {
+    const agent = denial.agentId ?? agentId;
+    return {
+      call: { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
+      options: {
+        source: denial.source,
+        reason: denial.text,
+        ...(denial.rule === undefined ? {} : { rule: denial.rule }),
+        ...(denial.decisionReasonType === undefined ? {} : { decisionReasonType: denial.decisionReasonType }),
+        ...(agent === undefined ? {} : { agentId: agent }),
+      },
+    };
+  });
+}
+
 /**
  * Records the denials of a transcript that no hook recorded yet, each once (`GuardSession.deniedUnlessRecorded`);
  * `agentId` is the subagent for the denials that name none.
@@ -123,19 +143,5 @@ export function recordTranscriptDenials(
   agentId?: string,
 ): Promise<Effect[]> {
   if (denials.length === 0) return Promise.resolve([]);
-  return session.deniedUnlessRecorded(
-    denials.map((denial) => {
-      const agent = denial.agentId ?? agentId;
-      return {
-        call: { toolUseId: denial.toolUseId, tool: denial.tool, input: denial.input },
-        options: {
-          source: denial.source,
-          reason: denial.text,
-          ...(denial.rule === undefined ? {} : { rule: denial.rule }),
-          ...(denial.decisionReasonType === undefined ? {} : { decisionReasonType: denial.decisionReasonType }),
-          ...(agent === undefined ? {} : { agentId: agent }),
-        },
-      };
-    }),
-  );
+  return session.deniedUnlessRecorded(transcriptDenialCalls(denials, agentId));
 }

@@ -35,37 +35,23 @@ function joinTexts(...parts: (string | undefined)[]): string {
   return parts.filter((part): part is string => part !== undefined && part !== "").join("\n");
 }
 
-/** The text Gemini itself gives the model for a policy `ask_user` nobody can answer (0.61.0, `-p`). */
-function headlessAskReason(tool: string): string {
-  return `Tool execution for "${tool}" requires user confirmation, which is not supported in non-interactive mode.`;
-}
-
 /**
- * BeforeTool fires before Gemini's own policy check. toolgate decides with its rules, Gemini's policies (see
- * `hostPolicyRules`) and the loop detector: a deny is answered first, with toolgate's guidance as the reason the
- * model reads; an ask from an explicit rule in a headless run is one Gemini would decline, so toolgate declines it
- * first the same way; everything else is left to Gemini (toolgate never answers allow).
+ * BeforeTool fires before Gemini's own policy check: one BeforeTool, one reducer step, one state transaction.
+ * toolgate decides with its rules, Gemini's policies (see `hostPolicyRules`: stricter wins) and the loop detector:
+ * a deny is answered first, with toolgate's guidance as the reason the model reads. In a headless run an ask from
+ * an explicit rule is one Gemini would decline, so the guard makes it a headless denial in the same step
+ * (`cannotAsk`) and toolgate declines it first; an ask no rule made is left to Gemini, as is everything else
+ * (toolgate never answers allow).
  */
 async function beforeTool(input: GeminiBeforeToolInput, context: HookContext): Promise<GeminiHookAnswer> {
-  const call = callOf(input);
-  const result = await context.session.decide(call, { hostAsks: true });
-  let effects = result.effects;
-  let reason: string | undefined;
-  if (result.decision.behavior === "deny") {
-    reason = result.text !== "" ? result.text : result.decision.reason;
-  } else if (result.decision.behavior === "ask" && result.decision.rule !== undefined && !context.interactive) {
-    effects = await context.session.denied(call, {
-      source: "headless",
-      reason: headlessAskReason(call.tool),
-      rule: result.decision.rule,
-    });
-    reason = textForModel(effects) || headlessAskReason(call.tool);
-  }
-  const stop = abortOf([...result.effects, ...effects])?.error;
-  if (reason === undefined) {
+  const result = await context.session.decide(callOf(input), { hostAsks: true, cannotAsk: !context.interactive });
+  const { effects } = result;
+  const stop = abortOf(effects)?.error;
+  if (result.decision.behavior !== "deny") {
     // an allowed call: nothing to tell the model before it runs; an earlier abort still ends the run
     return stop === undefined ? PASS : denyTool({ reason: stop, stop });
   }
+  const reason = result.text !== "" ? result.text : result.decision.reason;
   return denyTool({ reason: joinTexts(reason, nudgeOf(effects)?.text), ...(stop === undefined ? {} : { stop }) });
 }
 

@@ -9,6 +9,8 @@ export interface Subcommand {
   plain: string;
   /** the words after quote removal */
   words: string[];
+  /** the whole simple command's words after quote removal, wrappers and `VAR=value` prefixes included */
+  argv: string[];
   /** the first word of `text` and of `plain` (rule index keys) */
   head: string;
   plainHead: string;
@@ -49,6 +51,7 @@ export function analyzeShellCommand(command: string): ShellAnalysis {
       head: firstToken(text),
       plainHead: firstToken(plain),
       words,
+      argv: simple.words.map((word) => word.value),
       redirects: simple.redirects,
       wrappers: stripped.wrappers,
     });

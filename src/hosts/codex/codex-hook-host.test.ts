@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runHook } from "../../hook-runtime/run-hook.js";
-import { codexHookHost } from "./bound-codex-hook-host.js";
+import { codexHookHost } from "./codex-hook-host.js";
 
 const fixture = (name: string) =>
   readFileSync(join(import.meta.dirname, "..", "..", "..", "test", "fixtures", "codex", "hooks", name), "utf8");
