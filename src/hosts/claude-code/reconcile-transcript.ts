@@ -17,7 +17,10 @@ export async function reconcileTranscript(options: {
   const transcript =
     context.openTranscript !== undefined ? context.openTranscript(path) : linesOf(context.readTranscript(path));
   if (transcript === undefined) return [];
-  return recordTranscriptDenials(context.session, findTranscriptDenialsIn(transcript), options.agentId);
+  return recordTranscriptDenials(context.session, {
+    denials: findTranscriptDenialsIn(transcript),
+    agentId: options.agentId,
+  });
 }
 
 function linesOf(text: string | undefined): TranscriptLines | undefined {

@@ -16,5 +16,5 @@ export async function reconcileRollout(options: {
   if (path === undefined || path === null || path === "") return [];
   const text = context.readTranscript(path);
   if (text === undefined) return [];
-  return recordTranscriptDenials(context.session, rolloutDenials(text), options.agentId);
+  return recordTranscriptDenials(context.session, { denials: rolloutDenials(text), agentId: options.agentId });
 }

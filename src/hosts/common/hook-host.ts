@@ -139,9 +139,10 @@ export function transcriptDenialCalls(
  */
 export function recordTranscriptDenials(
   session: GuardSession,
-  denials: readonly TranscriptDenialRecord[],
-  agentId?: string,
+  /** `agentId`: the event's agent, for the denials that name none (a subagent's transcript) */
+  options: { denials: readonly TranscriptDenialRecord[]; agentId?: string | undefined },
 ): Promise<Effect[]> {
+  const { denials, agentId } = options;
   if (denials.length === 0) return Promise.resolve([]);
   return session.deniedUnlessRecorded(transcriptDenialCalls(denials, agentId));
 }

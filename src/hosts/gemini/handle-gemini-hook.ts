@@ -112,7 +112,7 @@ async function reconcileTranscript(input: GeminiHookInput, context: HookContext)
   if (input.transcript_path === undefined) return [];
   const text = context.readTranscript(input.transcript_path);
   if (text === undefined) return [];
-  return recordTranscriptDenials(context.session, geminiTranscriptDenials(text));
+  return recordTranscriptDenials(context.session, { denials: geminiTranscriptDenials(text) });
 }
 
 /** Handles one Gemini CLI hook event against a guard session and returns the answer to print. */

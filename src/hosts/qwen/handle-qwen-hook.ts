@@ -52,7 +52,10 @@ async function reconcile(input: QwenHookInput, context: HookContext): Promise<Ef
   const afterToolStep = input.hook_event_name === "UserPromptSubmit" && (input.prompt ?? "").trim() === "";
   const text = await settledTranscript({ path: input.transcript_path, context, afterToolStep });
   if (text === undefined) return [];
-  return recordTranscriptDenials(context.session, findQwenTranscriptDenials(text), agentOf(input).agentId);
+  return recordTranscriptDenials(context.session, {
+    denials: findQwenTranscriptDenials(text),
+    agentId: agentOf(input).agentId,
+  });
 }
 
 /** How long a hook waits for the results of the previous step to reach the transcript (well inside its budget). */
