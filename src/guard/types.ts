@@ -58,14 +58,14 @@ export interface DecideOptions extends CallOptions {
    */
   hostAsks?: boolean;
   /**
-   * nobody can answer an ask for this call, whatever the session says (Codex under approval never, a headless
-   * Gemini CLI run): the policy decides it as a headless session would, and an ask a rule made (toolgate's or the
+   * nobody can answer an ask for this call, whatever the session says (a host set never to ask, a headless
+   * run): the policy decides it as a headless session would, and an ask a rule made (toolgate's or the
    * host's own) is a headless denial in this same step, even with `hostAsks`. An ask no rule made (toolgate's
    * defaults) stays the host's to make under `hostAsks`: it applies its own defaults and sandbox then.
    */
   cannotAsk?: boolean;
   /**
-   * refusals the host made before this call that no event recorded yet (Codex's own refusals, read from its
+   * refusals the host made before this call that no event recorded yet (a host's own refusals, read from its
    * rollout): each not already recorded is counted first, in order, in the same state transaction as the call's
    * step, so the call's decision (threshold, escalation, abort) sees them. Their effects go to the sinks; the
    * result's effects and text are the call's own.

@@ -97,7 +97,7 @@ function readStdinOrUndefined(): string | undefined {
 }
 
 /**
- * `<host>-<event>` (e.g. `claude-code-PreToolUse`) from the arguments and the event's `hook_event_name`, found by
+ * `<host>-<event>` (e.g. `<host>-PreToolUse`) from the arguments and the event's `hook_event_name`, found by
  * a pattern rather than a parse: it only picks a code cache, so a wrong guess costs a compile, never a decision.
  */
 export function codePath(argv: readonly string[], stdinText: string | undefined): string | undefined {

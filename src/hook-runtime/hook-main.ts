@@ -3,7 +3,7 @@
  * `"<node>" "<dist/hook/toolgate-hook.cjs>" hook <host>`). `npm run build` bundles this file into one CommonJS file
  * (`dist/hook/hook-bundle.cjs`, loaded through a V8 code cache by `dist/hook/toolgate-hook.cjs`), so an event costs
  * one small process start: no CLI parser, no ESM loader, and only the modules the event reaches.
- *   <node> dist/hook/toolgate-hook.cjs hook claude-code < event.json
+ *   <node> dist/hook/toolgate-hook.cjs hook <host> < event.json
  *   <node> dist/hook/toolgate-hook.cjs --version
  * Exit codes: 0 answered, 1 a non-blocking error on a non-gating event, 2 blocked (the reason on stderr) or bad
  * usage (an unknown host). The same code path as `toolgate hook <host>`.

@@ -71,7 +71,7 @@ export function loadHookBundle(options: {
   bundlePath: string;
   cacheDirectory: string | undefined;
   /**
-   * the code path this process will run (host and event, e.g. `claude-code-PreToolUse`): one cache per path, so each
+   * the code path this process will run (host and event, e.g. `<host>-PreToolUse`): one cache per path, so each
    * holds the functions its own path compiled (V8 caches what ran before the cache was made; a cache made by
    * another event would leave this one compiling its functions in every process)
    */

@@ -35,7 +35,7 @@ export async function runHookProcess(options: HookProcessOptions): Promise<0 | 1
   const load = options.hostName === undefined ? undefined : hookHostLoader(options.hostName);
   if (load === undefined) {
     return fail(
-      `toolgate hook: unknown host ${JSON.stringify(options.hostName ?? "")}. Supported: ${HOOK_HOST_NAMES.join(", ")}. Example: toolgate hook claude-code`,
+      `toolgate hook: unknown host ${JSON.stringify(options.hostName ?? "")}. Supported: ${HOOK_HOST_NAMES.join(", ")}. Example: toolgate hook ${HOOK_HOST_NAMES[0] ?? "<host>"}`,
     );
   }
   try {

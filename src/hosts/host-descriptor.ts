@@ -60,7 +60,7 @@ export interface HostDescriptor {
   /**
    * The host's own permission files read as policy rules beside toolgate's (the stricter answer wins:
    * `buildPolicy`), so the host's refusals are decided in the same reducer step as toolgate's own. `env` locates
-   * them where the host reads it (`CODEX_HOME`). Absent: toolgate's rules and the Claude Code settings hierarchy only.
+   * them where the host reads it (a `<HOST>_HOME` variable). Absent: toolgate's rules and the Claude Code settings hierarchy only.
    */
   readonly permissionRules?: () => Promise<
     (options: { homeDir: string; cwd: string; env?: Readonly<Record<string, string | undefined>> }) => HostPolicyRules

@@ -67,7 +67,7 @@ const always = () => true;
 const never = () => false;
 
 /**
- * A host's argv-prefix rule (Codex's `prefix_rule`): a shell rule matching each command whose argv starts with the
+ * A host's argv-prefix rule (a `prefix_rule` of its own rule files): a shell rule matching each command whose argv starts with the
  * given words, compared as words (after quote removal), never as text: `["rm"]` matches `rm -rf x` and `"rm" x`,
  * not `rmdir`. An empty prefix matches nothing.
  */
@@ -86,7 +86,7 @@ function compileArgvRule(rule: PolicyRule, prefix: readonly (string | readonly s
     modes: rule.modes,
     kind: "argv",
     tool: "Bash",
-    // every shell tool: a host's own shell tools (Codex's `exec_command`, `local_shell`, ...) are the ones it gates
+    // every shell tool: a host's own shell tools (`exec_command`, `local_shell`, ...) are the ones it gates
     appliesTo: (callTool) => toolFamily(callTool) === "shell",
     test: never,
     testInput: always,

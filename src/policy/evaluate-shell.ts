@@ -14,7 +14,7 @@ import { toolFamily } from "./tool-families.js";
 import { indexToolRules, matchingArgvRules, matchingCommandRules, type ToolRules } from "./tool-rules.js";
 
 /**
- * The argvs a shell tool runs a whole line as (Codex: `/bin/bash -lc <line>`): an argv-prefix rule naming one of
+ * The argvs a shell tool runs a whole line as (some hosts run `/bin/bash -lc <line>`): an argv-prefix rule naming one of
  * them (`prefix_rule(pattern = ["bash", "-lc"])`) applies to the whole call, as the host matches it.
  */
 function lineArgvs(command: string): string[][] {
@@ -60,7 +60,7 @@ export function evaluateShell(
     matchingCommandRules(rules, { sub, into: matches });
     if (rules.argv.length > 0) {
       matchingArgvRules(rules, { sub, into: matches });
-      // a host that runs `bash -lc <script>` matches its rules against the script's commands (Codex does)
+      // a host that runs `bash -lc <script>` matches its rules against the script's commands too
       const script = shellScriptOf(sub);
       if (script !== undefined) {
         for (const inner of analyzeShellCommand(script).subcommands)

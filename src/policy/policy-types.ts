@@ -22,7 +22,7 @@ export interface PolicyRule {
   /** only in these permission modes (a host rule's `modes`); all when absent */
   modes?: PermissionMode[];
   /**
-   * A host's argv-prefix rule (Codex's `prefix_rule`): the rule matches a shell call when the argv of one of its
+   * A host's argv-prefix rule (a `prefix_rule` of its own rule files): the rule matches a shell call when the argv of one of its
    * commands starts with these words, each given as the word or the list of words it may be (no wildcards, no
    * quoting: words compare after quote removal). `rule` is then only the rule's name, as the host writes it.
    */

@@ -10,7 +10,7 @@ export interface ToolRules {
   commandByWord: ReadonlyMap<string, readonly CompiledRule[]>;
   /** command rules whose first word has a wildcard: checked for every subcommand */
   commandWild: readonly CompiledRule[];
-  /** argv-prefix rules (a host's own, Codex's `prefix_rule`): checked against every subcommand's argv */
+  /** argv-prefix rules (a host's own `prefix_rule`s): checked against every subcommand's argv */
   argv: readonly CompiledRule[];
   /** path and domain rules */
   subject: readonly CompiledRule[];

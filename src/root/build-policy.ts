@@ -29,7 +29,7 @@ export interface BuildPolicyOptions {
   /** read the Claude Code settings hierarchy and use its defaults preset (default: config.claudeSettings.enabled ?? true) */
   claudeSettings?: boolean;
   /**
-   * the host's own rules (Gemini CLI policies), compiled apart with no defaults and combined with toolgate's: a deny
+   * the host's own rules (its descriptor's `permissionRules`), compiled apart with no defaults and combined with toolgate's: a deny
    * in either denies, then an explicit ask, then an allow (see `stricterDecision`); the host's own priorities apply
    * among its rules only, so no host allow can outrank a toolgate deny
    */

@@ -14,7 +14,7 @@ export interface ToolgateSetupOptions {
   /** read the Claude Code settings hierarchy into the policy (default: the config's `claudeSettings`, else true) */
   claudeSettings?: boolean;
   /**
-   * the host served: a host with permission files of its own (Gemini CLI's policies, Codex's `.rules`) has them
+   * the host served: a host with permission files of its own (its descriptor's `permissionRules`) has them
    * evaluated beside toolgate's
    */
   host?: string;

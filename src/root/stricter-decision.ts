@@ -12,7 +12,7 @@ function strictness(decision: PolicyDecision): number {
 }
 
 /**
- * toolgate's decision combined with a host's own (Gemini CLI policies, Codex's `.rules`), each already decided under
+ * toolgate's decision combined with a host's own (its descriptor's `permissionRules`), each already decided under
  * its own precedence: the stricter one wins, toolgate's on a tie, unless only the host's names a rule (an ask
  * toolgate's checks made, say for an unparsable command, beside the host's `prompt` rule: the rule is what the
  * record, the guidance and a headless host need). A host allow never outranks a toolgate deny, and a host rule that

@@ -1,6 +1,6 @@
 /** One line of `toolgate doctor`: what was checked, how it went, and for anything not ok the fix. */
 export interface DoctorCheck {
-  /** stable: `node`, `config`, `claude-code hooks (user)`, `store`, ... */
+  /** stable: `node`, `config`, `<host> hooks (user)`, `store`, ... */
   name: string;
   status: "ok" | "warn" | "fail";
   /** what was found; may span lines (an invalid config lists every bad key) */

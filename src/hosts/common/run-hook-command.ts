@@ -10,7 +10,7 @@ export type CommandProbe = { ok: true; version: string } | { ok: false; reason: 
  * `hook <host>` arguments: it proves the command starts this toolgate without sending an event or writing a record.
  */
 export function probeHookCommand(command: string, env: Readonly<Record<string, string | undefined>>): CommandProbe {
-  const versionCommand = command.trim().replace(/hook\s+claude-code\s*$/, "--version");
+  const versionCommand = command.trim().replace(/hook\s+[\w-]+\s*$/, "--version");
   const result = spawnSync(versionCommand, {
     shell: true,
     encoding: "utf8",

@@ -29,8 +29,15 @@ export function sniffFor(versionKey: string, fallback: boolean) {
     });
 }
 
-/** Reads one `stream-json` log of Claude Code's message shapes, as `host`. */
-export async function* readStreamJson(source: ReaderSource, host: AnalyzeHost): AsyncGenerator<ReaderFact> {
+/**
+ * Reads one `stream-json` log of Claude Code's message shapes, as `host`. `userLinesAreTurns`: a `user` line that
+ * carries no tool result is a person's prompt, so it starts a turn (the host writes its prompts into the stream).
+ */
+export async function* readStreamJson(
+  source: ReaderSource,
+  options: { host: AnalyzeHost; userLinesAreTurns: boolean },
+): AsyncGenerator<ReaderFact> {
+  const { host, userLinesAreTurns } = options;
   let announced: string | undefined;
   const structured = new Map<string, { source: DenialSource; reason: string }>();
   for await (const line of source.lines()) {
@@ -102,6 +109,6 @@ export async function* readStreamJson(source: ReaderSource, host: AnalyzeHost): 
         metadata: meta === undefined ? {} : { ...meta },
       };
     }
-    if (!sawResult && host === "claude-code") yield { type: "turn", ...base };
+    if (!sawResult && userLinesAreTurns) yield { type: "turn", ...base };
   }
 }
