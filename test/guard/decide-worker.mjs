@@ -1,6 +1,6 @@
 // Child process for the one-decision concurrency test: opens toolgate through the composition root (built dist),
 // says "ready" to the parent, waits for "go" (so all workers decide at the same moment), decides `count`
-// rule-denied calls of one shared session all at once, and exits. argv: sessionId, worker name, count,
+// rule-denied calls of one shared session one after another, and exits. argv: sessionId, worker name, count,
 // interactive (1|0). The project directory (config) is the working directory; the store comes from the env.
 import { openToolgate } from "../../dist/root/index.js";
 
@@ -12,15 +12,19 @@ try {
     process.once("message", resolve);
     process.send?.("ready");
   });
-  const results = await Promise.all(
-    Array.from({ length: Number(count) }, (_, index) =>
-      session.decide({
+  // one call after another, as a hook process answers one event at a time: the workers contend with each other for
+  // the session's lock (8 waiters at most). All 80 at once would queue past the lock's 1.5 s wait budget on a loaded
+  // machine, and a call refused by that budget (fail closed, as designed) is not the count this test checks.
+  const results = [];
+  for (let index = 0; index < Number(count); index += 1) {
+    results.push(
+      await session.decide({
         toolUseId: `${name}-${index}`,
         tool: "Bash",
         input: { command: `rm -rf build-${name}-${index}` },
       }),
-    ),
-  );
+    );
+  }
   for (const result of results) {
     if (result.decision.behavior !== "deny") throw new Error(`a call of ${name} was not denied`);
   }
