@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -29,7 +29,10 @@ describe("toolgate run with a reader that stops early (| head -c 10)", () => {
     // the agent writes far more than a pipe buffer holds, then goes quiet (a real agent thinking): before, toolgate
     // died of EPIPE (a stack trace) or exited and left the agent running with nobody reading it
     const script = `echo $$ > '${pidFile}'; yes | head -c 1000000; exec sleep 30`;
-    const env = { PATH: process.env.PATH ?? "", HOME: root };
+    // toolgate's own temporary folder goes here, so the test sees whether it is removed
+    const temporary = join(root, "tmp");
+    mkdirSync(temporary);
+    const env = { PATH: process.env.PATH ?? "", HOME: root, TMPDIR: temporary };
     const result = await new Promise<{ code: number | null; stderr: string; head: string }>((resolve, reject) => {
       const child = spawn(process.execPath, [cliPath, "run", "--", "sh", "-c", script], {
         cwd: root,
@@ -52,6 +55,8 @@ describe("toolgate run with a reader that stops early (| head -c 10)", () => {
     expect(result.head).toBe("y\ny\ny\ny\ny\n");
     expect(result.stderr).not.toMatch(/EPIPE|at .*\.js:\d+|Error/);
     expect(result.code).toBe(0);
+    // the run's directory (where hooks note their sessions) is removed although toolgate ended early
+    expect(readdirSync(temporary)).toEqual([]);
     const agentPid = Number(readFileSync(pidFile, "utf8").trim());
     for (let waited = 0; waited < 3000 && alive(agentPid); waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));

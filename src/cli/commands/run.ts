@@ -85,6 +85,9 @@ passed on untouched: toolgate never reads its flags.`,
       ]);
     // the child's hook processes and plugins note their sessions here (hosts pass their environment on)
     const runDirectory = mkdtempSync(join(tmpdir(), "toolgate-run-"));
+    // also when toolgate ends early (a reader that closed our stdout ends the process from its error handler)
+    const removeRunDirectory = () => rmSync(runDirectory, { recursive: true, force: true });
+    process.once("exit", removeRunDirectory);
     let run: Awaited<ReturnType<typeof runAgent>>;
     let noted: string[];
     try {
@@ -117,7 +120,8 @@ passed on untouched: toolgate never reads its flags.`,
       }
       return;
     } finally {
-      rmSync(runDirectory, { recursive: true, force: true });
+      process.off("exit", removeRunDirectory);
+      removeRunDirectory();
     }
     // the denials the host's stream does not show, from the host's own session files
     await addRunDenials({ stream: run.stream, env: process.env });
