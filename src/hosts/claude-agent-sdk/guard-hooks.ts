@@ -3,13 +3,10 @@ import type { Effect } from "../../core/effects.js";
 import { failClosedText } from "../../guard/fail-closed.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import type { GuardSession } from "../../guard/types.js";
+import { agentOf } from "../common/hook-event-fields.js";
 import { markDecided, markDenied, wasDenied } from "./decided-calls.js";
 
 type Payload = Record<string, unknown>;
-
-function agentOf(input: Payload): { agentId?: string } {
-  return typeof input.agent_id === "string" ? { agentId: input.agent_id } : {};
-}
 
 function callOf(input: Payload) {
   return { toolUseId: String(input.tool_use_id), tool: String(input.tool_name), input: input.tool_input };

@@ -1,6 +1,7 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
+import { agentOf, hookCallOf as callOf } from "../common/hook-event-fields.js";
 import type { HookContext } from "../common/hook-host.js";
 import type { ClaudeHookInput } from "./hook-input.js";
 import { additionalContext, type HookAnswer, PASS, permissionRequestDeny, preToolUseDeny } from "./hook-output.js";
@@ -20,14 +21,6 @@ function softContext(effects: readonly Effect[], options: { withSteering: boolea
 /** The user-facing stop message when the effects abort the run. */
 function stopOf(effects: readonly Effect[]): string | undefined {
   return abortOf(effects)?.error;
-}
-
-function callOf(input: { tool_name: string; tool_input: unknown }, toolUseId: string): ToolCall {
-  return { toolUseId, tool: input.tool_name, input: input.tool_input };
-}
-
-function agentOf(input: ClaudeHookInput): { agentId?: string } {
-  return input.agent_id === undefined ? {} : { agentId: input.agent_id };
 }
 
 async function preToolUse(

@@ -1,4 +1,4 @@
-import { ToolgateError } from "../../core/errors.js";
+import { readHookEnvelope } from "../common/hook-envelope.js";
 
 /**
  * The JSON Claude Code writes to a command hook's stdin (2.1.330), for the events toolgate handles. Recorded
@@ -124,35 +124,16 @@ const TOOL_EVENTS = new Set([
 ]);
 const TOOL_USE_ID_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionDenied"]);
 
-function invalid(message: string): ToolgateError {
-  return new ToolgateError({
-    code: "INPUT_INVALID",
-    message: `${message} \`toolgate hook claude-code\` expects one Claude Code hook event as JSON on stdin.`,
-  });
-}
+const AGENT_EVENTS = new Set(["SubagentStart", "SubagentStop"]);
+const USAGE = "`toolgate hook claude-code` expects one Claude Code hook event as JSON on stdin.";
 
 /** Parses and checks one hook payload. Throws INPUT_INVALID with a sentence saying what is wrong. */
 export function parseClaudeHookInput(text: string): ClaudeHookInput {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw invalid("The hook input is not valid JSON.");
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw invalid("The hook input is not an object.");
-  const payload = value as Record<string, unknown>;
-  const event = payload.hook_event_name;
-  if (typeof event !== "string" || !CLAUDE_HOOK_EVENTS.includes(event as ClaudeHookEventName)) {
-    throw invalid(`Unsupported hook_event_name ${JSON.stringify(event)}.`);
-  }
-  if (typeof payload.session_id !== "string" || payload.session_id === "") throw invalid("session_id is missing.");
-  if (TOOL_EVENTS.has(event) && typeof payload.tool_name !== "string") throw invalid(`${event} needs tool_name.`);
-  if (TOOL_USE_ID_EVENTS.has(event) && typeof payload.tool_use_id !== "string") {
-    throw invalid(`${event} needs tool_use_id.`);
-  }
-  if ((event === "SubagentStart" || event === "SubagentStop") && typeof payload.agent_id !== "string") {
-    throw invalid(`${event} needs agent_id.`);
-  }
-  return payload as unknown as ClaudeHookInput;
+  return readHookEnvelope(text, {
+    events: CLAUDE_HOOK_EVENTS,
+    toolEvents: TOOL_EVENTS,
+    toolUseIdEvents: TOOL_USE_ID_EVENTS,
+    agentEvents: AGENT_EVENTS,
+    usage: USAGE,
+  }) as unknown as ClaudeHookInput;
 }

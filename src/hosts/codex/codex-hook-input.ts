@@ -1,4 +1,4 @@
-import { ToolgateError } from "../../core/errors.js";
+import { readHookEnvelope } from "../common/hook-envelope.js";
 
 /**
  * The JSON Codex CLI 0.169.0 writes to a command hook's stdin, for the events toolgate handles (recorded payloads:
@@ -93,41 +93,18 @@ export const CODEX_HOOK_EVENTS = [
 export const CODEX_GATING_EVENTS: readonly string[] = ["PreToolUse", "PermissionRequest"];
 
 const TOOL_EVENTS = new Set(["PreToolUse", "PermissionRequest", "PostToolUse"]);
+const TOOL_USE_ID_EVENTS = new Set(["PreToolUse", "PostToolUse"]);
+const AGENT_EVENTS = new Set(["SubagentStart", "SubagentStop"]);
 
-function invalid(message: string): ToolgateError {
-  return new ToolgateError({
-    code: "INPUT_INVALID",
-    message: `${message} Run this command only as a Codex hook (toolgate install codex writes it into hooks.json).`,
-  });
-}
+const USAGE = "Run this command only as a Codex hook (toolgate install codex writes it into hooks.json).";
 
 /** Parses one Codex hook payload; throws INPUT_INVALID with a sentence saying what is wrong. */
 export function parseCodexHookInput(text: string): CodexHookInput {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw invalid("The Codex hook input on stdin is not JSON.");
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw invalid("The Codex hook input on stdin is not a JSON object.");
-  }
-  const record = value as Record<string, unknown>;
-  const event = record["hook_event_name"];
-  if (typeof event !== "string" || !(CODEX_HOOK_EVENTS as readonly string[]).includes(event)) {
-    throw invalid(`The Codex hook event ${JSON.stringify(event)} is not one toolgate handles.`);
-  }
-  if (typeof record["session_id"] !== "string" || record["session_id"] === "") {
-    throw invalid(`The Codex ${event} hook input has no session_id.`);
-  }
-  if (TOOL_EVENTS.has(event) && typeof record["tool_name"] !== "string") {
-    throw invalid(`The Codex ${event} hook input has no tool_name.`);
-  }
-  if ((event === "PreToolUse" || event === "PostToolUse") && typeof record["tool_use_id"] !== "string") {
-    throw invalid(`The Codex ${event} hook input has no tool_use_id.`);
-  }
-  if ((event === "SubagentStart" || event === "SubagentStop") && typeof record["agent_id"] !== "string") {
-    throw invalid(`The Codex ${event} hook input has no agent_id.`);
-  }
-  return record as unknown as CodexHookInput;
+  return readHookEnvelope(text, {
+    events: CODEX_HOOK_EVENTS,
+    toolEvents: TOOL_EVENTS,
+    toolUseIdEvents: TOOL_USE_ID_EVENTS,
+    agentEvents: AGENT_EVENTS,
+    usage: USAGE,
+  }) as unknown as CodexHookInput;
 }

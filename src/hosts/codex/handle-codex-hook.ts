@@ -1,6 +1,7 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
+import { agentOf, hookCallOf } from "../common/hook-event-fields.js";
 import { type HookAnswer, type HookContext, transcriptDenialCalls } from "../common/hook-host.js";
 import type { CodexHookInput, CodexPostToolUseInput, CodexPreToolUseInput } from "./codex-hook-input.js";
 import { additionalContext, PASS, preToolUseDeny } from "./codex-hook-output.js";
@@ -14,11 +15,7 @@ export type CodexHookContext = HookContext;
 const APPROVAL_NEVER = "bypassPermissions";
 
 function callOf(input: { tool_name: string; tool_input: unknown; tool_use_id: string }): ToolCall {
-  return { toolUseId: input.tool_use_id, tool: input.tool_name, input: input.tool_input };
-}
-
-function agentOf(input: CodexHookInput): { agentId?: string } {
-  return input.agent_id === undefined ? {} : { agentId: input.agent_id };
+  return hookCallOf(input, input.tool_use_id);
 }
 
 function nudgeText(effects: readonly Effect[]): string {

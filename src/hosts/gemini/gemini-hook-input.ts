@@ -1,4 +1,4 @@
-import { ToolgateError } from "../../core/errors.js";
+import { readHookEnvelope } from "../common/hook-envelope.js";
 
 /**
  * The JSON Gemini CLI 0.61.0 writes to a command hook's stdin, for the events toolgate handles. Recorded payloads
@@ -83,34 +83,14 @@ export const GEMINI_HOOK_EVENTS: readonly GeminiHookEventName[] = [
   "BeforeToolSelection",
 ];
 
-function invalid(message: string): ToolgateError {
-  return new ToolgateError({
-    code: "INPUT_INVALID",
-    message: `${message} \`toolgate hook gemini\` expects one Gemini CLI hook event as JSON on stdin.`,
-  });
-}
+const TOOL_EVENTS = new Set(["BeforeTool", "AfterTool"]);
+const USAGE = "`toolgate hook gemini` expects one Gemini CLI hook event as JSON on stdin.";
 
 /** Parses and checks one hook payload. Throws INPUT_INVALID with a sentence saying what is wrong. */
 export function parseGeminiHookInput(text: string): GeminiHookInput {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw invalid("The hook input is not valid JSON.");
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw invalid("The hook input is not an object.");
-  }
-  const payload = value as Record<string, unknown>;
-  const event = payload["hook_event_name"];
-  if (typeof event !== "string" || !GEMINI_HOOK_EVENTS.includes(event as GeminiHookEventName)) {
-    throw invalid(`Unsupported hook_event_name ${JSON.stringify(event)}.`);
-  }
-  if (typeof payload["session_id"] !== "string" || payload["session_id"] === "") {
-    throw invalid("session_id is missing.");
-  }
-  if ((event === "BeforeTool" || event === "AfterTool") && typeof payload["tool_name"] !== "string") {
-    throw invalid(`${event} needs tool_name.`);
-  }
-  return payload as unknown as GeminiHookInput;
+  return readHookEnvelope(text, {
+    events: GEMINI_HOOK_EVENTS,
+    toolEvents: TOOL_EVENTS,
+    usage: USAGE,
+  }) as unknown as GeminiHookInput;
 }

@@ -1,6 +1,7 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
+import { agentOf } from "../common/hook-event-fields.js";
 import { type HookAnswer, type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
 import type { QwenHookInput, QwenPostToolBatchInput, QwenToolEvent } from "./qwen-hook-input.js";
 import { contextAnswer, PASS, preToolUseDeny } from "./qwen-hook-output.js";
@@ -16,10 +17,6 @@ import {
 /** Guidance, fallback/skip/abort texts and loop steering, then the nudge, each once. */
 function modelText(effects: readonly Effect[]): string {
   return [textForModel(effects), nudgeOf(effects)?.text ?? ""].filter((part) => part !== "").join("\n");
-}
-
-function agentOf(input: { agent_id?: string }): { agentId?: string } {
-  return input.agent_id === undefined || input.agent_id === "" ? {} : { agentId: input.agent_id };
 }
 
 /**

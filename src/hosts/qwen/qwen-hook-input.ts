@@ -1,4 +1,4 @@
-import { ToolgateError } from "../../core/errors.js";
+import { readHookEnvelope } from "../common/hook-envelope.js";
 
 /**
  * The JSON Qwen Code 0.24.4 writes to a command hook's stdin, for the events toolgate handles (recorded payloads:
@@ -98,39 +98,16 @@ export const QWEN_HOOK_EVENTS: readonly QwenHookEventName[] = [
 
 const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionDenied"]);
 
-function invalid(message: string): ToolgateError {
-  return new ToolgateError({
-    code: "INPUT_INVALID",
-    message: `${message} \`toolgate hook qwen\` expects one Qwen Code hook event as JSON on stdin.`,
-  });
-}
+const BATCH_EVENTS = new Set(["PostToolBatch"]);
+const USAGE = "`toolgate hook qwen` expects one Qwen Code hook event as JSON on stdin.";
 
 /** Parses and checks one hook payload. Throws INPUT_INVALID with a sentence saying what is wrong. */
 export function parseQwenHookInput(text: string): QwenHookInput {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw invalid("The hook input is not valid JSON.");
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw invalid("The hook input is not an object.");
-  }
-  const payload = value as Record<string, unknown>;
-  const event = payload["hook_event_name"];
-  if (typeof event !== "string" || !QWEN_HOOK_EVENTS.includes(event as QwenHookEventName)) {
-    throw invalid(`Unsupported hook_event_name ${JSON.stringify(event)}.`);
-  }
-  if (typeof payload["session_id"] !== "string" || payload["session_id"] === "")
-    throw invalid("session_id is missing.");
-  if (TOOL_EVENTS.has(event) && typeof payload["tool_name"] !== "string") throw invalid(`${event} needs tool_name.`);
-  if (event === "PostToolBatch" && !Array.isArray(payload["tool_calls"]))
-    throw invalid("PostToolBatch needs tool_calls.");
-  for (const key of ["tool_use_id", "tool_call_id"]) {
-    if (payload[key] !== undefined && typeof payload[key] !== "string") throw invalid(`${key} must be a string.`);
-  }
-  if (payload["transcript_path"] !== undefined && typeof payload["transcript_path"] !== "string") {
-    throw invalid("transcript_path must be a string.");
-  }
-  return payload as unknown as QwenHookInput;
+  return readHookEnvelope(text, {
+    events: QWEN_HOOK_EVENTS,
+    toolEvents: TOOL_EVENTS,
+    batchEvents: BATCH_EVENTS,
+    optionalStrings: ["tool_use_id", "tool_call_id", "transcript_path"],
+    usage: USAGE,
+  }) as unknown as QwenHookInput;
 }
