@@ -73,10 +73,16 @@ const never = () => false;
  */
 function compileArgvRule(rule: PolicyRule, prefix: readonly (string | readonly string[])[]): CompiledRule {
   const words = prefix.map((part) => (typeof part === "string" ? [part] : [...part]));
+  // Codex resolves an absolute program path to its name (`/bin/rm` is `rm`); a deny or ask does too (an allow stays
+  // exact: it never widens to a program found elsewhere)
+  const resolves = rule.behavior !== "allow";
+  const wordMatches = (options: readonly string[], word: string, index: number): boolean =>
+    options.includes(word) ||
+    (resolves && index === 0 && word.startsWith("/") && options.includes(word.slice(word.lastIndexOf("/") + 1)));
   const testArgv = (argv: readonly string[]): boolean =>
     words.length > 0 &&
     argv.length >= words.length &&
-    words.every((options, index) => options.includes(argv[index] as string));
+    words.every((options, index) => wordMatches(options, argv[index] as string, index));
   return {
     rule: rule.rule,
     behavior: rule.behavior,
