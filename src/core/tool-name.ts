@@ -155,7 +155,7 @@ export function unreadableToolName(name: string): string | undefined {
   // an MCP name's server and tool each end somewhere inside it: `mcp__github__ delete_repo`
   if (/\p{White_Space}/u.test(name) && toolMatchKey(name).startsWith("mcp_"))
     return "an MCP tool name holds whitespace";
-  if (/[^\x00-\x7f]/.test(name) && /[A-Za-z]/.test(name)) {
+  if (/[^\x20-\x7e]/.test(name) && /[A-Za-z]/.test(name)) {
     for (const character of name) {
       if (isLookAlike(character)) {
         const code = `U+${(character.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0")}`;
