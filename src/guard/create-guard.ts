@@ -7,8 +7,10 @@ import { initialState } from "../core/initial-state.js";
 import type { SessionState } from "../core/state.js";
 import { step } from "../core/step.js";
 import { withCallFacts } from "../core/step-context.js";
+import { readableToolName } from "../core/tool-name.js";
 import type { RedactOptions } from "../detect/redaction-types.js";
 import type { EvaluateOptions, PermissionMode, PolicyDecision, ToolCallInput } from "../policy/policy-types.js";
+import { unreadableToolDecision } from "../policy/unreadable-tool.js";
 import type { DenialStore, SessionStateStore } from "../store/ports.js";
 import { defaultClassifyFailure, type FailureInput, type OsDenial } from "./classify-failure.js";
 import { defaultPorts } from "./default-ports.js";
@@ -35,7 +37,10 @@ export interface GuardOptions {
   core?: CoreOptions;
   /** problems found while loading config; emitted once per session as warning effects */
   warnings?: { code: string; message: string }[];
-  /** toolgate's own policy; without one, `decide` never objects and only host-reported denials are counted */
+  /**
+   * toolgate's own policy; without one, `decide` objects only to a tool name it cannot read, and only host-reported
+   * denials are counted
+   */
   policy?: PolicyEvaluator;
   /** where session states live; an in-process LRU store by default */
   stateStore?: SessionStateStore;
@@ -123,16 +128,20 @@ export function createGuard(options: GuardOptions = {}): Guard {
 
   /** The policy's verdict on a call, against the state the step will run on. */
   function verdictFor(call: ToolCall, state: SessionState, decideOptions: DecideOptions): CallVerdict | undefined {
-    if (policy === undefined) return undefined;
+    // a tool name toolgate cannot read is refused even where the host's own rules decide (no policy here)
+    const unreadable = unreadableToolDecision(call.tool);
+    if (policy === undefined && unreadable === undefined) return undefined;
     const cannotAsk = decideOptions.cannotAsk === true;
-    const decision = policy.evaluate(
-      { tool: call.tool, input: call.input, ...shellOf(call) },
-      {
-        interactive: cannotAsk ? false : state.interactive,
-        grants: state.grants.map((grant) => grant.scope.rule),
-        ...(decideOptions.mode === undefined ? {} : { mode: decideOptions.mode as PermissionMode }),
-      },
-    );
+    const decision =
+      unreadable ??
+      (policy as PolicyEvaluator).evaluate(
+        { tool: call.tool, input: call.input, ...shellOf(call) },
+        {
+          interactive: cannotAsk ? false : state.interactive,
+          grants: state.grants.map((grant) => grant.scope.rule),
+          ...(decideOptions.mode === undefined ? {} : { mode: decideOptions.mode as PermissionMode }),
+        },
+      );
     // a host that prompts (or auto-denies and reports it) for asks itself keeps them asks; one that cannot ask
     // keeps only those no rule made (its own defaults decide them), and a rule's ask is a headless denial here
     const hostAsk =
@@ -163,7 +172,10 @@ export function createGuard(options: GuardOptions = {}): Guard {
     }
 
     /** The call with its facts, computed once per call id so every event of a call agrees. */
-    function withFacts(call: ToolCall): ToolCall {
+    function withFacts(rawCall: ToolCall): ToolCall {
+      // a tool name with characters toolgate cannot read is recorded with U+FFFD in their place (and refused)
+      const tool = readableToolName(rawCall.tool);
+      const call = tool === rawCall.tool ? rawCall : { ...rawCall, tool };
       const known = facts.get(call.toolUseId);
       if (known !== undefined && known.tool === call.tool) return known;
       const full = withCallFacts(call, config.ports);

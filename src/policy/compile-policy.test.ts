@@ -330,3 +330,49 @@ describe("priorities (imported opencode and Gemini rules)", () => {
     expect(decide(p, bash("yy a"))).toBe("ask");
   });
 });
+
+describe("tool names (docs/rules.md, Tool names)", () => {
+  const mcp = (tool: string) => ({ tool, input: {} });
+
+  it("a deny or ask rule on an MCP tool covers every spelling a case-insensitive server runs; an allow is exact", () => {
+    const p = policy({
+      allow: ["mcp__github__*", "mcp__box__list"],
+      ask: ["mcp__github__merge_pr"],
+      deny: ["mcp__github__delete_repo", "mcp__evil", "mcp__box__erase_*"],
+    });
+    for (const tool of ["mcp__github__DELETE_REPO", "mcp__GitHub__Delete_Repo", "MCP__github__delete_repo"]) {
+      expect(p.evaluate(mcp(tool)), tool).toMatchObject({ behavior: "deny", rule: "mcp__github__delete_repo" });
+    }
+    expect(p.evaluate(mcp("mcp__github__Merge_PR"))).toMatchObject({ behavior: "ask", rule: "mcp__github__merge_pr" });
+    expect(p.evaluate(mcp("mcp__EVIL__anything"))).toMatchObject({ behavior: "deny", rule: "mcp__evil" });
+    expect(p.evaluate(mcp("mcp__box__ERASE_all"))).toMatchObject({ behavior: "deny", rule: "mcp__box__erase_*" });
+    // an allow never widens to another spelling
+    expect(decide(p, mcp("mcp__github__create_issue"))).toBe("allow");
+    expect(p.evaluate(mcp("mcp__GITHUB__create_issue")).source).toBe("default");
+    expect(p.evaluate(mcp("mcp__box__LIST")).source).toBe("default");
+    expect(decide(p, mcp("mcp__box__list"))).toBe("allow");
+  });
+
+  it("a parameter rule on an MCP tool covers its other spellings too", () => {
+    const p = policy({ allow: ["mcp__fs__*"], deny: ["mcp__fs__write(path:/etc/*)"] });
+    expect(decide(p, { tool: "mcp__fs__WRITE", input: { path: "/etc/passwd" } })).toBe("deny");
+  });
+
+  it("a tool name toolgate cannot read is denied whatever the rules, grants and mode say", () => {
+    const p = policy({ allow: ["mcp__github__*", "Bash"] });
+    for (const tool of [
+      "mcp__github__create_issue\u0000",
+      "mcp__github__create_issue ",
+      "mcp__github__create\u200b_issue",
+      "mcp__github__cr\u0435ate_issue",
+      "Bash\u200b",
+    ]) {
+      const decision = p.evaluate(
+        { tool, input: { command: "ls" } },
+        { mode: "bypassPermissions", grants: ["mcp__github__create_issue", "Bash"] },
+      );
+      expect(decision, JSON.stringify(tool)).toMatchObject({ behavior: "deny", denialSource: "validation" });
+      expect(decision.reason).toMatch(/cannot read this tool name/);
+    }
+  });
+});

@@ -20,6 +20,7 @@ import type { Subcommand } from "./shell/analyze-shell-command.js";
 import { fileArguments } from "./shell/file-arguments.js";
 import { canonicalToolName, toolFamily } from "./tool-families.js";
 import { indexToolRules, type ToolRules } from "./tool-rules.js";
+import { unreadableToolDecision } from "./unreadable-tool.js";
 
 export interface PolicyOptions {
   rules: readonly PolicyRule[];
@@ -127,6 +128,10 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
   };
 
   const evaluate = (call: ToolCallInput, evaluateOptions: EvaluateOptions = {}): PolicyDecision => {
+    // a tool name toolgate cannot read (a control or invisible character, whitespace at an end, a look-alike letter
+    // among ASCII ones) is refused, whatever the rules, grants and mode say: never taken for another tool
+    const unreadable = unreadableToolDecision(call.tool);
+    if (unreadable !== undefined) return unreadable;
     const tool = canonicalToolName(call.tool);
     const mode = evaluateOptions.mode ?? options.defaultMode ?? "default";
     const interactive = evaluateOptions.interactive ?? true;

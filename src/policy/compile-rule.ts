@@ -1,4 +1,5 @@
 import type { Behavior } from "../core/decision.js";
+import { toolMatchKey } from "../core/tool-name.js";
 import { compileBashSpecifier } from "./match/bash-specifier.js";
 import { compileDomainSpecifier } from "./match/domain-specifier.js";
 import {
@@ -67,16 +68,38 @@ const always = () => true;
 const never = () => false;
 
 /**
+ * Whether a rule's tool matches MCP tool names through their fold (`toolMatchKey`: case and look-alikes): deny and
+ * ask rules for MCP tools do, since a server that ignores case runs `DELETE_REPO` as `delete_repo`; an allow matches
+ * exactly as written, so it never widens to another spelling.
+ */
+function foldsMcpNames(tool: string, behavior: Behavior): boolean {
+  return behavior !== "allow" && toolMatchKey(tool).startsWith("mcp_");
+}
+
+/** Which call tools a rule naming one tool applies to: that name, or for a deny or ask on an MCP tool its fold. */
+function sameTool(tool: string, behavior: Behavior): (callTool: string) => boolean {
+  if (!foldsMcpNames(tool, behavior)) return (callTool) => callTool === tool;
+  const key = toolMatchKey(tool);
+  return (callTool) => callTool === tool || toolMatchKey(callTool) === key;
+}
+
+/**
  * A host's argv-prefix rule (a `prefix_rule` of its own rule files): a shell rule matching each command whose argv starts with the
  * given words, compared as words (after quote removal), never as text: `["rm"]` matches `rm -rf x` and `"rm" x`,
  * not `rmdir`. An empty prefix matches nothing.
  */
 function compileArgvRule(rule: PolicyRule, prefix: readonly (string | readonly string[])[]): CompiledRule {
   const words = prefix.map((part) => (typeof part === "string" ? [part] : [...part]));
+  // Codex resolves an absolute program path to its name (`/bin/rm` is `rm`); a deny or ask does too (an allow stays
+  // exact: it never widens to a program found elsewhere)
+  const resolves = rule.behavior !== "allow";
+  const wordMatches = (options: readonly string[], word: string, index: number): boolean =>
+    options.includes(word) ||
+    (resolves && index === 0 && word.startsWith("/") && options.includes(word.slice(word.lastIndexOf("/") + 1)));
   const testArgv = (argv: readonly string[]): boolean =>
     words.length > 0 &&
     argv.length >= words.length &&
-    words.every((options, index) => options.includes(argv[index] as string));
+    words.every((options, index) => wordMatches(options, argv[index] as string, index));
   return {
     rule: rule.rule,
     behavior: rule.behavior,
@@ -137,7 +160,11 @@ export function compileRule(rule: PolicyRule, context: PathSpecifierContext): Co
       );
       return { compiled: undefined, warnings };
     }
-    const matches = compileWildcard(parsed.tool);
+    let matches = compileWildcard(parsed.tool);
+    if (foldsMcpNames(parsed.tool, rule.behavior)) {
+      const folded = compileWildcard(toolMatchKey(parsed.tool));
+      matches = (callTool) => folded(toolMatchKey(callTool));
+    }
     const compiled: CompiledRule = { ...base, kind: "tool", tool: parsed.tool, appliesTo: matches };
     compiled.removesTool = rule.behavior === "deny";
     return { compiled, warnings };
@@ -146,9 +173,12 @@ export function compileRule(rule: PolicyRule, context: PathSpecifierContext): Co
   const family = toolFamily(tool);
   if (specifier === undefined) {
     const serverOnly = tool.startsWith("mcp__") && !tool.slice(5).includes("__");
+    const serverKey = `${toolMatchKey(tool)}__`;
     const appliesTo = serverOnly
-      ? (callTool: string) => callTool.startsWith(`${tool}__`)
-      : (callTool: string) => callTool === tool;
+      ? foldsMcpNames(tool, rule.behavior)
+        ? (callTool: string) => callTool.startsWith(`${tool}__`) || toolMatchKey(callTool).startsWith(serverKey)
+        : (callTool: string) => callTool.startsWith(`${tool}__`)
+      : sameTool(tool, rule.behavior);
     return {
       compiled: { ...base, kind: "tool", tool, appliesTo, removesTool: rule.behavior === "deny" },
       warnings,
@@ -184,7 +214,10 @@ export function compileRule(rule: PolicyRule, context: PathSpecifierContext): Co
       const value = scalarField(input, name);
       return value !== undefined && valueMatches(value);
     };
-    return { compiled: { ...base, kind: "parameter", tool, appliesTo: (t) => t === tool, testInput }, warnings };
+    return {
+      compiled: { ...base, kind: "parameter", tool, appliesTo: sameTool(tool, rule.behavior), testInput },
+      warnings,
+    };
   }
   const appliesTo = (callTool: string) => specifierCovers(tool, callTool);
   switch (family) {
@@ -228,7 +261,10 @@ export function compileRule(rule: PolicyRule, context: PathSpecifierContext): Co
         // `Task(Explore)`: the subagent type
         const matches = compileWildcard(specifier);
         const testInput = (input: unknown) => matches(scalarField(input, "subagent_type") ?? "");
-        return { compiled: { ...base, kind: "parameter", tool, appliesTo: (t) => t === tool, testInput }, warnings };
+        return {
+          compiled: { ...base, kind: "parameter", tool, appliesTo: sameTool(tool, rule.behavior), testInput },
+          warnings,
+        };
       }
       warnings.push(ignored(rule, `${tool} has no specifier syntax; write \`${tool}\` or \`${tool}(param:value)\``));
       return { compiled: undefined, warnings };

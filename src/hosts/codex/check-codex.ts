@@ -117,11 +117,11 @@ export async function checkCodex(context: DoctorContext): Promise<DoctorCheck[]>
       warn(
         "codex rules",
         [
-          `toolgate reads ${policy.rules.length} prefix_rule(s) from ${files.length} file(s); these forms it does not understand (Codex still applies them, and toolgate counts their refusals from the rollout):`,
+          `toolgate reads ${policy.rules.length} prefix_rule(s) from ${files.length} file(s); these forms it does not understand (Codex applies what its own parser accepts, and toolgate counts those refusals from the rollout):`,
           ...policy.problems.slice(0, 20).map((problem) => `${problem.source}: ${problem.message}`),
         ].join("\n"),
         {
-          fix: 'Write them as literal prefix_rule(pattern = [...], decision = "...") calls so toolgate can deny first with its guidance.',
+          fix: 'Write them as literal prefix_rule([...], "...") or prefix_rule(pattern = [...], decision = "...") calls so toolgate can deny first with its guidance.',
         },
       ),
     );

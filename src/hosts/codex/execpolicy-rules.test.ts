@@ -64,6 +64,167 @@ describe("parseExecpolicyRules", () => {
 });
 
 /**
+ * Every form Codex's own parser accepts (`codex-rs/execpolicy/src/parser.rs`: `prefix_rule(pattern, decision, match,
+ * not_match, justification)`, Starlark arguments), each row checked against `codex execpolicy check` of Codex CLI
+ * 0.169.0 (test/e2e's pinned binary): what Codex decides for the command, toolgate reads as the same rule.
+ */
+describe("parseExecpolicyRules reads every form Codex accepts", () => {
+  const read = (line: string) => parseExecpolicyRules(line, "f.rules");
+  const forms: {
+    form: string;
+    rule: string;
+    pattern: (string | string[])[];
+    decision: string;
+    justification?: string;
+  }[] = [
+    // positional
+    { form: "positional", rule: 'prefix_rule(["rm"], "forbidden")', pattern: ["rm"], decision: "forbidden" },
+    { form: "positional, default decision", rule: 'prefix_rule(["rm"])', pattern: ["rm"], decision: "allow" },
+    {
+      form: "positional, all five",
+      rule: 'prefix_rule(["rm"], "forbidden", ["rm x"], ["ls"], "why")',
+      pattern: ["rm"],
+      decision: "forbidden",
+      justification: "why",
+    },
+    {
+      form: "positional, empty examples",
+      rule: 'prefix_rule(["rm"], "prompt", [], [], "why")',
+      pattern: ["rm"],
+      decision: "prompt",
+      justification: "why",
+    },
+    {
+      form: "positional, trailing comma",
+      rule: "prefix_rule(['rm'], 'forbidden',)",
+      pattern: ["rm"],
+      decision: "forbidden",
+    },
+    {
+      form: "positional over lines",
+      rule: 'prefix_rule(\n  ["git", ["push", "fetch"]],\n  "prompt",\n)',
+      pattern: ["git", ["push", "fetch"]],
+      decision: "prompt",
+    },
+    // keyword
+    {
+      form: "keyword",
+      rule: 'prefix_rule(pattern = ["rm"], decision = "forbidden", justification = "no")',
+      pattern: ["rm"],
+      decision: "forbidden",
+      justification: "no",
+    },
+    {
+      form: "keyword, any order",
+      rule: 'prefix_rule(justification="no", decision="forbidden", not_match=["ls"], pattern=["rm"], match=[["rm", "x"]])',
+      pattern: ["rm"],
+      decision: "forbidden",
+      justification: "no",
+    },
+    { form: "keyword, default decision", rule: 'prefix_rule(pattern=["ls"])', pattern: ["ls"], decision: "allow" },
+    // mixed
+    { form: "mixed", rule: 'prefix_rule(["rm"], decision="forbidden")', pattern: ["rm"], decision: "forbidden" },
+    {
+      form: "mixed, justification and match by name",
+      rule: 'prefix_rule(["rm"], "forbidden", justification="why", match=["rm a"])',
+      pattern: ["rm"],
+      decision: "forbidden",
+      justification: "why",
+    },
+    // values
+    {
+      form: "a one-word alternative is the word",
+      rule: 'prefix_rule(["git", ["push"]], "forbidden")',
+      pattern: ["git", "push"],
+      decision: "forbidden",
+    },
+    { form: "parentheses", rule: 'prefix_rule((["x"]), ("forbidden"))', pattern: ["x"], decision: "forbidden" },
+    {
+      form: "+ between strings and lists",
+      rule: 'prefix_rule(["x"] + ["y"], "forb" + "idden", justification = "a" + "b")',
+      pattern: ["x", "y"],
+      decision: "forbidden",
+      justification: "ab",
+    },
+    { form: "triple quotes", rule: "prefix_rule(['x'], '''forbidden''')", pattern: ["x"], decision: "forbidden" },
+    { form: "raw and f-strings", rule: 'prefix_rule([r"rm"], f"forbidden")', pattern: ["rm"], decision: "forbidden" },
+    {
+      form: "escapes",
+      rule: 'prefix_rule(["\\x72m", "\\101", "\\u00e9", "r\\d", r"a\\n"], "forbidden", justification=f"a{{b}}")',
+      pattern: ["rm", "A", "é", "r\\d", "a\\n"],
+      decision: "forbidden",
+      justification: "a{b}",
+    },
+    { form: "a joined string", rule: 'prefix_rule(["a\\\nb"], "forbidden")', pattern: ["ab"], decision: "forbidden" },
+  ];
+  for (const { form, rule, pattern, decision, justification } of forms) {
+    it(form, () => {
+      const parsed = read(rule);
+      expect(parsed.problems).toEqual([]);
+      expect(parsed.rules).toEqual([
+        { pattern, decision, source: "f.rules:1", ...(justification === undefined ? {} : { justification }) },
+      ]);
+    });
+  }
+
+  it("reads statements separated by ; and a rule after a multi-line statement it does not understand", () => {
+    const parsed = read(
+      'prefix_rule(["rm"], "forbidden"); prefix_rule(["ls"], "forbidden")\nT = [\n  "a",\n]\nprefix_rule(["cp"], "prompt")',
+    );
+    expect(parsed.rules.map((rule) => rule.pattern)).toEqual([["rm"], ["ls"], ["cp"]]);
+    expect(parsed.problems.map((problem) => problem.source)).toEqual(["f.rules:2"]);
+  });
+
+  it("reads host_executable(...) without a problem (toolgate resolves absolute paths at least as strictly)", () => {
+    const parsed = read('host_executable(name = "rm", paths = ["/usr/bin/rm"])\nprefix_rule(["rm"], "forbidden")');
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.rules.map((rule) => rule.pattern)).toEqual([["rm"]]);
+  });
+
+  it("the positional form decides first, as the keyword form does", () => {
+    const policy = compilePolicy({
+      rules: execpolicyPolicyRules(read('prefix_rule(["rm"], "forbidden")')).rules,
+      cwd: "/work",
+      homeDir: "/home/u",
+      defaults: NO_DEFAULTS,
+    });
+    expect(policy.evaluate({ tool: "Bash", input: { command: "rm -rf v" } }).behavior).toBe("deny");
+  });
+
+  // what Codex refuses (its parser fails the file) or toolgate cannot evaluate: a problem, never a rule
+  const refused: [string, RegExp][] = [
+    ['prefix_rule(pattern=["rm"], "forbidden")', /positional arguments before keyword/],
+    ['prefix_rule(["rm"], "forbidden", "why")', /match examples/],
+    ['prefix_rule(["rm"], "forbidden", pattern=["ls"])', /pattern given once/],
+    ['prefix_rule(["rm"], "forbidden", foo=1)', /known arguments/],
+    ['prefix_rule(["rm"], "forbidden", [], [], "why", 1)', /at most 5 arguments/],
+    ['prefix_rule(("rm",), "forbidden")', /not a tuple/],
+    ['prefix_rule(["git", ("push", "fetch")], "forbidden")', /not a tuple/],
+    ['prefix_rule(["rm"], "Forbidden")', /"Forbidden"/],
+    ['prefix_rule(["rm"], None)', /not the name None/],
+    ['prefix_rule(["rm"], "forbidden", justification="  ")', /non-empty/],
+    ['prefix_rule([], "forbidden")', /non-empty pattern/],
+    ['prefix_rule(["rm", []], "forbidden")', /non-empty lists of alternatives/],
+    ['prefix_rule(["rm", [["a"]]], "forbidden")', /alternatives that are strings/],
+    ['prefix_rule(*[["rm"], "forbidden"])', /not \*args/],
+    ['prefix_rule(**{"pattern": ["rm"]})', /not \*args/],
+    ['prefix_rule([b"rm"], "forbidden")', /not b"..."/],
+    ['prefix_rule(["rm"], "forbidden", justification=f"{x}")', /without placeholders/],
+    ['prefix_rule(["rm"] + "x", "forbidden")', /`\+` between two strings or two lists/],
+    ['prefix_rule(r"rm".split(), "forbidden")', /computed with \./],
+    ['prefix_rule(["rm"], "forbidden" if True else "allow")', /computed with if/],
+  ];
+  for (const [rule, message] of refused) {
+    it(`reports ${rule}`, () => {
+      const parsed = read(rule);
+      expect(parsed.rules).toEqual([]);
+      expect(parsed.problems).toHaveLength(1);
+      expect(parsed.problems[0]?.message).toMatch(message);
+    });
+  }
+});
+
+/**
  * Codex's matching, as toolgate's hook once did it beside the policy (the reference): the strictest rule whose pattern
  * is a prefix of the argv of any simple command of the script, or of the whole `bash -lc <script>` argv.
  */
@@ -151,6 +312,13 @@ describe("Codex's rules as policy rules (execpolicyPolicyRules)", () => {
     expect(decide("timeout 5 rm -rf x").behavior).toBe("deny");
     expect(decide("FOO=1 rm -rf x").behavior).toBe("deny");
     expect(decide("bash -lc 'rm -rf x'").behavior).toBe("deny");
+  });
+
+  it("resolves an absolute program path to its name for a refusal, as Codex does, and never for an allow", () => {
+    expect(decide("/bin/rm -rf x").behavior).toBe("deny");
+    expect(decide("/usr/bin/git push origin").behavior).toBe("ask");
+    expect(decide("ls -la").behavior).toBe("allow");
+    expect(decide("/tmp/elsewhere/ls -la").source).toBe("default");
   });
 
   it("names the Codex rule and its file, in Codex's words, and keeps the justification", () => {

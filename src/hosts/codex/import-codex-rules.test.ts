@@ -24,4 +24,27 @@ describe("importCodexRules", () => {
     expect(result.unsupported.map((item) => item.entry)).toEqual(["codex.rules:5", "codex.rules:4"]);
     expect(result.notes[0]).toMatch(/prompt/);
   });
+
+  it("imports the positional and mixed forms as the keyword form, and reports what it still cannot read", () => {
+    const parsed = parseExecpolicyRules(
+      [
+        'prefix_rule(["rm"], "forbidden")',
+        'prefix_rule(["git", ["push", "reset"]], "prompt", [], [], "ask first")',
+        'prefix_rule(["curl"], decision = "forbidden")',
+        'prefix_rule(["ls"])',
+        'prefix_rule(pattern = ["wget"], "forbidden")',
+        "prefix_rule(*ARGS)",
+      ].join("\n"),
+      "codex.rules",
+    );
+    const result = importCodexRules(parsed);
+    expect(result.rules).toEqual([
+      { rule: "Bash(rm *)", behavior: "deny" },
+      { rule: "Bash(git push *)", behavior: "ask" },
+      { rule: "Bash(git reset *)", behavior: "ask" },
+      { rule: "Bash(curl *)", behavior: "deny" },
+      { rule: "Bash(ls *)", behavior: "allow" },
+    ]);
+    expect(result.unsupported.map((item) => item.entry)).toEqual(["codex.rules:5", "codex.rules:6"]);
+  });
 });
