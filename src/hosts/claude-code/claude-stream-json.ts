@@ -8,5 +8,5 @@ export const claudeStreamJson: TranscriptFormat = {
   headless: true,
   sniffOrder: 22,
   sniff: sniffFor("claude_code_version", true),
-  read: (source) => readStreamJson(source, { host: "claude-code", userLinesAreTurns: true }),
+  read: (source) => readStreamJson(source, { userLinesAreTurns: true }),
 };

@@ -1,5 +1,4 @@
 import type { Effect } from "../../core/effects.js";
-import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import { agentOf, hookCallOf as callOf } from "../common/hook-event-fields.js";
 import type { HookContext } from "../common/hook-host.js";

@@ -1,6 +1,6 @@
 import type { DenialSource } from "../../core/events.js";
 import { asRecord, asString, contentText, parseObject, timeOf, typedRecord } from "./read-lines.js";
-import type { AnalyzeHost, ReaderFact, ReaderSource } from "./reader-event.js";
+import type { ReaderFact, ReaderSource } from "./reader-event.js";
 import { usageTokens } from "./usage-tokens.js";
 
 /**
@@ -30,14 +30,14 @@ export function sniffFor(versionKey: string, fallback: boolean) {
 }
 
 /**
- * Reads one `stream-json` log of Claude Code's message shapes, as `host`. `userLinesAreTurns`: a `user` line that
+ * Reads one `stream-json` log of Claude Code's message shapes. `userLinesAreTurns`: a `user` line that
  * carries no tool result is a person's prompt, so it starts a turn (the host writes its prompts into the stream).
  */
 export async function* readStreamJson(
   source: ReaderSource,
-  options: { host: AnalyzeHost; userLinesAreTurns: boolean },
+  options: { userLinesAreTurns: boolean },
 ): AsyncGenerator<ReaderFact> {
-  const { host, userLinesAreTurns } = options;
+  const { userLinesAreTurns } = options;
   let announced: string | undefined;
   const structured = new Map<string, { source: DenialSource; reason: string }>();
   for await (const line of source.lines()) {

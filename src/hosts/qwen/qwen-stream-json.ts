@@ -8,5 +8,5 @@ export const qwenStreamJson: TranscriptFormat = {
   headless: true,
   sniffOrder: 21,
   sniff: sniffFor("qwen_code_version", false),
-  read: (source) => readStreamJson(source, { host: "qwen", userLinesAreTurns: false }),
+  read: (source) => readStreamJson(source, { userLinesAreTurns: false }),
 };
