@@ -2,7 +2,6 @@ import { errorText } from "../guard/error-text.js";
 import type { HookAnswer, HookHost } from "../hosts/common/hook-host.js";
 import { openTranscript, readTranscript } from "../hosts/common/read-transcript.js";
 import { openToolgate, type Toolgate } from "../root/open-toolgate.js";
-import { runAbortSink } from "../root/run-abort-sink.js";
 import { noteRunAbort, noteRunSession, RUN_DIRECTORY_ENV, type RunAbort, runAbort } from "../root/run-sessions.js";
 
 export interface RunHookOptions {
@@ -69,9 +68,8 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
         ...(host.escalationDefaults === undefined ? {} : { hostDefaults: host.escalationDefaults }),
         cwd,
         env,
-        // tells `toolgate run` about an abort, so it can end an agent whose hooks cannot stop it; noted as the
-        // host's to end, so the model first reads why: a host that goes on is ended at its next event (below)
-        sinks: runAbortSink(env, { hostEndsRun: true }),
+        // `openToolgate` notes an abort for `toolgate run` (as the host's to end, so the model first reads why): a
+        // host that goes on is ended at its next event (below)
         onError: (error, where) => onError(`${where}: ${errorText(error)}`),
       });
       const sessionId = host.sessionId(input);

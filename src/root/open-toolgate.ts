@@ -12,6 +12,7 @@ import type { DenialStore, SessionStateStore } from "../store/ports.js";
 import type { Policy } from "./build-policy.js";
 import { loadToolgateSetup, type ToolgateSetupOptions } from "./load-toolgate-setup.js";
 import { recoveringStateStore, spoolUnrecordedRefusal, withPendingRecords } from "./local-first-state.js";
+import { runAbortSink } from "./run-abort-sink.js";
 import { type GuardActivity, watchGuardEvents } from "./watch-guard-events.js";
 
 export interface OpenToolgateOptions extends ToolgateSetupOptions {
@@ -96,7 +97,9 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
     ...(config.store === undefined ? {} : { store: config.store }),
     ...(options.onError === undefined ? {} : { onError: options.onError }),
   });
-  const sinks: AuditSink[] = [trail.sink, ...(options.sinks ?? [])];
+  // under `toolgate run` (its directory in the environment), an abort is noted for run, whichever host or app opened
+  // toolgate: one abort, ended the same way everywhere. The host's own answer is given time to end the run first.
+  const sinks: AuditSink[] = [trail.sink, ...runAbortSink(env, { hostEndsRun: true }), ...(options.sinks ?? [])];
   if (inMemory && options.mirrorState === true) sinks.push(stateMirror(trail.stateStore));
   const escalation = withHostDefaults(options.hostDefaults, config.escalation);
   const core: CoreOptions | undefined = options.core === undefined ? escalation : { ...escalation, ...options.core };

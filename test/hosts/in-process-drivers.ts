@@ -275,10 +275,10 @@ const claudeAgentSdkDriver: ContractDriver = {
   denyRule: "Bash(rm *)",
   recorded: { tool: "Bash", canonicalTool: "shell", toolFamily: "shell" },
   allowedCommand: "ls -la",
-  // the wrappers take a session the app opened (toolgate/node's openToolgate, or createGuard): no entry of theirs
-  // opens toolgate, so none can note an abort for `toolgate run`; the abort ends the SDK's query itself
-  // (`interrupt: true` from canUseTool, `continue: false` from the hooks)
-  underRun: { endsItself: "interrupt: true / continue: false" },
+  // the wrappers take a session the app opened: through toolgate/node's openToolgate (the entry below), which notes
+  // an abort for `toolgate run` whoever opened it; the abort also ends the SDK's query itself (`interrupt: true`
+  // from canUseTool, `continue: false` from the hooks)
+  underRun: "abort-marker",
   async around(guard, sessionId) {
     const session = guard.session(sessionId, { interactive: false, host: "claude-agent-sdk" });
     return drivenAgentSdk(session, sessionId, async () => undefined);

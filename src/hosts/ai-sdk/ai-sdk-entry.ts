@@ -7,7 +7,6 @@ import { randomUUID } from "node:crypto";
 import type { ToolSet } from "ai";
 import type { GuardSession } from "../../guard/types.js";
 import { type OpenToolgateOptions, openToolgate, type Toolgate } from "../../root/open-toolgate.js";
-import { runAbortSink } from "../../root/run-abort-sink.js";
 import { noteRunSession } from "../../root/run-sessions.js";
 import { type GuardedTools, type GuardToolsOptions, guardTools } from "./guard-tools.js";
 
@@ -52,7 +51,7 @@ export async function openToolgateForAiSdk(options: OpenToolgateForAiSdkOptions 
     ...rest,
     // under `toolgate run`, an abort is noted for run: the wrapper's ToolgateAbortError ends the generation, and run
     // ends an app that goes on anyway (after its grace)
-    sinks: [...(rest.sinks ?? []), ...runAbortSink(rest.env ?? process.env, { hostEndsRun: true })],
+    ...(rest.sinks === undefined ? {} : { sinks: rest.sinks }),
     host: host ?? "ai-sdk",
   });
   const id = sessionId ?? randomUUID();

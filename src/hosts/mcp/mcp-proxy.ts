@@ -5,7 +5,6 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult, InitializeRequest, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { GuardSession } from "../../guard/types.js";
 import { openToolgate } from "../../root/open-toolgate.js";
-import { runAbortSink } from "../../root/run-abort-sink.js";
 import { noteRunAbort, noteRunSession, RUN_DIRECTORY_ENV } from "../../root/run-sessions.js";
 import { elicitationAccepted, questionElicitation } from "./grant-elicitation.js";
 import { guardMcpToolCall } from "./guard-mcp-tool-call.js";
@@ -66,7 +65,6 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
     env,
     // under `toolgate run`, an abort is noted for run, which ends the agent (a tool result cannot end a client's
     // run): at the next call the agent sends (below), or after run's grace, so the model first reads why
-    sinks: runAbortSink(env, { hostEndsRun: true }),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   const [{ Client }, { Server }, { StdioClientTransport }, types] = await Promise.all([

@@ -6,7 +6,6 @@
  */
 import type { Plugin } from "@opencode-ai/plugin";
 import { openToolgate } from "../../root/open-toolgate.js";
-import { runAbortSink } from "../../root/run-abort-sink.js";
 import { noteRunSession } from "../../root/run-sessions.js";
 import {
   createToolgatePlugin as createPlugin,
@@ -34,7 +33,7 @@ async function openForOpencode(request: OpencodeGuardRequest): Promise<OpencodeG
     warnings: request.warnings,
     // under `toolgate run`, an abort is noted for run: the plugin stops the opencode session itself (`stopOnAbort`),
     // and run ends an agent that goes on anyway (after its grace)
-    sinks: [...(request.sinks ?? []), ...runAbortSink(request.environment, { hostEndsRun: true })],
+    ...(request.sinks === undefined ? {} : { sinks: request.sinks }),
     onError: request.onError,
     ...(request.core === undefined ? {} : { core: request.core }),
   });
