@@ -1,3 +1,5 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import pino, { type Logger } from "pino";
 import type { Effect } from "../core/effects.js";
 import type { AuditEvent, DenialRecord } from "../core/records.js";
@@ -6,7 +8,7 @@ import { redactText } from "../detect/redact.js";
 import type { HookOutcome } from "./hook-dispatcher.js";
 
 export interface AuditLoggerOptions {
-  /** `stderr` (default), `stdout`, `off`, or a file path (appended to, directory created) */
+  /** `stderr` (default here; the config's default is `off`), `stdout`, `off`, or a file path (appended to, 0600) */
   destination?: string;
   level?: string;
   /** an existing pino logger to write through instead */
@@ -119,6 +121,15 @@ function logEvent(logger: Logger, event: AuditEvent): void {
   );
 }
 
+/**
+ * A log file is this user's alone, as the store and the spool are: its folder is made 0700 when toolgate makes it,
+ * the file 0600 when toolgate creates it (lines hold redacted commands and paths). An existing file keeps its mode.
+ */
+function privateFile(path: string) {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  return pino.destination({ dest: path, sync: true, append: true, mode: 0o600 });
+}
+
 function createPino(options: AuditLoggerOptions): Logger {
   const destination = options.destination ?? "stderr";
   const level = options.level ?? "info";
@@ -128,6 +139,6 @@ function createPino(options: AuditLoggerOptions): Logger {
       ? pino.destination({ dest: 2, sync: true })
       : destination === "stdout"
         ? pino.destination({ dest: 1, sync: true })
-        : pino.destination({ dest: destination, sync: true, mkdir: true, append: true });
+        : privateFile(destination);
   return pino({ level, base: { name: "toolgate" } }, stream);
 }

@@ -48,12 +48,15 @@ export const auditSchema = z
     hooks: z.array(hookSchema).default([]),
     logs: z
       .object({
-        /** `stderr` (default), `stdout`, `off`, or a file path (appended to) */
-        destination: z.string().min(1).default("stderr"),
+        /**
+         * `off` (default: logs are opt-in, so a config that names no destination behaves as no config at all and an
+         * app embedding toolgate gets no JSON lines on its stderr), `stderr`, `stdout`, or a file path (appended to)
+         */
+        destination: z.string().min(1).default("off"),
         level: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
       })
       .strict()
-      .default({ destination: "stderr", level: "info" }),
+      .default({ destination: "off", level: "info" }),
     /** emit an OpenTelemetry span event and counter per denial when the host registered a provider (true) */
     openTelemetry: z.boolean().default(true),
   })

@@ -9,16 +9,23 @@ export async function loadPostgresStore(): Promise<typeof import("./postgres/pos
   try {
     return await import("./postgres/postgres-store.js");
   } catch (error) {
-    if (isMissingPackage(error, "pg")) {
-      throw new ToolgateError({
-        code: "STORE_UNAVAILABLE",
-        message:
-          "The Postgres store is selected (TOOLGATE_DATABASE_URL or the config's store url), but its driver `pg` is not installed: run `npm install pg` where toolgate is installed, or unset TOOLGATE_DATABASE_URL to use the default SQLite store.",
-        cause: error,
-      });
-    }
+    if (isMissingPackage(error, "pg")) throw missingPostgresDriver(error);
     throw error;
   }
+}
+
+/** What to do when `pg` is missing: `doctor` prints it as the fix line, so message and fix say the same. */
+export const INSTALL_PG_FIX =
+  "Run `npm install pg` where toolgate is installed, or unset TOOLGATE_DATABASE_URL (and the config's store url) to use the default SQLite store.";
+
+/** The Postgres store is selected but `pg` is not installed: STORE_UNAVAILABLE, `data.reason` "driver-missing". */
+export function missingPostgresDriver(cause: unknown): ToolgateError {
+  return new ToolgateError({
+    code: "STORE_UNAVAILABLE",
+    message: `The Postgres store is selected (TOOLGATE_DATABASE_URL or the config's store url), but its driver \`pg\` is not installed. ${INSTALL_PG_FIX}`,
+    data: { reason: "driver-missing", driver: "pg" },
+    cause,
+  });
 }
 
 /** Node's error for an import of a package that is not installed (ESM: ERR_MODULE_NOT_FOUND; CJS: MODULE_NOT_FOUND). */

@@ -8,6 +8,7 @@ import type {
   DenialStore,
   KeyedAuditEvent,
   ReportQuery,
+  SessionIdQuery,
   SessionStateStore,
   Store,
   StoredAuditEvent,
@@ -69,6 +70,11 @@ export function createMemoryDenialStore(): DenialStore {
     async report(query: ReportQuery = {}): Promise<DenialReport> {
       return copy(computeReport({ records, events, query }));
     },
+    async sessionIds(query: SessionIdQuery) {
+      const ids = new Set<string>();
+      for (const row of [...records, ...events]) if (row.sessionId.startsWith(query.prefix)) ids.add(row.sessionId);
+      return [...ids].sort(byteOrder).slice(0, Math.max(0, Math.floor(query.limit)));
+    },
     async scrub(redact) {
       let changed = 0;
       for (const [index, stored] of records.entries()) {
@@ -129,6 +135,17 @@ function select<T extends { id: number; at: number; sessionId: string; tool?: st
   );
   if (query.order === "desc") selected = selected.reverse();
   return query.limit === undefined ? selected : selected.slice(0, query.limit);
+}
+
+/** code-point order, which is UTF-8 byte order (SQLite's BINARY collation, Postgres' "C"), not UTF-16's */
+function byteOrder(a: string, b: string): number {
+  const left = [...a];
+  const right = [...b];
+  for (let index = 0; index < Math.min(left.length, right.length); index++) {
+    const difference = left[index]!.codePointAt(0)! - right[index]!.codePointAt(0)!;
+    if (difference !== 0) return difference;
+  }
+  return left.length - right.length;
 }
 
 function copy<T>(value: T): T {

@@ -44,6 +44,11 @@ export interface ReportQuery {
   top?: number;
 }
 
+export interface SessionIdQuery {
+  prefix: string;
+  limit: number;
+}
+
 /** Denials of one canonical tool (core/tool-families.ts) across hosts. */
 export interface CountByTool {
   /** the canonical tool: `shell` for every host's shell tool */
@@ -131,6 +136,12 @@ export interface DenialStore {
   queryEvents(query?: DenialQuery & { kinds?: readonly string[] }): Promise<StoredAuditEvent[]>;
   /** aggregates for `toolgate report` */
   report(query?: ReportQuery): Promise<DenialReport>;
+  /**
+   * The distinct session ids of stored denials and audit events that start with `prefix` (case-sensitive), in
+   * byte order, at most `limit`: how `report --session` and `tail --session` resolve the 8-character prefix they
+   * print to one session.
+   */
+  sessionIds(query: SessionIdQuery): Promise<string[]>;
   /**
    * Re-applies redaction to every stored row: `redact` returns the new record (or the same one). Returns the
    * number of rows changed.

@@ -153,6 +153,7 @@ export function createSpooledDenialStore(options: {
     query: (query) => read((target) => target.query(query)),
     queryEvents: (query) => read((target) => target.queryEvents(query)),
     report: (query) => read((target) => target.report(query)),
+    sessionIds: (query) => read((target) => target.sessionIds(query)),
     scrub: (redact) => read((target) => target.scrub(redact)),
     prune: (before) => read((target) => target.prune(before)),
     async close() {

@@ -53,6 +53,8 @@ describe("examples/ai-sdk.ts (the quick start in docs/ai-sdk.md)", () => {
     expect(run.stdout).toContain("stopped after 2 model calls (of up to 20), 0 commands run");
     expect(run.stdout).toContain("toolgate aborted the run: Bash was denied 2 times");
     expect(run.stdout).toContain("Bash(rm *)");
+    // a config that names no log destination writes no JSON log lines (issue 25, item 16): logs are opt-in
+    expect(run.stderr).not.toMatch(/^\{"level"/m);
     const db = new Database(join(dir, ".toolgate", "toolgate.db"), { readonly: true });
     try {
       expect(db.prepare("SELECT count(*) AS n FROM denials").get()).toEqual({ n: 2 });

@@ -1,3 +1,5 @@
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import { context, metrics, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import pino from "pino";
@@ -5,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAuditLogger } from "../../src/audit/audit-logger.js";
 import { createAuditSink } from "../../src/audit/create-audit-sink.js";
 import { createOpenTelemetryRecorder } from "../../src/audit/open-telemetry.js";
+import { temporaryDirectory } from "../support/temporary-directory.js";
 import { driveCore } from "./drive-core.js";
 
 function capture() {
@@ -153,5 +156,22 @@ describe("OpenTelemetry", () => {
       "toolgate.canonical_tool": "shell",
       "toolgate.tool_family": "shell",
     });
+  });
+});
+
+describe("a log file", () => {
+  it("is this user's alone: its new folders 0700, the file 0600, as the store and the spool (issue 25, item 16)", async () => {
+    const root = temporaryDirectory("toolgate-log-mode-");
+    const file = join(root, "logs", "nested", "toolgate.log");
+    const sink = createAuditSink({ logger: createAuditLogger({ destination: file }) });
+    const session = driveCore({ sessionId: "log-mode", deliver: sink.deliver });
+    await session.turnStarted();
+    await session.denied("Bash", { command: "rm -rf /" });
+    await session.sessionEnded();
+    expect(readFileSync(file, "utf8")).toContain("agent.permission.denied");
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    expect(mode(join(root, "logs"))).toBe(0o700);
+    expect(mode(join(root, "logs", "nested"))).toBe(0o700);
+    expect(mode(file)).toBe(0o600);
   });
 });

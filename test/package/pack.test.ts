@@ -138,6 +138,29 @@ describe("every subpath export", () => {
     expect(Object.keys(counts)).toEqual(subpaths);
     for (const [subpath, count] of Object.entries(counts)) expect(count, subpath).toBeGreaterThan(0);
   });
+
+  it("requires from a CommonJS script in the project, each from the tarball's CommonJS build", () => {
+    const subpaths = Object.keys(repoManifest.exports as Record<string, unknown>);
+    const script = [
+      "const results = {};",
+      ...subpaths.map((subpath) => {
+        const specifier = JSON.stringify(`toolgate${subpath.slice(1)}`);
+        return `results[${JSON.stringify(subpath)}] = Object.keys(require(${specifier})).length;`;
+      }),
+      "console.log(JSON.stringify(results));",
+    ].join("\n");
+    writeFileSync(join(project, "require-all.cjs"), script);
+    const result = spawnSync(process.execPath, ["require-all.cjs"], {
+      cwd: project,
+      env: { PATH: process.env.PATH ?? "", HOME: home },
+      encoding: "utf8",
+    });
+    expect(result.stderr).toBe("");
+    const counts = JSON.parse(result.stdout) as Record<string, number>;
+    expect(Object.keys(counts)).toEqual(subpaths);
+    for (const [subpath, count] of Object.entries(counts)) expect(count, subpath).toBeGreaterThan(0);
+    expect(packedFiles).toContain("dist/cjs/index.cjs");
+  });
 });
 
 /**

@@ -124,6 +124,63 @@ describe("toolgate report / tail / scrub / prune", () => {
   });
 });
 
+describe("--session takes the start of an id, as the commands' help shows (issue 25, item 14)", () => {
+  const first = "3f2c9a1e-0b7d-4c2a-9e11-6d0f3b2a7c55";
+  const second = "3f2c9a1e-77aa-4b1c-8d2e-0a1b2c3d4e5f";
+  const third = "b81d4fae-7dec-41d0-a765-00a0c91e6bf6";
+  let sessions: string;
+  const run = (args: string[]) => toolgate(args, { TOOLGATE_DB: sessions });
+  beforeAll(async () => {
+    sessions = join(temporaryDirectory("toolgate-cli-prefix-"), "toolgate.db");
+    const store = await createSqliteStore({ filename: sessions });
+    await store.denials.append([
+      makeRecord({ seq: 1, sessionId: first }),
+      makeRecord({ seq: 2, sessionId: first }),
+      makeRecord({ seq: 1, sessionId: second }),
+      makeRecord({ seq: 1, sessionId: third }),
+    ]);
+    await store.close();
+  });
+
+  it("report and tail resolve a unique prefix to its session", () => {
+    const report = run(["report", "--since", "2026-01-01", "--session", "b81d4fae", "--json"]);
+    expect(report.stderr).toBe("");
+    expect(report.status).toBe(EXIT.ok);
+    expect(JSON.parse(report.stdout)).toMatchObject({ total: 1, window: { sessionId: third } });
+    const text = run(["report", "--since", "2026-01-01", "--session", "b81d"]);
+    expect(text.stdout).toContain(`1 denial in 1 session (since 2026-01-01 00:00 UTC, session ${third};`);
+    const tail = run(["tail", "--no-follow", "--json", "--session", "3f2c9a1e-0b"]);
+    expect(tail.status).toBe(EXIT.ok);
+    const lines = tail.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.sessionId)).toEqual([first, first]);
+  });
+
+  it("a full id is taken as it is, even when it is the start of another", () => {
+    const report = run(["report", "--since", "2026-01-01", "--session", first, "--json"]);
+    expect(JSON.parse(report.stdout)).toMatchObject({ total: 2, window: { sessionId: first } });
+  });
+
+  it("refuses a prefix of several sessions with exit 2, naming them, instead of summing them", () => {
+    for (const command of [["report"], ["tail", "--no-follow"]]) {
+      const result = run([...command, "--session", "3f2c9a1e"]);
+      expect(result.status).toBe(EXIT.usage);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain(
+        `--session 3f2c9a1e matches 2 sessions (${first}, ${second}): give more of the id.`,
+      );
+    }
+  });
+
+  it("a value no session starts with finds nothing, and tail says so", () => {
+    const result = run(["tail", "--no-follow", "--session", "ffff"]);
+    expect(result.status).toBe(EXIT.ok);
+    expect(result.stderr).toMatch(/^toolgate tail: no denials recorded for session ffff in /);
+  });
+});
+
 describe("toolgate scrub with the config's redaction section", () => {
   it("applies the configured extra patterns to stored rows", async () => {
     const store = await createSqliteStore({ filename: database });

@@ -61,6 +61,31 @@ export function runStoreContract(options: { name: string; create: () => Promise<
         expect((await store.denials.report()).total).toBe(6);
       });
 
+      it("lists the session ids that start with a prefix (denials and events), in byte order, at most limit", async () => {
+        const ids = ["3f2c9a1e-aaaa", "3f2c9a1e-bbbb", "3f2d0000", "3F2C9A1E-upper", "3f2c%_x", "3f2cé", "3f2cz"];
+        await store.denials.append(ids.slice(0, 5).map((sessionId, seq) => makeRecord({ seq: seq + 1, sessionId })));
+        await store.denials.appendEvents(
+          ids.slice(5).map((sessionId, at) => ({ kind: "run.aborted", sessionId, turn: 1, at, detail: {} })),
+        );
+        await store.denials.append([makeRecord({ seq: 9, sessionId: "3f2c9a1e-aaaa" })]); // listed once
+        expect(await store.denials.sessionIds({ prefix: "3f2c9a1e", limit: 10 })).toEqual([
+          "3f2c9a1e-aaaa",
+          "3f2c9a1e-bbbb",
+        ]);
+        // case-sensitive; LIKE's wildcards are plain characters; byte order puts é (0xC3) after z
+        expect(await store.denials.sessionIds({ prefix: "3f2c", limit: 10 })).toEqual([
+          "3f2c%_x",
+          "3f2c9a1e-aaaa",
+          "3f2c9a1e-bbbb",
+          "3f2cz",
+          "3f2cé",
+        ]);
+        expect(await store.denials.sessionIds({ prefix: "3f2c%", limit: 10 })).toEqual(["3f2c%_x"]);
+        expect(await store.denials.sessionIds({ prefix: "3f2", limit: 2 })).toEqual(["3f2c%_x", "3f2c9a1e-aaaa"]);
+        expect(await store.denials.sessionIds({ prefix: "3f2c9a1e-aaaa", limit: 10 })).toEqual(["3f2c9a1e-aaaa"]);
+        expect(await store.denials.sessionIds({ prefix: "nope", limit: 10 })).toEqual([]);
+      });
+
       it("stores a keyed audit event once however often its batch is delivered, unkeyed events every time", async () => {
         const keyed = { kind: "nudge.sent", sessionId: "s", turn: 1, at: 1, detail: {}, eventKey: "k-1" } as const;
         const unkeyed = { kind: "nudge.sent", sessionId: "s", turn: 1, at: 2, detail: {} } as const;

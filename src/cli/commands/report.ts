@@ -7,6 +7,7 @@ import { formatReport, type SuggestedRule } from "../../store/format-report.js";
 import { parseSince } from "../../store/parse-since.js";
 import type { Store } from "../../store/ports.js";
 import { defineCommand } from "../args/command-spec.js";
+import { resolveSession } from "../args/resolve-session.js";
 import { EXIT } from "../exit-codes.js";
 import { writeJson } from "../output/json-document.js";
 import { reportDocument } from "../output/report-output.js";
@@ -80,7 +81,11 @@ export default defineCommand({
       default: "7d",
       valueHint: "duration|date",
     },
-    session: { type: "string", description: "only this session id", valueHint: "id" },
+    session: {
+      type: "string",
+      description: "only this session: its id, or enough of its start to name one (3f2c9a1e)",
+      valueHint: "id",
+    },
     tool: {
       type: "string",
       description: "only this tool, canonically (shell) or as any host names it",
@@ -99,10 +104,11 @@ export default defineCommand({
         });
       }
       const since = parseSince(args.since, Date.now());
+      const session = args.session ? await resolveSession(store.denials, args.session) : undefined;
       const report = await store.denials.report({
         since,
         top,
-        ...(args.session ? { sessionId: args.session } : {}),
+        ...(session ? { sessionId: session } : {}),
         ...(args.tool ? { tool: args.tool } : {}),
       });
       const suggestions: SuggestedRule[] = report.topSignatures.map((row) => ({
@@ -115,14 +121,14 @@ export default defineCommand({
       if (args.json) {
         const window = {
           since: new Date(since).toISOString(),
-          sessionId: args.session ?? null,
+          sessionId: session ?? null,
           tool: args.tool ?? null,
         };
         writeJson(reportDocument({ store: store.location, window, report, suggestions }), { pretty: true });
         return;
       }
       const window = [`since ${new Date(since).toISOString().slice(0, 16).replace("T", " ")} UTC`];
-      if (args.session) window.push(`session ${args.session}`);
+      if (session) window.push(`session ${session}`);
       if (args.tool) window.push(`tool ${args.tool}`);
       process.stdout.write(formatReport({ report, suggestions, location: store.location, window: window.join(", ") }));
     });

@@ -1,6 +1,7 @@
 import { ToolgateError } from "../../core/errors.js";
 import type { StoredDenial } from "../../store/ports.js";
 import { defineCommand } from "../args/command-spec.js";
+import { resolveSession } from "../args/resolve-session.js";
 import { denialDocument } from "../output/denial-output.js";
 import { withStore } from "./report.js";
 
@@ -26,7 +27,11 @@ export default defineCommand({
   },
   args: {
     lines: { type: "string", description: "how many recent denials to show first", default: "10", valueHint: "count" },
-    session: { type: "string", description: "only this session id", valueHint: "id" },
+    session: {
+      type: "string",
+      description: "only this session: its id, or enough of its start to name one (3f2c9a1e)",
+      valueHint: "id",
+    },
     tool: {
       type: "string",
       description: "only this tool, canonically (shell) or as any host names it",
@@ -46,8 +51,9 @@ export default defineCommand({
           message: "--lines must be a whole number ≥ 0 and --interval a whole number of ms ≥ 50.",
         });
       }
+      const session = args.session ? await resolveSession(store.denials, args.session) : undefined;
       const filter = {
-        ...(args.session ? { sessionId: args.session } : {}),
+        ...(session ? { sessionId: session } : {}),
         ...(args.tool ? { tool: args.tool } : {}),
       };
       const print = (record: StoredDenial) =>
@@ -56,7 +62,7 @@ export default defineCommand({
         count === 0 ? [] : (await store.denials.query({ ...filter, order: "desc", limit: count })).reverse();
       recent.forEach(print);
       // an empty answer on stdout is not left to be read as "nothing happened": stderr says what was searched
-      const matching = [args.session ? `session ${args.session}` : "", args.tool ? `tool ${args.tool}` : ""]
+      const matching = [session ? `session ${session}` : "", args.tool ? `tool ${args.tool}` : ""]
         .filter(Boolean)
         .join(", ");
       if (count > 0 && recent.length === 0) {

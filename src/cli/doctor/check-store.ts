@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import type { StoreOptions } from "../../config/store-schema.js";
 import { ToolgateError } from "../../core/errors.js";
 import { type DoctorCheck, type DoctorContext, fail, ok } from "../../hosts/common/doctor-check.js";
+import { INSTALL_PG_FIX } from "../../store/load-postgres-store.js";
 import { openStore } from "../../store/open-store.js";
 import { resolveStoreLocation, type StoreLocation } from "../../store/resolve-store-location.js";
 
@@ -68,14 +69,18 @@ async function checkOpen(
     return ok(name, `${where} opens and is writable`);
   } catch (error) {
     timedOut = true;
-    const fix =
-      location.engine === "postgres"
-        ? "Start the server or correct TOOLGATE_DATABASE_URL (postgres://user@host:5432/db); unset it to use SQLite."
-        : "Fix the cause above, or set TOOLGATE_DB to another file path (a new file is created).";
-    return fail(name, (error as Error).message, { fix: fix });
+    return fail(name, (error as Error).message, { fix: storeFix(location, error) });
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** the fix line for a store that did not open: it answers the message's cause (a missing `pg` is no server problem) */
+function storeFix(location: StoreLocation, error: unknown): string {
+  if (ToolgateError.is(error) && error.data?.reason === "driver-missing") return INSTALL_PG_FIX;
+  return location.engine === "postgres"
+    ? "Start the server or correct TOOLGATE_DATABASE_URL (postgres://user@host:5432/db); unset it to use SQLite."
+    : "Fix the cause above, or set TOOLGATE_DB to another file path (a new file is created).";
 }
 
 function nearestExisting(directory: string): string {

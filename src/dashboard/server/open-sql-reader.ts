@@ -1,6 +1,6 @@
 import { ToolgateError } from "../../core/errors.js";
 import { parsedJson, parseJson } from "../../store/denial-row.js";
-import { isMissingPackage } from "../../store/load-postgres-store.js";
+import { isMissingPackage, missingPostgresDriver } from "../../store/load-postgres-store.js";
 import type { StoreLocation } from "../../store/resolve-store-location.js";
 import type { SqliteDriver } from "../../store/sqlite/driver.js";
 import { openBetterSqlite3 } from "../../store/sqlite/driver-better-sqlite3.js";
@@ -49,11 +49,7 @@ async function postgresReader(connectionString: string, schema: string | undefin
     pg = (await import("pg")).default;
   } catch (error) {
     if (!isMissingPackage(error, "pg")) throw error;
-    throw new ToolgateError({
-      code: "STORE_UNAVAILABLE",
-      message: "The Postgres store is selected but its driver `pg` is not installed: run `npm install pg`.",
-      cause: error,
-    });
+    throw missingPostgresDriver(error);
   }
   const searchPath = schema ? ` -c search_path=${schema}` : "";
   const pool = new pg.Pool({

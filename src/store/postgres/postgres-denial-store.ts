@@ -11,7 +11,7 @@ import {
   rowToDenial,
   rowToEvent,
 } from "../denial-row.js";
-import type { DenialQuery, DenialStore, KeyedAuditEvent, ReportQuery } from "../ports.js";
+import type { DenialQuery, DenialStore, KeyedAuditEvent, ReportQuery, SessionIdQuery } from "../ports.js";
 import { whereClause } from "../report-sql.js";
 import { sqlReport } from "../sql-report.js";
 import { postgresSafe } from "./postgres-safe.js";
@@ -109,6 +109,17 @@ export function createPostgresDenialStore(options: { pool: Pool }): DenialStore 
       const order = query.order === "desc" ? "DESC" : "ASC";
       const result = await pool.query(`SELECT * FROM audit_events ${sql} ORDER BY id ${order}${limit}`, params);
       return result.rows.map((row) => rowToEvent(row, parsedJson));
+    },
+    async sessionIds(query: SessionIdQuery) {
+      const limit = Math.max(0, Math.floor(query.limit));
+      const result = await pool.query(
+        `SELECT session_id FROM (
+           SELECT session_id FROM denials WHERE left(session_id, length($1::text)) = $1::text
+           UNION SELECT session_id FROM audit_events WHERE left(session_id, length($1::text)) = $1::text
+         ) AS ids ORDER BY session_id COLLATE "C" LIMIT $2`,
+        [postgresSafe(query.prefix), limit],
+      );
+      return result.rows.map((row) => String(row.session_id));
     },
     async report(query: ReportQuery = {}) {
       return sqlReport({

@@ -11,7 +11,7 @@ import {
   rowToDenial,
   rowToEvent,
 } from "../denial-row.js";
-import type { DenialQuery, DenialStore, KeyedAuditEvent, ReportQuery } from "../ports.js";
+import type { DenialQuery, DenialStore, KeyedAuditEvent, ReportQuery, SessionIdQuery } from "../ports.js";
 import { whereClause } from "../report-sql.js";
 import { sqlReport } from "../sql-report.js";
 import { tally } from "../tally.js";
@@ -30,6 +30,11 @@ const upsertDailySessions = `INSERT INTO denial_daily_sessions (day, tool, sessi
 const DAY = 86_400_000;
 
 /** DenialStore over a SQLite driver: prepared statements, one transaction per batch. */
+/** substr/length count characters, so a prefix is compared whole; BINARY collation orders by UTF-8 bytes */
+const SESSION_IDS_SQL =
+  "SELECT session_id FROM denials WHERE substr(session_id, 1, length(?)) = ? " +
+  "UNION SELECT session_id FROM audit_events WHERE substr(session_id, 1, length(?)) = ? ORDER BY 1 LIMIT ?";
+
 export function createSqliteDenialStore(options: {
   driver: SqliteDriver;
   /** wraps each write in the store's lock retry */
@@ -117,6 +122,12 @@ export function createSqliteDenialStore(options: {
     },
     async report(query: ReportQuery = {}) {
       return sqlReport({ all: async (sql, params) => all(sql, params), placeholder, decodeJson: parseJson, query });
+    },
+    async sessionIds(query: SessionIdQuery) {
+      const limit = Math.max(0, Math.floor(query.limit));
+      return all(SESSION_IDS_SQL, [query.prefix, query.prefix, query.prefix, query.prefix, limit]).map((row) =>
+        String(row.session_id),
+      );
     },
     async scrub(redact) {
       let changed = 0;
