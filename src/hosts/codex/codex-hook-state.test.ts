@@ -14,7 +14,10 @@ function trusted(keys: readonly string[], before = BEFORE): string {
 
 describe("Codex hook trust records", () => {
   it("names toolgate's entries as Codex keys them: <hooks.json>:<event>:<group>:<hook>", () => {
-    const file = addToolgateCodexHooks({ hooks: { Stop: [{ hooks: [{ type: "command", command: "mine" }] }] } }, COMMAND);
+    const file = addToolgateCodexHooks(
+      { hooks: { Stop: [{ hooks: [{ type: "command", command: "mine" }] }] } },
+      COMMAND,
+    );
     expect(toolgateHookStateKeys(HOOKS, file)).toEqual([
       `${HOOKS}:stop:1:0`,
       `${HOOKS}:pre_tool_use:0:0`,

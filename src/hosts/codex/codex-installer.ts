@@ -91,9 +91,12 @@ function forgetTrust(options: {
   if (text === undefined) return [];
   const edited = removeHookStateTables(text, keys);
   if (edited.removed === 0) return [];
-  if (options.dryRun) return [`Dry run: Codex's trust records of toolgate's ${edited.removed} hooks stay in ${configPath}.`];
+  if (options.dryRun)
+    return [`Dry run: Codex's trust records of toolgate's ${edited.removed} hooks stay in ${configPath}.`];
   writeFileKeepingMode(configPath, edited.text);
-  return [`Removed Codex's trust records of toolgate's ${edited.removed} hooks ([hooks.state."..."]) from ${configPath}.`];
+  return [
+    `Removed Codex's trust records of toolgate's ${edited.removed} hooks ([hooks.state."..."]) from ${configPath}.`,
+  ];
 }
 
 /** `toolgate install codex` / `uninstall codex`: hooks.json, then Codex's trust of exactly toolgate's entries. */

@@ -89,8 +89,7 @@ export function writeSettingsEdit(options: {
 }): SettingsFileEdit {
   const { path } = options;
   const { value } = options.after;
-  const empty =
-    typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+  const empty = typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
   const remove =
     empty &&
     options.after.text !== options.before.text &&
