@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -178,5 +179,16 @@ describe("uninstallClaudeCode where install created the file", () => {
     expect(statSync(settingsFile()).mode & 0o777).toBe(0o600);
     uninstallClaudeCode(options());
     expect(statSync(settingsFile()).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("installClaudeCode --local in a git repository", () => {
+  it("notes when git would commit the local settings file, and not once it is ignored", () => {
+    if (spawnSync("git", ["init", "-q", project]).status !== 0) return;
+    const local = options({ scope: "local" });
+    expect(installClaudeCode(local).notes?.[0]).toMatch(/git does not ignore .*settings\.local\.json here/);
+    uninstallClaudeCode(local);
+    writeFileSync(join(project, ".gitignore"), ".claude/settings.local.json\n");
+    expect(installClaudeCode(local).notes).toBeUndefined();
   });
 });
