@@ -32,6 +32,17 @@ describe("toolgate install / uninstall (the built CLI, a temporary HOME)", () =>
     expect(existsSync(local)).toBe(false);
   });
 
+  it("uninstall with the default scope names the other scope where toolgate is installed", () => {
+    const { cli, project } = fixture();
+    expect(cli(["install", "claude-code", "--project"]).status).toBe(0);
+    const run = cli(["uninstall", "claude-code"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("not installed in");
+    expect(run.stdout).toContain(
+      `toolgate is installed in ${join(project, ".claude", "settings.json")}: toolgate uninstall claude-code --project`,
+    );
+  });
+
   it("--project still writes the shared .claude/settings.json, without the default's note", () => {
     const { cli, project } = fixture();
     const run = cli(["install", "claude-code", "--project"]);

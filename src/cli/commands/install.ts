@@ -1,5 +1,5 @@
 import { ToolgateError } from "../../core/errors.js";
-import type { HostInstallOptions } from "../../hosts/host-descriptor.js";
+import type { HostInstaller, HostInstallOptions } from "../../hosts/host-descriptor.js";
 import { hostDescriptor, hostsWith } from "../../hosts/registry.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
@@ -128,6 +128,8 @@ export async function runInstaller(options: {
     if (!outcome.changed) {
       const state = action === "install" ? "already installed" : "not installed";
       process.stdout.write(`toolgate is ${state} in ${outcome.path}; nothing to change.\n${scopeNote}`);
+      if (action === "uninstall" && scopeNote !== "")
+        await nameOtherScopes({ installer, installOptions, target: args.target });
       return EXIT.ok;
     }
     process.stdout.write(`${outcome.path}\n${outcome.diff.join("\n")}\n`);
@@ -149,6 +151,30 @@ export async function runInstaller(options: {
       return error.code === "CONFIG_INVALID" || error.code === "INPUT_INVALID" ? EXIT.usage : EXIT.error;
     }
     throw error;
+  }
+}
+
+/**
+ * After an uninstall with the host's default scope found nothing: the other scopes where toolgate is installed (an
+ * install made before the default changed), each with the command that removes it there.
+ */
+async function nameOtherScopes(options: {
+  installer: HostInstaller;
+  installOptions: HostInstallOptions;
+  target: string;
+}): Promise<void> {
+  for (const scope of ["project", "local", "user"] as const) {
+    if (scope === options.installOptions.scope) continue;
+    try {
+      const there = await options.installer.uninstall({ ...options.installOptions, scope, dryRun: true });
+      if (there.changed) {
+        process.stdout.write(
+          `toolgate is installed in ${there.path}: toolgate uninstall ${options.target} --${scope}\n`,
+        );
+      }
+    } catch {
+      // a scope the host does not have, or a file it cannot read: nothing to name there
+    }
   }
 }
 
