@@ -30,6 +30,7 @@ describe("toolgate install / uninstall (the built CLI, a temporary HOME)", () =>
     expect(removed.status).toBe(0);
     expect(removed.stdout).toContain("It held nothing else, so the file was deleted.");
     expect(existsSync(local)).toBe(false);
+    expect(existsSync(join(project, ".claude"))).toBe(false);
   });
 
   it("uninstall with the default scope names the other scope where toolgate is installed", () => {

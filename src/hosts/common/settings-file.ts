@@ -1,4 +1,14 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
 import { editJsonText, parseJsonc } from "./json-file-edit.js";
@@ -75,10 +85,20 @@ export function writeFileKeepingMode(path: string, text: string): void {
   renameSync(temporary, path);
 }
 
+/** Removes `folder` when it is empty (the settings folder install created with the file); anything in it keeps it. */
+function removeEmptyFolder(folder: string): void {
+  try {
+    rmdirSync(folder);
+  } catch {
+    // not empty, or not ours to remove: it stays
+  }
+}
+
 /**
  * Writes the edited text of a settings file and returns what changed. When the edit leaves an empty object in a
  * file whose text was exactly what install writes into a new file (`newSettingsText`), the file held nothing but
- * toolgate's entries, so it is deleted: install then uninstall leaves no `{\n}` behind where there was no file.
+ * toolgate's entries, so it is deleted (and its folder, when that is left empty): install then uninstall leaves no
+ * `{\n}` behind where there was no file.
  * Nothing is written on a dry run or when nothing changes.
  */
 export function writeSettingsEdit(options: {
@@ -99,8 +119,10 @@ export function writeSettingsEdit(options: {
   const changed = diff.length > 0;
   let written = false;
   if (changed && !options.dryRun) {
-    if (remove) rmSync(path, { force: true });
-    else writeFileKeepingMode(path, nextText);
+    if (remove) {
+      rmSync(path, { force: true });
+      removeEmptyFolder(dirname(path));
+    } else writeFileKeepingMode(path, nextText);
     written = true;
   }
   return { path, changed, diff, written, ...(remove ? { removed: true } : {}) };
