@@ -72,6 +72,9 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
         // host that goes on is ended at its next event (below)
         onError: (error, where) => onError(`${where}: ${errorText(error)}`),
       });
+      // a settings file the host itself ignores (not plain JSON) is skipped by the policy as by the host: said at
+      // every event, on stderr (the host's transcript and debug view), not only once in the audit log
+      for (const warning of toolgate.policy.warnings) if (warning.code === "SETTINGS_IGNORED") onError(warning.message);
       const sessionId = host.sessionId(input);
       noteRunSession(env, sessionId);
       const session = toolgate.guard.session(sessionId, { interactive, host: host.name });

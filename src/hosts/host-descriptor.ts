@@ -32,6 +32,11 @@ export interface HostDescriptor {
   readonly hookHost?: () => Promise<HookHost<unknown>>;
   /** `toolgate install <name>` / `toolgate uninstall <name>` */
   readonly installer?: () => Promise<HostInstaller>;
+  /**
+   * The scope `install` / `uninstall` use when none of `--project`, `--local`, `--user` is given, and why (printed
+   * with the result). Absent: `project`.
+   */
+  readonly defaultInstallScope?: { readonly scope: HostInstallOptions["scope"]; readonly why: string };
   /** `toolgate doctor`: whether the host is on this machine, and its checks when it is */
   readonly doctor?: () => Promise<HostDoctor>;
   /** `toolgate run -- <agent>`: recognises the host's command line and reads the stream it writes */
@@ -163,6 +168,8 @@ export interface HostInstallOutcome {
   changed: boolean;
   diff: string[];
   written: boolean;
+  /** the file was deleted: it held nothing but what install wrote into a new file */
+  removed?: boolean;
   /** what the person should know or do next (a host's trust step), printed after the diff */
   notes?: string[];
 }

@@ -92,6 +92,12 @@ export function buildPolicy(options: BuildPolicyOptions): Policy {
         : { workspaceTrust: config.claudeSettings.workspaceTrust }),
     });
     sources.push(...settings.files);
+    for (const { file, why } of settings.skipped) {
+      warnings.push({
+        code: "SETTINGS_IGNORED",
+        message: `Claude Code ignores ${file}: ${why}. Until then neither Claude Code nor toolgate applies its permission rules, and Claude Code runs none of its hooks (\`toolgate doctor\` checks it).`,
+      });
+    }
     for (const rule of settings.rules) {
       try {
         parseRule(rule.rule);

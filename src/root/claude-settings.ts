@@ -1,5 +1,6 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { ToolgateError } from "../core/errors.js";
 import {
   type ClaudePermissions,
   type ClaudeSettingsRules,
@@ -7,6 +8,7 @@ import {
   mergeClaudeSettings,
 } from "../policy/claude-settings-rules.js";
 import { readJsonFile } from "./read-json-file.js";
+import { stripJsonComments } from "./strip-json-comments.js";
 
 export const DEFAULT_MANAGED_SETTINGS = "/etc/claude-code/managed-settings.json";
 
@@ -21,9 +23,17 @@ export interface ReadClaudeSettingsOptions {
   workspaceTrust?: "auto" | "trusted" | "untrusted";
 }
 
+/** A settings file Claude Code skips (not plain JSON, not an object), so toolgate skips it too. */
+export interface SkippedClaudeSettingsFile {
+  file: string;
+  why: string;
+}
+
 export interface ClaudeSettings extends ClaudeSettingsRules {
   /** the files that existed and were read, highest precedence first */
   files: string[];
+  /** the files that exist but Claude Code does not read (a comment, a trailing comma, broken JSON) */
+  skipped: SkippedClaudeSettingsFile[];
   trusted: boolean;
   projectDirectory: string;
 }
@@ -32,7 +42,10 @@ export interface ClaudeSettings extends ClaudeSettingsRules {
  * Reads the Claude Code settings hierarchy the way the CLI does: managed settings (and drop-ins), project
  * `.claude/settings.local.json` and `.claude/settings.json`, user `~/.claude/settings.json`; merged by
  * `mergeClaudeSettings` (rules concatenated; project allow entries ignored in an untrusted workspace).
- * A file that is not valid JSON throws CONFIG_INVALID naming the file.
+ * Each file is parsed as Claude Code parses it, as plain JSON: a file with a comment, a trailing comma or broken
+ * JSON, or that is not an object, is skipped by Claude Code (its rules and hooks with it), so it is skipped here and
+ * listed in `skipped` (the hook warns, `toolgate doctor` fails on it). A file that exists but cannot be read throws
+ * CONFIG_INVALID naming the file (the hook then fails closed).
  */
 export function readClaudeSettings(options: ReadClaudeSettingsOptions): ClaudeSettings {
   const projectDirectory = resolve(options.env?.CLAUDE_PROJECT_DIR || options.cwd);
@@ -46,9 +59,12 @@ export function readClaudeSettings(options: ReadClaudeSettingsOptions): ClaudeSe
   ];
   const scopes: ClaudeSettingsScope[] = [];
   const files: string[] = [];
+  const skipped: SkippedClaudeSettingsFile[] = [];
   for (const candidate of candidates) {
-    const value = readJsonFile(candidate.file);
-    if (value === undefined || typeof value !== "object" || value === null) continue;
+    const read = readClaudeSettingsFile(candidate.file);
+    if (read.skipped !== undefined) skipped.push({ file: candidate.file, why: read.skipped });
+    const value = read.value;
+    if (value === undefined) continue;
     files.push(candidate.file);
     const settings = value as { permissions?: ClaudePermissions; allowManagedPermissionRulesOnly?: boolean };
     scopes.push({
@@ -60,7 +76,50 @@ export function readClaudeSettings(options: ReadClaudeSettingsOptions): ClaudeSe
   }
   const trust = options.workspaceTrust ?? "auto";
   const trusted = trust === "auto" ? isTrusted(projectDirectory, options.homeDir) : trust === "trusted";
-  return { ...mergeClaudeSettings({ scopes, trusted }), files, trusted, projectDirectory };
+  return { ...mergeClaudeSettings({ scopes, trusted }), files, skipped, trusted, projectDirectory };
+}
+
+/**
+ * One Claude Code settings file as Claude Code reads it: plain JSON (a byte order mark allowed), an object. Absent
+ * or blank: nothing. Anything else is `skipped`, with why and the fix. Unreadable: CONFIG_INVALID.
+ */
+export function readClaudeSettingsFile(file: string): { value?: object; skipped?: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return {};
+    throw new ToolgateError({
+      code: "CONFIG_INVALID",
+      message: `Cannot read ${file} (${code ?? String(error)}). Check the file's permissions.`,
+      data: { file },
+      cause: error,
+    });
+  }
+  const json = text.replace(/^\uFEFF/, "");
+  if (json.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    let commented = false;
+    try {
+      JSON.parse(stripJsonComments(json));
+      commented = true;
+    } catch {
+      commented = false;
+    }
+    return {
+      skipped: commented
+        ? "it has comments or trailing commas, which Claude Code does not accept in settings files: remove them"
+        : `it is not valid JSON (${(error as Error).message}): fix the syntax`,
+    };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { skipped: "it is not a JSON object: make it one (`{ ... }`)" };
+  }
+  return { value };
 }
 
 function dropIns(directory: string): string[] {

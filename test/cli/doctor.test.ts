@@ -66,8 +66,9 @@ describe("toolgate doctor (the built CLI, a temporary HOME)", () => {
     expect(cli(["install", "claude-code"]).status).toBe(0);
     const run = cli(["doctor"]);
     expect(run.status).toBe(0);
+    // the default scope is --local (this machine's own settings file)
     expect(run.stdout).toContain(
-      `ok    claude-code hooks (project): installed in ${join(project, ".claude", "settings.json")}`,
+      `ok    claude-code hooks (local): installed in ${join(project, ".claude", "settings.local.json")}`,
     );
     expect(run.stdout).toMatch(/^ok {4}claude-code hook command: .* runs toolgate \d+\.\d+\.\d+/m);
     expect(run.stdout).not.toContain("hosts: no agent host found");
@@ -85,7 +86,22 @@ describe("toolgate doctor (the built CLI, a temporary HOME)", () => {
     const run = cli(["doctor"]);
     expect(run.status).toBe(1);
     expect(run.stdout).toContain("fail  claude-code hook command: the hook command in");
-    expect(run.stdout).toContain("fix: toolgate install claude-code --project");
+    expect(run.stdout).toContain("fix: toolgate install claude-code --local");
+  });
+
+  it("a Claude Code settings file with a comment fails: Claude Code ignores it, and doctor names the fix", () => {
+    const { cli, project, home } = fixture();
+    expect(cli(["install", "claude-code", "--user"]).status).toBe(0);
+    const file = join(project, ".claude", "settings.json");
+    mkdirSync(join(project, ".claude"), { recursive: true });
+    writeFileSync(file, '{\n  // the team\'s rules\n  "permissions": { "deny": ["Bash(rm:*)"] }\n}\n');
+    const run = cli(["doctor"]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(`fail  claude-code settings: Claude Code ignores ${file}`);
+    expect(run.stdout).toMatch(/fix: It has comments or trailing commas, .*: remove them/);
+    expect(run.stdout).toContain(
+      `ok    claude-code hooks (user): installed in ${join(home, ".claude", "settings.json")}`,
+    );
   });
 
   it("a foreign hook command in an untrusted workspace's project settings is not run", () => {

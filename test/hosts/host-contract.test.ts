@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionState } from "../../src/core/state.js";
@@ -352,5 +352,52 @@ describe.each(hostsWith("installer").map((host) => [host.name, host] as const))(
       await installer.uninstall(options);
       expect(readFileSync(planned.path).toString()).toBe(before.toString());
     });
+
+    it("keeps the settings file's mode through install and uninstall", async () => {
+      const installer = await descriptor.installer();
+      const options = installerOptions(name);
+      const planned = await installer.install({ ...options, dryRun: true });
+      if (existsSync(planned.path)) chmodSync(planned.path, 0o640);
+      else {
+        mkdirSync(join(planned.path, ".."), { recursive: true });
+        writeFileSync(planned.path, planned.path.endsWith(".toml") ? '# mine\nmodel = "x"\n' : '{\n  "mine": 1\n}\n', {
+          mode: 0o640,
+        });
+        chmodSync(planned.path, 0o640);
+      }
+      expect((await installer.install(options)).changed).toBe(true);
+      expect(statSync(planned.path).mode & 0o777).toBe(0o640);
+      await installer.uninstall(options);
+      expect(statSync(planned.path).mode & 0o777).toBe(0o640);
+    });
+
+    it.skipIf(name === "mcp-proxy")(
+      "leaves no file behind where there was none before install (uninstall removes what install created)",
+      async () => {
+        const installer = await descriptor.installer();
+        const options = installerOptions(name);
+        const planned = await installer.install({ ...options, dryRun: true });
+        rmSync(planned.path, { force: true });
+        const installed = await installer.install(options);
+        expect(installed.written).toBe(true);
+        expect(existsSync(planned.path)).toBe(true);
+        const removed = await installer.uninstall(options);
+        expect(removed.removed).toBe(true);
+        expect(existsSync(planned.path)).toBe(false);
+      },
+    );
   },
 );
+
+/** The options the installer round trips use: a project scope in the contract suite's project and home. */
+function installerOptions(name: string) {
+  const env = { HOME: home, CODEX_HOME: join(home, ".codex"), TOOLGATE_CODEX_BIN: join(workspace, "no-codex") };
+  const base = { scope: "project" as const, dryRun: false, cwd: project, env };
+  if (name !== "mcp-proxy") return base;
+  // an MCP server entry to route through the proxy
+  writeFileSync(
+    join(project, ".mcp.json"),
+    '{\n  "mcpServers": {\n    "box": {\n      "command": "npx",\n      "args": [\n        "-y",\n        "box-server"\n      ]\n    }\n  }\n}\n',
+  );
+  return { ...base, mcpHost: "claude-code" };
+}

@@ -1,5 +1,5 @@
 import { ToolgateError } from "../../core/errors.js";
-import type { HostInstallOptions } from "../../hosts/host-descriptor.js";
+import type { HostInstaller, HostInstallOptions } from "../../hosts/host-descriptor.js";
 import { hostDescriptor, hostsWith } from "../../hosts/registry.js";
 import { defineCommand } from "../args/command-spec.js";
 import { EXIT } from "../exit-codes.js";
@@ -16,6 +16,12 @@ const MCP_PROXY_HOSTS: readonly string[] = hostsWith("mcpServers").map((host) =>
 /** Each host's settings file for a scope, from the hosts' help, in registry order. */
 function settingsFiles(scope: "project" | "local" | "user"): string[] {
   return hostsWithHelp("settings").flatMap(({ value }) => (value[scope] === undefined ? [] : [value[scope]]));
+}
+
+/** The hosts whose default scope is not `--project` (Claude Code: `--local`), for the `--project` description. */
+function defaultsElsewhere(): string {
+  const others = hostsWith("installer").filter((host) => (host.defaultInstallScope?.scope ?? "project") !== "project");
+  return others.map((host) => `, except ${host.displayName}: --${host.defaultInstallScope?.scope}`).join("");
 }
 
 /** What `--command` replaces: the hook hosts' hook command, then each other host's own (a plugin URL, ...). */
@@ -52,7 +58,7 @@ export const installArgs = {
   },
   project: {
     type: "boolean",
-    description: `the project's shared settings (${settingsFiles("project").join(", ")}; the default)`,
+    description: `the project's shared settings (${settingsFiles("project").join(", ")}; the default${defaultsElsewhere()})`,
   },
   local: {
     type: "boolean",
@@ -85,7 +91,8 @@ export async function runInstaller(options: {
   };
 }): Promise<number> {
   const { action, args } = options;
-  const load = hostDescriptor(args.target)?.installer;
+  const descriptor = hostDescriptor(args.target);
+  const load = descriptor?.installer;
   if (load === undefined) {
     process.stderr.write(
       `toolgate ${action}: unknown host "${args.target}". Supported: ${INSTALL_TARGETS.join(", ")}. Example: toolgate ${action} ${INSTALL_TARGETS[0]} --project\n`,
@@ -105,7 +112,7 @@ export async function runInstaller(options: {
   }
   const installer = await load();
   const installOptions: HostInstallOptions = {
-    scope: scopes[0] ?? "project",
+    scope: scopes[0] ?? descriptor?.defaultInstallScope?.scope ?? "project",
     dryRun: args["dry-run"] === true,
     ...(args.command === undefined ? {} : { command: args.command }),
     ...(args.host === undefined ? {} : { mcpHost: args.host }),
@@ -114,25 +121,60 @@ export async function runInstaller(options: {
   try {
     const outcome = await installer[action](installOptions);
     for (const note of outcome.notes ?? []) process.stderr.write(`${note}\n`);
+    const scopeNote =
+      scopes.length === 0 && descriptor?.defaultInstallScope !== undefined
+        ? `${outcome.path}: ${descriptor.defaultInstallScope.why}.\n`
+        : "";
     if (!outcome.changed) {
       const state = action === "install" ? "already installed" : "not installed";
-      process.stdout.write(`toolgate is ${state} in ${outcome.path}; nothing to change.\n`);
+      process.stdout.write(`toolgate is ${state} in ${outcome.path}; nothing to change.\n${scopeNote}`);
+      if (action === "uninstall" && scopeNote !== "")
+        await nameOtherScopes({ installer, installOptions, target: args.target });
       return EXIT.ok;
     }
     process.stdout.write(`${outcome.path}\n${outcome.diff.join("\n")}\n`);
     const verb = action === "install" ? "installed in" : "removed from";
+    const what = args.target === "mcp-proxy" ? "toolgate mcp-proxy" : "toolgate hooks";
+    const deleted =
+      outcome.removed === true
+        ? ` It held nothing else, so the file ${outcome.written ? "was" : "would be"} deleted.`
+        : "";
     process.stdout.write(
-      outcome.written
-        ? `${args.target === "mcp-proxy" ? "toolgate mcp-proxy" : "toolgate hooks"} ${verb} ${outcome.path}.\n`
-        : "Dry run: nothing was written.\n",
+      outcome.written ? `${what} ${verb} ${outcome.path}.${deleted}\n` : `Dry run: nothing was written.${deleted}\n`,
     );
+    process.stdout.write(scopeNote);
     return EXIT.ok;
   } catch (error) {
     if (ToolgateError.is(error)) {
       process.stderr.write(`toolgate ${action}: ${error.message}\n`);
-      return error.code === "CONFIG_INVALID" ? EXIT.usage : EXIT.error;
+      // a scope the host does not have, a settings file toolgate will not edit: the command line or the file is wrong
+      return error.code === "CONFIG_INVALID" || error.code === "INPUT_INVALID" ? EXIT.usage : EXIT.error;
     }
     throw error;
+  }
+}
+
+/**
+ * After an uninstall with the host's default scope found nothing: the other scopes where toolgate is installed (an
+ * install made before the default changed), each with the command that removes it there.
+ */
+async function nameOtherScopes(options: {
+  installer: HostInstaller;
+  installOptions: HostInstallOptions;
+  target: string;
+}): Promise<void> {
+  for (const scope of ["project", "local", "user"] as const) {
+    if (scope === options.installOptions.scope) continue;
+    try {
+      const there = await options.installer.uninstall({ ...options.installOptions, scope, dryRun: true });
+      if (there.changed) {
+        process.stdout.write(
+          `toolgate is installed in ${there.path}: toolgate uninstall ${options.target} --${scope}\n`,
+        );
+      }
+    } catch {
+      // a scope the host does not have, or a file it cannot read: nothing to name there
+    }
   }
 }
 

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
-import { isTrusted } from "../../root/claude-settings.js";
+import { isTrusted, readClaudeSettings, readClaudeSettingsFile } from "../../root/claude-settings.js";
 import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../common/doctor-check.js";
 import { probeHookCommand } from "../common/run-hook-command.js";
-import { claudeSettingsPath, defaultHookCommand, type InstallScope, readSettings } from "./install-claude-code.js";
+import { claudeSettingsPath, defaultHookCommand, type InstallScope } from "./install-claude-code.js";
 import { hasToolgateHooks, toolgateHookCommands } from "./settings-hooks.js";
 
 const SCOPES: readonly InstallScope[] = ["user", "project", "local"];
@@ -31,7 +31,7 @@ export function claudeCodeLocations(context: DoctorContext): string[] {
  * is exactly the command this toolgate installs.
  */
 export function checkClaudeCode(context: DoctorContext): DoctorCheck[] {
-  const checks: DoctorCheck[] = [];
+  const checks: DoctorCheck[] = [...checkSettingsFiles(context)];
   const commands = new Map<string, string>();
   let installed = false;
   for (const scope of SCOPES) {
@@ -40,10 +40,12 @@ export function checkClaudeCode(context: DoctorContext): DoctorCheck[] {
     const name = `claude-code hooks (${scope})`;
     let settings: Record<string, unknown>;
     try {
-      settings = readSettings(path).settings;
+      const read = readClaudeSettingsFile(path);
+      // a file Claude Code skips runs none of its hooks: checkSettingsFiles already failed on it
+      if (read.value === undefined) continue;
+      settings = read.value as Record<string, unknown>;
     } catch (error) {
       if (!ToolgateError.is(error)) throw error;
-      checks.push(fail(name, error.message, { fix: `Fix the JSON in ${path}, then run \`toolgate doctor\` again.` }));
       continue;
     }
     const found = toolgateHookCommands(settings);
@@ -94,6 +96,29 @@ export function checkClaudeCode(context: DoctorContext): DoctorCheck[] {
     );
   }
   return checks;
+}
+
+/**
+ * Every Claude Code settings file the hook reads (managed and its drop-ins, local, project, user), read as Claude
+ * Code reads them: one it skips (a comment, a trailing comma, broken JSON) or one that cannot be read fails, with
+ * the fix. Claude Code runs none of such a file's hooks and applies none of its rules.
+ */
+function checkSettingsFiles(context: DoctorContext): DoctorCheck[] {
+  try {
+    const settings = readClaudeSettings({ cwd: projectDirectory(context), homeDir: context.home, env: context.env });
+    return settings.skipped.map(({ file, why }) =>
+      fail("claude-code settings", `Claude Code ignores ${file}: its permission rules and hooks do not apply`, {
+        fix: `${why[0]?.toUpperCase() ?? ""}${why.slice(1)}, then run \`toolgate doctor\` again.`,
+      }),
+    );
+  } catch (error) {
+    if (!ToolgateError.is(error)) throw error;
+    return [
+      fail("claude-code settings", `${error.message} The hook denies every call while it cannot read it.`, {
+        fix: "Make the file readable by you (or remove it), then run `toolgate doctor` again.",
+      }),
+    ];
+  }
 }
 
 function scopeOf(path: string, context: DoctorContext): InstallScope {

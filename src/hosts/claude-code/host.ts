@@ -28,6 +28,10 @@ export const claudeCodeHost: HostDescriptor = {
       uninstall: (options) => module.uninstallClaudeCode(withHome(options)),
     };
   },
+  defaultInstallScope: {
+    scope: "local",
+    why: "the default, --local: .claude/settings.local.json is this machine's own file, meant to stay out of git, and the hook command names this machine's node and toolgate; --project writes the team's shared .claude/settings.json instead",
+  },
   importRules: {
     describe:
       "Claude Code's settings hierarchy (.claude/settings.json, .claude/settings.local.json, ~/.claude/settings.json, managed settings)",
@@ -59,7 +63,8 @@ export const claudeCodeHost: HostDescriptor = {
   help: {
     examples: {
       install: [
-        ["toolgate install claude-code", ".claude/settings.json of this project"],
+        ["toolgate install claude-code", ".claude/settings.local.json of this project (this machine only)"],
+        ["toolgate install claude-code --project", ".claude/settings.json, shared with the team"],
         ["toolgate install claude-code --user", "~/.claude/settings.json"],
         ["toolgate install claude-code --dry-run", "show the diff only"],
       ],

@@ -36,6 +36,9 @@ export function importClaudeCode(options: ImportSourceOptions): ImportedConfig {
     permissions,
     files: settings.files,
     unsupported: [],
-    notes: ["Rules from every scope are merged (deny anywhere wins), as Claude Code merges them."],
+    notes: [
+      "Rules from every scope are merged (deny anywhere wins), as Claude Code merges them.",
+      ...settings.skipped.map(({ file, why }) => `Not imported: Claude Code ignores ${file} (${why}).`),
+    ],
   };
 }

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -8,9 +9,11 @@ import { hasToolgateHooks } from "./settings-hooks.js";
 
 const COMMAND = '"/usr/bin/node" "/opt/toolgate/dist/cli/main.js" hook claude-code';
 
-/** A settings file as people write them: 4-space indentation, their own key order, comments, another hook. */
+/**
+ * A settings file as people write them: 4-space indentation, their own key order, another hook (no comments: Claude
+ * Code ignores a settings file that has any, so install refuses one).
+ */
 const USER_SETTINGS = `{
-    // team defaults
     "permissions": {
         "deny": ["Bash(rm -rf /)"],
         "allow": [
@@ -23,7 +26,7 @@ const USER_SETTINGS = `{
             { "matcher": "Bash", "hooks": [{ "type": "command", "command": "./audit.sh" }] }
         ]
     },
-    "env": { "FOO": "1" } /* trailing comment */
+    "env": { "FOO": "1" }
 }
 `;
 
@@ -124,5 +127,68 @@ describe("installClaudeCode on an existing settings file", () => {
     installClaudeCode(options());
     const text = readFileSync(settingsFile(), "utf8");
     expect(text).toBe(`${JSON.stringify(parseJsonc(text), null, 2)}\n`);
+  });
+});
+
+describe("installClaudeCode and what Claude Code reads", () => {
+  it("refuses a settings file with a comment or a trailing comma (Claude Code ignores it), changing nothing", () => {
+    for (const text of ['{\n  // mine\n  "model": "opus"\n}\n', '{\n  "model": "opus",\n}\n']) {
+      writeFileSync(settingsFile(), text);
+      expect(() => installClaudeCode(options())).toThrow(
+        /comments or trailing commas: Claude Code .* ignores the whole file/,
+      );
+      expect(readFileSync(settingsFile(), "utf8")).toBe(text);
+    }
+  });
+
+  it("uninstall still takes toolgate's entries out of a commented file, keeping the comment", () => {
+    const plain = '{\n  "model": "opus"\n}\n';
+    writeFileSync(settingsFile(), plain);
+    installClaudeCode(options());
+    const installed = readFileSync(settingsFile(), "utf8");
+    writeFileSync(settingsFile(), `// mine\n${installed}`);
+    uninstallClaudeCode(options());
+    expect(readFileSync(settingsFile(), "utf8")).toBe(`// mine\n${plain}`);
+  });
+});
+
+describe("uninstallClaudeCode where install created the file", () => {
+  it("removes the file when it holds nothing but what install wrote", () => {
+    const local = join(project, ".claude", "settings.local.json");
+    installClaudeCode(options({ scope: "local" }));
+    expect(existsSync(local)).toBe(true);
+    const outcome = uninstallClaudeCode(options({ scope: "local" }));
+    expect(outcome.removed).toBe(true);
+    expect(existsSync(local)).toBe(false);
+  });
+
+  it("keeps a file the person changed since, and a file that was an empty object before", () => {
+    installClaudeCode(options());
+    const text = readFileSync(settingsFile(), "utf8");
+    writeFileSync(settingsFile(), text.replace('{\n  "hooks"', '{\n  "model": "opus",\n  "hooks"'));
+    uninstallClaudeCode(options());
+    expect(readFileSync(settingsFile(), "utf8")).toBe('{\n  "model": "opus"\n}\n');
+    writeFileSync(settingsFile(), "{}\n");
+    expect(uninstallClaudeCode(options()).changed).toBe(false);
+    expect(readFileSync(settingsFile(), "utf8")).toBe("{}\n");
+  });
+
+  it("keeps the file's mode", () => {
+    writeFileSync(settingsFile(), '{\n  "model": "opus"\n}\n', { mode: 0o600 });
+    installClaudeCode(options());
+    expect(statSync(settingsFile()).mode & 0o777).toBe(0o600);
+    uninstallClaudeCode(options());
+    expect(statSync(settingsFile()).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("installClaudeCode --local in a git repository", () => {
+  it("notes when git would commit the local settings file, and not once it is ignored", () => {
+    if (spawnSync("git", ["init", "-q", project]).status !== 0) return;
+    const local = options({ scope: "local" });
+    expect(installClaudeCode(local).notes?.[0]).toMatch(/git does not ignore .*settings\.local\.json here/);
+    uninstallClaudeCode(local);
+    writeFileSync(join(project, ".gitignore"), ".claude/settings.local.json\n");
+    expect(installClaudeCode(local).notes).toBeUndefined();
   });
 });

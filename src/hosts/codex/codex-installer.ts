@@ -1,8 +1,12 @@
+import { chmodSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { readSettingsFile, writeFileKeepingMode } from "../common/settings-file.js";
 import type { HostInstaller, HostInstallOptions, HostInstallOutcome } from "../host-descriptor.js";
 import { trustCodexHooks } from "./codex-app-server.js";
 import { codexHome, isTrustedCodexProject } from "./codex-execpolicy.js";
+import { removeHookStateTables, toolgateHookStateKeys } from "./codex-hook-state.js";
 import { isToolgateCodexCommand } from "./codex-hooks-file.js";
-import { installCodex, uninstallCodex } from "./install-codex.js";
+import { codexHooksPath, installCodex, uninstallCodex } from "./install-codex.js";
 
 /** The Codex binary toolgate asks about hooks: `$TOOLGATE_CODEX_BIN`, else `codex` on PATH. */
 export function codexBinary(env: Readonly<Record<string, string | undefined>>): string {
@@ -38,6 +42,63 @@ async function trustStep(options: { path: string; cwd: string; env: NodeJS.Proce
   }
 }
 
+/** config.toml's text, or undefined when there is none. */
+function readConfigToml(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The mode bits of `path`, or undefined when it does not exist. */
+function modeOf(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `work` (which lets Codex write its config.toml) and puts config.toml's mode back as it was: Codex writes the
+ * file 0600, and a person's 0644 config.toml stays 0644.
+ */
+async function keepingMode<T>(path: string, work: () => Promise<T>): Promise<T> {
+  const mode = modeOf(path);
+  try {
+    return await work();
+  } finally {
+    const now = modeOf(path);
+    if (mode !== undefined && now !== undefined && now !== mode) chmodSync(path, mode);
+  }
+}
+
+/**
+ * Removes Codex's trust records (`[hooks.state."<key>"]` in config.toml) of the toolgate entries `uninstall` takes out
+ * of `hooksPath`: the keys come from hooks.json as it was before. Returns what to tell the person.
+ */
+function forgetTrust(options: {
+  hooksPath: string;
+  before: Record<string, unknown>;
+  env: Readonly<Record<string, string | undefined>>;
+  dryRun: boolean;
+}): string[] {
+  const keys = toolgateHookStateKeys(options.hooksPath, options.before);
+  if (keys.length === 0) return [];
+  const configPath = join(codexHome(options.env), "config.toml");
+  const text = readConfigToml(configPath);
+  if (text === undefined) return [];
+  const edited = removeHookStateTables(text, keys);
+  if (edited.removed === 0) return [];
+  if (options.dryRun)
+    return [`Dry run: Codex's trust records of toolgate's ${edited.removed} hooks stay in ${configPath}.`];
+  writeFileKeepingMode(configPath, edited.text);
+  return [
+    `Removed Codex's trust records of toolgate's ${edited.removed} hooks ([hooks.state."..."]) from ${configPath}.`,
+  ];
+}
+
 /** `toolgate install codex` / `uninstall codex`: hooks.json, then Codex's trust of exactly toolgate's entries. */
 export const codexInstaller: HostInstaller = {
   async install(options: HostInstallOptions): Promise<HostInstallOutcome> {
@@ -46,7 +107,8 @@ export const codexInstaller: HostInstaller = {
     const outcome = installCodex({ ...options, cwd, env });
     const notes: string[] = [];
     if (options.dryRun) return { ...outcome, notes: ["Dry run: Codex's hook trust was not changed."] };
-    notes.push(...(await trustStep({ path: outcome.path, cwd, env: { ...env } })));
+    const config = join(codexHome(env), "config.toml");
+    notes.push(...(await keepingMode(config, () => trustStep({ path: outcome.path, cwd, env: { ...env } }))));
     if (options.scope === "project" && !isTrustedCodexProject({ home: codexHome(env), project: cwd })) {
       notes.push(
         `Codex loads a project's .codex/ folder (these hooks and its .rules) only once you trust the project: open \`codex\` in ${cwd} once and trust it, or install with --user.`,
@@ -55,6 +117,12 @@ export const codexInstaller: HostInstaller = {
     return { ...outcome, notes };
   },
   uninstall(options: HostInstallOptions): HostInstallOutcome {
-    return uninstallCodex({ ...options, cwd: options.cwd ?? process.cwd(), env: options.env ?? process.env });
+    const cwd = options.cwd ?? process.cwd();
+    const env = options.env ?? process.env;
+    const hooksPath = codexHooksPath({ scope: options.scope, cwd, env });
+    const before = readSettingsFile(hooksPath).settings;
+    const outcome = uninstallCodex({ ...options, cwd, env });
+    const notes = forgetTrust({ hooksPath, before, env, dryRun: options.dryRun });
+    return notes.length === 0 ? outcome : { ...outcome, notes };
   },
 };

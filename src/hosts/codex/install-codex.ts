@@ -20,6 +20,8 @@ export interface CodexInstallOutcome {
   changed: boolean;
   diff: string[];
   written: boolean;
+  /** the file was deleted: it held nothing but toolgate's entries */
+  removed?: boolean;
 }
 
 /** Where each scope's Codex hooks file lives. */

@@ -21,6 +21,8 @@ export interface GeminiInstallOutcome {
   /** unified-style lines: `+ added`, `- removed`, `  context` */
   diff: string[];
   written: boolean;
+  /** the file was deleted: it held nothing but toolgate's entries */
+  removed?: boolean;
 }
 
 /** Where each scope's Gemini CLI settings live. Gemini has no local (uncommitted) settings file. */

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
 import { editJsonText, parseJsonc } from "../common/json-file-edit.js";
-import { lineDiff } from "../common/line-diff.js";
+import { writeSettingsEdit } from "../common/settings-file.js";
 
 /**
  * `toolgate install opencode [--project | --user]`: adds the toolgate plugin to opencode's `plugin` list, as a
@@ -28,6 +28,8 @@ export interface OpencodeInstallOutcome {
   changed: boolean;
   diff: string[];
   written: boolean;
+  /** the file was deleted: it held nothing but toolgate's plugin entry */
+  removed?: boolean;
 }
 
 /** toolgate's plugin module wherever it is installed (this layout and the earlier adapters/opencode/index one). */
@@ -69,7 +71,10 @@ export function readConfig(path: string, entry: string): { text: string; config:
   }
 }
 
-/** Edits the file to `next` (only what differs), writes it atomically unless dry-run, and returns the real diff. */
+/**
+ * Edits the file to `next` (only what differs), writes it atomically keeping its mode unless dry-run, and returns
+ * the real diff; a file that held nothing but what install wrote into a new file is deleted (`writeSettingsEdit`).
+ */
 function apply(
   path: string,
   current: { text: string; config: Record<string, unknown> },
@@ -77,15 +82,12 @@ function apply(
   dryRun: boolean,
 ): OpencodeInstallOutcome {
   const nextText = editJsonText({ text: current.text, before: current.config, after: next });
-  const diff = lineDiff({ before: current.text, after: nextText });
-  if (diff.length === 0) return { path, changed: false, diff, written: false };
-  if (!dryRun) {
-    mkdirSync(dirname(path), { recursive: true });
-    const temporary = `${path}.toolgate-${process.pid}.tmp`;
-    writeFileSync(temporary, nextText);
-    renameSync(temporary, path);
-  }
-  return { path, changed: true, diff, written: !dryRun };
+  return writeSettingsEdit({
+    path,
+    dryRun,
+    before: { text: current.text, value: current.config },
+    after: { text: nextText, value: next },
+  });
 }
 
 /** Whether a `plugin` list item is toolgate's plugin module (any install location). */

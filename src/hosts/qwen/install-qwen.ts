@@ -21,6 +21,8 @@ export interface QwenInstallOutcome {
   /** `+ added`, `- removed`, `  context` lines */
   diff: string[];
   written: boolean;
+  /** the file was deleted: it held nothing but toolgate's entries */
+  removed?: boolean;
 }
 
 /** Where each scope's Qwen Code settings live. */

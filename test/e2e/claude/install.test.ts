@@ -27,7 +27,7 @@ describe("toolgate install / uninstall claude-code", () => {
 
   it("--dry-run shows the diff and writes nothing", () => {
     const before = readFileSync(settingsPath(), "utf8");
-    const result = run("install", "claude-code", "--dry-run");
+    const result = run("install", "claude-code", "--project", "--dry-run");
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^\+ +"command": ".*hook claude-code",$/m);
     expect(result.stdout).toContain("Dry run");
@@ -39,10 +39,21 @@ describe("toolgate install / uninstall claude-code", () => {
     const installed = JSON.parse(readFileSync(settingsPath(), "utf8"));
     expect(installed.hooks.Stop).toHaveLength(2);
     expect(installed.hooks.PreToolUse[0].hooks[0].command).toMatch(/hook claude-code$/);
-    const again = run("install", "claude-code");
+    const again = run("install", "claude-code", "--project");
     expect(again.stdout).toContain("already installed");
-    expect(run("uninstall", "claude-code").exitCode).toBe(0);
+    expect(run("uninstall", "claude-code", "--project").exitCode).toBe(0);
     expect(JSON.parse(readFileSync(settingsPath(), "utf8"))).toEqual(original);
+  });
+
+  it("by default writes .claude/settings.local.json (this machine's paths stay out of the shared file), says so, and uninstall removes the file it created", () => {
+    const local = join(workspace.project, ".claude", "settings.local.json");
+    const before = readFileSync(settingsPath(), "utf8");
+    const installed = run("install", "claude-code");
+    expect(installed.exitCode).toBe(0);
+    expect(installed.stdout).toContain(`${local}: the default, --local`);
+    expect(readFileSync(settingsPath(), "utf8")).toBe(before);
+    expect(run("uninstall", "claude-code").exitCode).toBe(0);
+    expect(existsSync(local)).toBe(false);
   });
 
   it("--user writes ~/.claude/settings.json; bad input is a usage error, not a stack trace", () => {

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { assertBuilt, removeSnapshot } from "../claude/toolgate-cli.js";
@@ -14,6 +14,7 @@ const USER_HOOK = { type: "command", command: "node /opt/my-logger.mjs" };
 describe("toolgate install / doctor / import for Codex 0.169.0", () => {
   let world: CodexWorld;
   let hooksPath: string;
+  let configBefore: string;
 
   beforeAll(async () => {
     assertBuilt();
@@ -23,6 +24,8 @@ describe("toolgate install / doctor / import for Codex 0.169.0", () => {
     });
     hooksPath = join(world.codexHome, "hooks.json");
     writeFileSync(hooksPath, JSON.stringify({ hooks: { Stop: [{ hooks: [USER_HOOK] }] } }, null, 2));
+    chmodSync(join(world.codexHome, "config.toml"), 0o644);
+    configBefore = readFileSync(join(world.codexHome, "config.toml"), "utf8");
   }, 60_000);
 
   afterAll(async () => {
@@ -52,6 +55,8 @@ describe("toolgate install / doctor / import for Codex 0.169.0", () => {
     expect(file.hooks.Stop[0].hooks[0]).toEqual(USER_HOOK);
     expect(file.hooks.Stop).toHaveLength(2);
     expect(readFileSync(join(world.codexHome, "config.toml"), "utf8")).toContain("trusted_hash");
+    // Codex writes config.toml 0600; the person's 0644 stays
+    expect(statSync(join(world.codexHome, "config.toml")).mode & 0o777).toBe(0o644);
     const again = toolgateIn(world, ["install", "codex", "--user"]);
     expect(again.stdout).toContain("already installed");
     expect(again.stderr).toContain("Codex already trusts toolgate's 5 hooks.");
@@ -85,10 +90,13 @@ describe("toolgate install / doctor / import for Codex 0.169.0", () => {
     expect(result.stderr).toMatch(/cannot express: .*test\.rules:2/);
   });
 
-  test("uninstall removes exactly toolgate's entries", () => {
+  test("uninstall removes exactly toolgate's entries, and Codex's trust records of them", () => {
     const result = toolgateIn(world, ["uninstall", "codex", "--user"]);
     expect(result.exitCode).toBe(0);
     expect(JSON.parse(readFileSync(hooksPath, "utf8"))).toEqual({ hooks: { Stop: [{ hooks: [USER_HOOK] }] } });
+    expect(result.stderr).toContain("Removed Codex's trust records of toolgate's 5 hooks");
+    expect(readFileSync(join(world.codexHome, "config.toml"), "utf8")).toBe(configBefore);
+    expect(statSync(join(world.codexHome, "config.toml")).mode & 0o777).toBe(0o644);
   });
 });
 

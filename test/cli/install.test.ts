@@ -1,0 +1,75 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, makeFixture, runCli } from "./cli-fixture.js";
+
+beforeAll(ensureBuilt);
+
+const roots: string[] = [];
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+function fixture() {
+  const made = makeFixture({});
+  roots.push(made.root);
+  const cli = (args: string[]) => runCli(args, { cwd: made.project, home: made.home, env: {} });
+  return { ...made, cli };
+}
+
+describe("toolgate install / uninstall (the built CLI, a temporary HOME)", () => {
+  it("claude-code defaults to .claude/settings.local.json and says why; uninstall leaves no file behind", () => {
+    const { cli, project } = fixture();
+    const local = join(project, ".claude", "settings.local.json");
+    const run = cli(["install", "claude-code"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`toolgate hooks installed in ${local}.`);
+    expect(run.stdout).toContain(`${local}: the default, --local:`);
+    expect(existsSync(join(project, ".claude", "settings.json"))).toBe(false);
+    const removed = cli(["uninstall", "claude-code"]);
+    expect(removed.status).toBe(0);
+    expect(removed.stdout).toContain("It held nothing else, so the file was deleted.");
+    expect(existsSync(local)).toBe(false);
+    expect(existsSync(join(project, ".claude"))).toBe(false);
+  });
+
+  it("uninstall with the default scope names the other scope where toolgate is installed", () => {
+    const { cli, project } = fixture();
+    expect(cli(["install", "claude-code", "--project"]).status).toBe(0);
+    const run = cli(["uninstall", "claude-code"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("not installed in");
+    expect(run.stdout).toContain(
+      `toolgate is installed in ${join(project, ".claude", "settings.json")}: toolgate uninstall claude-code --project`,
+    );
+  });
+
+  it("--project still writes the shared .claude/settings.json, without the default's note", () => {
+    const { cli, project } = fixture();
+    const run = cli(["install", "claude-code", "--project"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`toolgate hooks installed in ${join(project, ".claude", "settings.json")}.`);
+    expect(run.stdout).not.toContain("the default");
+  });
+
+  it("refuses a Claude Code settings file with a comment (Claude Code ignores it): exit 2, nothing changed", () => {
+    const { cli, project } = fixture();
+    const file = join(project, ".claude", "settings.local.json");
+    mkdirSync(join(project, ".claude"), { recursive: true });
+    const text = '{\n  // mine\n  "model": "opus"\n}\n';
+    writeFileSync(file, text);
+    const run = cli(["install", "claude-code"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("has comments or trailing commas: Claude Code reads settings files as plain JSON");
+    expect(readFileSync(file, "utf8")).toBe(text);
+  });
+
+  it("a scope the host does not have is a usage error (exit 2) for every host", () => {
+    const { cli } = fixture();
+    for (const host of ["gemini", "codex", "qwen", "opencode"]) {
+      const run = cli(["install", host, "--local"]);
+      expect(run.status, `${host}: ${run.stderr}`).toBe(2);
+      expect(run.stderr).toMatch(/no local/i);
+    }
+  });
+});
