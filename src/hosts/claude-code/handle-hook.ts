@@ -2,6 +2,7 @@ import type { Effect } from "../../core/effects.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import { agentOf, hookCallOf as callOf } from "../common/hook-event-fields.js";
 import type { HookContext } from "../common/hook-host.js";
+import { lifecycleEvent } from "../common/lifecycle-event.js";
 import type { ClaudeHookInput } from "./hook-input.js";
 import { additionalContext, type HookAnswer, PASS, permissionRequestDeny, preToolUseDeny } from "./hook-output.js";
 import { reconcileTranscript } from "./reconcile-transcript.js";
@@ -130,25 +131,26 @@ export async function handleClaudeHook(input: ClaudeHookInput, context: ClaudeHo
       const stop = stopOf(effects);
       return stop === undefined ? PASS : { output: { continue: false, stopReason: stop }, exitCode: 0 };
     }
-    case "UserPromptSubmit":
-      await context.session.turnStarted();
-      return PASS;
-    case "SessionStart":
-      return PASS;
-    case "SubagentStart":
-      await context.session.subagentStarted(input.agent_id, input.agent_type ? { agentType: input.agent_type } : {});
-      return PASS;
     case "SubagentStop":
-      await reconcileTranscript({ context, path: input.agent_transcript_path, agentId: input.agent_id });
-      await context.session.subagentStopped(input.agent_id);
+      // a subagent's own transcript, its denials under its id
+      await lifecycleEvent(context.session, {
+        name: input.hook_event_name,
+        agentId: input.agent_id,
+        reconcile: () => reconcileTranscript({ context, path: input.agent_transcript_path, agentId: input.agent_id }),
+      });
       return PASS;
+    case "UserPromptSubmit":
+    case "SessionStart":
+    case "SubagentStart":
     case "Stop":
-      await reconcileTranscript({ context, path: input.transcript_path });
-      await context.session.turnEnded({ outcome: "completed" });
-      return PASS;
     case "SessionEnd":
-      await reconcileTranscript({ context, path: input.transcript_path });
-      await context.session.end();
+      await lifecycleEvent(context.session, {
+        name: input.hook_event_name,
+        ...("agent_id" in input && input.hook_event_name === "SubagentStart"
+          ? { agentId: input.agent_id, agentType: input.agent_type }
+          : {}),
+        reconcile: () => reconcileTranscript({ context, path: input.transcript_path }),
+      });
       return PASS;
   }
 }

@@ -3,6 +3,7 @@ import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import { agentOf, hookCallOf } from "../common/hook-event-fields.js";
 import { type HookAnswer, type HookContext, transcriptDenialCalls } from "../common/hook-host.js";
+import { lifecycleEvent } from "../common/lifecycle-event.js";
 import type { CodexHookInput, CodexPostToolUseInput, CodexPreToolUseInput } from "./codex-hook-input.js";
 import { additionalContext, PASS, preToolUseDeny } from "./codex-hook-output.js";
 import { reconcileRollout } from "./reconcile-rollout.js";
@@ -101,24 +102,20 @@ export async function handleCodexHook(input: CodexHookInput, context: CodexHookC
       // an approval prompt a person answers (Codex 0.169.0 does not fire it under approval never)
       return PASS;
     case "UserPromptSubmit":
-      await context.session.turnStarted();
-      return PASS;
     case "SessionStart":
-      return PASS;
     case "SubagentStart":
-      await context.session.subagentStarted(input.agent_id, input.agent_type ? { agentType: input.agent_type } : {});
-      return PASS;
     case "SubagentStop":
-      await reconcileRollout({ context, path: input.transcript_path, agentId: input.agent_id });
-      await context.session.subagentStopped(input.agent_id);
-      return PASS;
     case "Stop":
-      await reconcileRollout({ context, path: input.transcript_path, ...agentOf(input) });
-      await context.session.turnEnded({ outcome: "completed" });
+    case "SessionEnd": {
+      // the rollout is the session's: a subagent's (or a turn's agent's) refusals are filed under its id
+      const agent = input.hook_event_name === "SessionEnd" ? {} : agentOf(input);
+      await lifecycleEvent(context.session, {
+        name: input.hook_event_name,
+        ...agent,
+        ...("agent_type" in input && input.agent_type ? { agentType: input.agent_type } : {}),
+        reconcile: () => reconcileRollout({ context, path: input.transcript_path, ...agent }),
+      });
       return PASS;
-    case "SessionEnd":
-      await reconcileRollout({ context, path: input.transcript_path });
-      await context.session.end();
-      return PASS;
+    }
   }
 }

@@ -1,0 +1,49 @@
+import type { GuardSession } from "../../guard/types.js";
+
+/** The turn, subagent and session boundaries Claude Code's hook events name, and the hosts that copy them. */
+export type LifecycleEventName =
+  | "UserPromptSubmit"
+  | "SessionStart"
+  | "SubagentStart"
+  | "SubagentStop"
+  | "Stop"
+  | "SessionEnd";
+
+/**
+ * One boundary event, counted the same way for every host that has these events: a prompt starts a turn; a
+ * subagent's start and stop, a turn's end and the session's end are counted after `reconcile` reads what the host
+ * refused that no event reported (its transcript or rollout), so a boundary never hides a denial. `SubagentStart`
+ * and `SubagentStop` need the event's `agentId`.
+ */
+export async function lifecycleEvent(
+  session: GuardSession,
+  event: {
+    name: LifecycleEventName;
+    agentId?: string | undefined;
+    agentType?: string | undefined;
+    reconcile?: () => Promise<unknown>;
+  },
+): Promise<void> {
+  switch (event.name) {
+    case "UserPromptSubmit":
+      await session.turnStarted();
+      return;
+    case "SessionStart":
+      return;
+    case "SubagentStart":
+      await session.subagentStarted(event.agentId ?? "", event.agentType ? { agentType: event.agentType } : {});
+      return;
+    case "SubagentStop":
+      await event.reconcile?.();
+      await session.subagentStopped(event.agentId ?? "");
+      return;
+    case "Stop":
+      await event.reconcile?.();
+      await session.turnEnded({ outcome: "completed" });
+      return;
+    case "SessionEnd":
+      await event.reconcile?.();
+      await session.end();
+      return;
+  }
+}
