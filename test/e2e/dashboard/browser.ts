@@ -22,14 +22,21 @@ export async function launchChromium(options: { offline?: boolean } = {}): Promi
   close: () => Promise<void>;
 }> {
   const profile = mkdtempSync(join(tmpdir(), "toolgate-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    viewport: { width: 1200, height: 900 },
-    offline: options.offline ?? false,
-    timeout: 120_000,
-  });
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1200, height: 900 },
+      offline: options.offline ?? false,
+      timeout: 120_000,
+    });
+  } catch (error) {
+    // a browser that did not start leaves its profile folder: nothing else would remove it
+    rmSync(profile, { recursive: true, force: true });
+    throw error;
+  }
   return {
     context,
     close: async () => {

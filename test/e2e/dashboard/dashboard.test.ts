@@ -326,8 +326,9 @@ describe("toolgate analyze --html", () => {
     const home = mkdtempSync(join(tmpdir(), "toolgate-analyze-html-e2e-"));
     const fixtures = join(REPOSITORY, "test", "fixtures", "transcripts");
     const env = { HOME: home, TOOLGATE_DB: join(home, "saved.db"), TOOLGATE_DATABASE_URL: "" };
-    const browser = await launchChromium({ offline: true });
+    let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
     try {
+      browser = await launchChromium({ offline: true });
       const html = join(home, "out", "report.html");
       mkdirSync(join(home, "out"));
       const written = runToolgate({ args: ["analyze", fixtures, "--json", "--html", html], cwd: home, env });
@@ -363,7 +364,7 @@ describe("toolgate analyze --html", () => {
         await page.screenshot({ path: join(SCREENSHOTS, "analyze-html.png") });
       }
     } finally {
-      await browser.close();
+      await browser?.close();
       removeSnapshot();
       rmSync(home, { recursive: true, force: true });
     }
