@@ -138,11 +138,24 @@ export function isLookAlike(character: string): boolean {
 }
 
 /**
+ * Printable ASCII without a space: nothing to refuse (no control, invisible or look-alike character, no whitespace).
+ * Every decision checks its tool's name, and almost every name is this: one pass over the char codes, no regex.
+ */
+function isPlainAscii(name: string): boolean {
+  for (let index = 0; index < name.length; index += 1) {
+    const code = name.charCodeAt(index);
+    if (code < 0x21 || code > 0x7e) return false;
+  }
+  return true;
+}
+
+/**
  * Why toolgate cannot read this tool name, as a phrase (`it holds a NUL or another control character`), or undefined
  * for a name it reads.
  */
 export function unreadableToolName(name: string): string | undefined {
   if (name.length === 0) return "it is empty";
+  if (isPlainAscii(name)) return undefined;
   const bad = UNREADABLE_CHARACTER.exec(name);
   if (bad !== null) {
     const code = `U+${(bad[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0")}`;
