@@ -58,4 +58,20 @@ describe("callSignature", () => {
       }),
     );
   });
+
+  it("a shell call's model-written description or justification is not part of its identity (issue 26, item 9)", () => {
+    const run = (description: string) => callSignature("Bash", { command: "sh test.sh", description });
+    expect(run("Run the tests")).toBe(run("Run the test script again"));
+    expect(callSignature("exec_command", { cmd: "sh test.sh", justification: "needs network" })).toBe(
+      callSignature("exec_command", { cmd: "sh test.sh" }),
+    );
+    // the command still is
+    expect(callSignature("Bash", { command: "sh test.sh", description: "x" })).not.toBe(
+      callSignature("Bash", { command: "sh other.sh", description: "x" }),
+    );
+    // another tool's `description` is its content (an issue's body), not commentary
+    expect(callSignature("mcp__github__create_issue", { title: "t", description: "a" })).not.toBe(
+      callSignature("mcp__github__create_issue", { title: "t", description: "b" }),
+    );
+  });
 });
