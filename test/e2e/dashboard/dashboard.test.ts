@@ -222,6 +222,13 @@ describe("toolgate dashboard in Chromium", () => {
     // one row per host's call: Claude Code's Bash, opencode's bash and Gemini's run_shell_command all read Bash(...)
     const rule = page.locator("code.rule", { hasText: "Bash(npm test)" });
     await expect(rule.count()).resolves.toBe(3);
+    // a call refused outside the policy (a sandbox's EACCES): no allow rule, and its status does not promise one
+    const outside = page.locator("tbody tr", { hasText: "none: the OS, a sandbox" });
+    expect(await outside.count()).toBeGreaterThan(0);
+    for (const text of await outside.allInnerTexts()) {
+      expect(text).toContain("no rule changes this");
+      expect(text).not.toContain("an allow rule would let it through");
+    }
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, "policy.png") });
     await page.close();
   });

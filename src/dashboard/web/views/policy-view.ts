@@ -67,13 +67,15 @@ function rulesTable(caption: string, rows: PolicyRow[], attacks: boolean): HTMLT
       {
         label: "Status",
         cell: (row) =>
-          row.denyRuleWins
-            ? h(
-                "span",
-                { class: "badge badge-deny" },
-                row.denyRule ? `deny rule wins: ${row.denyRule}` : "a deny rule wins",
-              )
-            : h("span", { class: "muted" }, "an allow rule would let it through"),
+          row.allowRule === null
+            ? h("span", { class: "muted" }, "no rule changes this: it was refused outside the policy")
+            : row.denyRuleWins
+              ? h(
+                  "span",
+                  { class: "badge badge-deny" },
+                  row.denyRule ? `deny rule wins: ${row.denyRule}` : "a deny rule wins",
+                )
+              : h("span", { class: "muted" }, "an allow rule would let it through"),
       },
     ],
     rows,
