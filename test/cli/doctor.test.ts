@@ -116,7 +116,7 @@ describe("toolgate doctor (the built CLI, a temporary HOME)", () => {
 
   it("after `toolgate install opencode`: the plugin entry and its file are ok", () => {
     const { cli, project } = fixture();
-    expect(cli(["install", "opencode"]).status).toBe(0);
+    expect(cli(["install", "opencode", "--project"]).status).toBe(0);
     const run = cli(["doctor"]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain(`ok    opencode plugin (project): ${join(project, "opencode.json")} loads `);
@@ -125,7 +125,7 @@ describe("toolgate doctor (the built CLI, a temporary HOME)", () => {
   it("an opencode plugin entry whose file does not exist fails, with the install command as the fix", () => {
     const { cli, root } = fixture();
     const url = `file://${join(root, "gone", "toolgate", "dist", "hosts", "opencode", "opencode-plugin.js")}`;
-    expect(cli(["install", "opencode", "--command", url]).status).toBe(0);
+    expect(cli(["install", "opencode", "--project", "--command", url]).status).toBe(0);
     const run = cli(["doctor"]);
     expect(run.status).toBe(1);
     expect(run.stdout).toContain("which does not exist; opencode runs without toolgate");

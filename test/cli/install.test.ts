@@ -72,4 +72,21 @@ describe("toolgate install / uninstall (the built CLI, a temporary HOME)", () =>
       expect(run.stderr).toMatch(/no local/i);
     }
   });
+
+  it("the other hosts default to the user's own settings, never a file the project shares (issue 25, item 12's class)", () => {
+    const { cli, home, project } = fixture();
+    const expected: Record<string, string> = {
+      gemini: join(home, ".gemini", "settings.json"),
+      qwen: join(home, ".qwen", "settings.json"),
+      opencode: join(home, ".config", "opencode", "opencode.json"),
+      codex: join(home, ".codex", "hooks.json"),
+    };
+    for (const [host, file] of Object.entries(expected)) {
+      const run = cli(["install", host, "--dry-run"]);
+      expect(run.status, `${host}: ${run.stderr}`).toBe(0);
+      expect(run.stdout, host).toContain(file);
+      expect(run.stdout, host).toContain("the default, --user:");
+      expect(run.stdout, host).not.toContain(project);
+    }
+  });
 });

@@ -18,10 +18,14 @@ function settingsFiles(scope: "project" | "local" | "user"): string[] {
   return hostsWithHelp("settings").flatMap(({ value }) => (value[scope] === undefined ? [] : [value[scope]]));
 }
 
-/** The hosts whose default scope is not `--project` (Claude Code: `--local`), for the `--project` description. */
-function defaultsElsewhere(): string {
-  const others = hostsWith("installer").filter((host) => (host.defaultInstallScope?.scope ?? "project") !== "project");
-  return others.map((host) => `, except ${host.displayName}: --${host.defaultInstallScope?.scope}`).join("");
+/** Each host's default scope, grouped (`--local` for Claude Code, `--user` for ...), for the scope flags' help. */
+function defaultScopes(): string {
+  const byScope = new Map<string, string[]>();
+  for (const host of hostsWith("installer")) {
+    const scope = host.defaultInstallScope?.scope ?? "project";
+    byScope.set(scope, [...(byScope.get(scope) ?? []), host.name]);
+  }
+  return [...byScope].map(([scope, names]) => `--${scope} for ${names.join(", ")}`).join("; ");
 }
 
 /** What `--command` replaces: the hook hosts' hook command, then each other host's own (a plugin URL, ...). */
@@ -58,7 +62,7 @@ export const installArgs = {
   },
   project: {
     type: "boolean",
-    description: `the project's shared settings (${settingsFiles("project").join(", ")}; the default${defaultsElsewhere()})`,
+    description: `the project's shared settings (${settingsFiles("project").join(", ")}). Without a scope flag: ${defaultScopes()}`,
   },
   local: {
     type: "boolean",

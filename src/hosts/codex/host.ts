@@ -18,6 +18,10 @@ export const codexHost: HostDescriptor = {
   ],
   hookHost: async () => (await import("./codex-hook-host.js")).codexHookHost,
   installer: async () => (await import("./codex-installer.js")).codexInstaller,
+  defaultInstallScope: {
+    scope: "user",
+    why: "the default, --user: $CODEX_HOME/hooks.json is this machine's own file, and the hook command names this machine's node and toolgate, which a shared project file must not carry; --project writes the project's .codex/hooks.json instead",
+  },
   importRules: {
     describe:
       "Codex's execpolicy .rules files ($CODEX_HOME/rules/*.rules, the trusted project's .codex/rules/*.rules; literal prefix_rule calls only)",

@@ -26,6 +26,10 @@ export const geminiHost: HostDescriptor = {
       uninstall: (options) => module.uninstallGemini(withHome(options)),
     };
   },
+  defaultInstallScope: {
+    scope: "user",
+    why: "the default, --user: ~/.gemini/settings.json is this machine's own file, and the hook command names this machine's node and toolgate, which a shared project file must not carry; --project writes the project's .gemini/settings.json instead",
+  },
   importRules: {
     describe: "Gemini CLI's policies (.gemini/policies/*.toml, ~/.gemini/policies/*.toml)",
     example: "toolgate import gemini ~/.gemini/policies/my-rules.toml",

@@ -26,6 +26,10 @@ export const opencodeHost: HostDescriptor = {
       uninstall: (options) => module.uninstallOpencode(withHome(options)),
     };
   },
+  defaultInstallScope: {
+    scope: "user",
+    why: "the default, --user: ~/.config/opencode/opencode.json is this machine's own file, and the plugin entry names this machine's node and toolgate, which a shared project file must not carry; --project writes the project's opencode.json instead",
+  },
   importRules: {
     describe: "opencode's `permission` (opencode.json[c] here or in ~/.config/opencode)",
     example: "toolgate import opencode ./opencode.json --write",
@@ -57,8 +61,8 @@ export const opencodeHost: HostDescriptor = {
   help: {
     examples: {
       install: [
-        ["toolgate install opencode", "a plugin entry in ./opencode.json"],
-        ["toolgate install opencode --user", "~/.config/opencode/opencode.json"],
+        ["toolgate install opencode", "a plugin entry in ~/.config/opencode/opencode.json (the default, --user)"],
+        ["toolgate install opencode --project", "./opencode.json, for this project only"],
       ],
       uninstall: ["toolgate uninstall opencode --command file:///opt/toolgate/dist/hosts/opencode/opencode-plugin.js"],
     },

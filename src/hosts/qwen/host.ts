@@ -24,6 +24,10 @@ export const qwenHost: HostDescriptor = {
       uninstall: (options) => module.uninstallQwen(withHome(options)),
     };
   },
+  defaultInstallScope: {
+    scope: "user",
+    why: "the default, --user: ~/.qwen/settings.json is this machine's own file, and the hook command names this machine's node and toolgate, which a shared project file must not carry; --project writes the project's .qwen/settings.json instead",
+  },
   importRules: {
     describe: "Qwen Code's `permissions` and `tools.exclude` (.qwen/settings.json, ~/.qwen/settings.json)",
     example: "toolgate import qwen",
@@ -43,7 +47,9 @@ export const qwenHost: HostDescriptor = {
   denialTexts: async () => (await import("./qwen-denial-texts.js")).QWEN_DENIAL_TEXTS,
   help: {
     examples: {
-      install: [["toolgate install qwen --user", "~/.qwen/settings.json (or .qwen/settings.json without --user)"]],
+      install: [
+        ["toolgate install qwen --user", "~/.qwen/settings.json (the default; .qwen/settings.json with --project)"],
+      ],
     },
     settings: { project: ".qwen/settings.json", user: "~/.qwen/settings.json" },
   },

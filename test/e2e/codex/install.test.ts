@@ -114,7 +114,7 @@ describe("toolgate install codex --project on Codex 0.169.0", () => {
   });
 
   test("in a project Codex does not trust: the hooks are written, and install says Codex will not load them", () => {
-    const result = toolgateIn(world, ["install", "codex"]);
+    const result = toolgateIn(world, ["install", "codex", "--project"]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain(join(world.project, ".codex", "hooks.json"));
     expect(result.stderr).toContain("Codex does not list toolgate's hooks");
@@ -125,7 +125,7 @@ describe("toolgate install codex --project on Codex 0.169.0", () => {
   test("once the person trusts the project in Codex, install trusts toolgate's project hooks and doctor is green", () => {
     const config = join(world.codexHome, "config.toml");
     writeFileSync(config, `${readFileSync(config, "utf8")}\n[projects."${world.project}"]\ntrust_level = "trusted"\n`);
-    const result = toolgateIn(world, ["install", "codex"]);
+    const result = toolgateIn(world, ["install", "codex", "--project"]);
     expect(result.stderr).toMatch(/Trusted toolgate's 5 hooks through Codex's own interface/);
     const doctor = toolgateIn(world, ["doctor"]).stdout;
     expect(doctor).toMatch(/ok +codex hooks \(project\)/);
