@@ -15,8 +15,8 @@ export function callSignature(tool: string, input: unknown): string {
 }
 
 /**
- * Fields of a shell call the model writes about the command, not into it (Claude Code's, Gemini CLI's and Qwen
- * Code's `description`, Codex's `justification`): the same command with new words about it is the same call.
+ * Fields of a shell call the model writes about the command, not into it (the `description` most hosts' shell tools
+ * take, an `exec_command`'s `justification`): the same command with new words about it is the same call.
  */
 const COMMENTARY_FIELDS: readonly string[] = ["description", "justification"];
 

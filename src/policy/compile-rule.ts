@@ -90,7 +90,7 @@ function sameTool(tool: string, behavior: Behavior): (callTool: string) => boole
  */
 function compileArgvRule(rule: PolicyRule, prefix: readonly (string | readonly string[])[]): CompiledRule {
   const words = prefix.map((part) => (typeof part === "string" ? [part] : [...part]));
-  // Codex resolves an absolute program path to its name (`/bin/rm` is `rm`); a deny or ask does too (an allow stays
+  // a host may resolve an absolute program path to its name (`/bin/rm` is `rm`); a deny or ask does too (an allow stays
   // exact: it never widens to a program found elsewhere)
   const resolves = rule.behavior !== "allow";
   const wordMatches = (options: readonly string[], word: string, index: number): boolean =>
