@@ -7,57 +7,38 @@
  * Claude Code: no call after the aborting one is answered or reaches the server, Claude Code reports no success,
  * and `toolgate run` exits 6.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeAnthropic } from "../claude/fake-anthropic.js";
-import { createWorkspace, runClaude } from "../claude/run-claude.js";
-import { assertBuilt, removeSnapshot, runToolgate, toolgateCommand } from "../claude/toolgate-cli.js";
+import { assertBuilt } from "../claude/toolgate-cli.js";
+import { claudeThroughMcpProxy } from "./claude-mcp-scenario.js";
 
 const LENIENT_SERVER = join(import.meta.dirname, "..", "..", "mcp", "fixtures", "lenient-server.mjs");
 const ATTEMPTS = 12;
 
 async function scenario() {
-  const workspace = createWorkspace("toolgate-mcp-abort-e2e-");
-  const serverLog = join(workspace.root, "box-received.jsonl");
-  writeFileSync(
-    join(workspace.project, ".mcp.json"),
-    `${JSON.stringify({ mcpServers: { box: { command: process.execPath, args: [LENIENT_SERVER, serverLog] } } }, null, 2)}\n`,
-  );
-  // Claude Code lets the model use the server's tool; toolgate's own rule denies it
-  workspace.writeProjectSettings({ enableAllProjectMcpServers: true, permissions: { allow: ["mcp__box__erase"] } });
-  workspace.trustProject();
-  writeFileSync(
-    join(workspace.project, "toolgate.config.json"),
-    JSON.stringify({ permissions: { deny: ["mcp__box__erase"] } }),
-  );
-  const database = join(workspace.root, "toolgate.db");
-  const env = { TOOLGATE_DB: database, HOME: workspace.home };
-  const install = runToolgate({
-    args: ["install", "mcp-proxy", "--host", "claude-code", "--server", "box"],
-    cwd: workspace.project,
-    env,
-  });
-  const fake = await startFakeAnthropic({
-    conversations: {
-      // the same denied call, a little different each time, as a looping model retries it
-      main: Array.from({ length: ATTEMPTS }, (_, index) => ({
-        toolUses: [{ name: "mcp__box__erase", input: { target: `build-${index}`, force: index % 2 === 0 } }],
-      })),
+  let serverLog = "";
+  const setup = await claudeThroughMcpProxy({
+    prefix: "toolgate-mcp-abort-e2e-",
+    server: "box",
+    entry: (workspace) => {
+      serverLog = join(workspace.root, "box-received.jsonl");
+      return { command: process.execPath, args: [LENIENT_SERVER, serverLog] };
     },
+    // Claude Code lets the model use the server's tool; toolgate's own rule denies it
+    allow: ["mcp__box__erase"],
+    deny: "mcp__box__erase",
+    // the same denied call, a little different each time, as a looping model retries it
+    toolUses: () =>
+      Array.from({ length: ATTEMPTS }, (_, index) => ({
+        name: "mcp__box__erase",
+        input: { target: `build-${index}`, force: index % 2 === 0 },
+      })),
     finalText: "Done: everything is erased.",
-  });
-  const run = await runClaude({
-    workspace,
-    baseUrl: fake.url,
     prompt: "Erase the build folders.",
-    maxTurns: 30,
-    env: { TOOLGATE_DB: database },
-    wrapper: toolgateCommand("run", "--"),
-    timeoutMs: 150_000,
   });
   const serverReceived = existsSync(serverLog) ? readFileSync(serverLog, "utf8") : "";
-  return { workspace, env, install, fake, run, serverReceived };
+  return { ...setup, serverReceived };
 }
 
 describe("Claude Code through toolgate mcp-proxy under toolgate run: an abort ends the run", () => {
@@ -69,7 +50,6 @@ describe("Claude Code through toolgate mcp-proxy under toolgate run: an abort en
   }, 180_000);
 
   afterAll(async () => {
-    removeSnapshot();
     if (process.env["TOOLGATE_E2E_DEBUG"]) {
       console.info(
         JSON.stringify(
@@ -79,8 +59,7 @@ describe("Claude Code through toolgate mcp-proxy under toolgate run: an abort en
         ),
       );
     }
-    await result?.fake.close();
-    result?.workspace.remove();
+    await result?.close();
   });
 
   it("install put the box server behind the proxy, and Claude Code connected through it", () => {

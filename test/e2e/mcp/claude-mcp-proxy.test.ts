@@ -5,59 +5,34 @@
  * toolgate rule denies. Claude Code itself allows the tool; the proxy refuses it with toolgate's guidance, counts
  * every refusal, stops the session at the threshold, and `toolgate run` sees the abort.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeAnthropic } from "../claude/fake-anthropic.js";
-import { createWorkspace, runClaude } from "../claude/run-claude.js";
-import { assertBuilt, removeSnapshot, runToolgate, toolgateCommand } from "../claude/toolgate-cli.js";
+import { assertBuilt, runToolgate } from "../claude/toolgate-cli.js";
+import { claudeThroughMcpProxy } from "./claude-mcp-scenario.js";
 
 const FILESYSTEM_SERVER = join(import.meta.dirname, "..", "node_modules", ".bin", "mcp-server-filesystem");
 const ATTEMPTS = 8;
 
 async function scenario() {
-  const workspace = createWorkspace("toolgate-mcp-e2e-");
-  const work = join(workspace.project, "work");
-  workspace.writeFile("work/README.md", "scratch\n");
-  writeFileSync(
-    join(workspace.project, ".mcp.json"),
-    `${JSON.stringify({ mcpServers: { fs: { command: FILESYSTEM_SERVER, args: [work] } } }, null, 2)}\n`,
-  );
-  // Claude Code runs the project's MCP server and lets the model use its tools; toolgate's own rule denies writes
-  workspace.writeProjectSettings({
-    enableAllProjectMcpServers: true,
-    permissions: { allow: ["mcp__fs__write_file", "mcp__fs__read_text_file"] },
-  });
-  workspace.trustProject();
-  writeFileSync(
-    join(workspace.project, "toolgate.config.json"),
-    JSON.stringify({ permissions: { deny: ["mcp__fs__write_file"] } }),
-  );
-  const database = join(workspace.root, "toolgate.db");
-  const env = { TOOLGATE_DB: database, HOME: workspace.home };
-  const install = runToolgate({
-    args: ["install", "mcp-proxy", "--host", "claude-code", "--server", "fs"],
-    cwd: workspace.project,
-    env,
-  });
-  const target = join(work, "out.txt");
-  const fake = await startFakeAnthropic({
-    conversations: {
-      main: Array.from({ length: ATTEMPTS }, () => ({
-        toolUses: [{ name: "mcp__fs__write_file", input: { path: target, content: "generated" } }],
-      })),
+  const setup = await claudeThroughMcpProxy({
+    prefix: "toolgate-mcp-e2e-",
+    server: "fs",
+    entry: (workspace) => {
+      workspace.writeFile("work/README.md", "scratch\n");
+      return { command: FILESYSTEM_SERVER, args: [join(workspace.project, "work")] };
     },
-  });
-  const run = await runClaude({
-    workspace,
-    baseUrl: fake.url,
+    // Claude Code runs the project's MCP server and lets the model use its tools; toolgate's own rule denies writes
+    allow: ["mcp__fs__write_file", "mcp__fs__read_text_file"],
+    deny: "mcp__fs__write_file",
+    toolUses: (workspace) =>
+      Array.from({ length: ATTEMPTS }, () => ({
+        name: "mcp__fs__write_file",
+        input: { path: join(workspace.project, "work", "out.txt"), content: "generated" },
+      })),
     prompt: "Write the output file.",
-    maxTurns: 30,
-    env: { TOOLGATE_DB: database },
-    wrapper: toolgateCommand("run", "--"),
-    timeoutMs: 150_000,
   });
-  return { workspace, env, install, fake, run, target };
+  return { ...setup, target: join(setup.workspace.project, "work", "out.txt") };
 }
 
 describe("Claude Code with an MCP server through toolgate mcp-proxy", () => {
@@ -69,12 +44,10 @@ describe("Claude Code with an MCP server through toolgate mcp-proxy", () => {
   }, 180_000);
 
   afterAll(async () => {
-    removeSnapshot();
     if (process.env["TOOLGATE_E2E_DEBUG"]) {
       console.info(JSON.stringify({ results: result?.fake.toolResults(), stderr: result?.run.stderr }, null, 1));
     }
-    await result?.fake.close();
-    result?.workspace.remove();
+    await result?.close();
   });
 
   it("install rewrote the .mcp.json entry to run the proxy", () => {
