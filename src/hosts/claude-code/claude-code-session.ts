@@ -1,5 +1,6 @@
 import { asRecord, asString, contentText, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
+import { toolUseCalls } from "../common/stream-json.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -94,21 +95,10 @@ async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFa
     if (type === "assistant") {
       if (!Array.isArray(content)) continue;
       const messageId = asString(message?.["id"]);
-      let tokens = messageId !== undefined && messageId === lastMessageId ? 0 : usageTokens(message?.["usage"]);
+      // a message split over several lines carries its usage on each: counted on its first line only
+      const tokens = messageId !== undefined && messageId === lastMessageId ? 0 : usageTokens(message?.["usage"]);
       lastMessageId = messageId;
-      for (const block of content) {
-        const tool = asRecord(block);
-        if (tool?.["type"] !== "tool_use") continue;
-        yield {
-          type: "call",
-          ...base,
-          id: String(tool["id"]),
-          tool: String(tool["name"]),
-          input: tool["input"],
-          tokens,
-        };
-        tokens = 0;
-      }
+      yield* toolUseCalls(content, { base, tokens });
       continue;
     }
     if (typeof content === "string") {

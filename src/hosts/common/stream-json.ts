@@ -69,20 +69,7 @@ export async function* readStreamJson(
     const content = message?.["content"];
     if (!Array.isArray(content)) continue;
     if (type === "assistant") {
-      let tokens = usageTokens(message?.["usage"]);
-      for (const block of content) {
-        const tool = asRecord(block);
-        if (tool?.["type"] !== "tool_use") continue;
-        yield {
-          type: "call",
-          ...base,
-          id: String(tool["id"]),
-          tool: String(tool["name"]),
-          input: tool["input"],
-          tokens,
-        };
-        tokens = 0;
-      }
+      yield* toolUseCalls(content, { base, tokens: usageTokens(message?.["usage"]) });
       continue;
     }
     if (type !== "user") continue;
@@ -110,5 +97,29 @@ export async function* readStreamJson(
       };
     }
     if (!sawResult && userLinesAreTurns) yield { type: "turn", ...base };
+  }
+}
+
+/**
+ * The `call` facts of a Claude-shaped message's `tool_use` blocks, in order; the message's tokens are counted once,
+ * on its first call. Claude Code's session files and every stream-json reader read calls this way.
+ */
+export function* toolUseCalls(
+  content: readonly unknown[],
+  options: { base: { sessionId: string; at: number; agentId?: string }; tokens: number },
+): Generator<ReaderFact> {
+  let tokens = options.tokens;
+  for (const block of content) {
+    const tool = asRecord(block);
+    if (tool?.["type"] !== "tool_use") continue;
+    yield {
+      type: "call",
+      ...options.base,
+      id: String(tool["id"]),
+      tool: String(tool["name"]),
+      input: tool["input"],
+      tokens,
+    };
+    tokens = 0;
   }
 }
