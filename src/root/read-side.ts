@@ -40,8 +40,8 @@ export interface ReadSide {
 
 /** Loads the config once and returns the read side's openers. Throws the config's CONFIG_* errors. */
 export function openReadSide(options: ReadSideOptions): ReadSide {
-  const env = { ...options.env };
-  return readSideOf(loadConfig({ cwd: options.cwd, env, homeDir: options.homeDir }).config, env);
+  const { config } = loadConfig({ cwd: options.cwd, env: { ...options.env }, homeDir: options.homeDir });
+  return readSideOf(config, options.env);
 }
 
 /** The read side's openers over a config already loaded (by `loadToolgateSetup`, say) and its environment. */

@@ -139,16 +139,19 @@ export async function handleClaudeHook(input: ClaudeHookInput, context: ClaudeHo
         reconcile: () => reconcileTranscript({ context, path: input.agent_transcript_path, agentId: input.agent_id }),
       });
       return PASS;
+    case "SubagentStart":
+      await lifecycleEvent(context.session, {
+        name: input.hook_event_name,
+        agentId: input.agent_id,
+        agentType: input.agent_type,
+      });
+      return PASS;
     case "UserPromptSubmit":
     case "SessionStart":
-    case "SubagentStart":
     case "Stop":
     case "SessionEnd":
       await lifecycleEvent(context.session, {
         name: input.hook_event_name,
-        ...("agent_id" in input && input.hook_event_name === "SubagentStart"
-          ? { agentId: input.agent_id, agentType: input.agent_type }
-          : {}),
         reconcile: () => reconcileTranscript({ context, path: input.transcript_path }),
       });
       return PASS;
