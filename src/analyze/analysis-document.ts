@@ -18,6 +18,7 @@ export function analysisDocument(options: {
     deniedBySource: {},
     deniedByTool: [],
     loops: 0,
+    sessionsWithLoops: 0,
     wastedCalls: 0,
     wastedTokens: null,
     savedCalls: 0,
@@ -30,6 +31,7 @@ export function analysisDocument(options: {
     }
     totals.deniedByTool = mergeDeniedTools([totals.deniedByTool, session.deniedByTool]);
     totals.loops += session.loops.length;
+    if (session.loops.length > 0) totals.sessionsWithLoops += 1;
     totals.wastedCalls += session.wastedCalls;
     if (session.wastedTokens !== null) totals.wastedTokens = (totals.wastedTokens ?? 0) + session.wastedTokens;
     totals.savedCalls += session.savedCalls;

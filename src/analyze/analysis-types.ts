@@ -1,4 +1,5 @@
 import type { DenialSource } from "../core/events.js";
+import type { LoopFinder, SessionStatus } from "../core/figures.js";
 import type { ToolFamily } from "../core/tool-families.js";
 import type { AnalyzeHost } from "../hosts/common/reader-event.js";
 
@@ -26,6 +27,8 @@ export type LoopKind = "identical-call" | "cycle" | "same-error" | "retry-after-
 
 export interface AnalyzedLoop {
   kind: LoopKind;
+  /** `host`: seen in the transcript (every loop analyze finds); `toolgate`: a verdict toolgate recorded */
+  by: LoopFinder;
   /** the host's tool name */
   tool: string;
   canonicalTool: string;
@@ -83,6 +86,8 @@ export interface SessionAnalysis {
   /** tokens of the model requests that produced the wasted calls; null when the transcript has no usage */
   wastedTokens: number | null;
   savedCalls: number;
+  /** what happened in the run (core/figures.ts): `looped` when it has a loop, else `clean` */
+  status: SessionStatus;
   /** where toolgate would first have stopped the run or escalated; null when it would not have */
   stoppedAt: StopPoint | null;
   suggestedRules: SuggestedAllowRule[];
@@ -97,6 +102,8 @@ export interface AnalysisTotals {
   /** denials per canonical tool over every session (one `shell` row across hosts), most first */
   deniedByTool: DeniedTool[];
   loops: number;
+  /** sessions with one loop or more */
+  sessionsWithLoops: number;
   wastedCalls: number;
   wastedTokens: number | null;
   savedCalls: number;

@@ -78,7 +78,9 @@ describe("stubborn session: exactly the denials and retries the script made", ()
     expect(session.denialCount).toBe(3);
     expect(session.deniedBySource).toEqual({ rule: 3 });
     expect(session.denials.map((denial) => denial.tool)).toEqual([shell, shell, shell]);
-    expect(session.loops).toEqual([{ kind: "retry-after-denial", tool: shell, canonicalTool: "shell", calls: 2 }]);
+    expect(session.loops).toEqual([
+      { kind: "retry-after-denial", by: "host", tool: shell, canonicalTool: "shell", calls: 2 },
+    ]);
     expect(session.wastedCalls).toBe(2);
     // shell threshold 2, headless abort: toolgate stops at the 2nd denial, so the 3rd call is saved
     expect(session.stoppedAt).toMatchObject({ call: 2, tool: shell, action: "abort" });
@@ -134,7 +136,9 @@ describe("Claude Code subagent (recorded): the subagent file joins its parent se
     expect(session?.toolCalls).toBe(3);
     expect(session?.denialCount).toBe(2);
     expect(session?.denials.every((denial) => denial.tool === "Bash" && denial.agentId !== undefined)).toBe(true);
-    expect(session?.loops).toEqual([{ kind: "retry-after-denial", tool: "Bash", canonicalTool: "shell", calls: 1 }]);
+    expect(session?.loops).toEqual([
+      { kind: "retry-after-denial", by: "host", tool: "Bash", canonicalTool: "shell", calls: 1 },
+    ]);
   });
 });
 

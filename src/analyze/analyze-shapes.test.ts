@@ -43,9 +43,9 @@ describe("loop kinds", () => {
     expect(session?.deniedBySource).toEqual({ rule: 1, headless: 6 });
     expect(session?.loops).toEqual(
       expect.arrayContaining([
-        { kind: "intent-switch", tool: "Bash", canonicalTool: "shell", calls: 1, after: "Write" },
-        { kind: "identical-call", tool: "WebFetch", canonicalTool: "web_fetch", calls: 5 },
-        { kind: "retry-after-denial", tool: "WebFetch", canonicalTool: "web_fetch", calls: 4 },
+        { kind: "intent-switch", by: "host", tool: "Bash", canonicalTool: "shell", calls: 1, after: "Write" },
+        { kind: "identical-call", by: "host", tool: "WebFetch", canonicalTool: "web_fetch", calls: 5 },
+        { kind: "retry-after-denial", by: "host", tool: "WebFetch", canonicalTool: "web_fetch", calls: 4 },
       ]),
     );
     expect(session?.denials.map((denial) => denial.tool)).toContain("Write");

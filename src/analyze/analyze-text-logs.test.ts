@@ -40,7 +40,9 @@ describe("text logs that show the calls and their denials", () => {
     expect(session?.format).toBe(format);
     expect(session?.toolCalls).toBe(3);
     expect(session?.deniedBySource).toEqual({ rule: 3 });
-    expect(session?.loops).toEqual([{ kind: "retry-after-denial", tool: shell, canonicalTool: "shell", calls: 2 }]);
+    expect(session?.loops).toEqual([
+      { kind: "retry-after-denial", by: "host", tool: shell, canonicalTool: "shell", calls: 2 },
+    ]);
     expect(session?.wastedCalls).toBe(2);
     expect(session?.savedCalls).toBe(1);
   });

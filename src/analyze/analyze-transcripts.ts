@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
 import type { CompiledConfig } from "../core/config.js";
+import { hash53 } from "../core/hash.js";
 import type { DenialRecord } from "../core/records.js";
 import { readLines } from "../hosts/common/read-lines.js";
 import type { AnalyzeHost, ReaderSource } from "../hosts/common/reader-event.js";
@@ -83,7 +84,9 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
     const source: ReaderSource = {
       file,
       fallbackAt: stat.mtimeMs,
-      fallbackSessionId: basename(file).replace(/\.[^.]+$/, ""),
+      // a log that names no session is one session per file: two `run.log` files in two folders are two sessions
+      // (the store keys sessions by id alone), so the id carries a hash of the file's path
+      fallbackSessionId: `${basename(file).replace(/\.[^.]+$/, "")}-${hash53(resolve(file)).slice(0, 8)}`,
       skip: () => {
         skippedLines += 1;
       },
@@ -113,12 +116,28 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
     done += stat.size;
     options.onProgress?.(done, total);
   }
-  const sessions: AnalyzedSession[] = [];
+  // one session read from two formats (a chat file and its stream-json log) is one session: the fuller reading
+  // (more tool calls, then more denials, then the first read) counts, the other file is listed as skipped
+  const byId = new Map<string, AnalyzedSession>();
   for (const replay of replays.values()) {
     if (options.since !== undefined && replay.lastEventAt < options.since) continue;
     const analysis = replay.finish();
-    sessions.push({ analysis, records: replay.records });
+    const candidate = { analysis, records: replay.records };
+    const id = `${analysis.host} ${analysis.sessionId}`;
+    const known = byId.get(id);
+    if (known === undefined) {
+      byId.set(id, candidate);
+      continue;
+    }
+    const fuller = analysis.toolCalls - known.analysis.toolCalls || analysis.denialCount - known.analysis.denialCount;
+    const [kept, dropped] = fuller > 0 ? [candidate, known] : [known, candidate];
+    byId.set(id, kept);
+    skippedFiles.push({
+      file: dropped.analysis.file,
+      reason: `the same ${analysis.host} session ${analysis.sessionId} as ${kept.analysis.file} (${kept.analysis.format}), counted once`,
+    });
   }
+  const sessions = [...byId.values()];
   sessions.sort(
     (a, b) =>
       a.analysis.startedAt.localeCompare(b.analysis.startedAt) ||

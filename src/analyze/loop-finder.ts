@@ -5,8 +5,8 @@ import type { AuditEvent } from "../core/records.js";
 import { canonicalTool } from "../core/tool-families.js";
 import type { AnalyzedLoop as AnalyzedLoopWithIdentity, LoopKind } from "./analysis-types.js";
 
-/** a loop as found; the replay adds its canonical tool */
-type AnalyzedLoop = Omit<AnalyzedLoopWithIdentity, "canonicalTool">;
+/** a loop as found; the replay adds its canonical tool and who found it */
+type AnalyzedLoop = Omit<AnalyzedLoopWithIdentity, "canonicalTool" | "by">;
 
 import { callTargets, sameTarget } from "./call-targets.js";
 

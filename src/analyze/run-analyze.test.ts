@@ -1,6 +1,6 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { openStore } from "../store/open-store.js";
 import { runAnalyze } from "./run-analyze.js";
@@ -93,8 +93,14 @@ describe("toolgate analyze", () => {
         "suggestedRules",
       ]),
     );
-    // stream, session, -o json log and plain text log of each; the legitimate text log shows no call (unrecognized)
-    expect(document.totals).toMatchObject({ files: 7, sessions: 7, denials: 12, savedCalls: 4 });
+    // stream, session, -o json log and plain text log of each; the legitimate text log shows no call (unrecognized).
+    // A session read as its session file and its stream-json log is one session (issue 26: "12 of 12 across 4
+    // sessions" on stdout, "9 denials in 3 sessions" from the store): counted once, the other file listed as skipped
+    expect(document.totals).toMatchObject({ files: 7, sessions: 5, denials: 9, savedCalls: 3 });
+    expect(document.skippedFiles.map((skipped: { file: string }) => basename(skipped.file)).sort()).toEqual([
+      "legitimate.stream.jsonl",
+      "stubborn.stream.jsonl",
+    ]);
     expect(document.unrecognizedFiles).toEqual([join(fixtures, "gemini/legitimate.text.log")]);
   });
 

@@ -1,5 +1,5 @@
 import type { DenialRecord } from "../core/records.js";
-import type { Store } from "../store/ports.js";
+import type { KeyedAuditEvent, Store } from "../store/ports.js";
 import type { AnalyzedSession } from "./analyze-transcripts.js";
 
 /**
@@ -17,6 +17,7 @@ export async function saveAnalysis(options: {
   // the same run read from two formats (a session file and its stream-json log) is stored once
   const seen = new Set<string>();
   for (const session of options.sessions) {
+    await options.store.denials.appendEvents(figureEvents(session, seen));
     if (session.records.length === 0) continue;
     const records: DenialRecord[] = [];
     for (const record of session.records) {
@@ -33,4 +34,49 @@ export async function saveAnalysis(options: {
     offered += records.length;
   }
   return offered;
+}
+
+/**
+ * The figures a transcript shows that denial records alone do not (core/figures.ts): each loop analyze found, as a
+ * `loop.detected` event marked `by: "host"`, and the wasted calls and tokens in a `session.summary` event. Keyed,
+ * so analysing the same file again stores nothing twice; a session read from two formats is stored once.
+ */
+function figureEvents(session: AnalyzedSession, seen: Set<string>): KeyedAuditEvent[] {
+  const { analysis } = session;
+  const id = `toolgate analyze ${analysis.host} ${analysis.sessionId}`;
+  if (seen.has(id) || (analysis.loops.length === 0 && analysis.wastedCalls === 0 && session.records.length === 0))
+    return [];
+  seen.add(id);
+  const at = Date.parse(analysis.endedAt);
+  const origin = { origin: "toolgate analyze", format: analysis.format };
+  const events: KeyedAuditEvent[] = analysis.loops.map((loop) => ({
+    kind: "loop.detected",
+    sessionId: analysis.sessionId,
+    turn: 0,
+    at,
+    tool: loop.tool,
+    detail: {
+      kind: loop.kind,
+      by: "host",
+      calls: loop.calls,
+      ...(loop.after === undefined ? {} : { after: loop.after }),
+      ...origin,
+    },
+    eventKey: `${id} loop ${loop.kind} ${loop.tool} ${loop.after ?? ""}`,
+  }));
+  events.push({
+    kind: "session.summary",
+    sessionId: analysis.sessionId,
+    turn: 0,
+    at,
+    detail: {
+      wastedCalls: analysis.wastedCalls,
+      wastedTokens: analysis.wastedTokens,
+      toolCalls: analysis.toolCalls,
+      permissionDenialCount: analysis.denialCount,
+      ...origin,
+    },
+    eventKey: `${id} summary`,
+  });
+  return events;
 }

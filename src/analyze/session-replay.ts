@@ -1,6 +1,7 @@
 import type { CompiledConfig } from "../core/config.js";
 import type { Effect } from "../core/effects.js";
 import type { DenialSource, ToolCall, ToolgateEvent } from "../core/events.js";
+import { type DeniedCall, sessionLoops, sessionStatus } from "../core/figures.js";
 import { initialState } from "../core/initial-state.js";
 import type { DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
@@ -9,7 +10,7 @@ import { canonicalTool, toolIdentity } from "../core/tool-families.js";
 import type { HostDenialTable } from "../detect/denial-text-rule.js";
 import type { AnalyzeHost, CallFact, ReaderFact, ResultFact } from "../hosts/common/reader-event.js";
 import { rankDeniedTools } from "./analysis-document.js";
-import type { AnalyzedDenial, SessionAnalysis, StopPoint } from "./analysis-types.js";
+import type { AnalyzedDenial, LoopKind, SessionAnalysis, StopPoint } from "./analysis-types.js";
 import { callTargets } from "./call-targets.js";
 import { classifyResult } from "./classify-result.js";
 import { LoopFinder } from "./loop-finder.js";
@@ -67,6 +68,8 @@ export class SessionReplay {
   /** canonical tool -> its denials and the host names seen (bounded by the distinct tools a host offers) */
   private readonly byTool = new Map<string, { count: number; hostTools: Set<string> }>();
   private readonly wasted = new WastedCalls();
+  /** denials per distinct call (agent, tool, signature): repeated denials are loops (core/figures.ts) */
+  private readonly deniedCalls = new Map<string, DeniedCall>();
   private readonly rules: RuleSuggestions;
   private readonly loops: LoopFinder;
   private saved = 0;
@@ -146,7 +149,10 @@ export class SessionReplay {
     this.toolCalls += 1;
     const tokens = fact.tokens ?? 0;
     if (fact.tokens !== undefined) this.sawUsage = true;
-    const { call, targets } = this.describe(fact.tool, fact.opaque ? {} : fact.input, fact.id);
+    const described = this.describe(fact.tool, fact.opaque ? {} : fact.input, fact.id);
+    // a call whose input the log does not show is known by its id alone: two of them are not the same call
+    const call = fact.opaque ? { ...described.call, signature: `opaque ${fact.id}` } : described.call;
+    const { targets } = described;
     this.pending.set(fact.id, {
       call,
       targets,
@@ -258,6 +264,12 @@ export class SessionReplay {
     const { call, source } = options;
     const ports = this.options.config.ports;
     this.denialCount += 1;
+    if (!options.opaque && call.signature !== undefined) {
+      const key = `${options.agentId ?? ""}\u0000${call.tool}\u0000${call.signature}`;
+      const known = this.deniedCalls.get(key) ?? { tool: call.tool, signature: call.signature, count: 0 };
+      known.count += 1;
+      this.deniedCalls.set(key, known);
+    }
     this.bySource[source] = (this.bySource[source] ?? 0) + 1;
     const identity = toolIdentity(call.tool);
     const byTool = this.byTool.get(identity.canonical) ?? { count: 0, hostTools: new Set<string>() };
@@ -328,7 +340,21 @@ export class SessionReplay {
 
   finish(): SessionAnalysis {
     const wasted = this.wasted.totals();
-    const loops = this.loops.loops().map((loop) => ({ ...loop, canonicalTool: canonicalTool(loop.tool) }));
+    // the loops the transcript shows and the calls denied again and again, one per kind and tool (core/figures.ts)
+    const loops = sessionLoops({
+      events: this.loops.loops().map((loop) => ({
+        kind: "loop.detected",
+        tool: loop.tool,
+        at: this.lastAt,
+        detail: {
+          kind: loop.kind,
+          by: "host",
+          calls: loop.calls,
+          ...(loop.after === undefined ? {} : { after: loop.after }),
+        },
+      })),
+      deniedCalls: [...this.deniedCalls.values()],
+    }).map((loop) => ({ ...loop, kind: loop.kind as LoopKind, canonicalTool: canonicalTool(loop.tool) }));
     const first = Number.isFinite(this.firstAt) ? this.firstAt : this.lastAt;
     return {
       file: this.options.file,
@@ -349,6 +375,8 @@ export class SessionReplay {
       wastedCalls: wasted.calls,
       wastedTokens: this.sawUsage ? wasted.tokens : null,
       savedCalls: this.saved,
+      // what happened in the run: toolgate did not run there, so no abort or escalation of its own
+      status: sessionStatus({ events: [], loops: loops.length }),
       stoppedAt: this.stoppedAt,
       suggestedRules: this.rules.list(),
     };

@@ -27,6 +27,7 @@ const denial = (toolUseId: string, seq: number): PermissionDeniedPayload => ({
   labels: {},
   tool_input: { command: "rm -rf build" },
   seq,
+  saved_call: false,
 });
 
 describe("hook delivery is at least once, and every payload says which delivery it repeats", () => {

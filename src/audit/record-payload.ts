@@ -1,3 +1,4 @@
+import { isSavedCall } from "../core/figures.js";
 import { type AuditEvent, type DenialRecord, withToolIdentity } from "../core/records.js";
 import type { ToolFamily } from "../core/tool-families.js";
 
@@ -30,6 +31,8 @@ export interface PermissionDeniedPayload {
   tool_input: unknown;
   /** the record's position in the session's denial count (with session_id, a unique key) */
   seq: number;
+  /** toolgate refused the call itself after a loop verdict or an abort: a saved call (core/figures.ts) */
+  saved_call: boolean;
 }
 
 export interface AuditEventPayload {
@@ -68,6 +71,7 @@ export function denialPayload(denial: DenialRecord): PermissionDeniedPayload {
     labels: record.labels ?? {},
     tool_input: record.input,
     seq: record.seq,
+    saved_call: isSavedCall(record.source),
   };
 }
 

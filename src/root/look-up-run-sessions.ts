@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { FIGURE_EVENT_KINDS } from "../core/figures.js";
 import type { AuditEvent, DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import type { Store } from "../store/ports.js";
@@ -16,10 +17,12 @@ export async function lookUpRunSessions(
   options: { env?: Record<string, string | undefined> } = {},
 ): Promise<{
   records: DenialRecord[];
+  /** the sessions' events the figures read (core/figures.ts: loop verdicts, aborts, escalations, grants) */
+  events: AuditEvent[];
   aborted?: { reason: string };
   sessions: number;
 }> {
-  if (sessionIds.length === 0) return { records: [], sessions: 0 };
+  if (sessionIds.length === 0) return { records: [], events: [], sessions: 0 };
   const env = options.env ?? process.env;
   const [{ resolveStoreLocation, defaultStateDirectory }, { spoolDirectoryFor }, { openDrainedStore }, files] =
     await Promise.all([
@@ -30,7 +33,7 @@ export async function lookUpRunSessions(
     ]);
   const home = env.HOME?.trim() ? env.HOME : undefined;
   const location = resolveStoreLocation({ env, ...(home ? { home } : {}) });
-  if (location.engine === "memory") return { records: [], sessions: sessionIds.length };
+  if (location.engine === "memory") return { records: [], events: [], sessions: sessionIds.length };
   const stateFiles = files.createFileSessionStateStore<SessionState>({
     directory: defaultStateDirectory(home ? { home } : {}),
   });
@@ -47,8 +50,17 @@ export async function lookUpRunSessions(
   }
   try {
     const records: DenialRecord[] = [];
+    const figureEvents: AuditEvent[] = [];
     let aborted: { reason: string } | undefined;
     for (const sessionId of sessionIds) {
+      figureEvents.push(
+        ...(store
+          ? await store.denials.queryEvents({ sessionId, kinds: FIGURE_EVENT_KINDS })
+          : (spooled?.events ?? []).filter(
+              (event) =>
+                event.sessionId === sessionId && (FIGURE_EVENT_KINDS as readonly string[]).includes(event.kind),
+            )),
+      );
       records.push(
         ...(store
           ? await store.denials.query({ sessionId })
@@ -66,7 +78,12 @@ export async function lookUpRunSessions(
         typeof detail.error === "string" ? detail.error : `aborted at ${state.aborted.tool}: ${state.aborted.reason}`;
       aborted = { reason };
     }
-    return { records, sessions: sessionIds.length, ...(aborted === undefined ? {} : { aborted }) };
+    return {
+      records,
+      events: figureEvents,
+      sessions: sessionIds.length,
+      ...(aborted === undefined ? {} : { aborted }),
+    };
   } finally {
     await store?.close();
   }

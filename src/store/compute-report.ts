@@ -1,7 +1,9 @@
+import { factsFromRecords } from "../core/figures.js";
 import { type AuditEvent, type DenialRecord, withToolIdentity } from "../core/records.js";
 import { canonicalTool } from "../core/tool-families.js";
 import type { CountBySignature, DenialQuery, DenialReport, ReportQuery } from "./ports.js";
 import { rankPatterns, type SignatureFacts } from "./rank-patterns.js";
+import { reportFigures } from "./report-figures.js";
 
 /**
  * The reference semantics of `DenialStore.report`, over plain arrays. The memory store uses it directly; the SQL
@@ -57,18 +59,19 @@ export function computeReport(options: {
       denyRule,
     });
   }
-  const incidents = new Map<string, { loops: number; aborts: number }>();
-  for (const event of options.events) {
-    if (event.kind !== "loop.detected" && event.kind !== "run.aborted") continue;
-    if (!matchesQuery(event, { ...query, tool: undefined })) continue;
-    const entry = incidents.get(event.sessionId) ?? { loops: 0, aborts: 0 };
-    if (event.kind === "loop.detected") entry.loops += 1;
-    else entry.aborts += 1;
-    incidents.set(event.sessionId, entry);
-  }
-  const denialsBySession = new Map<string, number>();
-  for (const record of records)
-    denialsBySession.set(record.sessionId, (denialsBySession.get(record.sessionId) ?? 0) + 1);
+  // loops, waste and status as core/figures.ts defines them: the events of the window (of the sessions with a
+  // matching denial when a tool filter narrows the denials)
+  const { figures, incidents } = reportFigures(
+    factsFromRecords({
+      records,
+      events: options.events.filter(
+        (event) =>
+          matchesQuery(event, { ...query, tool: undefined }) &&
+          (query.tool === undefined || sessions.has(event.sessionId)),
+      ),
+    }),
+    { top },
+  );
   return {
     total: records.length,
     sessions: sessions.size,
@@ -84,10 +87,8 @@ export function computeReport(options: {
       variants: pattern.variants.map((fact) => signatures.get(fact.signature) as CountBySignature),
     })),
     perDay: [...days].map(([day, count]) => ({ day, count })).sort((a, b) => compare(a.day, b.day)),
-    incidents: [...incidents]
-      .map(([sessionId, entry]) => ({ sessionId, ...entry, denials: denialsBySession.get(sessionId) ?? 0 }))
-      .sort((a, b) => b.loops + b.aborts - (a.loops + a.aborts) || compare(a.sessionId, b.sessionId))
-      .slice(0, top),
+    incidents,
+    figures,
   };
 }
 

@@ -30,6 +30,10 @@ export function formatReport(options: {
     out.push("", "No denials recorded in this window.");
     return `${out.join("\n")}\n`;
   }
+  const { figures } = report;
+  out.push(
+    `Loops ${figures.loops} in ${plural(figures.sessionsWithLoops, "session", "sessions")}; wasted calls ${figures.wastedCalls}${figures.wastedTokens === null ? "" : ` (${figures.wastedTokens} tokens)`}; calls toolgate saved ${figures.savedCalls}`,
+  );
   const width = (values: string[]) => Math.min(48, Math.max(4, ...values.map((value) => value.length)));
   out.push("", "Top tools");
   // one row per canonical tool across hosts, with the host names behind it: `shell (Bash, exec_command)`
@@ -41,10 +45,10 @@ export function formatReport(options: {
   const rules = new Map(options.suggestions.map((row) => [`${row.tool}\u0000${row.signature}`, row.rule]));
   const suggest = options.suggest ?? suggestRule;
   for (const row of report.topPatterns) out.push(...patternLines({ row, rules, suggest }));
-  out.push("", "Sessions with loops or aborts");
+  out.push("", "Sessions with loops, aborts or blocked calls");
   if (report.incidents.length === 0) out.push("  none");
   for (const row of report.incidents)
-    out.push(`  ${row.sessionId}  loops ${row.loops}  aborts ${row.aborts}  denials ${row.denials}`);
+    out.push(`  ${row.sessionId}  ${row.status}  loops ${row.loops}  aborts ${row.aborts}  denials ${row.denials}`);
   out.push("", "Denials per day (UTC)");
   const most = Math.max(...report.perDay.map((row) => row.count));
   for (const row of report.perDay) {

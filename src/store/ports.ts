@@ -1,3 +1,4 @@
+import type { Figures, SessionStatus } from "../core/figures.js";
 import type { AuditEvent, DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import type { ToolFamily } from "../core/tool-families.js";
@@ -95,9 +96,11 @@ export interface CountByDay {
 
 export interface SessionIncident {
   sessionId: string;
+  /** loops as core/figures.ts counts them (toolgate's verdicts and the host's repeated denials alike) */
   loops: number;
   aborts: number;
   denials: number;
+  status: SessionStatus;
 }
 
 export interface DenialReport {
@@ -108,8 +111,10 @@ export interface DenialReport {
   /** patterns ranked by denials, each with its variants and the deny rules that denied them */
   topPatterns: CountByPattern[];
   perDay: CountByDay[];
-  /** sessions that had a loop verdict or an abort in the window, most incidents first */
+  /** sessions whose status (core/figures.ts) is not clean: loops, aborts, blocked calls; most incidents first */
   incidents: SessionIncident[];
+  /** the figures of core/figures.ts over the window: loops, wasted and saved calls, sessions per status */
+  figures: Figures;
 }
 
 /**

@@ -30,5 +30,3 @@ export function whereClause(options: {
   if (options.extra?.afterId !== undefined) add("id > ?", options.extra.afterId);
   return { sql: parts.length === 0 ? "" : `WHERE ${parts.join(" AND ")}`, params };
 }
-
-export const INCIDENT_KINDS = ["loop.detected", "run.aborted"] as const;

@@ -1,9 +1,10 @@
 import { canonicalTool } from "../core/tool-families.js";
 import { compare } from "./compute-report.js";
 import type { JsonDecoder } from "./denial-row.js";
+import { queryFigureFacts } from "./figure-facts-sql.js";
 import type { CountBySignature, DenialReport, ReportQuery } from "./ports.js";
 import { rankPatterns, type SignatureFacts } from "./rank-patterns.js";
-import { INCIDENT_KINDS } from "./report-sql.js";
+import { reportFigures } from "./report-figures.js";
 import { splitReportWindow } from "./report-window.js";
 
 type Row = Record<string, unknown>;
@@ -176,37 +177,26 @@ export async function sqlReport(options: {
     variants: pattern.variants.map(toRow),
   }));
 
-  const eventConditions = conditions([
-    ["at >= ?", query.since],
-    ["at < ?", query.until],
-    ["session_id = ?", query.sessionId],
-  ]);
-  const kindStart = eventConditions.params.length;
-  const eventRows = await all(
-    `SELECT session_id, kind, count(*) AS n FROM audit_events ${eventConditions.where ? `${eventConditions.where} AND` : "WHERE"} kind IN (${placeholder(kindStart + 1)}, ${placeholder(kindStart + 2)}) GROUP BY session_id, kind`,
-    [...eventConditions.params, ...INCIDENT_KINDS],
-  );
-  const incidentCounts = new Map<string, { loops: number; aborts: number }>();
-  for (const row of eventRows) {
-    const entry = incidentCounts.get(String(row.session_id)) ?? { loops: 0, aborts: 0 };
-    if (row.kind === "loop.detected") entry.loops += Number(row.n);
-    else entry.aborts += Number(row.n);
-    incidentCounts.set(String(row.session_id), entry);
-  }
-  const topIncidents = [...incidentCounts]
-    .sort((a, b) => b[1].loops + b[1].aborts - (a[1].loops + a[1].aborts) || compare(a[0], b[0]))
-    .slice(0, top);
-  const incidents = await Promise.all(
-    topIncidents.map(async ([sessionId, entry]) => {
-      const { where, params } = conditions([
-        ["session_id = ?", sessionId],
+  // loops, waste and status as core/figures.ts defines them, from the raw rows of the window
+  const { figures, incidents } = reportFigures(
+    await queryFigureFacts({
+      all,
+      placeholder,
+      decodeJson: options.decodeJson,
+      denials: conditions([
         ["at >= ?", query.since],
         ["at < ?", query.until],
+        ["session_id = ?", query.sessionId],
         ["canonical_tool = ?", tool],
-      ]);
-      const [row] = await all(`SELECT count(*) AS n FROM denials ${where}`, params);
-      return { sessionId, ...entry, denials: Number(row?.n ?? 0) };
+      ]),
+      events: conditions([
+        ["at >= ?", query.since],
+        ["at < ?", query.until],
+        ["session_id = ?", query.sessionId],
+      ]),
+      eventsOfDeniedSessionsOnly: tool !== undefined,
     }),
+    { top },
   );
 
   return {
@@ -220,5 +210,6 @@ export async function sqlReport(options: {
     topPatterns,
     perDay: [...days].map(([day, count]) => ({ day, count })).sort((a, b) => compare(a.day, b.day)),
     incidents,
+    figures,
   };
 }

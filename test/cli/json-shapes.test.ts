@@ -87,6 +87,7 @@ describe("--json shapes", () => {
           "topPatterns",
           "perDay",
           "incidents",
+          "figures",
           "suggestedRules",
           "warnings",
         ]),

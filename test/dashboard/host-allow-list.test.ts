@@ -1,5 +1,6 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { totalFigures } from "../../src/core/figures.js";
 import { serveDashboard } from "../../src/dashboard/server/serve-dashboard.js";
 import type { SqlReader } from "../../src/dashboard/server/sql-reader.js";
 
@@ -18,6 +19,7 @@ const emptyReport = {
   topPatterns: [],
   perDay: [],
   incidents: [],
+  figures: totalFigures([]),
 };
 
 /** a GET with the Host header given, which fetch() does not let a caller set */

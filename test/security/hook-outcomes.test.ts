@@ -34,6 +34,7 @@ const payload: PermissionDeniedPayload = {
   labels: {},
   tool_input: { command: "ls" },
   seq: 1,
+  saved_call: false,
 };
 
 async function outcomesOf(hook: { command?: string; url?: string }): Promise<HookOutcome[]> {

@@ -59,7 +59,7 @@ describe("toolgate report / tail / scrub / prune", () => {
     for (const heading of [
       "Top tools",
       "Most-denied patterns",
-      "Sessions with loops or aborts",
+      "Sessions with loops, aborts or blocked calls",
       "Denials per day (UTC)",
     ])
       expect(result.stdout).toContain(heading);

@@ -162,6 +162,43 @@ export function runStoreContract(options: { name: string; create: () => Promise<
         expect(full.incidents.map((incident) => incident.sessionId)).toEqual(["s2", "s3"]);
       });
 
+      it("counts loops, waste and status as core/figures.ts defines them (issue 26 item 1)", async () => {
+        // 8 identical denied calls and no verdict: a loop all the same; a verdict at two levels: one loop
+        const repeated = Array.from({ length: 8 }, (_, index) =>
+          makeRecord({ seq: index + 1, sessionId: "host-loop", signature: "sig-sh", pattern: "sh" }),
+        );
+        const verdicts = [1, 2].map((seq) =>
+          makeRecord({ seq, sessionId: "verdict", source: seq === 2 ? "loop" : "rule" }),
+        );
+        const at = repeated[0]!.at;
+        await store.denials.append([...repeated, ...verdicts]);
+        await store.denials.appendEvents(
+          ["observe", "steer"].map((level, index) => ({
+            kind: "loop.detected" as const,
+            sessionId: "verdict",
+            turn: 1,
+            at: at + index,
+            tool: "Bash",
+            detail: { kind: "identical-call", repeats: 3 + index, level },
+          })),
+        );
+        const report = await store.denials.report();
+        expect(report.figures).toEqual({
+          sessions: 2,
+          denials: 10,
+          loops: 2,
+          sessionsWithLoops: 2,
+          wastedCalls: 8,
+          wastedTokens: null,
+          savedCalls: 1,
+          status: { clean: 0, looped: 2, aborted: 0, "blocked-required-call": 0 },
+        });
+        expect(report.incidents).toEqual([
+          { sessionId: "host-loop", loops: 1, aborts: 0, denials: 8, status: "looped" },
+          { sessionId: "verdict", loops: 1, aborts: 0, denials: 2, status: "looped" },
+        ]);
+      });
+
       it("scrubs stored rows with the current redaction and reports how many changed", async () => {
         await store.denials.append([
           makeRecord({ seq: 1, inputSummary: "curl -H 'token: sk-live-123'", input: { command: "sk-live-123" } }),

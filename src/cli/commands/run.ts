@@ -126,7 +126,7 @@ passed on untouched: toolgate never reads its flags.`,
     // the denials the host's stream does not show, from the host's own session files
     await addRunDenials({ stream: run.stream, env: process.env });
     const sessionIds = [...new Set([...noted, ...(run.stream?.sessionId === undefined ? [] : [run.stream.sessionId])])];
-    let session: Awaited<ReturnType<typeof lookUpRunSessions>> = { records: [], sessions: 0 };
+    let session: Awaited<ReturnType<typeof lookUpRunSessions>> = { records: [], events: [], sessions: 0 };
     try {
       session = await lookUpRunSessions(sessionIds);
     } catch (error) {
@@ -139,6 +139,7 @@ passed on untouched: toolgate never reads its flags.`,
       agentExitCode: run.exitCode,
       stream: run.stream,
       records: session.records,
+      events: session.events,
       ...(session.aborted !== undefined
         ? { aborted: session.aborted }
         : run.stopped === undefined

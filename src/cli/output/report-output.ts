@@ -43,7 +43,10 @@ export function reportDocument(options: {
       loops: row.loops,
       aborts: row.aborts,
       denials: row.denials,
+      status: row.status,
     })),
+    // loops, wasted and saved calls, sessions per status: core/figures.ts, the dashboard's and analyze's definition
+    figures: { ...report.figures, status: { ...report.figures.status } },
     suggestedRules: options.suggestions.map((row) => ({
       tool: row.tool,
       signature: row.signature,

@@ -93,6 +93,7 @@ describe("decideRunOutcome", () => {
     const lines = formatRunReport(outcome).split("\n");
     expect(lines).toEqual([
       "toolgate run: 6 denied calls.",
+      "  loops 0, wasted calls 3, calls toolgate saved 0; session: clean",
       "  by tool: Bash 6",
       "  4x Bash rm (3 variants)",
       "      Bash(rm:*) denied 2: a deny rule wins over any allow rule, so narrow or remove Bash(rm:*) to let these calls run",

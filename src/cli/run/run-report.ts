@@ -1,10 +1,13 @@
-import type { DenialRecord } from "../../core/records.js";
+import { type Figures, factsFromRecords, SESSION_STATUSES, sessionFigures, totalFigures } from "../../core/figures.js";
+import type { AuditEvent, DenialRecord } from "../../core/records.js";
 import type { HostStreamSummary } from "../../hosts/common/host-stream.js";
 import { EXIT } from "../exit-codes.js";
 
 /** One denied call for the report, already redacted. */
 export interface ReportedDenial {
   toolUseId: string;
+  /** the session it was denied in (the stream's session for a denial only the stream showed) */
+  sessionId: string;
   tool: string;
   /** redacted one-line summary of the input */
   summary: string;
@@ -24,6 +27,8 @@ export interface RunOutcome {
   denials: ReportedDenial[];
   /** the abort error toolgate recorded, when it aborted the run */
   abortReason?: string;
+  /** loops, wasted and saved calls, status of the run's sessions (core/figures.ts) */
+  figures: Figures;
 }
 
 export type FailOn = "any" | "abort" | "never";
@@ -37,6 +42,8 @@ export function decideRunOutcome(options: {
   agentExitCode: number;
   stream: HostStreamSummary | undefined;
   records: readonly DenialRecord[];
+  /** the sessions' audit events (loop verdicts, aborts, escalations, grants) */
+  events?: readonly AuditEvent[];
   aborted?: { reason: string };
   failOn: FailOn;
   describe: (
@@ -49,6 +56,7 @@ export function decideRunOutcome(options: {
     const described = options.describe(record.tool, record.input);
     byId.set(record.toolUseId, {
       toolUseId: record.toolUseId,
+      sessionId: record.sessionId,
       tool: record.tool,
       summary: record.inputSummary,
       allowRule: described.allowRule,
@@ -63,6 +71,7 @@ export function decideRunOutcome(options: {
     const { pattern, ...described } = options.describe(denial.tool, denial.input);
     byId.set(denial.toolUseId, {
       toolUseId: denial.toolUseId,
+      sessionId: options.stream?.sessionId ?? "run",
       tool: denial.tool,
       ...described,
       pattern: pattern ?? described.signature,
@@ -73,10 +82,17 @@ export function decideRunOutcome(options: {
   let exitCode = options.agentExitCode;
   if (aborted && options.failOn !== "never") exitCode = EXIT.aborted;
   else if (denials.length > 0 && options.failOn === "any") exitCode = EXIT.denied;
+  const figures = totalFigures(
+    factsFromRecords({
+      records: denials.map((denial) => ({ ...denial, source: denial.source ?? "" })),
+      events: options.events ?? [],
+    }).map(sessionFigures),
+  );
   return {
     exitCode,
     aborted,
     denials,
+    figures,
     ...(options.aborted === undefined ? {} : { abortReason: options.aborted.reason }),
   };
 }
@@ -94,6 +110,13 @@ export function formatRunReport(outcome: RunOutcome): string {
     `toolgate run: ${count} denied call${count === 1 ? "" : "s"}${outcome.aborted ? "; toolgate aborted the run" : ""}.`,
   );
   if (outcome.abortReason) lines.push(`  ${outcome.abortReason}`);
+  const { figures } = outcome;
+  const statuses = SESSION_STATUSES.filter((status) => figures.status[status] > 0)
+    .map((status) => (figures.sessions === 1 ? status : `${status} ${figures.status[status]}`))
+    .join(", ");
+  lines.push(
+    `  loops ${figures.loops}, wasted calls ${figures.wastedCalls}, calls toolgate saved ${figures.savedCalls}; ${figures.sessions === 1 ? "session" : "sessions"}: ${statuses}`,
+  );
   const byTool = new Map<string, number>();
   for (const denial of outcome.denials) byTool.set(denial.tool, (byTool.get(denial.tool) ?? 0) + 1);
   if (byTool.size > 0) lines.push(`  by tool: ${[...byTool].map(([tool, total]) => `${tool} ${total}`).join(", ")}`);

@@ -1,13 +1,12 @@
+import type { Figures } from "../../core/figures.js";
 import { compare } from "../../store/compute-report.js";
-import type { CountByTool, DenialReport, DenialStore } from "../../store/ports.js";
-import { INCIDENT_KINDS } from "../../store/report-sql.js";
+import { queryFigureFacts } from "../../store/figure-facts-sql.js";
+import type { CountByTool, DenialReport, DenialStore, SessionIncident } from "../../store/ports.js";
+import { reportFigures } from "../../store/report-figures.js";
 import { type DashboardFilters, denialWhere, reportCovers } from "./dashboard-filters.js";
 import { querySeriesBySource } from "./series-query.js";
 import type { SqlReader } from "./sql-reader.js";
 import { SqlBuilder } from "./sql-reader.js";
-
-/** sources where toolgate itself refused a call (a loop verdict, an aborted run): the call never reached the host */
-export const SAVED_SOURCES = ["loop", "aborted"] as const;
 
 export interface OverviewPattern {
   tool: string;
@@ -25,14 +24,16 @@ export interface Overview {
   /** one row per canonical tool across hosts, with the host names counted under it */
   topTools: CountByTool[];
   topPatterns: OverviewPattern[];
-  /** sessions with loop verdicts or aborts, most first */
-  incidents: { sessionId: string; loops: number; aborts: number; denials: number }[];
-  /** calls toolgate refused itself after a loop verdict or an abort (sources loop and aborted) */
+  /** sessions whose status is not clean (core/figures.ts), most loops and aborts first */
+  incidents: SessionIncident[];
+  /** calls toolgate refused itself after a loop verdict or an abort (core/figures.ts: saved calls) */
   callsSaved: number;
   /** sessions toolgate aborted in the window */
   runsAborted: number;
-  /** sessions with a loop verdict in the window */
+  /** sessions with a loop (toolgate's verdict or the host's repeated denials) in the window */
   sessionsWithLoops: number;
+  /** every figure of core/figures.ts over the filtered window: the same numbers as `toolgate report --json` */
+  figures: Figures;
   /** whether the ranked lists came from the store's report (same numbers as `toolgate report --json`) */
   fromReport: boolean;
 }
@@ -49,7 +50,7 @@ export async function queryOverview(options: {
   top: number;
 }): Promise<Overview> {
   const { reader, filters, top } = options;
-  const [series, report, runs, looped] = await Promise.all([
+  const [series, report] = await Promise.all([
     querySeriesBySource({ reader, filters }),
     reportCovers(filters)
       ? options.denials.report({
@@ -59,18 +60,14 @@ export async function queryOverview(options: {
           ...(filters.tool === undefined ? {} : { tool: filters.tool }),
         })
       : filteredReport({ reader, filters, top }),
-    sessionsWithEvent({ reader, filters, kind: "run.aborted" }),
-    sessionsWithEvent({ reader, filters, kind: "loop.detected" }),
   ]);
   const days = [...new Set(series.map((row) => String(row.day)))].sort(compare);
   const sources = [...new Set(series.map((row) => String(row.source)))].sort(compare);
   const counts = sources.map(() => days.map(() => 0));
-  let callsSaved = 0;
   for (const row of series) {
-    const count = Number(row.n);
-    counts[sources.indexOf(String(row.source))]![days.indexOf(String(row.day))] = count;
-    if ((SAVED_SOURCES as readonly string[]).includes(String(row.source))) callsSaved += count;
+    counts[sources.indexOf(String(row.source))]![days.indexOf(String(row.day))] = Number(row.n);
   }
+  const { figures } = report;
   return {
     total: report.total,
     sessions: report.sessions,
@@ -84,16 +81,17 @@ export async function queryOverview(options: {
       variantCount,
     })),
     incidents: report.incidents,
-    callsSaved,
-    runsAborted: runs,
-    sessionsWithLoops: looped,
+    callsSaved: figures.savedCalls,
+    runsAborted: figures.status.aborted,
+    sessionsWithLoops: figures.sessionsWithLoops,
+    figures,
     fromReport: reportCovers(filters),
   };
 }
 
 /** the report's figures over rows a host or label filter narrows (the store's report has no such filters) */
 async function filteredReport(options: { reader: SqlReader; filters: DashboardFilters; top: number }): Promise<
-  Pick<DenialReport, "total" | "sessions" | "perDay" | "topTools" | "incidents"> & {
+  Pick<DenialReport, "total" | "sessions" | "perDay" | "topTools" | "incidents" | "figures"> & {
     topPatterns: OverviewPattern[];
   }
 > {
@@ -103,7 +101,7 @@ async function filteredReport(options: { reader: SqlReader; filters: DashboardFi
     const where = denialWhere({ filters, builder, reader });
     return reader.all(sql(where), builder.params);
   };
-  const [totals, days, tools, patterns, incidents] = await Promise.all([
+  const [totals, days, tools, patterns, figures] = await Promise.all([
     query((where) => `SELECT count(*) AS n, count(DISTINCT session_id) AS s FROM denials ${where}`),
     query((where) => `SELECT day, count(*) AS n FROM denials ${where} GROUP BY day`),
     query((where) => `SELECT canonical_tool, tool, count(*) AS n FROM denials ${where} GROUP BY canonical_tool, tool`),
@@ -111,7 +109,7 @@ async function filteredReport(options: { reader: SqlReader; filters: DashboardFi
       (where) =>
         `SELECT canonical_tool AS tool, pattern, count(*) AS n, count(DISTINCT signature) AS v FROM denials ${where} GROUP BY canonical_tool, pattern`,
     ),
-    incidentRows({ reader, filters }),
+    filteredFigures({ reader, filters, top }),
   ]);
   const byCount =
     <T extends { count: number }>(key: (row: T) => string) =>
@@ -133,57 +131,27 @@ async function filteredReport(options: { reader: SqlReader; filters: DashboardFi
       }))
       .sort(byCount((row) => `${row.tool}\u0000${row.pattern}`))
       .slice(0, top),
-    incidents: incidents.slice(0, top),
+    ...figures,
   };
 }
 
-/** sessions of the filtered rows with loop verdicts or aborts in the window, most incidents first */
-async function incidentRows(options: { reader: SqlReader; filters: DashboardFilters }) {
+/** loops, waste, saved calls and status over the filtered rows (core/figures.ts, the report's own SQL) */
+export async function filteredFigures(options: { reader: SqlReader; filters: DashboardFilters; top: number }) {
   const { reader, filters } = options;
   const builder = new SqlBuilder(reader);
   const where = denialWhere({ filters, builder, reader });
-  const since = builder.value(filters.since);
-  const until = filters.until === undefined ? "" : ` AND e.at < ${builder.value(filters.until)}`;
-  const kinds = INCIDENT_KINDS.map((kind) => builder.value(kind)).join(", ");
-  const rows = await reader.all(
-    `WITH matched AS (SELECT session_id, count(*) AS denials FROM denials ${where} GROUP BY session_id)
-     SELECT e.session_id, sum(CASE WHEN e.kind = 'loop.detected' THEN 1 ELSE 0 END) AS loops,
-       sum(CASE WHEN e.kind = 'run.aborted' THEN 1 ELSE 0 END) AS aborts, max(m.denials) AS denials
-     FROM audit_events e JOIN matched m ON m.session_id = e.session_id
-     WHERE e.at >= ${since}${until} AND e.kind IN (${kinds}) GROUP BY e.session_id`,
-    builder.params,
-  );
-  return rows
-    .map((row) => ({
-      sessionId: String(row.session_id),
-      loops: Number(row.loops),
-      aborts: Number(row.aborts),
-      denials: Number(row.denials),
-    }))
-    .sort((a, b) => b.loops + b.aborts - (a.loops + a.aborts) || compare(a.sessionId, b.sessionId));
-}
-
-/** sessions with an event of this kind in the window (narrowed to sessions with matching denials when filtered) */
-async function sessionsWithEvent(options: {
-  reader: SqlReader;
-  filters: DashboardFilters;
-  kind: "run.aborted" | "loop.detected";
-}): Promise<number> {
-  const { reader, filters } = options;
-  const builder = new SqlBuilder(reader);
-  const parts = [`kind = ${builder.value(options.kind)}`, `at >= ${builder.value(filters.since)}`];
-  if (filters.until !== undefined) parts.push(`at < ${builder.value(filters.until)}`);
-  if (filters.tool !== undefined || !reportCovers(filters)) {
-    const inner = new SqlBuilder({ placeholder: (index) => reader.placeholder(builder.params.length + index) });
-    const where = denialWhere({ filters, builder: inner, reader });
-    builder.params.push(...inner.params);
-    parts.push(`session_id IN (SELECT session_id FROM denials ${where})`);
-  }
-  const [row] = await reader.all(
-    `SELECT count(DISTINCT session_id) AS n FROM audit_events WHERE ${parts.join(" AND ")}`,
-    builder.params,
-  );
-  return Number(row?.n ?? 0);
+  const events = new SqlBuilder(reader);
+  const eventParts = [`at >= ${events.value(filters.since)}`];
+  if (filters.until !== undefined) eventParts.push(`at < ${events.value(filters.until)}`);
+  const facts = await queryFigureFacts({
+    all: (sql, params) => reader.all(sql, params),
+    placeholder: (index) => reader.placeholder(index),
+    decodeJson: reader.decodeJson,
+    denials: { where, params: builder.params },
+    events: { where: `WHERE ${eventParts.join(" AND ")}`, params: events.params },
+    eventsOfDeniedSessionsOnly: !reportCovers(filters) || filters.tool !== undefined,
+  });
+  return reportFigures(facts, { top: options.top });
 }
 
 /** rows of (canonical_tool, tool, n) as one entry per canonical tool, with the host names counted under it */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ToolgateError } from "../../core/errors.js";
+import { totalFigures } from "../../core/figures.js";
 import { isLoopback, newDashboardToken, serveDashboard } from "./serve-dashboard.js";
 import type { SqlReader } from "./sql-reader.js";
 
@@ -21,6 +22,7 @@ const options = {
       topPatterns: [],
       perDay: [],
       incidents: [],
+      figures: totalFigures([]),
     }),
   },
   defaultSince: "30d",

@@ -1,3 +1,5 @@
+import { type SessionFigures, type SessionStatus, sessionFigures } from "../../core/figures.js";
+import { queryFigureFacts } from "../../store/figure-facts-sql.js";
 import { type DashboardFilters, denialWhere } from "./dashboard-filters.js";
 import type { SqlReader } from "./sql-reader.js";
 import { SqlBuilder } from "./sql-reader.js";
@@ -19,8 +21,13 @@ export interface SessionRow {
   denials: number;
   tools: number;
   subagents: number;
+  /** loops, waste, saved calls and status: core/figures.ts */
   loops: number;
   aborts: number;
+  wastedCalls: number;
+  wastedTokens: number | null;
+  savedCalls: number;
+  status: SessionStatus;
 }
 
 /**
@@ -53,20 +60,27 @@ export async function querySessions(options: {
     ),
     reader.all(`SELECT count(DISTINCT session_id) AS n FROM denials ${countWhere}`, countBuilder.params),
   ]);
-  const incidents = new Map<string, { loops: number; aborts: number }>();
+  // loops, waste and status of the page's sessions as core/figures.ts defines them (the overview's own way)
+  const figures = new Map<string, SessionFigures & { aborts: number }>();
   if (rows.length > 0) {
+    const denials = new SqlBuilder(reader);
+    const denialsWhere = denialWhere({ filters, builder: denials, reader });
+    const ids = rows.map((row) => denials.value(String(row.session_id))).join(", ");
     const events = new SqlBuilder(reader);
-    const ids = rows.map((row) => events.value(String(row.session_id))).join(", ");
-    const eventRows = await reader.all(
-      `SELECT session_id, kind, count(*) AS n FROM audit_events WHERE session_id IN (${ids})
-        AND kind IN (${events.value("loop.detected")}, ${events.value("run.aborted")}) GROUP BY session_id, kind`,
-      events.params,
-    );
-    for (const row of eventRows) {
-      const entry = incidents.get(String(row.session_id)) ?? { loops: 0, aborts: 0 };
-      if (row.kind === "loop.detected") entry.loops = Number(row.n);
-      else entry.aborts = Number(row.n);
-      incidents.set(String(row.session_id), entry);
+    const eventParts = [`at >= ${events.value(filters.since)}`];
+    if (filters.until !== undefined) eventParts.push(`at < ${events.value(filters.until)}`);
+    const eventIds = rows.map((row) => events.value(String(row.session_id))).join(", ");
+    const facts = await queryFigureFacts({
+      all: (sql, params) => reader.all(sql, params),
+      placeholder: (index) => reader.placeholder(index),
+      decodeJson: reader.decodeJson,
+      denials: { where: `${denialsWhere} AND session_id IN (${ids})`, params: denials.params },
+      events: { where: `WHERE ${eventParts.join(" AND ")} AND session_id IN (${eventIds})`, params: events.params },
+      eventsOfDeniedSessionsOnly: false,
+    });
+    for (const session of facts) {
+      const aborts = session.events.filter((event) => event.kind === "run.aborted").length;
+      figures.set(session.sessionId, { ...sessionFigures(session), aborts });
     }
   }
   return {
@@ -82,8 +96,12 @@ export async function querySessions(options: {
       denials: Number(row.denials),
       tools: Number(row.tools),
       subagents: Number(row.subagents),
-      loops: incidents.get(String(row.session_id))?.loops ?? 0,
-      aborts: incidents.get(String(row.session_id))?.aborts ?? 0,
+      loops: figures.get(String(row.session_id))?.loops.length ?? 0,
+      aborts: figures.get(String(row.session_id))?.aborts ?? 0,
+      wastedCalls: figures.get(String(row.session_id))?.wastedCalls ?? 0,
+      wastedTokens: figures.get(String(row.session_id))?.wastedTokens ?? null,
+      savedCalls: figures.get(String(row.session_id))?.savedCalls ?? 0,
+      status: figures.get(String(row.session_id))?.status ?? "clean",
     })),
   };
 }

@@ -1,3 +1,6 @@
+import { h } from "./dom.js";
+import type { SessionStatus } from "./types.js";
+
 const numberFormat = new Intl.NumberFormat("en-US");
 
 export function count(value: number): string {
@@ -32,4 +35,25 @@ export function detailLine(detail: Record<string, unknown>): string {
 export function toolWithHostNames(tool: string, hostTools: readonly string[]): string {
   const others = hostTools.filter((name) => name !== tool);
   return others.length === 0 ? tool : `${tool} (${hostTools.join(", ")})`;
+}
+
+const STATUS_LABELS: Record<SessionStatus, { text: string; className: string; title: string }> = {
+  clean: { text: "clean", className: "badge badge-clean", title: "no loop, no abort, nothing blocked" },
+  looped: {
+    text: "looped",
+    className: "badge badge-loop",
+    title: "a loop verdict of toolgate, or the same call denied 3 times or more",
+  },
+  aborted: { text: "aborted", className: "badge badge-abort", title: "toolgate aborted the run" },
+  "blocked-required-call": {
+    text: "blocked",
+    className: "badge badge-deny",
+    title: "toolgate escalated a call it kept refusing and nobody granted it",
+  },
+};
+
+/** a session's status (core/figures.ts) as a badge */
+export function statusBadge(status: SessionStatus): HTMLElement {
+  const label = STATUS_LABELS[status] ?? STATUS_LABELS.clean;
+  return h("span", { class: label.className, title: label.title, "data-status": status }, label.text);
 }

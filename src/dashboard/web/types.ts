@@ -8,12 +8,25 @@ export interface Overview {
   /** one row per canonical tool (`shell`) across hosts, with the host names counted under it */
   topTools: { tool: string; count: number; hostTools: string[] }[];
   topPatterns: { tool: string; pattern: string; count: number; variantCount: number }[];
-  incidents: { sessionId: string; loops: number; aborts: number; denials: number }[];
+  incidents: { sessionId: string; loops: number; aborts: number; denials: number; status: SessionStatus }[];
   callsSaved: number;
   runsAborted: number;
   sessionsWithLoops: number;
+  /** core/figures.ts over the window: the same figures as `toolgate report --json`'s `figures` */
+  figures: {
+    sessions: number;
+    denials: number;
+    loops: number;
+    sessionsWithLoops: number;
+    wastedCalls: number;
+    wastedTokens: number | null;
+    savedCalls: number;
+    status: Record<SessionStatus, number>;
+  };
   fromReport: boolean;
 }
+
+export type SessionStatus = "clean" | "looped" | "aborted" | "blocked-required-call";
 
 export interface FilterOptions {
   tools: string[];
@@ -32,6 +45,10 @@ export interface SessionRow {
   subagents: number;
   loops: number;
   aborts: number;
+  wastedCalls: number;
+  wastedTokens: number | null;
+  savedCalls: number;
+  status: SessionStatus;
 }
 
 export interface SessionsPage {

@@ -1,7 +1,7 @@
 import { embeddedReport, getJson } from "../api.js";
 import { stackedBars } from "../chart.js";
 import { emptyState, h, table } from "../dom.js";
-import { count, shortId, toolWithHostNames } from "../format.js";
+import { count, shortId, statusBadge, toolWithHostNames } from "../format.js";
 import { sourceColour } from "../source-colours.js";
 import type { Overview } from "../types.js";
 import { linkTo } from "../url-state.js";
@@ -45,7 +45,21 @@ export async function overviewView(filters: URLSearchParams): Promise<HTMLElemen
       "calls toolgate refused itself after a loop verdict or an abort",
     ),
     kpi("Runs aborted", overview.runsAborted, "kpi-aborted"),
-    kpi("Sessions with loops", overview.sessionsWithLoops, "kpi-loops"),
+    kpi(
+      "Sessions with loops",
+      overview.sessionsWithLoops,
+      "kpi-loops",
+      "a loop verdict of toolgate, or the same call denied 3 times or more in one session",
+    ),
+    kpi(
+      "Wasted calls",
+      overview.figures.wastedCalls,
+      "kpi-wasted-calls",
+      "calls of a pattern made after it was denied while it stayed unavailable",
+    ),
+    overview.figures.wastedTokens === null
+      ? null
+      : kpi("Wasted tokens", overview.figures.wastedTokens, "kpi-wasted-tokens"),
   );
   const { days, sources, counts } = overview.bySource;
   const chartLabel = `Denials per day, stacked by source, from ${days[0]} to ${days.at(-1)}. The table below has every figure.`;
@@ -124,14 +138,15 @@ export async function overviewView(filters: URLSearchParams): Promise<HTMLElemen
       }),
     ),
     overview.incidents.length === 0
-      ? h("p", { class: "note" }, "No session in this window had a loop verdict or an abort.")
+      ? h("p", { class: "note" }, "No session in this window looped, was aborted or was blocked.")
       : table({
-          caption: "Sessions with loops or aborts",
+          caption: "Sessions with loops, aborts or blocked calls",
           columns: [
             {
               label: "Session",
               cell: (row) => h("a", linkTo({ view: "session", session: row.sessionId }), shortId(row.sessionId)),
             },
+            { label: "Status", cell: (row) => statusBadge(row.status) },
             { label: "Loops", numeric: true, cell: (row) => count(row.loops) },
             { label: "Aborts", numeric: true, cell: (row) => count(row.aborts) },
             { label: "Denials", numeric: true, cell: (row) => count(row.denials) },

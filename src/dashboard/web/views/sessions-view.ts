@@ -1,6 +1,6 @@
 import { getJson } from "../api.js";
 import { emptyState, h, table } from "../dom.js";
-import { count, dateTime, shortId } from "../format.js";
+import { count, dateTime, shortId, statusBadge } from "../format.js";
 import type { SessionsPage } from "../types.js";
 import { linkTo, navigate } from "../url-state.js";
 
@@ -54,8 +54,10 @@ export async function sessionsView(params: URLSearchParams, filters: URLSearchPa
         { label: "Denials", sort: "denials", numeric: true, cell: (row) => count(row.denials) },
         { label: "Tools", numeric: true, cell: (row) => count(row.tools) },
         { label: "Subagents", numeric: true, cell: (row) => count(row.subagents) },
+        { label: "Status", cell: (row) => statusBadge(row.status) },
         { label: "Loops", numeric: true, cell: (row) => count(row.loops) },
         { label: "Aborts", numeric: true, cell: (row) => count(row.aborts) },
+        { label: "Wasted calls", numeric: true, cell: (row) => count(row.wastedCalls) },
       ],
       rows: answer.rows,
     }),
