@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { ToolgateError } from "../../core/errors.js";
 import { answerApi, type DashboardData } from "./dashboard-api.js";
+import { type DashboardFilters, parseDashboardFilters } from "./dashboard-filters.js";
 import { denialHighWaterMark, denialsAfter } from "./live-query.js";
 import { renderPage } from "./render-page.js";
 
@@ -92,8 +93,24 @@ export function createDashboardApp(options: DashboardAppOptions): Hono {
     context.body(options.assets.css, 200, { "Content-Type": "text/css; charset=utf-8" }),
   );
 
-  app.get("/api/live", (context) =>
-    streamSSE(context, async (stream) => {
+  app.get("/api/live", (context) => {
+    // the host, tool and label filters narrow the feed (its time range is "from now on")
+    let filters: Omit<DashboardFilters, "since" | "until">;
+    try {
+      const {
+        since: _since,
+        until: _until,
+        ...rest
+      } = parseDashboardFilters(new URL(context.req.url).searchParams, {
+        now: Date.now(),
+        defaultSince: options.defaultSince,
+      });
+      filters = rest;
+    } catch (error) {
+      const message = error instanceof ToolgateError ? error.message : "Bad filters.";
+      return context.json({ error: { code: "INPUT_INVALID", message } }, 400);
+    }
+    return streamSSE(context, async (stream) => {
       let open = true;
       stream.onAbort(() => {
         open = false;
@@ -103,15 +120,26 @@ export function createDashboardApp(options: DashboardAppOptions): Hono {
       await stream.writeSSE({ event: "ready", data: JSON.stringify({ highWaterMark }), id: String(highWaterMark) });
       while (open) {
         await refresh();
-        const rows = await denialsAfter({ reader: options.reader, afterId: highWaterMark, limit: LIVE_BATCH });
+        // rows up to the store's newest id: the ones the filters leave out are passed over once, not read again
+        const newest = await denialHighWaterMark(options.reader);
+        const rows = await denialsAfter({
+          reader: options.reader,
+          afterId: highWaterMark,
+          upToId: newest,
+          limit: LIVE_BATCH,
+          filters,
+        });
         for (const row of rows) {
           highWaterMark = row.id;
           await stream.writeSSE({ event: "denial", data: JSON.stringify(row), id: String(row.id) });
         }
-        if (rows.length < LIVE_BATCH) await stream.sleep(options.livePollMs ?? 1_000);
+        if (rows.length < LIVE_BATCH) {
+          highWaterMark = Math.max(highWaterMark, newest);
+          await stream.sleep(options.livePollMs ?? 1_000);
+        }
       }
-    }),
-  );
+    });
+  });
 
   app.get("/api/*", async (context) => {
     const url = new URL(context.req.url);

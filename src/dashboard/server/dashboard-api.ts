@@ -37,7 +37,10 @@ export async function answerApi(
   const filters = () => parseDashboardFilters(query, { now, defaultSince: data.defaultSince });
   switch (path) {
     case "/api/overview":
-      return { window: windowOf(filters()), ...(await queryOverview({ ...data, filters: filters(), top: TOP })) };
+      return {
+        window: windowOf(filters(), now),
+        ...(await queryOverview({ ...data, filters: filters(), top: TOP })),
+      };
     case "/api/filters":
       return queryFilterOptions({ reader: data.reader, since: filters().since });
     case "/api/sessions": {
@@ -73,10 +76,12 @@ export async function answerApi(
   }
 }
 
-function windowOf(filters: ReturnType<typeof parseDashboardFilters>) {
+function windowOf(filters: ReturnType<typeof parseDashboardFilters>, now: number) {
   return {
     since: new Date(filters.since).toISOString(),
     until: filters.until === undefined ? null : new Date(filters.until).toISOString(),
+    /** where the window ends: `until`, or the time of the answer (the chart's axis runs from `since` to here) */
+    end: new Date(filters.until ?? now).toISOString(),
     tool: filters.tool ?? null,
     host: filters.host ?? null,
     label: filters.label === undefined ? null : `${filters.label.key}:${filters.label.value}`,

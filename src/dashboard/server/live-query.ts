@@ -1,3 +1,4 @@
+import { type DashboardFilters, denialWhere } from "./dashboard-filters.js";
 import type { SqlReader } from "./sql-reader.js";
 import { SqlBuilder } from "./sql-reader.js";
 
@@ -19,13 +20,22 @@ export async function denialHighWaterMark(reader: SqlReader): Promise<number> {
   return Number(row?.id ?? 0);
 }
 
-/** denials stored after `afterId`, oldest first, at most `limit` */
-export async function denialsAfter(options: { reader: SqlReader; afterId: number; limit: number }) {
+/** denials stored after `afterId` that match the host, tool and label filters, oldest first, at most `limit` */
+export async function denialsAfter(options: {
+  reader: SqlReader;
+  afterId: number;
+  /** the newest id to read (the high-water mark when the poll began) */
+  upToId?: number;
+  limit: number;
+  filters?: Omit<DashboardFilters, "since" | "until">;
+}) {
   const { reader } = options;
   const builder = new SqlBuilder(reader);
+  // the feed has no time window: every row after the high-water mark, narrowed by the other filters
+  const where = denialWhere({ filters: { ...options.filters, since: 0 }, builder, reader });
   const rows = await reader.all(
     `SELECT id, at, session_id, host, tool, source, rule, reason, input_summary FROM denials
-     WHERE id > ${builder.value(options.afterId)} ORDER BY id LIMIT ${builder.value(options.limit)}`,
+     ${where} AND id > ${builder.value(options.afterId)}${options.upToId === undefined ? "" : ` AND id <= ${builder.value(options.upToId)}`} ORDER BY id LIMIT ${builder.value(options.limit)}`,
     builder.params,
   );
   return rows.map(

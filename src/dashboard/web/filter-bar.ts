@@ -22,7 +22,12 @@ function describeSince(value: string): string {
  * The time range and the host, tool and label filters. Each change is one history entry, so the back button undoes
  * it; the selects are plain form controls (keyboard and screen readers as usual).
  */
-export async function filterBar(params: URLSearchParams, defaultSince: string): Promise<HTMLElement> {
+export async function filterBar(
+  params: URLSearchParams,
+  defaultSince: string,
+  /** `since: false` on Live: it shows what is stored from now on, so a time range does not apply there */
+  shown: { since: boolean } = { since: true },
+): Promise<HTMLElement> {
   const since = params.get("since") ?? defaultSince;
   const options = await getJson<FilterOptions>(
     "/api/filters",
@@ -59,7 +64,7 @@ export async function filterBar(params: URLSearchParams, defaultSince: string): 
   return h(
     "form",
     { class: "filters", role: "search", "aria-label": "Filters", onsubmit: (event: Event) => event.preventDefault() },
-    select("since", "Time range", RANGES),
+    shown.since ? select("since", "Time range", RANGES) : null,
     select("host", "Host", pairs(options.hosts), "All hosts"),
     select("tool", "Tool", pairs(options.tools), "All tools"),
     select("label", "Label", pairs(options.labels), "All labels"),

@@ -71,7 +71,12 @@ async function render(): Promise<void> {
         h("code", {}, "toolgate dashboard"),
         ".",
       )
-    : await filterBar(params, DEFAULT_SINCE).catch((error) => h("p", { class: "error" }, describe(error)));
+    : view === "session"
+      ? // one session's timeline is the whole session: no filter applies, so none is shown
+        h("p", { class: "note", id: "filters-note" }, "A session's timeline shows the whole session, unfiltered.")
+      : await filterBar(params, DEFAULT_SINCE, { since: view !== "live" }).catch((error) =>
+          h("p", { class: "error" }, describe(error)),
+        );
   if (ticket !== renderCount) return;
   root.replaceChildren(header, bar, main);
   if (focusedId) document.getElementById(focusedId)?.focus();
@@ -93,7 +98,7 @@ async function viewContent(view: View, params: URLSearchParams, filters: URLSear
     if (view === "sessions") return await sessionsView(params, filters);
     if (view === "session") return await sessionView(params);
     if (view === "policy") return await policyView(filters);
-    if (view === "live") return liveView();
+    if (view === "live") return liveView(filters);
     return await overviewView(filters);
   } catch (error) {
     return h("p", { class: "error", role: "alert" }, describe(error));

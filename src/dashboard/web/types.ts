@@ -1,6 +1,14 @@
 /** The shapes the dashboard's API answers with (src/dashboard/server/*-query.ts), as the page reads them. */
 export interface Overview {
-  window: { since: string; until: string | null; tool: string | null; host: string | null; label: string | null };
+  window: {
+    since: string;
+    until: string | null;
+    /** `until`, or when the server answered: the chart's axis runs from `since` to here */
+    end: string;
+    tool: string | null;
+    host: string | null;
+    label: string | null;
+  };
   total: number;
   sessions: number;
   bySource: { days: string[]; sources: string[]; counts: number[][] };

@@ -14,8 +14,11 @@ export function stopLive(): void {
   source = undefined;
 }
 
-/** Live: every denial stored from now on, newest first, without a reload (server-sent events). */
-export function liveView(): HTMLElement {
+/**
+ * Live: every denial stored from now on, newest first, without a reload (server-sent events); the host, tool and
+ * label filters narrow the feed on the server.
+ */
+export function liveView(filters: URLSearchParams = new URLSearchParams()): HTMLElement {
   const title = h("h2", { id: "live-title" }, "Live");
   if (embeddedReport()) {
     return h(
@@ -32,7 +35,12 @@ export function liveView(): HTMLElement {
   const list = h("ol", { class: "live", "aria-live": "polite", "aria-label": "New denials, newest first" });
   let received = 0;
   stopLive();
-  source = new EventSource(`/api/live?token=${encodeURIComponent(token())}`);
+  const query = new URLSearchParams({ token: token() });
+  for (const key of ["host", "tool", "label"]) {
+    const value = filters.get(key);
+    if (value) query.set(key, value);
+  }
+  source = new EventSource(`/api/live?${query}`);
   source.addEventListener("ready", () => {
     status.textContent = "Connected. New denials appear here as agents are refused.";
   });

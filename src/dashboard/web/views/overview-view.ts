@@ -105,7 +105,7 @@ export async function overviewView(filters: URLSearchParams): Promise<HTMLElemen
       { class: "panel" },
       h("figcaption", {}, "Denials over time, by source"),
       legend,
-      stackedBars({ days, sources, counts, label: chartLabel }),
+      stackedBars({ days, sources, counts, label: chartLabel, since: overview.window.since, end: overview.window.end }),
       h("details", {}, h("summary", {}, "Show the figures as a table"), seriesTable),
     ),
     h(
