@@ -95,7 +95,11 @@ export function stackedBars(options: {
           stroke: "#374151",
           grid: { stroke: "#e5e7eb" },
           splits: (u) => ticksFor(u.bbox.width / (window.devicePixelRatio || 1)),
-          values: (_u, splits) => splits.map((at) => new Date(at * 1000).toISOString().slice(0, 10)),
+          values: (_u, splits) => {
+            // what the axis drew, for tests and tools
+            container.dataset.tickTimes = splits.map((at) => new Date(at * 1000).toISOString()).join(" ");
+            return splits.map((at) => new Date(at * 1000).toISOString().slice(0, 10));
+          },
         },
         {
           stroke: "#374151",
@@ -112,15 +116,12 @@ export function stackedBars(options: {
         },
       ],
       hooks: {
-        // what the chart drew, for tests and tools: the axis ranges and the day ticks
+        // what the chart drew, for tests and tools: the axis ranges
         draw: [
           (u) => {
             container.dataset.xMin = new Date((u.scales.x?.min ?? 0) * 1000).toISOString();
             container.dataset.xMax = new Date((u.scales.x?.max ?? 0) * 1000).toISOString();
             container.dataset.yMin = String(u.scales.y?.min ?? "");
-            container.dataset.ticks = ticksFor(u.bbox.width / (window.devicePixelRatio || 1))
-              .map((at) => new Date(at * 1000).toISOString().slice(0, 10))
-              .join(" ");
           },
         ],
         setCursor: [

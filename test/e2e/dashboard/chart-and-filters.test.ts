@@ -73,7 +73,7 @@ describe("dashboard chart and filters in Chromium (issue 26 problems 1 and 5)", 
       const plot = document.querySelector(".chart .u-over");
       const none = { x: 0, y: 0, width: 0, height: 0 };
       return {
-        ...(element?.dataset as { xMin?: string; xMax?: string; yMin?: string; ticks?: string }),
+        ...(element?.dataset as { xMin?: string; xMax?: string; yMin?: string; tickTimes?: string }),
         chartWidth: element?.getBoundingClientRect().width ?? 0,
         canvas: canvas?.getBoundingClientRect() ?? none,
         plot: plot?.getBoundingClientRect() ?? none,
@@ -90,10 +90,16 @@ describe("dashboard chart and filters in Chromium (issue 26 problems 1 and 5)", 
     expect(drawn.xMin).toBe(new Date(dayStart(now - DAY)).toISOString());
     expect(drawn.xMax).toBe(new Date(dayStart(now) + DAY).toISOString());
     expect(drawn.yMin).toBe("0");
-    const ticks = (drawn.ticks ?? "").split(" ");
-    expect(ticks).toContain(today);
-    for (const tick of ticks) expect(tick).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const ticks = (drawn.tickTimes ?? "").split(" ");
+    expect(ticks).toContain(`${today}T00:00:00.000Z`);
+    for (const tick of ticks) expect(tick).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/);
     await page.close();
+
+    // a window of today alone, every day with 3 denials: y still starts at 0 (a bar of 3 is not drawn empty)
+    const todayOnly = await open(`&since=${encodeURIComponent(`${today}T00:00:00Z`)}`);
+    await todayOnly.waitForSelector(".chart[data-x-max]");
+    expect((await chart(todayOnly)).yMin).toBe("0");
+    await todayOnly.close();
   });
 
   it("Last 7 days: the axis spans the chosen week although the data sit on two days", {
@@ -104,9 +110,10 @@ describe("dashboard chart and filters in Chromium (issue 26 problems 1 and 5)", 
     const drawn = await chart(page);
     expect(drawn.xMin).toBe(new Date(dayStart(now - 7 * DAY)).toISOString());
     expect(drawn.xMax).toBe(new Date(dayStart(now) + DAY).toISOString());
-    const ticks = (drawn.ticks ?? "").split(" ");
+    const ticks = (drawn.tickTimes ?? "").split(" ");
     // ticks fit the width (one label per 96 px at most) and are whole days
     expect(ticks.length).toBeGreaterThan(1);
+    for (const tick of ticks) expect(tick).toMatch(/T00:00:00\.000Z$/);
     expect(ticks.length).toBeLessThanOrEqual(Math.floor(drawn.canvas.width / 96));
     await page.close();
   });
