@@ -46,12 +46,15 @@ export interface DeniedTool {
 }
 
 export interface SuggestedAllowRule {
+  /** in the host's own rule language (`language`): Claude Code settings, Codex execpolicy, toolgate's rules */
   rule: string;
+  /** where the rule goes: `Claude Code permissions.allow`, `Codex execpolicy .rules`, `toolgate permissions.allow` */
+  language: string;
   tool: string;
   /** denied calls this rule would have let through */
   count: number;
   source: DenialSource;
-  /** a deny rule (the host's, or one in your toolgate/Claude settings) still wins over this allow rule */
+  /** always false: no rule is suggested where a deny rule (the host's, or one in your settings) would still win */
   denyRuleWins: boolean;
   example: string;
 }

@@ -86,11 +86,9 @@ describe("stubborn session: exactly the denials and retries the script made", ()
     expect(session.stoppedAt).toMatchObject({ call: 2, tool: shell, action: "abort" });
     expect(session.savedCalls).toBe(1);
     if (format !== "gemini-json-output") {
-      // the -o json output holds no inputs, so it suggests no rule
-      expect(session.suggestedRules.map((rule) => [rule.count, rule.denyRuleWins])).toEqual([
-        [2, true],
-        [1, true],
-      ]);
+      // every call was refused by a deny rule, which would still win over any allow rule: no rule is suggested
+      // (issue 26 item 4; the -o json output holds no inputs, so it never suggests one)
+      expect(session.suggestedRules).toEqual([]);
     }
   });
 

@@ -54,14 +54,16 @@ describe("text logs that show the calls and their denials", () => {
     expect([session?.denialCount, session?.loops, session?.savedCalls]).toEqual([0, [], 0]);
   });
 
-  test("codex exec text: the refused commands keep their input, so rules are suggested", async () => {
+  test("codex exec text: the refused commands keep their input (no rule is suggested: a deny rule refused them)", async () => {
     const session = (await analyze("codex/stubborn.text.log")).sessions[0]?.analysis;
     expect(session?.denials.map((denial) => denial.summary)).toEqual([
       expect.stringContaining("rm -rf victim"),
       expect.stringContaining("rm -rf victim"),
       expect.stringContaining("rm -rf ./victim"),
     ]);
-    expect(session?.suggestedRules.length).toBeGreaterThan(0);
+    // Codex's own rule refused them: an allow rule would not win over it (issue 26 item 4)
+    expect(session?.deniedBySource).toEqual({ rule: 3 });
+    expect(session?.suggestedRules).toEqual([]);
   });
 
   test.each([

@@ -5,8 +5,9 @@ import { hash53 } from "../core/hash.js";
 import type { DenialRecord } from "../core/records.js";
 import { readLines } from "../hosts/common/read-lines.js";
 import type { AnalyzeHost, ReaderSource } from "../hosts/common/reader-event.js";
+import type { RuleLanguage } from "../policy/grants/allow-rule-suggestion.js";
 import type { SessionAnalysis, SkippedFile } from "./analysis-types.js";
-import { denialTexts, detectFormat, skipReason } from "./formats.js";
+import { denialTexts, detectFormat, ruleLanguages, skipReason } from "./formats.js";
 import { memoizePorts } from "./memoize-ports.js";
 import { SessionReplay } from "./session-replay.js";
 
@@ -57,6 +58,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
   const replays = new Map<string, SessionReplay>();
   const config = memoizePorts(options.config);
   const tables = await denialTexts();
+  const languages = await ruleLanguages();
   for (const [index, file] of options.files.entries()) {
     const stat = sizes[index];
     if (stat === undefined) continue;
@@ -108,6 +110,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
           config,
           canGrant: options.canGrant,
           keepRecords: options.keepRecords === true,
+          ...(languages.has(format.host) ? { ruleLanguage: languages.get(format.host) as RuleLanguage } : {}),
         });
         replays.set(key, replay);
       }

@@ -66,10 +66,7 @@ function topRules(sessions: readonly SessionAnalysis[]): SuggestedAllowRule[] {
     for (const rule of session.suggestedRules) {
       const existing = merged.get(rule.rule);
       if (existing === undefined) merged.set(rule.rule, { ...rule });
-      else {
-        existing.count += rule.count;
-        existing.denyRuleWins ||= rule.denyRuleWins;
-      }
+      else existing.count += rule.count;
     }
   }
   return [...merged.values()].sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule)).slice(0, RULES);
@@ -99,11 +96,15 @@ export function formatAnalysis(document: AnalysisDocument): string {
   }
   const rules = topRules(document.sessions);
   if (rules.length > 0) {
+    // in each host's own rule language; none where a deny rule would still win, for a heredoc, or for the OS's refusals
     lines.push("", "Suggested allow rules (only for calls you want to allow)");
-    const width = Math.max(...rules.map((rule) => rule.rule.length));
+    const width = Math.min(60, Math.max(...rules.map((rule) => rule.rule.length)));
     for (const rule of rules) {
-      const wins = rule.denyRuleWins ? "  (a deny rule still wins over it)" : "";
-      lines.push(`  ${rule.rule.padEnd(width)}  ${plural(rule.count, "denial", "denials")}${wins}`);
+      const [first, ...more] = rule.rule.split("\n");
+      lines.push(
+        `  ${(first as string).padEnd(width)}  ${plural(rule.count, "denial", "denials")}, in ${rule.language}`,
+      );
+      for (const line of more) lines.push(`  ${line}`);
     }
   }
   lines.push(

@@ -2,6 +2,7 @@ import type { HostDenialTable } from "../detect/denial-text-rule.js";
 import { readHead } from "../hosts/common/read-lines.js";
 import type { AnalyzeHost, TranscriptFormat } from "../hosts/common/reader-event.js";
 import { hostDenialTables, hostDescriptor, hostsWith } from "../hosts/registry.js";
+import { type RuleLanguage, TOOLGATE_RULES } from "../policy/grants/allow-rule-suggestion.js";
 
 let allFormats: Promise<readonly TranscriptFormat[]> | undefined;
 let allDenialTexts: Promise<readonly HostDenialTable[]> | undefined;
@@ -18,6 +19,30 @@ export function transcriptFormats(): Promise<readonly TranscriptFormat[]> {
 export function denialTexts(): Promise<readonly HostDenialTable[]> {
   allDenialTexts ??= hostDenialTables();
   return allDenialTexts;
+}
+
+let allRuleLanguages: Promise<ReadonlyMap<string, RuleLanguage>> | undefined;
+
+/** Each host's own rule language (its descriptor's `ruleLanguage`); a host without one gets toolgate's rules. */
+export function ruleLanguages(): Promise<ReadonlyMap<string, RuleLanguage>> {
+  allRuleLanguages ??= Promise.all(
+    hostsWith("ruleLanguage").map(async (host) => [host.name, await host.ruleLanguage()] as const),
+  ).then((entries) => new Map(entries));
+  return allRuleLanguages;
+}
+
+/**
+ * The rule language of the host a tool name belongs to (its descriptor's `toolNames`): one host, or several that
+ * write rules alike, give theirs; a name no host or several differing hosts claim gets toolgate's own rules.
+ */
+export async function ruleLanguageForTool(tool: string): Promise<RuleLanguage> {
+  const languages = await ruleLanguages();
+  const claimed = new Set<RuleLanguage>();
+  for (const host of hostsWith("toolNames")) {
+    if (!host.toolNames.includes(tool)) continue;
+    claimed.add(languages.get(host.name) ?? TOOLGATE_RULES);
+  }
+  return claimed.size === 1 ? ([...claimed][0] as RuleLanguage) : TOOLGATE_RULES;
 }
 
 /** The hosts whose transcripts `toolgate analyze` reads (`--host`). */

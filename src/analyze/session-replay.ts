@@ -9,6 +9,7 @@ import { step } from "../core/step.js";
 import { canonicalTool, toolIdentity } from "../core/tool-families.js";
 import type { HostDenialTable } from "../detect/denial-text-rule.js";
 import type { AnalyzeHost, CallFact, ReaderFact, ResultFact } from "../hosts/common/reader-event.js";
+import type { RuleLanguage } from "../policy/grants/allow-rule-suggestion.js";
 import { rankDeniedTools } from "./analysis-document.js";
 import type { AnalyzedDenial, LoopKind, SessionAnalysis, StopPoint } from "./analysis-types.js";
 import { callTargets } from "./call-targets.js";
@@ -36,6 +37,8 @@ export interface ReplayOptions {
   canGrant: (call: { tool: string; input: unknown }) => boolean;
   /** keep the core's denial records (for `--save`) */
   keepRecords: boolean;
+  /** the host's own rule language for suggested allow rules (absent: toolgate's rules) */
+  ruleLanguage?: RuleLanguage;
 }
 
 const MAX_PENDING = 10_000;
@@ -83,7 +86,7 @@ export class SessionReplay {
 
   constructor(private readonly options: ReplayOptions) {
     this.loops = new LoopFinder(options.config);
-    this.rules = new RuleSuggestions(options.config.ports, options.canGrant);
+    this.rules = new RuleSuggestions(options.config.ports, options.canGrant, options.ruleLanguage);
     this.interactive = options.interactive;
   }
 

@@ -1,5 +1,6 @@
 import type { CoreOptions } from "../core/config.js";
 import type { HostDenialTable } from "../detect/denial-text-rule.js";
+import type { RuleLanguage } from "../policy/grants/allow-rule-suggestion.js";
 import type { DoctorCheck, DoctorContext } from "./common/doctor-check.js";
 import type { HookHost } from "./common/hook-host.js";
 import type { HostPolicyRules } from "./common/host-policy-rules.js";
@@ -90,6 +91,11 @@ export interface HostDescriptor {
    * are rewritten to run through `toolgate mcp-proxy` and restored (absent: the proxy cannot be installed there)
    */
   readonly mcpServers?: () => Promise<McpServersConfig>;
+  /**
+   * How the host's own allow rules are written (`analyze`, `report` and the dashboard suggest rules in it). Absent:
+   * toolgate's own `permissions.allow`, which every host toolgate guards obeys.
+   */
+  readonly ruleLanguage?: () => Promise<RuleLanguage>;
   /** what the commands' `--help` say of this host, so the CLI itself names no host */
   readonly help?: HostHelp;
   /** escalation defaults for the host, applied under the config (a config file and the environment still decide) */

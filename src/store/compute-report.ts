@@ -48,6 +48,7 @@ export function computeReport(options: {
       sample: { inputSummary: record.inputSummary, input: record.input },
       deniedByRule,
       denyRule,
+      source: record.source,
     });
     facts.set(record.signature, {
       tool: record.tool,
@@ -57,6 +58,7 @@ export function computeReport(options: {
       count: 1,
       deniedByRule,
       denyRule,
+      source: record.source,
     });
   }
   // loops, waste and status as core/figures.ts defines them: the events of the window (of the sessions with a

@@ -66,22 +66,22 @@ describe("formatReport", () => {
     expect(output).toContain(
       "Bash(rm:*) denied 3: a deny rule wins over any allow rule; narrow or remove it where it is defined to let these calls run.",
     );
-    expect(output).not.toContain("allow rule: Bash(rm");
+    expect(output).not.toContain("allow rule (toolgate permissions.allow): Bash(rm");
     expect(output).toContain("A deny rule the host did not name denied 1: a deny rule wins over any allow rule;");
-    expect(output).not.toContain("allow rule: Bash(git push)");
+    expect(output).not.toContain("allow rule (toolgate permissions.allow): Bash(git push)");
   });
 
   it("suggests the minimal allow rule for calls no deny rule denied", () => {
     const output = text();
-    expect(output).toContain("allow rule: Bash(npm test)");
-    expect(output).toContain("allow rule: Bash(npm run lint)");
+    expect(output).toContain("allow rule (toolgate permissions.allow): Bash(npm test)");
+    expect(output).toContain("allow rule (toolgate permissions.allow): Bash(npm run lint)");
   });
 
   it("prefers the caller's (redacted) suggestion for a variant that is a top signature", () => {
     const report = computeReport({ records, events: [], query: {} });
     const suggestions = [{ tool: "Bash", signature: "Bash:npm test", count: 2, rule: "Bash(npm test)*", example: "" }];
     const output = formatReport({ report, suggestions, location: "memory", window: "all" });
-    expect(output).toContain("allow rule: Bash(npm test)*");
+    expect(output).toContain("allow rule (toolgate permissions.allow): Bash(npm test)*");
   });
 
   it("says which deny rule denied each variant when a pattern has several", () => {

@@ -1,15 +1,24 @@
 import { plural } from "../core/plural.js";
-import { suggestRule } from "../policy/grants/suggest-rule.js";
-import type { CountByPattern, DenialReport } from "./ports.js";
+import { allowRuleSuggestion } from "../policy/grants/allow-rule-suggestion.js";
+import type { CountByPattern, CountBySignature, DenialReport } from "./ports.js";
 
 export interface SuggestedRule {
   tool: string;
   signature: string;
   count: number;
-  /** the narrowest allow rule for the most-denied call, in Claude Code syntax */
-  rule: string;
+  /**
+   * the narrowest allow rule for the most-denied call, in the host's rule language (`language`); null when none
+   * would change the outcome (a deny rule wins, only the OS, a sandbox or toolgate refused it) or it is a heredoc
+   */
+  rule: string | null;
+  /** where the rule goes; or, without a rule, why there is none */
+  language?: string;
+  why?: string;
   example: string;
 }
+
+/** the allow rule for one variant, or why there is none */
+export type VariantSuggestion = { rule: string; language: string } | { rule: null; why: string };
 
 /** The report as plain text for a terminal. */
 export function formatReport(options: {
@@ -18,8 +27,8 @@ export function formatReport(options: {
   suggestions: SuggestedRule[];
   location: string;
   window: string;
-  /** the narrowest allow rule for other variants (default: the policy's suggestRule on the stored, redacted input) */
-  suggest?: (tool: string, input: unknown) => string;
+  /** the allow rule for other variants (default: allowRuleSuggestion in toolgate's rules, on the stored input) */
+  suggest?: (variant: CountBySignature) => VariantSuggestion;
 }): string {
   const { report } = options;
   const out: string[] = [];
@@ -42,8 +51,23 @@ export function formatReport(options: {
   for (const [index, row] of report.topTools.entries())
     out.push(`  ${(toolLabels[index] as string).padEnd(toolWidth)}  ${String(row.count).padStart(7)}`);
   out.push("", "Most-denied patterns, variants folded under each (a deny rule wins over any allow rule)");
-  const rules = new Map(options.suggestions.map((row) => [`${row.tool}\u0000${row.signature}`, row.rule]));
-  const suggest = options.suggest ?? suggestRule;
+  const rules = new Map(
+    options.suggestions.map((row): [string, VariantSuggestion] => [
+      `${row.tool}\u0000${row.signature}`,
+      row.rule === null
+        ? { rule: null, why: row.why ?? "no allow rule changes this" }
+        : { rule: row.rule, language: row.language ?? "toolgate permissions.allow" },
+    ]),
+  );
+  const suggest =
+    options.suggest ??
+    ((variant: CountBySignature) =>
+      allowRuleSuggestion({
+        tool: variant.tool,
+        input: variant.sample.input,
+        sources: [variant.source],
+        denyRuleWins: variant.deniedByRule,
+      }));
   for (const row of report.topPatterns) out.push(...patternLines({ row, rules, suggest }));
   out.push("", "Sessions with loops, aborts or blocked calls");
   if (report.incidents.length === 0) out.push("  none");
@@ -65,8 +89,8 @@ export function formatReport(options: {
  */
 function patternLines(options: {
   row: CountByPattern;
-  rules: Map<string, string>;
-  suggest: (tool: string, input: unknown) => string;
+  rules: Map<string, VariantSuggestion>;
+  suggest: (variant: CountBySignature) => VariantSuggestion;
 }): string[] {
   const { row } = options;
   const more = row.variantCount > row.variants.length ? `, ${row.variants.length} shown` : "";
@@ -87,10 +111,10 @@ function patternLines(options: {
         lines.push(`                    denied by ${variant.denyRule ?? "an unnamed deny rule"}`);
       continue;
     }
-    const rule =
-      options.rules.get(`${variant.tool}\u0000${variant.signature}`) ??
-      options.suggest(variant.tool, variant.sample.input);
-    lines.push(`                    allow rule: ${rule}`);
+    const suggestion = options.rules.get(`${variant.tool}\u0000${variant.signature}`) ?? options.suggest(variant);
+    if (suggestion.rule === null) lines.push(`                    no allow rule: ${suggestion.why}`);
+    else
+      lines.push(`                    allow rule (${suggestion.language}): ${suggestion.rule.replaceAll("\n", " ")}`);
   }
   return lines;
 }

@@ -69,6 +69,8 @@ export interface CountBySignature {
   sample: { inputSummary: string; input: unknown };
   /** whether an explicit deny rule denied it (its first denial in the window): then no allow rule can help */
   deniedByRule: boolean;
+  /** the source of its first denial in the window (`rule`, `headless`, `sandbox`, ...) */
+  source: string;
   /** that deny rule's text, or null (not denied by a rule, or the host did not name the rule) */
   denyRule: string | null;
 }

@@ -12,6 +12,7 @@ export interface SignatureFacts {
   count: number;
   deniedByRule: boolean;
   denyRule: string | null;
+  source: string;
 }
 
 /**

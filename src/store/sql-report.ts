@@ -136,6 +136,7 @@ export async function sqlReport(options: {
       count: entry.count,
       deniedByRule,
       denyRule: deniedByRule && typeof row.rule === "string" ? row.rule : null,
+      source: String(row.source),
       firstId: entry.firstId,
     });
   }
@@ -169,6 +170,7 @@ export async function sqlReport(options: {
       sample: { inputSummary: String(sample.input_summary), input: options.decodeJson(sample.tool_input) },
       deniedByRule: fact.deniedByRule,
       denyRule: fact.denyRule,
+      source: fact.source,
     };
   };
   const topSignatures = ranked.map(toRow);

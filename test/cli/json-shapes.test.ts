@@ -96,7 +96,16 @@ describe("--json shapes", () => {
     }
     const full = JSON.parse(json(["report", "--json"]).documents.join("\n"));
     expect(keys(full.topTools[0])).toEqual(["count", "hostTools", "tool"]);
-    const signatureKeys = sorted(["tool", "canonicalTool", "signature", "count", "sample", "deniedByRule", "denyRule"]);
+    const signatureKeys = sorted([
+      "tool",
+      "canonicalTool",
+      "signature",
+      "count",
+      "sample",
+      "deniedByRule",
+      "denyRule",
+      "source",
+    ]);
     expect(keys(full.topSignatures[0])).toEqual(signatureKeys);
     expect(keys(full.topPatterns[0])).toEqual(
       sorted(["tool", "pattern", "count", "variantCount", "denyRules", "variants"]),
@@ -105,7 +114,9 @@ describe("--json shapes", () => {
     expect(keys(full.topPatterns[0].denyRules[0])).toEqual(["count", "rule"]);
     expect(keys(full.topSignatures[0].sample)).toEqual(["input", "inputSummary"]);
     expect(keys(full.perDay[0])).toEqual(["count", "day"]);
-    expect(keys(full.suggestedRules[0])).toEqual(sorted(["tool", "signature", "count", "rule", "example"]));
+    expect(keys(full.suggestedRules[0])).toEqual(
+      sorted(["tool", "signature", "count", "rule", "language", "why", "example"]),
+    );
   });
 
   it("tail: every denial line has every key, null where the record has no value", () => {

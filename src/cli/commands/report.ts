@@ -1,11 +1,13 @@
 import { homedir } from "node:os";
+import { ruleLanguageForTool } from "../../analyze/formats.js";
+import { loadAnalysisSetup } from "../../analyze/load-analysis-setup.js";
 import { ToolgateError } from "../../core/errors.js";
 import { plural } from "../../core/plural.js";
-import { suggestRule } from "../../policy/grants/suggest-rule.js";
+import { allowRuleSuggestion } from "../../policy/grants/allow-rule-suggestion.js";
 import { openReadSide, type ReadSide } from "../../root/read-side.js";
-import { formatReport, type SuggestedRule } from "../../store/format-report.js";
+import { formatReport, type SuggestedRule, type VariantSuggestion } from "../../store/format-report.js";
 import { parseSince } from "../../store/parse-since.js";
-import type { Store } from "../../store/ports.js";
+import type { CountBySignature, Store } from "../../store/ports.js";
 import { defineCommand } from "../args/command-spec.js";
 import { resolveSession } from "../args/resolve-session.js";
 import { EXIT } from "../exit-codes.js";
@@ -111,13 +113,35 @@ export default defineCommand({
         ...(session ? { sessionId: session } : {}),
         ...(args.tool ? { tool: args.tool } : {}),
       });
-      const suggestions: SuggestedRule[] = report.topSignatures.map((row) => ({
-        tool: row.tool,
-        signature: row.signature,
-        count: row.count,
-        rule: redactor.redactText(suggestRule(row.tool, row.sample.input)),
-        example: row.sample.inputSummary,
-      }));
+      // in the host's own rule language, and none where a deny rule in the settings would still win (the policy's
+      // canGrant), for a heredoc, or for a call only the OS, a sandbox or toolgate refused
+      const setup = await loadAnalysisSetup({ cwd: process.cwd(), homeDir: homedir(), env: process.env });
+      const suggestFor = async (row: CountBySignature): Promise<VariantSuggestion> => {
+        const suggestion = allowRuleSuggestion({
+          tool: row.tool,
+          input: row.sample.input,
+          sources: [row.source],
+          denyRuleWins: row.deniedByRule || !setup.canGrant({ tool: row.tool, input: row.sample.input }),
+          language: await ruleLanguageForTool(row.tool),
+        });
+        return suggestion.rule === null ? suggestion : { ...suggestion, rule: redactor.redactText(suggestion.rule) };
+      };
+      const suggested = new Map<string, VariantSuggestion>();
+      for (const row of [...report.topSignatures, ...report.topPatterns.flatMap((pattern) => pattern.variants)]) {
+        const key = `${row.tool}\u0000${row.signature}`;
+        if (!suggested.has(key)) suggested.set(key, await suggestFor(row));
+      }
+      const suggestions: SuggestedRule[] = report.topSignatures.map((row) => {
+        const suggestion = suggested.get(`${row.tool}\u0000${row.signature}`) as VariantSuggestion;
+        return {
+          tool: row.tool,
+          signature: row.signature,
+          count: row.count,
+          rule: suggestion.rule,
+          ...(suggestion.rule === null ? { why: suggestion.why } : { language: suggestion.language }),
+          example: row.sample.inputSummary,
+        };
+      });
       if (args.json) {
         const window = {
           since: new Date(since).toISOString(),
@@ -130,7 +154,19 @@ export default defineCommand({
       const window = [`since ${new Date(since).toISOString().slice(0, 16).replace("T", " ")} UTC`];
       if (session) window.push(`session ${session}`);
       if (args.tool) window.push(`tool ${args.tool}`);
-      process.stdout.write(formatReport({ report, suggestions, location: store.location, window: window.join(", ") }));
+      process.stdout.write(
+        formatReport({
+          report,
+          suggestions,
+          location: store.location,
+          window: window.join(", "),
+          suggest: (variant) =>
+            suggested.get(`${variant.tool}\u0000${variant.signature}`) ?? {
+              rule: null,
+              why: "no allow rule changes this",
+            },
+        }),
+      );
     });
   },
 });

@@ -10,6 +10,7 @@ function signatureRow(row: CountBySignature) {
     sample: { inputSummary: row.sample.inputSummary, input: row.sample.input ?? null },
     deniedByRule: row.deniedByRule,
     denyRule: row.denyRule,
+    source: row.source,
   };
 }
 
@@ -51,7 +52,10 @@ export function reportDocument(options: {
       tool: row.tool,
       signature: row.signature,
       count: row.count,
+      // null where no allow rule changes the outcome (a deny rule wins, the OS refused it, a heredoc): `why` says so
       rule: row.rule,
+      language: row.language ?? null,
+      why: row.why ?? null,
       example: row.example,
     })),
     warnings: [],

@@ -1,12 +1,10 @@
-import { suggestRule } from "../../policy/grants/suggest-rule.js";
+import { ruleLanguageForTool } from "../../analyze/formats.js";
+import { allowRuleSuggestion } from "../../policy/grants/allow-rule-suggestion.js";
 import type { DenialStore } from "../../store/ports.js";
 import { type AttackKind, attackKind } from "./attack-signals.js";
 import { type DashboardFilters, denialWhere, reportCovers } from "./dashboard-filters.js";
 import { queryRankedCalls } from "./ranked-calls-query.js";
 import { SqlBuilder, type SqlReader } from "./sql-reader.js";
-
-/** sources an allow rule cannot change (the same list as the analyzer's rule suggestions) */
-const NO_RULE_SOURCES = new Set(["loop", "sandbox", "validation", "aborted", "internal"]);
 
 export interface PolicyRow {
   /** the host's tool name (one ranked call is one host's signature) */
@@ -16,8 +14,15 @@ export interface PolicyRow {
   signature: string;
   count: number;
   example: string;
-  /** the narrowest allow rule for this call (redacted); null when only sources an allow rule cannot change denied it */
+  /**
+   * the narrowest allow rule for this call in the host's rule language (redacted); null when none would change the
+   * outcome (only the OS, a sandbox or toolgate refused it, a deny rule wins) or it is a shell heredoc: `noRule` says why
+   */
   allowRule: string | null;
+  /** where the rule goes (`Claude Code permissions.allow`, `Codex execpolicy .rules`, ...); null without a rule */
+  ruleLanguage: string | null;
+  /** why no allow rule is offered; null when one is */
+  noRule: string | null;
   /** denials of this call per source in the window, most first */
   sources: { source: string; count: number }[];
   /** an explicit deny rule refused it: adding the allow rule would change nothing (deny wins) */
@@ -53,20 +58,30 @@ export async function queryPolicy(options: {
         topSignatures: ranked.calls,
       }));
   const sources = await sourcesOf({ ...options, signatures: report.topSignatures.map((row) => row.signature) });
-  const rows: PolicyRow[] = report.topSignatures.map((row) => ({
-    tool: row.tool,
-    canonicalTool: row.canonicalTool,
-    signature: row.signature,
-    count: row.count,
-    example: row.sample.inputSummary,
-    allowRule: (sources.get(row.signature) ?? []).every((entry) => NO_RULE_SOURCES.has(entry.source))
-      ? null
-      : options.redactText(suggestRule(row.tool, row.sample.input)),
-    sources: sources.get(row.signature) ?? [],
-    denyRuleWins: row.deniedByRule,
-    denyRule: row.denyRule,
-    attack: row.deniedByRule ? (attackKind(row.tool, row.sample.input) ?? null) : null,
-  }));
+  const rows: PolicyRow[] = [];
+  for (const row of report.topSignatures) {
+    const suggestion = allowRuleSuggestion({
+      tool: row.tool,
+      input: row.sample.input,
+      sources: (sources.get(row.signature) ?? []).map((entry) => entry.source),
+      denyRuleWins: row.deniedByRule,
+      language: await ruleLanguageForTool(row.tool),
+    });
+    rows.push({
+      tool: row.tool,
+      canonicalTool: row.canonicalTool,
+      signature: row.signature,
+      count: row.count,
+      example: row.sample.inputSummary,
+      allowRule: suggestion.rule === null ? null : options.redactText(suggestion.rule),
+      ruleLanguage: suggestion.rule === null ? null : suggestion.language,
+      noRule: suggestion.rule === null ? suggestion.why : null,
+      sources: sources.get(row.signature) ?? [],
+      denyRuleWins: row.deniedByRule,
+      denyRule: row.denyRule,
+      attack: row.deniedByRule ? (attackKind(row.tool, row.sample.input) ?? null) : null,
+    });
+  }
   return {
     total: report.total,
     attacks: rows.filter((row) => row.attack !== null),

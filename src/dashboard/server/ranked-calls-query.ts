@@ -53,6 +53,7 @@ export async function queryRankedCalls(options: {
         sample: { inputSummary: String(row.input_summary), input: reader.decodeJson(row.tool_input) },
         deniedByRule,
         denyRule: deniedByRule && typeof row.rule === "string" ? row.rule : null,
+        source: String(row.source),
       };
     }),
   };

@@ -24,10 +24,13 @@ function describeSince(value: string): string {
  */
 export async function filterBar(
   params: URLSearchParams,
-  defaultSince: string,
-  /** `since: false` on Live: it shows what is stored from now on, so a time range does not apply there */
-  shown: { since: boolean } = { since: true },
+  shown: {
+    defaultSince: string;
+    /** false on Live: it shows what is stored from now on, so a time range does not apply there */
+    since: boolean;
+  },
 ): Promise<HTMLElement> {
+  const { defaultSince } = shown;
   const since = params.get("since") ?? defaultSince;
   const options = await getJson<FilterOptions>(
     "/api/filters",

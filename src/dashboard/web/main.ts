@@ -74,7 +74,7 @@ async function render(): Promise<void> {
     : view === "session"
       ? // one session's timeline is the whole session: no filter applies, so none is shown
         h("p", { class: "note", id: "filters-note" }, "A session's timeline shows the whole session, unfiltered.")
-      : await filterBar(params, DEFAULT_SINCE, { since: view !== "live" }).catch((error) =>
+      : await filterBar(params, { defaultSince: DEFAULT_SINCE, since: view !== "live" }).catch((error) =>
           h("p", { class: "error" }, describe(error)),
         );
   if (ticket !== renderCount) return;

@@ -108,6 +108,10 @@ export interface PolicyRow {
   count: number;
   example: string;
   allowRule: string | null;
+  /** where the rule goes (`Claude Code permissions.allow`, `Codex execpolicy .rules`, ...) */
+  ruleLanguage: string | null;
+  /** why no allow rule is offered */
+  noRule: string | null;
   sources: { source: string; count: number }[];
   denyRuleWins: boolean;
   denyRule: string | null;

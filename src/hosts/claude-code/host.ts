@@ -58,6 +58,7 @@ export const claudeCodeHost: HostDescriptor = {
     (await import("./claude-stream-json.js")).claudeStreamJson,
   ],
   denialTexts: async () => (await import("./claude-code-denial-texts.js")).CLAUDE_CODE_DENIAL_TEXTS,
+  ruleLanguage: async () => (await import("./claude-code-rule-language.js")).claudeCodeRuleLanguage,
   textOutputWithoutCalls:
     "Claude Code's `claude -p` text output holds only the final answer, no tool call: keep `--output-format stream-json --verbose` or the session files instead",
   help: {

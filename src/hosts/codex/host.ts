@@ -45,6 +45,7 @@ export const codexHost: HostDescriptor = {
   ],
   permissionRules: async () => (await import("./codex-policy-rules.js")).codexPolicyRules,
   denialTexts: async () => (await import("./codex-denial-texts.js")).CODEX_DENIAL_TEXTS,
+  ruleLanguage: async () => (await import("./codex-rule-language.js")).codexRuleLanguage,
   help: {
     examples: {
       install: [["toolgate install codex --user", "$CODEX_HOME/hooks.json, trusted through codex app-server"]],

@@ -223,10 +223,10 @@ describe("toolgate dashboard in Chromium", () => {
     const rule = page.locator("code.rule", { hasText: "Bash(npm test)" });
     await expect(rule.count()).resolves.toBe(3);
     // a call refused outside the policy (a sandbox's EACCES): no allow rule, and its status does not promise one
-    const outside = page.locator("tbody tr", { hasText: "none: the OS, a sandbox" });
+    const outside = page.locator("tbody tr", { hasText: "none: refused by the OS, a sandbox" });
     expect(await outside.count()).toBeGreaterThan(0);
     for (const text of await outside.allInnerTexts()) {
-      expect(text).toContain("no rule changes this");
+      expect(text).toContain("no allow rule changes this");
       expect(text).not.toContain("an allow rule would let it through");
     }
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, "policy.png") });

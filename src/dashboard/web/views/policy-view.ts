@@ -61,20 +61,25 @@ function rulesTable(caption: string, rows: PolicyRow[], attacks: boolean): HTMLT
             label: "Allow rule",
             cell: (row) =>
               row.allowRule === null
-                ? h("span", { class: "muted" }, "none: the OS, a sandbox or toolgate's own stop refused it")
-                : [h("code", { class: "rule" }, row.allowRule), " ", copyButton(row.allowRule)],
+                ? h("span", { class: "muted" }, `none: ${row.noRule ?? "no allow rule changes this"}`)
+                : [
+                    h("code", { class: "rule" }, row.allowRule),
+                    " ",
+                    copyButton(row.allowRule),
+                    h("div", { class: "muted" }, `in ${row.ruleLanguage ?? "toolgate permissions.allow"}`),
+                  ],
           },
       {
         label: "Status",
         cell: (row) =>
-          row.allowRule === null
-            ? h("span", { class: "muted" }, "no rule changes this: it was refused outside the policy")
-            : row.denyRuleWins
-              ? h(
-                  "span",
-                  { class: "badge badge-deny" },
-                  row.denyRule ? `deny rule wins: ${row.denyRule}` : "a deny rule wins",
-                )
+          row.denyRuleWins
+            ? h(
+                "span",
+                { class: "badge badge-deny" },
+                row.denyRule ? `deny rule wins: ${row.denyRule}` : "a deny rule wins",
+              )
+            : row.allowRule === null
+              ? h("span", { class: "muted" }, "no allow rule changes this")
               : h("span", { class: "muted" }, "an allow rule would let it through"),
       },
     ],
