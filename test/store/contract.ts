@@ -150,12 +150,17 @@ export function runStoreContract(options: { name: string; create: () => Promise<
           { sessionId: "s2" },
           { since: records[4]!.at, until: records[9]!.at },
           { since: Date.UTC(2030, 0, 1) },
+          // after year 9999 a day is written +010000-01-01, which sorts before every stored day (issue 26 problem 11)
+          { since: Date.parse("+010000-01-01") },
+          { until: Date.parse("+010000-01-01") },
         ];
         for (const query of queries) {
           expect(await store.denials.report(query), JSON.stringify(query)).toEqual(
             computeReport({ records, events, query }),
           );
         }
+        expect((await store.denials.report({ since: Date.parse("+010000-01-01") })).total).toBe(0);
+        expect((await store.denials.report({ until: Date.parse("+010000-01-01") })).total).toBe(10);
         const full = await store.denials.report();
         expect(full.total).toBe(10);
         expect(full.topTools[0]).toEqual({ tool: "shell", count: 5, hostTools: ["Bash"] });

@@ -49,14 +49,19 @@ export async function answerApi(
         throw invalid(`sort takes one of ${Object.keys(SESSION_SORTS).join(", ")}.`);
       const page = Number(query.get("page") || "0");
       if (!Number.isInteger(page) || page < 0 || page > 100_000) throw invalid("page takes a whole number from 0.");
-      return querySessions({
-        reader: data.reader,
-        filters: filters(),
-        sort: sort as SessionSort,
-        descending: query.get("dir") !== "asc",
-        page,
-        pageSize: SESSIONS_PAGE_SIZE,
-      });
+      const ask = (wanted: number) =>
+        querySessions({
+          reader: data.reader,
+          filters: filters(),
+          sort: sort as SessionSort,
+          descending: query.get("dir") !== "asc",
+          page: wanted,
+          pageSize: SESSIONS_PAGE_SIZE,
+        });
+      const answer = await ask(page);
+      // a page past the last (`page=99` of 2) answers the last page, which says which page it is
+      const last = Math.max(0, Math.ceil(answer.total / SESSIONS_PAGE_SIZE) - 1);
+      return answer.rows.length === 0 && page > last ? ask(last) : answer;
     }
     case "/api/session": {
       const id = query.get("id");

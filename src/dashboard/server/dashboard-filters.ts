@@ -23,9 +23,11 @@ const LABEL_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
  * `tool` (canonically or as any host names it), `host`, `label` (`key:value`). Bad values throw INPUT_INVALID with the fix.
  */
 export function parseDashboardFilters(query: URLSearchParams, options: { now: number; defaultSince: string }) {
-  const filters: DashboardFilters = { since: parseSince(query.get("since") || options.defaultSince, options.now) };
+  const filters: DashboardFilters = {
+    since: pageSince(query.get("since") || options.defaultSince, options.now, "since"),
+  };
   const until = query.get("until");
-  if (until) filters.until = parseSince(until, options.now);
+  if (until) filters.until = pageSince(until, options.now, "until");
   const tool = query.get("tool");
   // any host's name of a tool (`Bash`, `exec_command`) means its canonical tool, so one filter matches every host
   if (tool) filters.tool = canonicalTool(tool);
@@ -71,4 +73,17 @@ export function denialWhere(options: {
   }
   if (options.sessionId !== undefined) parts.push(`session_id = ${builder.value(options.sessionId)}`);
   return `WHERE ${parts.join(" AND ")}`;
+}
+
+/** parseSince in the page's words: the URL's `since` / `until`, not the CLI's `--since` */
+function pageSince(text: string, now: number, name: "since" | "until"): number {
+  try {
+    return parseSince(text, now);
+  } catch (error) {
+    if (!(error instanceof ToolgateError)) throw error;
+    throw new ToolgateError({
+      code: "INPUT_INVALID",
+      message: `${error.message.replaceAll("--since", name)} Choose a time range in the filters, or reset them.`,
+    });
+  }
 }

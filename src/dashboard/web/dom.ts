@@ -17,7 +17,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   }
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
-    element.append(typeof child === "object" ? child : String(child));
+    element.append(typeof child === "object" ? child : visibleText(String(child)));
   }
   return element;
 }
@@ -45,7 +45,7 @@ export function table<Row>(options: {
   rows: readonly Row[];
   sorted?: { key: string; descending: boolean; onSort: (key: string) => void };
   className?: string;
-}): HTMLTableElement {
+}): HTMLElement {
   const { sorted } = options;
   const head = options.columns.map((column) => {
     const active = sorted !== undefined && column.sort === sorted.key;
@@ -73,15 +73,31 @@ export function table<Row>(options: {
       ...options.columns.map((column) => h("td", { class: column.numeric ? "num" : null }, column.cell(row))),
     ),
   );
+  // a wide table scrolls inside its own box; the page never scrolls sideways (390 px phones)
   return h(
-    "table",
-    { class: options.className ?? null },
-    h("caption", {}, options.caption),
-    h("thead", {}, h("tr", {}, ...head)),
-    h("tbody", {}, ...body),
+    "div",
+    { class: "table-scroll" },
+    h(
+      "table",
+      { class: options.className ?? null },
+      h("caption", {}, options.caption),
+      h("thead", {}, h("tr", {}, ...head)),
+      h("tbody", {}, ...body),
+    ),
   );
 }
 
 export function emptyState(title: string, ...lines: (Child | Child[])[]): HTMLElement {
   return h("div", { class: "empty", role: "status" }, h("p", { class: "empty-title" }, title), ...lines);
+}
+
+/** bidirectional controls (embeddings, overrides, isolates, marks) that reorder what a person reads */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text as a person should read it: a stored call's bidirectional control characters (U+202E and the isolates, which
+ * make `rm -rf /‮txt.exe` read as something else) are shown as their code points, never applied.
+ */
+export function visibleText(text: string): string {
+  return text.replace(BIDI_CONTROLS, (char) => `⟨U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`);
 }

@@ -74,8 +74,17 @@ async function render(): Promise<void> {
     : view === "session"
       ? // one session's timeline is the whole session: no filter applies, so none is shown
         h("p", { class: "note", id: "filters-note" }, "A session's timeline shows the whole session, unfiltered.")
-      : await filterBar(params, { defaultSince: DEFAULT_SINCE, since: view !== "live" }).catch((error) =>
-          h("p", { class: "error" }, describe(error)),
+      : // a bad filter (`since=abc`) fails the bar and the view alike: the view says why, once; the bar offers the way back
+        await filterBar(params, { defaultSince: DEFAULT_SINCE, since: view !== "live" }).catch(() =>
+          h(
+            "p",
+            { class: "note", id: "filters-reset" },
+            h(
+              "a",
+              linkTo({ since: null, until: null, tool: null, host: null, label: null, page: null }),
+              "Reset the filters",
+            ),
+          ),
         );
   if (ticket !== renderCount) return;
   root.replaceChildren(header, bar, main);

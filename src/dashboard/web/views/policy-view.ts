@@ -43,7 +43,7 @@ export async function policyView(filters: URLSearchParams): Promise<HTMLElement>
   );
 }
 
-function rulesTable(caption: string, rows: PolicyRow[], attacks: boolean): HTMLTableElement {
+function rulesTable(caption: string, rows: PolicyRow[], attacks: boolean): HTMLElement {
   return table({
     caption,
     ...(attacks ? { className: "attacks" } : {}),

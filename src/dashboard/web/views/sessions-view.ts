@@ -27,13 +27,15 @@ export async function sessionsView(params: URLSearchParams, filters: URLSearchPa
     );
   }
   const pages = Math.ceil(answer.total / answer.pageSize);
+  // the server answers the last page for a page past it (`page=99`): show the page it answered
+  const shown = answer.page;
   const onSort = (key: string) => navigate({ sort: key, dir: key === sort && descending ? "asc" : "desc", page: null });
   return h(
     "section",
     { "aria-labelledby": "sessions-title" },
     title,
     table({
-      caption: `${count(answer.total)} sessions with denials, page ${page + 1} of ${pages}`,
+      caption: `${count(answer.total)} sessions with denials, page ${shown + 1} of ${pages}`,
       sorted: { key: sort, descending, onSort },
       columns: [
         {
@@ -64,8 +66,8 @@ export async function sessionsView(params: URLSearchParams, filters: URLSearchPa
     h(
       "nav",
       { class: "pager", "aria-label": "Pages" },
-      page > 0 ? h("a", linkTo({ page: page - 1 === 0 ? null : String(page - 1) }), "← Newer page") : null,
-      page + 1 < pages ? h("a", linkTo({ page: String(page + 1) }), "Next page →") : null,
+      shown > 0 ? h("a", linkTo({ page: shown - 1 === 0 ? null : String(shown - 1) }), "← Newer page") : null,
+      shown + 1 < pages ? h("a", linkTo({ page: String(shown + 1) }), "Next page →") : null,
     ),
   );
 }

@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
+import { makeRecord } from "../../store/fixtures.js";
+import { assertBuilt } from "../claude/toolgate-cli.js";
+import { launchChromium } from "./browser.js";
+import { startDashboard } from "./start-dashboard.js";
+
+/**
+ * Issue 26 problem 11's edges in Chromium: no view overflows a 390 px phone, `page=99` answers the last page and
+ * says so, `since=abc` is explained once in the page's words (not a CLI flag) with a way back, a far-future `since`
+ * returns no denial, and bidirectional control characters in a stored call are shown as code points, never applied.
+ */
+declare const document: {
+  documentElement: { scrollWidth: number };
+  body: { textContent: string | null };
+};
+
+describe("dashboard edges in Chromium (issue 26 problem 11)", () => {
+  let home: string;
+  let dashboard: Awaited<ReturnType<typeof startDashboard>>;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  const reversed = "cat notes\u202Etxt.exe\u2066x\u2069";
+
+  beforeAll(async () => {
+    assertBuilt();
+    home = mkdtempSync(join(tmpdir(), "toolgate-edges-e2e-"));
+    const env = { HOME: home, TOOLGATE_DB: join(home, "toolgate.db"), TOOLGATE_DATABASE_URL: "" };
+    const store = await createSqliteStore({ filename: env.TOOLGATE_DB });
+    const at = Date.now() - 3_600_000;
+    await store.denials.append([
+      ...Array.from({ length: 6 }, (_, index) =>
+        makeRecord({
+          seq: index + 1,
+          sessionId: "a-rather-long-session-identifier-that-does-not-fit-a-phone-0001",
+          inputSummary: "npm run a-very-long-script-name-that-would-overflow-a-narrow-table --workspace packages/web",
+          at: at + index * 1000,
+        }),
+      ),
+      makeRecord({ seq: 1, sessionId: "bidi", inputSummary: reversed, input: { command: reversed }, at }),
+    ]);
+    await store.close();
+    dashboard = await startDashboard({ env, cwd: home, args: ["--since", "30d"] });
+    browser = await launchChromium();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (dashboard) expect(await dashboard.stop()).toBe(0);
+    if (home) rmSync(home, { recursive: true, force: true });
+  }, 60_000);
+
+  const open = async (query: string, width = 390): Promise<Page> => {
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(`${dashboard.url}${query}`);
+    await page.waitForSelector("body[data-ready]");
+    return page;
+  };
+
+  it("no view is wider than a 390 px phone", { timeout: 180_000 }, async () => {
+    for (const view of ["overview", "sessions", "policy", "live", "session&session=bidi"]) {
+      const page = await open(`&view=${view}`);
+      await page.waitForFunction(() => document.documentElement.scrollWidth > 0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), view).toBeLessThanOrEqual(390);
+      await page.close();
+    }
+  });
+
+  it("page=99 shows the last page and says which; since=abc is explained once, with a way back", {
+    timeout: 180_000,
+  }, async () => {
+    const paged = await open("&view=sessions&page=99", 1200);
+    expect(await paged.textContent("caption")).toContain("page 1 of 1");
+    await paged.close();
+    const bad = await open("&since=abc", 1200);
+    const errors = await bad.locator(".error").allInnerTexts();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('"abc"');
+    expect(errors[0]).not.toContain("--since");
+    expect(await bad.locator("#filters-reset a").count()).toBe(1);
+    await bad.close();
+  });
+
+  it("a far-future since returns no denial", async () => {
+    const bare = dashboard.url.replace(/\?token=.*/, "");
+    const token = new URL(dashboard.url).searchParams.get("token") ?? "";
+    const answer = await fetch(`${bare}api/overview?token=${token}&since=${encodeURIComponent("+010000-01-01")}`);
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { total: number }).total).toBe(0);
+  });
+
+  it("shows bidirectional control characters as code points, never applied", { timeout: 180_000 }, async () => {
+    const page = await open("&view=session&session=bidi", 1200);
+    const text = await page.evaluate(() => document.body.textContent ?? "");
+    expect(text).toContain("cat notes⟨U+202E⟩txt.exe⟨U+2066⟩x⟨U+2069⟩");
+    const applied = [...text].filter((char) => {
+      const code = char.codePointAt(0) ?? 0;
+      return (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+    });
+    expect(applied).toEqual([]);
+    await page.close();
+  });
+});
