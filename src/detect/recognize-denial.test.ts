@@ -285,6 +285,16 @@ const geminiQwenRows: Row[] = [
   ],
   ["Gemini sandbox", { host: "gemini", text: "Sandbox expansion required" }, "sandbox", "gemini"],
   [
+    // issue 26 item 7: the first refusal of a real `-o json` run, which analyze did not count
+    "Gemini plan path outside the plans directory",
+    {
+      host: "gemini",
+      text: "Access denied: plan path (../outside/plan.md) must be within the designated plans directory (/home/u/.gemini/tmp/p/plans).",
+    },
+    "validation",
+    "gemini",
+  ],
+  [
     "Qwen substitution deny",
     { text: 'Tool "run_shell_command" is denied: command substitution is not allowed for security reasons.' },
     "rule",

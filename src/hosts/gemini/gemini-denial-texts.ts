@@ -25,5 +25,13 @@ export const GEMINI_DENIAL_TEXTS: HostDenialTable = {
     },
     { source: "hook", pattern: /^Tool execution blocked: (?<reason>[\s\S]*)$/, note: "BeforeTool hook deny" },
     { source: "sandbox", pattern: /^Sandbox expansion required$/, note: "shell tool refused by the sandbox" },
+    {
+      // packages/core/src/utils/planUtils.ts PlanErrorMessages.PATH_ACCESS_DENIED (0.61): a plan file outside the
+      // plans directory is refused whatever the policy says; no allow rule changes it
+      source: "validation",
+      pattern:
+        /^Access denied: plan path \((?<path>[^\n]*)\) must be within the designated plans directory \([^\n]*\)\.$/,
+      note: "a plan path outside the plans directory",
+    },
   ],
 };
