@@ -49,7 +49,7 @@ const PROGRESS_EVERY = 4096;
  */
 export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Promise<AnalyzeTranscriptsResult> {
   const sizes = options.files.map((file) => safeStat(file));
-  const total = sizes.reduce((sum, stat) => sum + (stat?.size ?? 0), 0);
+  const total = sizes.reduce((sum, stat) => sum + ("size" in stat ? stat.size : 0), 0);
   let done = 0;
   let skippedLines = 0;
   let filesRead = 0;
@@ -62,6 +62,11 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
   for (const [index, file] of options.files.entries()) {
     const stat = sizes[index];
     if (stat === undefined) continue;
+    // a file that cannot be read is listed with the reason, never dropped without a word
+    if ("error" in stat) {
+      skippedFiles.push({ file, reason: stat.error });
+      continue;
+    }
     if (options.since !== undefined && stat.mtimeMs < options.since) {
       done += stat.size;
       continue;
@@ -149,11 +154,11 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
   return { sessions, skippedLines, unrecognizedFiles, skippedFiles, filesRead };
 }
 
-function safeStat(file: string): { size: number; mtimeMs: number } | undefined {
+function safeStat(file: string): { size: number; mtimeMs: number } | { error: string } {
   try {
     const stat = statSync(file);
-    return stat.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
-  } catch {
-    return undefined;
+    return stat.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs } : { error: "not a regular file" };
+  } catch (error) {
+    return { error: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
   }
 }

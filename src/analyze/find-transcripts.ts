@@ -21,7 +21,8 @@ function walk(directory: string, found: string[], keep: (path: string, name: str
     const path = join(directory, entry.name);
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(path, found, keep);
-    } else if (entry.isFile() && keep(path, entry.name)) {
+    } else if ((entry.isFile() || entry.isSymbolicLink()) && keep(path, entry.name)) {
+      // a link is followed when read; one that leads nowhere is listed in skippedFiles with the reason
       found.push(path);
     }
   }

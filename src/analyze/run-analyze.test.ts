@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -65,6 +65,26 @@ describe("toolgate analyze", () => {
     out.length = 0;
     await runAnalyze({ ...io, paths: [home], save: false, json: false });
     expect(out.join("").split("\n")[0]).toBe(lines[0]);
+  });
+
+  test("a transcript that cannot be read is listed in skippedFiles with its reason, not dropped (issue 26 item 7)", async () => {
+    const { io, out } = sandbox();
+    const folder = mkdtempSync(join(tmpdir(), "toolgate-analyze-unreadable-"));
+    try {
+      cpSync(join(fixtures, "codex/stubborn.rollout.jsonl"), join(folder, "rollout.jsonl"));
+      symlinkSync(join(folder, "gone.jsonl"), join(folder, "broken.jsonl"));
+      symlinkSync(join(folder, "rollout.jsonl"), join(folder, "linked.jsonl"));
+      await runAnalyze({ ...io, paths: [folder], save: false, json: true });
+      const document = JSON.parse(out.join(""));
+      expect(document.skippedFiles).toContainEqual({
+        file: join(folder, "broken.jsonl"),
+        reason: "cannot be read (ENOENT)",
+      });
+      // a link to a readable transcript is read (the same session as the file it points to: counted once)
+      expect(document.totals.files).toBe(2);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   test("--json prints the documented document", async () => {
