@@ -20,13 +20,50 @@ export function shortId(id: string): string {
   return id.length > 14 ? `${id.slice(0, 12)}…` : id;
 }
 
-/** one line of an audit event's details, for the timeline */
+/** what a person reads for the details' keys; internal ids are left out */
+const DETAIL_LABELS: Record<string, string | null> = {
+  offerId: null,
+  grantId: null,
+  kind: "kind",
+  level: "level",
+  repeats: "repeats",
+  calls: "calls",
+  by: "found by",
+  after: "after",
+  reason: "reason",
+  error: "message",
+  count: "denials",
+  pattern: "pattern",
+  source: "source",
+  interactive: "interactive",
+  permissionDenialCount: "denials in the session",
+  permissionDeniedTools: "denied tools",
+  aborted: "aborted",
+  grants: "grants",
+  wastedCalls: "wasted calls",
+  wastedTokens: "wasted tokens",
+  toolCalls: "tool calls",
+  origin: "recorded by",
+  format: "format",
+  cycleLength: "cycle length",
+};
+
+/** one line of an audit event's details, for the timeline: human labels, `{"Bash":5}` as `Bash 5` */
 export function detailLine(detail: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(detail)) {
     if (value === null || value === undefined) continue;
-    const text = typeof value === "string" ? value : JSON.stringify(value);
-    parts.push(`${key}: ${text.length > 240 ? `${text.slice(0, 240)}…` : text}`);
+    const label = key in DETAIL_LABELS ? DETAIL_LABELS[key] : key.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+    if (label === null) continue;
+    const text =
+      typeof value === "string"
+        ? value
+        : typeof value === "object" && !Array.isArray(value)
+          ? Object.entries(value as Record<string, unknown>)
+              .map(([name, inner]) => `${name} ${typeof inner === "string" ? inner : JSON.stringify(inner)}`)
+              .join(", ")
+          : JSON.stringify(value);
+    parts.push(`${label}: ${text.length > 240 ? `${text.slice(0, 240)}…` : text}`);
   }
   return parts.join(" · ");
 }

@@ -23,6 +23,7 @@ describe("dashboard edges in Chromium (issue 26 problem 11)", () => {
   let home: string;
   let dashboard: Awaited<ReturnType<typeof startDashboard>>;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
+  const at = Date.now() - 3_600_000;
   const reversed = "cat notes\u202Etxt.exe\u2066x\u2069";
 
   beforeAll(async () => {
@@ -30,7 +31,6 @@ describe("dashboard edges in Chromium (issue 26 problem 11)", () => {
     home = mkdtempSync(join(tmpdir(), "toolgate-edges-e2e-"));
     const env = { HOME: home, TOOLGATE_DB: join(home, "toolgate.db"), TOOLGATE_DATABASE_URL: "" };
     const store = await createSqliteStore({ filename: env.TOOLGATE_DB });
-    const at = Date.now() - 3_600_000;
     await store.denials.append([
       ...Array.from({ length: 6 }, (_, index) =>
         makeRecord({
@@ -41,6 +41,23 @@ describe("dashboard edges in Chromium (issue 26 problem 11)", () => {
         }),
       ),
       makeRecord({ seq: 1, sessionId: "bidi", inputSummary: reversed, input: { command: reversed }, at }),
+    ]);
+    await store.denials.appendEvents([
+      {
+        kind: "grant.offered",
+        sessionId: "bidi",
+        turn: 1,
+        at: at + 1,
+        tool: "Bash",
+        detail: { offerId: "offer-1", pattern: "cat" },
+      },
+      {
+        kind: "session.summary",
+        sessionId: "bidi",
+        turn: 1,
+        at: at + 2,
+        detail: { permissionDenialCount: 1, permissionDeniedTools: { Bash: 5 } },
+      },
     ]);
     await store.close();
     dashboard = await startDashboard({ env, cwd: home, args: ["--since", "30d"] });
@@ -102,6 +119,14 @@ describe("dashboard edges in Chromium (issue 26 problem 11)", () => {
       return (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
     });
     expect(applied).toEqual([]);
+    // problem 10: the timeline's times carry their date, and its details read as words, without internal ids
+    const day = new Date(at).toISOString().slice(0, 10);
+    expect(await page.locator(".timeline time").first().textContent()).toMatch(
+      new RegExp(`^${day} \\d{2}:\\d{2}:\\d{2}$`),
+    );
+    expect(text).toContain("denied tools: Bash 5");
+    expect(text).not.toContain("permissionDeniedTools");
+    expect(text).not.toContain("offer-1");
     await page.close();
   });
 });

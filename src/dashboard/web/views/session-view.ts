@@ -78,7 +78,12 @@ function plural(value: number, noun: string): string {
 }
 
 function entryItem(entry: TimelineEntry): HTMLElement {
-  const when = h("time", { datetime: new Date(entry.at).toISOString() }, time(entry.at));
+  // with its date: a session can span midnight, and a timeline read later has no other clue
+  const when = h(
+    "time",
+    { datetime: new Date(entry.at).toISOString() },
+    `${dateTime(entry.at)}:${time(entry.at).slice(6)}`,
+  );
   const agent = entry.agentId ? h("span", { class: "muted" }, ` subagent ${entry.agentId}`) : null;
   if (entry.type === "denial") {
     return h(
