@@ -7,6 +7,7 @@ import type { HostStreamDetector, StreamDenial } from "./common/host-stream.js";
 import type { ImportedConfig, ImportSourceOptions } from "./common/imported-config.js";
 import type { McpServersConfig } from "./common/mcp-servers.js";
 import type { TranscriptFormat } from "./common/reader-event.js";
+import type { ReadSettingsHierarchy } from "./common/settings-hierarchy.js";
 
 /**
  * One agent host as toolgate knows it: everything host-specific, in one value exported by the host folder's
@@ -65,11 +66,18 @@ export interface HostDescriptor {
   /**
    * The host's own permission files read as policy rules beside toolgate's (the stricter answer wins:
    * `buildPolicy`), so the host's refusals are decided in the same reducer step as toolgate's own. `env` locates
-   * them where the host reads it (a `<HOST>_HOME` variable). Absent: toolgate's rules and the Claude Code settings hierarchy only.
+   * them where the host reads it (a `<HOST>_HOME` variable). Absent: toolgate's rules and the shared settings hierarchy
+   * (`settingsHierarchy`) only.
    */
   readonly permissionRules?: () => Promise<
     (options: { homeDir: string; cwd: string; env?: Readonly<Record<string, string | undefined>> }) => HostPolicyRules
   >;
+  /**
+   * A settings hierarchy written in toolgate's own rule language, read into the policy for every host, not only
+   * this one, unless the config turns it off (`claudeSettings.enabled: false`). At most one host has it. Not a
+   * loader: the policy reads it synchronously on every build (`createPolicy`).
+   */
+  readonly settingsHierarchy?: ReadSettingsHierarchy;
   /**
    * `toolgate import <name>`: the host's permission files as a toolgate `permissions` section, with what cannot be
    * expressed; `describe` says which files it reads, for `toolgate import --help`.

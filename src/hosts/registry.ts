@@ -39,6 +39,19 @@ export function hostsWith<Part extends keyof HostDescriptor>(
 }
 
 /**
+ * The settings hierarchy read into the policy for every host (the one host whose descriptor has
+ * `settingsHierarchy`), with the host's display name for messages; undefined when no host has one.
+ */
+export function sharedSettingsHierarchy():
+  | { displayName: string; read: NonNullable<HostDescriptor["settingsHierarchy"]> }
+  | undefined {
+  const host = HOSTS.find((candidate) => candidate.settingsHierarchy !== undefined);
+  return host?.settingsHierarchy === undefined
+    ? undefined
+    : { displayName: host.displayName, read: host.settingsHierarchy };
+}
+
+/**
  * Every registered host's denial texts, in registry order: the tables `recognizeDenial` reads with. Loads each
  * host's table module (small data) and nothing else of the host.
  */

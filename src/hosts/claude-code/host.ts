@@ -1,4 +1,5 @@
 import { type HostDescriptor, withHome } from "../host-descriptor.js";
+import { readClaudeSettings } from "./claude-settings-hierarchy.js";
 
 /** Claude Code: command hooks in `.claude/settings*.json` (`toolgate hook claude-code`). */
 export const claudeCodeHost: HostDescriptor = {
@@ -21,6 +22,7 @@ export const claudeCodeHost: HostDescriptor = {
     "WebSearch",
   ],
   hookHost: async () => (await import("./claude-hook-host.js")).claudeHookHost,
+  settingsHierarchy: readClaudeSettings,
   installer: async () => {
     const module = await import("./install-claude-code.js");
     return {
