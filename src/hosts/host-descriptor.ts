@@ -94,10 +94,15 @@ export interface HostDescriptor {
    */
   readonly denialTexts?: () => Promise<HostDenialTable>;
   /**
-   * `toolgate install mcp-proxy --host <name>`: where the host keeps its MCP server entries per scope, and how they
-   * are rewritten to run through `toolgate mcp-proxy` and restored (absent: the proxy cannot be installed there)
+   * Where the host keeps its MCP server entries per scope, and how they are rewritten to run through toolgate's MCP
+   * proxy and restored, when the proxy is installed with `--host <name>` (absent: the proxy cannot be installed there)
    */
   readonly mcpServers?: () => Promise<McpServersConfig>;
+  /**
+   * This install target puts toolgate in front of another host's MCP servers: `toolgate install <name> --host <host>
+   * [--server <entry>]` rewrites that host's entries (its `mcpServers` part) instead of installing hooks
+   */
+  readonly wrapsMcpServers?: true;
   /** what the commands' `--help` say of this host, so the CLI itself names no host */
   readonly help?: HostHelp;
   /** escalation defaults for the host, applied under the config (a config file and the environment still decide) */
@@ -116,7 +121,10 @@ export interface HostHelp {
   readonly examples?: {
     readonly install?: readonly HelpExample[];
     readonly uninstall?: readonly HelpExample[];
-    /** `toolgate install|uninstall mcp-proxy --host <this host>`, listed after the hosts' own install examples */
+    /**
+     * the arguments after `toolgate install|uninstall <the MCP proxy target>` for this host (`--host <this host>
+     * ...`), listed after the hosts' own install examples
+     */
     readonly mcpProxy?: { readonly install?: readonly HelpExample[]; readonly uninstall?: readonly HelpExample[] };
     /** agent command lines `toolgate run --` runs whose stream toolgate reads (`claude -p ...`), without the prefix */
     readonly run?: readonly string[];
@@ -156,7 +164,7 @@ export interface HostInstallOptions {
   scope: "project" | "local" | "user";
   dryRun: boolean;
   command?: string;
-  /** `mcp-proxy` only: the host whose MCP server entries to rewrite, and which entry (absent: every stdio one) */
+  /** a `wrapsMcpServers` target only: the host whose MCP server entries to rewrite, and which entry (absent: every stdio one) */
   mcpHost?: string;
   server?: string;
   /** the project directory (default: the process's working directory) */

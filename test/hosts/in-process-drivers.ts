@@ -414,7 +414,7 @@ const MCP_SERVER = "box";
 /** The MCP proxy's gating code (`guardMcpToolCall`) around a guard, with a server that runs whatever it is sent. */
 function aroundMcp(guard: Guard, sessionId: string): DrivenHost {
   let stops = 0;
-  const session = guard.session(sessionId, { interactive: false, host: "mcp" });
+  const session = guard.session(sessionId, { interactive: false, host: "mcp-proxy" });
   const call = async (options: { command: string; callId: string; onRun?: () => void }): Promise<Verdict> => {
     const result = await guardMcpToolCall({
       session,

@@ -72,15 +72,8 @@ export const claudeCodeHost: HostDescriptor = {
       ],
       uninstall: ["toolgate uninstall claude-code", "toolgate uninstall claude-code --user --dry-run"],
       mcpProxy: {
-        install: [
-          [
-            "toolgate install mcp-proxy --host claude-code --server fs",
-            ".mcp.json: the fs server runs through the proxy",
-          ],
-        ],
-        uninstall: [
-          ["toolgate uninstall mcp-proxy --host claude-code --server fs", "the entry's own command line again"],
-        ],
+        install: [["--host claude-code --server fs", ".mcp.json: the fs server runs through the proxy"]],
+        uninstall: [["--host claude-code --server fs", "the entry's own command line again"]],
       },
       run: ['claude -p "fix the build" --output-format stream-json --verbose'],
       analyze: [
