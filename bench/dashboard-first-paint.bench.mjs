@@ -1,6 +1,7 @@
 // First paint of the dashboard's overview on a store of 1,000,000 denials, measured in Chromium.
 // Usage: npm run bench -- dashboard   (needs `npm run build`, Debian chromium, and test/e2e's playwright-core:
 //        `npm run e2e:deps`). DASHBOARD_BENCH_ROWS sets the table size; CHROMIUM_PATH the browser.
+//        BENCH_SHORT=1: the short mode the test suite runs (2,000 denials, 2 loads).
 // What is timed, per page load (fresh tab): from navigation start to
 //   - first-contentful-paint (the browser's `paint` entry: the page shell),
 //   - `toolgate:overview-rendered` (the page's own mark: the overview's figures, chart and tables are on screen:
@@ -14,11 +15,12 @@ import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createSqliteStore } from "../dist/store/sqlite/index.js";
+import { size, sizeFrom } from "./support/short.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
-const ROWS = Number(process.env.DASHBOARD_BENCH_ROWS ?? 1_000_000);
-const LOADS = 7;
+const ROWS = sizeFrom("DASHBOARD_BENCH_ROWS", 1_000_000, 2_000);
+const LOADS = size(7, 2);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const playwrightPath = join(root, "test", "e2e", "node_modules", "playwright-core", "index.mjs");
 

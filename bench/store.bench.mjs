@@ -1,6 +1,7 @@
 // Store throughput and report latency, through toolgate and through the raw driver, in one run.
 // Usage: npm run bench -- store   (Postgres parts run when TOOLGATE_TEST_DATABASE_URL is set)
 //        STORE_BENCH_ROWS=1000000 sets the report table size (default 1,000,000).
+//        BENCH_SHORT=1: the short mode the test suite runs (2,000 rows written, 5,000 in the report table, 1 round).
 // Both sides of each write comparison do the same work: the same rows in the same batches into the same schema,
 // replays skipped on the record identity (migration 0003: (session_id, seq, at, tool_use_id)), and the daily
 // rollups (denial_daily, denial_daily_sessions) kept in the same transaction, as the store does.
@@ -15,14 +16,17 @@ import { fileURLToPath } from "node:url";
 import { CANONICAL_TOOL_COLUMN, DAY_COLUMN, DENIAL_COLUMNS, denialRowValues } from "../dist/store/denial-row.js";
 import { createPostgresStore } from "../dist/store/postgres/index.js";
 import { createSqliteStore } from "../dist/store/sqlite/index.js";
+import { size, sizeFrom } from "./support/short.mjs";
 
 const require = createRequire(import.meta.url);
 const Database = require("better-sqlite3");
 const pg = require("pg");
 
-const WRITE_ROWS = 100_000;
+const WRITE_ROWS = size(100_000, 2_000);
 const BATCH = 500;
-const REPORT_ROWS = Number(process.env.STORE_BENCH_ROWS ?? 1_000_000);
+const ROUNDS = size(3, 1);
+const TIMED_RUNS = size(5, 1);
+const REPORT_ROWS = sizeFrom("STORE_BENCH_ROWS", 1_000_000, 5_000);
 const postgresUrl = process.env.TOOLGATE_TEST_DATABASE_URL;
 const now = Date.now();
 const day = 86_400_000;
@@ -119,7 +123,7 @@ const COUNTS = (schema = "") =>
   const directory = mkdtempSync(join(tmpdir(), "toolgate-bench-"));
   const records = makeRecords(WRITE_ROWS);
   const runs = { toolgate: [], raw: [] };
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     // toolgate: DenialStore.append in batches (one transaction each)
     const store = await createSqliteStore({ filename: join(directory, `toolgate-${round}.db`) });
     let started = performance.now();
@@ -171,7 +175,7 @@ const COUNTS = (schema = "") =>
   const toolgateRate = rate(WRITE_ROWS, median(runs.toolgate));
   const rawRate = rate(WRITE_ROWS, median(runs.raw));
   report(
-    `sqlite writes (${WRITE_ROWS} rows, batches of ${BATCH}, median of 3): toolgate ${toolgateRate} rows/s, raw better-sqlite3 ${rawRate} rows/s, ratio ${(toolgateRate / rawRate).toFixed(2)}`,
+    `sqlite writes (${WRITE_ROWS} rows, batches of ${BATCH}, median of ${ROUNDS}): toolgate ${toolgateRate} rows/s, raw better-sqlite3 ${rawRate} rows/s, ratio ${(toolgateRate / rawRate).toFixed(2)}`,
   );
   rmSync(directory, { recursive: true, force: true });
 }
@@ -207,7 +211,7 @@ async function timeReports(store, label) {
   for (const [name, query] of queries) {
     await store.denials.report(query); // warm
     const times = [];
-    for (let run = 0; run < 5; run++) {
+    for (let run = 0; run < TIMED_RUNS; run++) {
       const started = performance.now();
       await store.denials.report(query);
       times.push(performance.now() - started);
@@ -227,7 +231,7 @@ async function timeReports(store, label) {
   // The whole command, as a user runs it: process start, config, store open, report, text output.
   const main = join(dirname(fileURLToPath(import.meta.url)), "../dist/cli/main.js");
   const times = [];
-  for (let run = 0; run < 5; run++) {
+  for (let run = 0; run < TIMED_RUNS; run++) {
     const started = performance.now();
     const result = spawnSync(process.execPath, [main, "report"], {
       env: { ...process.env, TOOLGATE_DB: join(directory, "report.db"), TOOLGATE_DATABASE_URL: "" },
@@ -251,7 +255,7 @@ if (!postgresUrl) {
   const admin = new pg.Pool({ connectionString: postgresUrl, max: 1 });
   try {
     const runs = { toolgate: [], raw: [] };
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       const store = await createPostgresStore({ connectionString: postgresUrl, schema });
       let started = performance.now();
@@ -301,7 +305,7 @@ if (!postgresUrl) {
     const toolgateRate = rate(WRITE_ROWS, median(runs.toolgate));
     const rawRate = rate(WRITE_ROWS, median(runs.raw));
     report(
-      `postgres writes (${WRITE_ROWS} rows, batches of ${BATCH}, median of 3): toolgate ${toolgateRate} rows/s, raw pg multi-row INSERT ${rawRate} rows/s, ratio ${(toolgateRate / rawRate).toFixed(2)}`,
+      `postgres writes (${WRITE_ROWS} rows, batches of ${BATCH}, median of ${ROUNDS}): toolgate ${toolgateRate} rows/s, raw pg multi-row INSERT ${rawRate} rows/s, ratio ${(toolgateRate / rawRate).toFixed(2)}`,
     );
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     const store = await createPostgresStore({ connectionString: postgresUrl, schema });
