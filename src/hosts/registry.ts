@@ -7,6 +7,7 @@ import { geminiHost } from "./gemini/host.js";
 import type { HostDescriptor } from "./host-descriptor.js";
 import { mcpProxyHost } from "./mcp/host.js";
 import { opencodeHost } from "./opencode/host.js";
+import { piHost } from "./pi/host.js";
 import { qwenHost } from "./qwen/host.js";
 
 /**
@@ -22,6 +23,7 @@ export const HOSTS: readonly HostDescriptor[] = [
   mcpProxyHost,
   claudeAgentSdkHost,
   aiSdkHost,
+  piHost,
 ];
 
 /** The host registered under `name`; undefined for any other name. */
