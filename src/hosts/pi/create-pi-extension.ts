@@ -118,15 +118,17 @@ export function createPiExtension(options: PiExtensionOptions): PiExtension {
     }
     const session = await sessionFor(context);
     const interactive = options.interactive ?? context.hasUI === true;
-    const result = await session.decide(call, interactive ? {} : { cannotAsk: true });
+    // pi asks nothing itself and runs every call: an ask no rule made (toolgate's defaults) is pi's to settle, and
+    // pi runs it; an `ask` rule's ask is put to the person through pi's UI, or is a headless denial in this step
+    const result = await session.decide(call, interactive ? { hostAsks: true } : { hostAsks: true, cannotAsk: true });
     const aborted = handleAbort(session, result.effects);
-    if (result.decision.behavior === "allow") {
+    const { decision } = result;
+    if (decision.behavior === "allow" || (decision.behavior === "ask" && decision.source === "default")) {
+      if (decision.behavior === "ask") handleAbort(session, await session.allowed(call));
       running.set(call.toolUseId, { call, session, note: textForModel(result.effects) });
       return undefined;
     }
-    if (result.decision.behavior === "ask" && interactive && context.ui?.confirm !== undefined) {
-      return ask({ call, session, context, question: result.decision.reason });
-    }
+    if (decision.behavior === "ask") return ask({ call, session, context, question: decision.reason });
     const reason = joinText(result.text || result.decision.reason, nudgeOf(result.effects)?.text);
     return { block: true, reason, ...(aborted ? { terminate: true } : {}) };
   }
@@ -139,14 +141,18 @@ export function createPiExtension(options: PiExtensionOptions): PiExtension {
     question: string;
   }): Promise<PiToolCallResult | undefined> {
     const { call, session, context } = asked;
-    const yes = (await context.ui?.confirm?.(`toolgate: allow ${call.tool}?`, asked.question)) === true;
+    const confirm = context.ui?.confirm;
+    const yes = confirm !== undefined && (await confirm(`toolgate: allow ${call.tool}?`, asked.question)) === true;
     if (yes) {
-      await session.allowed(call);
+      handleAbort(session, await session.allowed(call));
       running.set(call.toolUseId, { call, session, note: "" });
       return undefined;
     }
-    const reason = `${call.tool} was declined at toolgate's prompt.`;
-    const effects = await session.denied(call, { source: "user", reason });
+    const reason =
+      confirm === undefined
+        ? `${call.tool} needs a person's approval and this pi has no dialog to ask with.`
+        : `${call.tool} was declined at toolgate's prompt.`;
+    const effects = await session.denied(call, { source: confirm === undefined ? "headless" : "user", reason });
     const aborted = handleAbort(session, effects);
     return {
       block: true,
