@@ -168,6 +168,36 @@ const opencodeDriver: ContractDriver = {
   },
 };
 
+// -------------------------------------------------------------------------------------------------------------- Kilo
+
+/** Kilo CLI loads toolgate's opencode plugin as it is, named `kilo` through the plugin options Kilo passes it. */
+const kiloDriver: ContractDriver = {
+  ...opencodeDriver,
+  async around(guard, sessionId) {
+    const { client, stopped } = fakeOpencodeClient();
+    const plugin = createPluginAround({
+      host: "kilo",
+      open: async () => ({ guard, recordEvent: async () => undefined, close: async () => undefined }),
+      environment: {},
+      interactive: false,
+    });
+    const hooks = await plugin({ client, directory: "/", worktree: "/" } as unknown as PluginInput);
+    return drivenOpencode(hooks, sessionId, stopped);
+  },
+  async entry({ cwd, home, env, sessionId }) {
+    const { client, stopped } = fakeOpencodeClient();
+    const policy = createPolicy({ cwd, homeDir: home, env, claudeSettings: false });
+    const plugin = createToolgatePlugin({
+      host: "kilo",
+      environment: env as NodeJS.ProcessEnv,
+      interactive: false,
+      policy,
+    });
+    const hooks = await plugin({ client, directory: cwd, worktree: cwd } as unknown as PluginInput);
+    return drivenOpencode(hooks, sessionId, stopped);
+  },
+};
+
 // ------------------------------------------------------------------------------------------------ Claude Agent SDK
 
 type Session = ReturnType<Guard["session"]>;
@@ -672,4 +702,5 @@ export const CONTRACT_DRIVERS: Readonly<Record<string, ContractDriver>> = {
   "ai-sdk": aiSdkDriver,
   "mcp-proxy": mcpProxyDriver,
   pi: piDriver,
+  kilo: kiloDriver,
 };
