@@ -2,7 +2,8 @@ import { type HostDescriptor, withHome } from "../host-descriptor.js";
 
 /**
  * Kilo CLI (`@kilocode/cli`): opencode's plugin system, inherited. toolgate's opencode plugin loads in Kilo as it is,
- * named `kilo` through its plugin options; Kilo's own `permission` rules decide, as opencode's do.
+ * named `kilo` through its plugin options; Kilo's own `permission` rules decide, as opencode's do. Its refusal texts
+ * are opencode's, word for word: `kilo` is an alias in opencode's denial table, so Kilo has no table of its own.
  */
 export const kiloHost: HostDescriptor = {
   name: "kilo",
@@ -38,7 +39,6 @@ export const kiloHost: HostDescriptor = {
     return { found: module.kiloFound, locations: module.kiloLocations, check: module.checkKilo };
   },
   stream: async () => (await import("./kilo-stream.js")).kiloStreamDetector,
-  denialTexts: async () => (await import("./kilo-denial-texts.js")).KILO_DENIAL_TEXTS,
   help: {
     examples: {
       install: [

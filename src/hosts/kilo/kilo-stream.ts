@@ -1,7 +1,5 @@
 import { basename } from "node:path";
-import { recognizeDenial } from "../../detect/recognize-denial.js";
 import type { HostStreamDetector, HostStreamSummary, StreamDenial } from "../common/host-stream.js";
-import { KILO_DENIAL_TEXTS } from "./kilo-denial-texts.js";
 
 /**
  * Reads `kilo run --format json` for `toolgate run` (Kilo CLI 7.7.7 writes opencode's run lines): each line carries
@@ -13,9 +11,12 @@ type Json = Record<string, unknown>;
 
 const SESSION_ANNOUNCEMENT = "toolgate.session";
 
+/** Kilo's refusal texts (opencode's, word for word, in the 7.7.7 binary) and toolgate's own. */
+const REFUSAL =
+  /^(The user rejected permission to use this specific tool call|The user has specified a rule which prevents you from using this specific tool call\.|\[toolgate\] )/;
+
 function isDenial(text: string): boolean {
-  if (text.startsWith("[toolgate] ") || text.includes("\n\n[toolgate] ")) return true;
-  return recognizeDenial({ tables: [KILO_DENIAL_TEXTS], host: "kilo", text, isError: true }) !== undefined;
+  return REFUSAL.test(text) || text.includes("\n\n[toolgate] ");
 }
 
 export function createKiloStreamParser() {

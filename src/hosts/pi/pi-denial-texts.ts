@@ -11,6 +11,7 @@ export const PI_DENIAL_TEXTS: HostDenialTable = {
     {
       source: "rule",
       pattern: /^\[toolgate\] Denied by rule (?<reason>[\s\S]*)$/,
+      requiresHost: true,
       note: "toolgate's extension: a toolgate deny rule (pi has no rules of its own)",
     },
     {

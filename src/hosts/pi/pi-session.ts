@@ -7,7 +7,8 @@ import { usageTokens } from "../common/usage-tokens.js";
  * `{"type":"session","version":3,"id",...,"cwd"}`, then entries; `message` entries hold the conversation: a user
  * message (a turn), an assistant message whose `toolCall` blocks are the calls, and a `toolResult` message per call
  * (`isError`, the text the model read). pi has no permission system, so a refusal is an extension's block: its text
- * decides (pi's denial table).
+ * decides (pi's denial table). `pi --mode json` output starts with the same header and carries each message whole in
+ * its `message_end` line, so the same reader reads it.
  */
 export const piSession: TranscriptFormat = {
   id: "pi-session",
@@ -50,7 +51,8 @@ async function* readPiSession(source: ReaderSource): AsyncGenerator<ReaderFact> 
       announced = true;
       yield { type: "session", sessionId, at: source.fallbackAt };
     }
-    if (record["type"] !== "message") continue;
+    // `message` entries in a session file; `message_end` lines in `pi --mode json` output (the same message, final)
+    if (record["type"] !== "message" && record["type"] !== "message_end") continue;
     const message = asRecord(record["message"]);
     const role = asString(message?.["role"]);
     if (message === undefined || role === undefined) {
