@@ -91,7 +91,7 @@ describe("toolgate's plugin in the real Kilo CLI", () => {
     });
   }, 240_000);
 
-  test("toolgate run: exit 5 when Kilo refused a call the task needed and the model gave up (Kilo's own exit is 0)", async () => {
+  test("toolgate run: exit 5 when Kilo refused a call the task needed and the model gave up", async () => {
     const script = sequenceScript([toolStep(bash("rm -rf victim"))], "FINAL: I could not remove it.");
     await withFake(script, async (fake) => {
       const run = await runKilo({ fake, files, permission: denyRm, install: true, underRun: true });

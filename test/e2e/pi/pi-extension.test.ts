@@ -109,7 +109,7 @@ describe("toolgate's extension in the real pi binary", () => {
     });
   }, 180_000);
 
-  test("toolgate run: exit 5 when a call the task needed was refused and the model gave up (pi's own exit is 0)", async () => {
+  test("toolgate run: exit 5 when a call the task needed was refused and the model gave up", async () => {
     const script = sequenceScript([toolStep(bash("rm -rf victim"))], "FINAL: I could not remove it.");
     await withFake(script, async (fake) => {
       const run = await runPi({ fake, files, config: denyRm, install: true, underRun: true });
