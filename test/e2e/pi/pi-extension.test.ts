@@ -120,7 +120,7 @@ describe("toolgate's extension in the real pi binary", () => {
     });
   }, 180_000);
 
-  test("toolgate run without toolgate's extension: pi's clean run keeps its exit 0", async () => {
+  test("toolgate run, toolgate installed: a clean run keeps pi's exit 0", async () => {
     const script = sequenceScript([toolStep(bash("echo hello"))], "FINAL: done.");
     await withFake(script, async (fake) => {
       const run = await runPi({ fake, files, config: denyRm, install: true, underRun: true });
