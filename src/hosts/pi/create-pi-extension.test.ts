@@ -73,3 +73,57 @@ describe("the pi extension", () => {
     expect((await pi.state()).turn).toBe(turn + 1);
   });
 });
+
+describe("a toolgate ask rule in pi", () => {
+  function askingPi(options: { hasUI: boolean; answer?: boolean }) {
+    const guard = createGuard({
+      policy: {
+        evaluate: () => ({
+          behavior: "ask",
+          source: "policy",
+          rule: "Bash(git push *)",
+          reason: "pushing needs a yes",
+        }),
+      },
+      onError: () => undefined,
+    });
+    const handlers = new Map<string, Handler>();
+    createPiExtension({ open: async () => ({ guard, close: async () => undefined }), onStop: () => undefined })({
+      on: (event: string, handler: Handler) => handlers.set(event, handler),
+    } as never);
+    const asked: string[] = [];
+    const ui = {
+      confirm: async (title: string) => {
+        asked.push(title);
+        return options.answer === true;
+      },
+    };
+    const context = { hasUI: options.hasUI, ui, cwd: "/", sessionManager: { getSessionId: () => "s2" } };
+    const call = () =>
+      (handlers.get("tool_call") as Handler)(
+        { type: "tool_call", toolName: "bash", toolCallId: "c1", input: { command: "git push origin main" } },
+        context,
+      ) as Promise<{ block: true; reason: string } | undefined>;
+    const state = () => guard.session("s2", { interactive: options.hasUI, host: "pi" }).state();
+    return { call, asked, state };
+  }
+
+  it("with a person at pi's UI: asked through pi's dialog; yes runs the call", async () => {
+    const pi = askingPi({ hasUI: true, answer: true });
+    expect(await pi.call()).toBeUndefined();
+    expect(pi.asked).toEqual(["toolgate: allow bash?"]);
+  });
+
+  it("with a person at pi's UI: no is a person's refusal the model reads", async () => {
+    const pi = askingPi({ hasUI: true, answer: false });
+    expect((await pi.call())?.reason).toContain("declined at toolgate's prompt");
+    expect((await pi.state()).records.map((record) => record.source)).toEqual(["user"]);
+  });
+
+  it("headless (print or JSON mode): nobody is asked, the ask is a headless denial", async () => {
+    const pi = askingPi({ hasUI: false, answer: true });
+    expect((await pi.call())?.reason).toContain("[toolgate]");
+    expect(pi.asked).toEqual([]);
+    expect((await pi.state()).records.map((record) => record.source)).toEqual(["headless"]);
+  });
+});

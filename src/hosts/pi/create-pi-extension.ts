@@ -128,7 +128,7 @@ export function createPiExtension(options: PiExtensionOptions): PiExtension {
       running.set(call.toolUseId, { call, session, note: textForModel(result.effects) });
       return undefined;
     }
-    if (decision.behavior === "ask") return ask({ call, session, context, question: decision.reason });
+    if (decision.behavior === "ask") return ask({ call, session, context, interactive, question: decision.reason });
     const reason = joinText(result.text || result.decision.reason, nudgeOf(result.effects)?.text);
     return { block: true, reason, ...(aborted ? { terminate: true } : {}) };
   }
@@ -138,10 +138,12 @@ export function createPiExtension(options: PiExtensionOptions): PiExtension {
     call: ToolCall;
     session: GuardSession;
     context: PiContext;
+    interactive: boolean;
     question: string;
   }): Promise<PiToolCallResult | undefined> {
     const { call, session, context } = asked;
-    const confirm = context.ui?.confirm;
+    // pi's dialogs answer only where a person is (`hasUI`); headless, an ask is a headless denial
+    const confirm = asked.interactive ? context.ui?.confirm : undefined;
     const yes = confirm !== undefined && (await confirm(`toolgate: allow ${call.tool}?`, asked.question)) === true;
     if (yes) {
       handleAbort(session, await session.allowed(call));
@@ -150,7 +152,7 @@ export function createPiExtension(options: PiExtensionOptions): PiExtension {
     }
     const reason =
       confirm === undefined
-        ? `${call.tool} needs a person's approval and this pi has no dialog to ask with.`
+        ? `${call.tool} needs a person's approval, and nobody can answer in this run (pi's print or JSON mode).`
         : `${call.tool} was declined at toolgate's prompt.`;
     const effects = await session.denied(call, { source: confirm === undefined ? "headless" : "user", reason });
     const aborted = handleAbort(session, effects);
