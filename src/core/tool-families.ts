@@ -54,7 +54,7 @@ const CANONICAL_TOOLS: readonly (readonly [canonical: string, family: ToolFamily
   ["notebook_read", "read", ["NotebookRead"]],
   ["view_image", "read", ["view_image"]],
   ["grep", "search", ["Grep", "grep", "grep_search", "search_file_content"]],
-  ["glob", "search", ["Glob", "glob", "find_files", "FileSearch"]],
+  ["glob", "search", ["Glob", "glob", "find_files", "FileSearch", "find"]],
   ["code_search", "search", ["codesearch"]],
   ["edit", "edit", ["Edit", "edit", "replace", "edit_file", "FileEdit"]],
   ["multi_edit", "edit", ["MultiEdit", "multiedit"]],

@@ -368,7 +368,35 @@ const codexAgentRows: Row[] = [
   ["agent-code hook", { text: "Blocked by pre-tool-use hook: not on fridays" }, "hook", "agent-code", "not on fridays"],
 ];
 
+const piKiloRows: Row[] = [
+  [
+    "pi: toolgate's extension, a deny rule",
+    { host: "pi", text: "[toolgate] Denied by rule Bash(rm *): rm -rf victim. This rule denies it every time." },
+    "rule",
+    "pi",
+  ],
+  [
+    "pi: toolgate's extension, the stop",
+    { host: "pi", text: '[toolgate] The run is being stopped: "rm" was denied 2 times.' },
+    "hook",
+    "pi",
+  ],
+  ["pi: an extension's block without a reason", { host: "pi", text: "Tool execution was blocked" }, "hook", "pi"],
+  ["pi: an extension that threw", { text: "Extension failed, blocking execution: boom" }, "hook", "pi", "boom"],
+  [
+    "Kilo (opencode's text, through the alias)",
+    {
+      host: "kilo",
+      text: "The user has specified a rule which prevents you from using this specific tool call. Here are some of the relevant rules",
+    },
+    "rule",
+    "opencode",
+  ],
+];
+
 const negatives: [label: string, input: Input][] = [
+  ["pi: a failed command", { host: "pi", text: "ls: cannot access 'x': No such file or directory", isError: true }],
+  ["pi: toolgate's words without pi named", { text: "[toolgate] Denied by rule Bash(rm *): rm -rf victim." }],
   ["File not found", { text: "File not found: foo.rs", isError: true }],
   ["timed out", { text: "timed out after 30s", isError: true }],
   ["blank agent-code reason", { host: "agent-code", text: "Permission denied: ", isError: true }],
@@ -395,6 +423,7 @@ describe("recognizeDenial", () => {
     ...opencodeRows,
     ...geminiQwenRows,
     ...codexAgentRows,
+    ...piKiloRows,
   ]) {
     it(`${label} -> ${source}`, () => {
       const result = recognize(input);
@@ -411,7 +440,7 @@ describe("recognizeDenial", () => {
   }
 
   it("has a note and a positive row for every rule in every table", () => {
-    const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows];
+    const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows, ...piKiloRows];
     for (const table of TABLES) {
       for (const rule of table.rules) {
         expect(rule.note.length).toBeGreaterThan(0);
@@ -425,7 +454,7 @@ describe("recognizeDenial", () => {
 });
 
 describe("recognizeDenial with the tables its caller gives", () => {
-  const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows];
+  const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows, ...piKiloRows];
   const tableOf = (host: string) => TABLES.find((table) => table.host === host) as HostDenialTable;
 
   it("recognises each row's text with its own host's table only: the order of the tables does not matter", () => {

@@ -5,8 +5,10 @@ import { claudeCodeHost } from "./claude-code/host.js";
 import { codexHost } from "./codex/host.js";
 import { geminiHost } from "./gemini/host.js";
 import type { HostDescriptor } from "./host-descriptor.js";
+import { kiloHost } from "./kilo/host.js";
 import { mcpProxyHost } from "./mcp/host.js";
 import { opencodeHost } from "./opencode/host.js";
+import { piHost } from "./pi/host.js";
 import { qwenHost } from "./qwen/host.js";
 
 /**
@@ -22,6 +24,8 @@ export const HOSTS: readonly HostDescriptor[] = [
   mcpProxyHost,
   claudeAgentSdkHost,
   aiSdkHost,
+  piHost,
+  kiloHost,
 ];
 
 /** The host registered under `name`; undefined for any other name. */
