@@ -59,7 +59,9 @@ export function removeCopilotToolgateHooks(settings: Settings): Settings {
 export function addCopilotToolgateHooks(settings: Settings, command: string): Settings {
   const hooks = hooksOf(settings);
   const nextHooks: Record<string, unknown> = { ...hooks };
-  let changed = settings["version"] === undefined;
+  // a new file gets `version: 1`; an existing one keeps its keys as they are (uninstall must give it back byte for byte)
+  const fresh = Object.keys(settings).length === 0;
+  let changed = false;
   for (const event of COPILOT_HOOK_EVENTS) {
     const entry = { type: "command", bash: `${command} ${event}`, timeoutSec: COPILOT_HOOK_TIMEOUT_SECONDS };
     const entries = entriesOf(hooks, event);
@@ -72,7 +74,7 @@ export function addCopilotToolgateHooks(settings: Settings, command: string): Se
     nextHooks[event] = [...others, entry];
   }
   if (!changed) return settings;
-  return { version: settings["version"] ?? 1, ...settings, hooks: nextHooks };
+  return fresh ? { version: 1, hooks: nextHooks } : { ...settings, hooks: nextHooks };
 }
 
 /** The events that run toolgate in a hooks file, and the commands they run. */
