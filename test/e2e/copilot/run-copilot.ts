@@ -72,6 +72,8 @@ export async function runCopilot(options: {
   copilotArgs: string[];
   prompt?: string;
   viaToolgate?: boolean;
+  /** `toolgate run` options before `--` (`--fail-on abort`) */
+  toolgateArgs?: string[];
   timeoutMs?: number;
 }): Promise<CopilotRun> {
   const fake = await startFakeOpenAI(options.script);
@@ -83,7 +85,10 @@ export async function runCopilot(options: {
     "json",
     ...options.copilotArgs,
   ];
-  const argv = options.viaToolgate === true ? [...toolgateCommand("run", "--"), ...copilot] : copilot;
+  const argv =
+    options.viaToolgate === true
+      ? [...toolgateCommand("run", ...(options.toolgateArgs ?? []), "--"), ...copilot]
+      : copilot;
   const child = spawn(argv[0] as string, argv.slice(1), {
     cwd: options.workspace.project,
     env: { ...options.workspace.env, COPILOT_PROVIDER_BASE_URL: fake.baseUrl },
