@@ -27,6 +27,8 @@ export function copilotWorkspace(options: { toolgateConfig?: unknown } = {}): Co
   const project = join(root, "project");
   mkdirSync(join(home, ".copilot"), { recursive: true });
   mkdirSync(join(project, "victim"), { recursive: true });
+  // Copilot's Node runtime keeps a compile cache under TMPDIR: inside the workspace, removed with it
+  mkdirSync(join(root, "tmp"), { recursive: true });
   writeFileSync(join(project, "victim", "keep.txt"), "keep me\n");
   if (options.toolgateConfig !== undefined) {
     writeFileSync(join(project, "toolgate.config.json"), JSON.stringify(options.toolgateConfig, null, 2));
@@ -42,7 +44,8 @@ export function copilotWorkspace(options: { toolgateConfig?: unknown } = {}): Co
     COPILOT_PROVIDER_API_KEY: "fake-provider-key-for-e2e",
     COPILOT_MODEL: "fake-model",
   };
-  for (const name of ["PATH", "LANG", "TZ", "TMPDIR"]) {
+  env["TMPDIR"] = join(root, "tmp");
+  for (const name of ["PATH", "LANG", "TZ"]) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
