@@ -2,7 +2,7 @@
  * GitHub Copilot CLI 1.0.102, offline: `toolgate run` exit 5 for a refused call, and the install as Copilot reads it
  * (user and project scopes: the hooks file loads, doctor sees it, uninstall leaves the folder as it was).
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, removeSnapshot, runToolgate } from "../claude/toolgate-cli.js";
@@ -11,6 +11,7 @@ import {
   type CopilotRun,
   type CopilotWorkspace,
   copilotWorkspace,
+  installToolgate,
   runCopilot,
   toolResultsPerRequest,
 } from "./run-copilot.js";
@@ -120,5 +121,33 @@ describe("install as Copilot reads it", () => {
     expect(toolgate(project, ["uninstall", "copilot", "--project"]).exitCode).toBe(0);
     // (an empty .github stays: install cannot know whether it made it)
     expect(existsSync(join(project.project, ".github", "hooks"))).toBe(false);
+  });
+});
+
+describe("an OS refusal Copilot reports as a success: counted at postToolUse, guidance appended to the result", () => {
+  let run: CopilotRun;
+  beforeAll(async () => {
+    assertBuilt();
+    const at = workspace();
+    // not executable: the OS refuses, even for root
+    writeFileSync(join(at.project, "build.sh"), "#!/bin/sh\necho ran\n");
+    chmodSync(join(at.project, "build.sh"), 0o644);
+    expect(installToolgate(at).exitCode).toBe(0);
+    run = await runCopilot({
+      workspace: at,
+      script: once("./build.sh"),
+      copilotArgs: ["--allow-tool=shell"],
+      viaToolgate: true,
+    });
+    runs.push(run);
+  }, 300_000);
+
+  it("the model reads the refusal and toolgate's note in the same tool result, and toolgate run exits 5", () => {
+    expect(run.timedOut).toBe(false);
+    const result = (toolResultsPerRequest(run.fake).at(-1) ?? [])[0] ?? "";
+    expect(result).toContain("Permission denied");
+    expect(result).toContain('Tool "bash" succeeded. Additional guidance from postToolUse hooks:');
+    expect(result).toContain("This is a permission boundary, not a bug to fix");
+    expect(run.exitCode, run.stderr).toBe(5);
   });
 });
