@@ -43,8 +43,7 @@ as soon as it is decided (a decision that takes over ${HOOK_ANSWER_BUDGET_MS / 1
     event: {
       type: "positional",
       required: false,
-      description:
-        "the event, for a host whose payload does not name it (Copilot CLI: `toolgate hook copilot preToolUse`)",
+      description: "the event, for a host whose payload does not name it (its installer writes it there)",
     },
   },
   async run({ args }) {

@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 
 /**
  * The processes below `pid` (children, their children, ...), read from `ps` once. An agent command is often a
- * loader that starts the real agent and does not forward signals (the npm `copilot` command runs its native binary
- * with spawnSync): signalling only the direct child leaves the agent running, holding the output pipe open.
+ * loader that starts the real agent and does not forward signals (an npm loader that runs a native binary with
+ * spawnSync): signalling only the direct child leaves the agent running, holding the output pipe open.
  */
 export function descendantsOf(pid: number): number[] {
   let listing: string;
