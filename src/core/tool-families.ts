@@ -58,7 +58,7 @@ const CANONICAL_TOOLS: readonly (readonly [canonical: string, family: ToolFamily
   ["code_search", "search", ["codesearch"]],
   ["edit", "edit", ["Edit", "edit", "replace", "edit_file", "FileEdit"]],
   ["multi_edit", "edit", ["MultiEdit", "multiedit"]],
-  ["write", "edit", ["Write", "write", "write_file", "create_file", "FileWrite"]],
+  ["write", "edit", ["Write", "write", "write_file", "create_file", "FileWrite", "create"]],
   ["apply_patch", "edit", ["apply_patch", "patch"]],
   ["notebook_edit", "edit", ["NotebookEdit"]],
   ["web_fetch", "web", ["WebFetch", "webfetch", "web_fetch", "fetch"]],

@@ -3,6 +3,7 @@ import { aiSdkHost } from "./ai-sdk/host.js";
 import { claudeAgentSdkHost } from "./claude-agent-sdk/host.js";
 import { claudeCodeHost } from "./claude-code/host.js";
 import { codexHost } from "./codex/host.js";
+import { copilotHost } from "./copilot/host.js";
 import { geminiHost } from "./gemini/host.js";
 import type { HostDescriptor } from "./host-descriptor.js";
 import { kiloHost } from "./kilo/host.js";
@@ -26,6 +27,7 @@ export const HOSTS: readonly HostDescriptor[] = [
   aiSdkHost,
   piHost,
   kiloHost,
+  copilotHost,
 ];
 
 /** The host registered under `name`; undefined for any other name. */
