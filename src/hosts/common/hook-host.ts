@@ -25,8 +25,8 @@ export interface HookContext {
    */
   openTranscript?: (path: string) => TranscriptLines | undefined;
   /**
-   * Optional: the hook process's environment, for a host whose payload does not name its transcript (Copilot CLI:
-   * the session's events file is found under `$COPILOT_HOME`, default `~/.copilot`)
+   * Optional: the hook process's environment, for a host whose payload does not name its transcript (the session's
+   * events file is then found under the host's own home variable)
    */
   env?: Readonly<Record<string, string | undefined>>;
 }

@@ -40,7 +40,7 @@ export interface OpencodeGuard {
 export interface ToolgatePluginOptions {
   /**
    * the host recorded with the sessions (default `opencode`): a host built on opencode's plugin system loads this
-   * same plugin with its own name (`["file:///.../opencode-plugin.js", { "host": "kilo" }]` in its config)
+   * same plugin with its own name (`["file:///.../opencode-plugin.js", { "host": "<its name>" }]` in its config)
    */
   host?: string;
   /**

@@ -50,7 +50,7 @@ export function createToolgatePlugin(options: Omit<ToolgatePluginOptions, "open"
   return createPlugin({ ...options, open: openForOpencode });
 }
 
-/** A host name from the plugin's options in the config (`[url, { "host": "kilo" }]`): lower-case words only. */
+/** A host name from the plugin's options in the config (`[url, { "host": "<name>" }]`): lower-case words only. */
 function hostOption(options: unknown): string | undefined {
   const host = typeof options === "object" && options !== null ? (options as { host?: unknown }).host : undefined;
   return typeof host === "string" && /^[a-z][a-z0-9-]{0,39}$/.test(host) ? host : undefined;

@@ -24,7 +24,7 @@ function nodeSqlite(): NodeSqlite | undefined {
 
 /**
  * Whether better-sqlite3's addon failed because it was built for another Node (`NODE_MODULE_VERSION`): a host that
- * loads toolgate in its own, newer Node (pi needs Node 22) while toolgate's dependencies were built for another.
+ * loads toolgate in its own, newer Node (one that needs Node 22) while toolgate's dependencies were built for another.
  */
 export function isAddonVersionMismatch(error: unknown): boolean {
   return error instanceof Error && /NODE_MODULE_VERSION/.test(error.message) && nodeSqlite() !== undefined;
