@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionState } from "../../src/core/state.js";
@@ -61,6 +62,7 @@ function environment(
   return {
     HOME: home,
     PATH: process.env["PATH"],
+    TMPDIR: tmpdir(),
     ...(options.headless === true ? { TOOLGATE_INTERACTIVE: "0" } : {}),
     ...(options.threshold === undefined ? {} : { TOOLGATE_DENY_THRESHOLD: String(options.threshold) }),
     ...(options.run === true ? { TOOLGATE_RUN_DIR: runDirectory } : {}),

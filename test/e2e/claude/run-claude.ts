@@ -67,6 +67,9 @@ export function createWorkspace(prefix = "toolgate-claude-e2e-"): Workspace {
 export function offlineEnvironment(options: { baseUrl: string; home: string }): Record<string, string> {
   return {
     PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+    // the run's own temporary directory: `toolgate run` makes its folder there, never in a directory another
+    // test run on this machine may clean
+    TMPDIR: tmpdir(),
     HOME: options.home,
     TERM: "dumb",
     ANTHROPIC_BASE_URL: options.baseUrl,

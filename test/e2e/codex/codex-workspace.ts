@@ -66,6 +66,7 @@ export async function createCodexWorld(options: {
   const database = join(root, "toolgate.db");
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
+    TMPDIR: tmpdir(),
     HOME: home,
     CODEX_HOME: codexHome,
     FAKE_API_KEY: "fake",

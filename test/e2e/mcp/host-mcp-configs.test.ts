@@ -27,6 +27,7 @@ function workspace() {
   mkdirSync(work, { recursive: true });
   const env: Record<string, string> = {
     PATH: process.env["PATH"] ?? "",
+    TMPDIR: tmpdir(),
     HOME: home,
     TOOLGATE_DB: join(root, "toolgate.db"),
     XDG_CONFIG_HOME: join(home, ".config"),

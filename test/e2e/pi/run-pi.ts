@@ -58,7 +58,7 @@ export interface PiRunResult {
 
 export function piEnvironment(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const environment: NodeJS.ProcessEnv = {};
-  for (const name of ["PATH", "LANG", "TZ"]) if (process.env[name]) environment[name] = process.env[name];
+  for (const name of ["PATH", "LANG", "TZ", "TMPDIR"]) if (process.env[name]) environment[name] = process.env[name];
   return {
     ...environment,
     HOME: home,
