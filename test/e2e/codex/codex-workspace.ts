@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { runToolgate, toolgateCommand } from "../claude/toolgate-cli.js";
 import { type FakeResponses, startFakeResponses } from "./fake-responses.js";
 
-/** The pinned Codex CLI (test/e2e/package.json: @openai/codex 0.169.0, its platform package brings the binary). */
+/** The pinned Codex CLI (test/e2e/package.json: @openai/codex 0.171.0, its platform package brings the binary). */
 export const CODEX_BIN = join(import.meta.dirname, "..", "node_modules", ".bin", "codex");
 
 /**
