@@ -69,7 +69,8 @@ export type HookEvent =
   | "CwdChanged"
   | "FileChanged"
   | "DirectoryAdded"
-  | "MessageDisplay";
+  | "MessageDisplay"
+  | "PreSkillShellCommand";
 
 /**
  * What every hook callback receives. The event's own fields (`tool_name`, `tool_input`, `tool_response`, `error`,
