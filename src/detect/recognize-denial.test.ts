@@ -337,6 +337,16 @@ const codexAgentRows: Row[] = [
     "codex",
   ],
   ["Codex rejected by user", { host: "codex", text: 'Rejected("rejected by user")' }, "user", "codex"],
+  [
+    "Codex auto-review rejection (0.171.0 wording)",
+    {
+      host: "codex",
+      text: "This action was rejected due to unacceptable risk.\nReason: pushes to main\nDo not bypass this rejection through a workaround or indirect execution. Continue with any materially safer alternative and complete unaffected work without asking for confirmation.",
+    },
+    "classifier",
+    "codex",
+    "pushes to main",
+  ],
   ["Codex sandbox retry", { host: "codex", text: "command failed; retry without sandbox?" }, "sandbox", "codex"],
   [
     "Codex PreToolUse hook",

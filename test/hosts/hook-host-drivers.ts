@@ -12,6 +12,11 @@ type CallOptions = { sessionId: string; cwd: string; command: string; toolUseId:
 export interface HookHostDriver {
   /** the event the host sends before it runs a shell command (its own field names and tool name) */
   shellCall(options: CallOptions): Record<string, unknown>;
+  /**
+   * The host's other events that gate a shell command outside a tool call (Claude Code's PreSkillShellCommand: a
+   * skill's inline shell command), each driven through the same contract rows as `shellCall`. Absent when none.
+   */
+  otherShellCalls?: readonly { event: string; call(options: CallOptions): Record<string, unknown> }[];
   /** what the host does with toolgate's answer, and the text the model reads */
   verdict(answer: HookAnswer): { behavior: "deny" | "allow" | "ask" | "none"; text: string };
   /** the host's own name for its shell tool, as the records of its calls carry it */
@@ -77,6 +82,24 @@ export const HOOK_HOST_DRIVERS: Readonly<Record<string, HookHostDriver>> = {
       tool_input: { command },
       tool_use_id: toolUseId,
     }),
+    otherShellCalls: [
+      {
+        event: "PreSkillShellCommand",
+        call: ({ sessionId, cwd, command, toolUseId }) => ({
+          session_id: sessionId,
+          transcript_path: `${cwd}/transcript.jsonl`,
+          cwd,
+          permission_mode: "default",
+          hook_event_name: "PreSkillShellCommand",
+          tool_name: "Bash",
+          tool_input: { command },
+          tool_use_id: `${toolUseId}:preamble-0`,
+          command_name: "cleanup",
+          command_source: "projectSettings",
+          invoked_by: "claude",
+        }),
+      },
+    ],
     verdict: preToolUseVerdict,
     shellTool: "Bash",
     subagentEnd: {

@@ -12,6 +12,8 @@ export const TOOLGATE_HOOK_EVENTS: readonly { event: string; toolMatcher: boolea
   { event: "PostToolUse", toolMatcher: true },
   { event: "PostToolUseFailure", toolMatcher: true },
   { event: "PermissionDenied", toolMatcher: true },
+  // Claude Code 2.1.331+ (older versions ignore the key): a skill's inline shell command
+  { event: "PreSkillShellCommand", toolMatcher: true },
   { event: "UserPromptSubmit", toolMatcher: false },
   { event: "Stop", toolMatcher: false },
   { event: "SubagentStart", toolMatcher: false },

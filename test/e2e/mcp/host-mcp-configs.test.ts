@@ -61,7 +61,7 @@ afterAll(() => {
 });
 
 describe("toolgate install mcp-proxy, read by the real hosts", () => {
-  it("Codex 0.169.0 reads the rewritten [mcp_servers.fs] table", E2E, () => {
+  it("Codex 0.171.0 reads the rewritten [mcp_servers.fs] table", E2E, () => {
     const box = workspace();
     const codexHome = join(box.home, ".codex");
     mkdirSync(codexHome);
