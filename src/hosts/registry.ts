@@ -2,6 +2,7 @@ import type { HostDenialTable } from "../detect/denial-text-rule.js";
 import { aiSdkHost } from "./ai-sdk/host.js";
 import { claudeAgentSdkHost } from "./claude-agent-sdk/host.js";
 import { claudeCodeHost } from "./claude-code/host.js";
+import { clineHost } from "./cline/host.js";
 import { codexHost } from "./codex/host.js";
 import { geminiHost } from "./gemini/host.js";
 import type { HostDescriptor } from "./host-descriptor.js";
@@ -22,6 +23,7 @@ export const HOSTS: readonly HostDescriptor[] = [
   mcpProxyHost,
   claudeAgentSdkHost,
   aiSdkHost,
+  clineHost,
 ];
 
 /** The host registered under `name`; undefined for any other name. */
