@@ -368,7 +368,44 @@ const codexAgentRows: Row[] = [
   ["agent-code hook", { text: "Blocked by pre-tool-use hook: not on fridays" }, "hook", "agent-code", "not on fridays"],
 ];
 
+const clineRows: Row[] = [
+  [
+    "Cline approval nobody can give (headless)",
+    {
+      text: 'Tool "run_commands" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.',
+    },
+    "headless",
+    "cline",
+  ],
+  ["Cline user rejection", { text: "This tool call was rejected by the user and not executed." }, "user", "cline"],
+  [
+    "Cline user rejection with a reason",
+    {
+      host: "cline",
+      text: "not in prod -- NOT a tool or system failure. Clarify with user before proceeding.",
+    },
+    "user",
+    "cline",
+    "not in prod",
+  ],
+  [
+    "Cline: toolgate's plugin refused",
+    { host: "cline", text: "[toolgate] Denied by rule Bash(rm *): rm -rf build." },
+    "hook",
+    "cline",
+    "Denied by rule Bash(rm *): rm -rf build.",
+  ],
+];
+
 const negatives: [label: string, input: Input][] = [
+  ["toolgate's Cline text without the host", { text: "[toolgate] Denied by rule Bash(rm *): rm -rf build." }],
+  [
+    "Cline's approval text in a successful result",
+    {
+      text: 'Tool "run_commands" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.',
+      isError: false,
+    },
+  ],
   ["File not found", { text: "File not found: foo.rs", isError: true }],
   ["timed out", { text: "timed out after 30s", isError: true }],
   ["blank agent-code reason", { host: "agent-code", text: "Permission denied: ", isError: true }],
@@ -395,6 +432,7 @@ describe("recognizeDenial", () => {
     ...opencodeRows,
     ...geminiQwenRows,
     ...codexAgentRows,
+    ...clineRows,
   ]) {
     it(`${label} -> ${source}`, () => {
       const result = recognize(input);
@@ -411,7 +449,7 @@ describe("recognizeDenial", () => {
   }
 
   it("has a note and a positive row for every rule in every table", () => {
-    const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows];
+    const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows, ...clineRows];
     for (const table of TABLES) {
       for (const rule of table.rules) {
         expect(rule.note.length).toBeGreaterThan(0);
