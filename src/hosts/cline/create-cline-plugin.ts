@@ -122,8 +122,10 @@ export function createClinePlugin(options: ClinePluginOptions = {}): ClinePlugin
   let facts: { sessionId?: string; cwd?: string } = {};
   let opening: Promise<{ guard: Guard; opened?: ClineGuard }> | undefined;
   const sessions = new Map<string, GuardSession>();
-  /** calls toolgate refused: their `afterTool` (Cline reports the skip as an error result) is not counted again */
-  const refused = new Set<string>();
+  /**
+   * the calls toolgate let through, until their `afterTool`: a call toolgate refused is not here, so its `afterTool`
+   * (Cline reports the skip as an error result) is not counted again
+   */
   const calls = new Map<string, ToolCall>();
   const noted = new Set<string>();
   let stopped = false;
@@ -232,23 +234,20 @@ export function createClinePlugin(options: ClinePluginOptions = {}): ClinePlugin
             const ask = result.decision.behavior === "ask" && result.decision.source !== "default";
             return ask ? { policy: { autoApprove: false }, ...extra } : context_ === undefined ? undefined : extra;
           }
-          refused.add(call.toolUseId);
           const reason = result.text || result.decision.reason;
           // the record reaches the store before Cline goes on: Cline may end the plugin's process as soon as its run
           // ends, and `toolgate run` reads the store then
           await drain();
           return { skip: true, reason, ...(stop ? { stop: true } : {}), ...extra };
         } catch (error) {
-          refused.add(call.toolUseId);
           return { skip: true, reason: `[toolgate] ${failClosedText(error, "beforeTool")}` };
         }
       },
       async afterTool(context) {
         const id = stringOf(context.toolCall?.toolCallId);
-        if (id === undefined || refused.delete(id)) return undefined;
-        const call = calls.get(id);
+        const call = id === undefined ? undefined : calls.get(id);
+        if (call === undefined || id === undefined) return undefined;
         calls.delete(id);
-        if (call === undefined) return undefined;
         try {
           const current = await session(context.snapshot);
           const output = context.result?.output;
