@@ -388,6 +388,8 @@ const clineRows: Row[] = [
     "cline",
     "not in prod",
   ],
+  ["Cline tool disabled by policy", { text: 'Tool "run_commands" is disabled by policy' }, "rule", "cline"],
+  ["Cline plugin skip without a reason", { text: "Tool run_commands was blocked by a runtime hook" }, "hook", "cline"],
   [
     "Cline: toolgate's plugin refused",
     { host: "cline", text: "[toolgate] Denied by rule Bash(rm *): rm -rf build." },

@@ -1,8 +1,9 @@
 import type { HostDenialTable } from "../../detect/denial-text-rule.js";
 
 /**
- * Cline 3.0.65 (the CLI's approval path, read from the shipped binary and seen in `cline --json` runs): a call that
- * needs approval where nobody can give it, and a call a person rejected. Cline wraps a refused call's text as
+ * Cline 3.0.65 (the runtime's tool path and the CLI's approval path, read from the shipped binary; the headless one
+ * and toolgate's seen in `cline --json` runs): a call that needs approval where nobody can give it, a call a person
+ * rejected, a tool disabled by policy, a plugin's refusal. Cline wraps a refused call's text as
  * `{"error": "<text>"}` in the tool result; the readers unwrap it first (`clineErrorText`).
  */
 export const CLINE_DENIAL_TEXTS: HostDenialTable = {
@@ -24,6 +25,16 @@ export const CLINE_DENIAL_TEXTS: HostDenialTable = {
       pattern: /^(?<reason>[\s\S]*?) -- NOT a tool or system failure\. Clarify with user before proceeding\.$/,
       requiresHost: true,
       note: "a person rejected the call with a reason (Cline appends its own sentence)",
+    },
+    {
+      source: "rule",
+      pattern: /^Tool "[^"\n]+" is disabled by policy$/,
+      note: "a tool policy with `enabled: false` (the runtime's own check before approval)",
+    },
+    {
+      source: "hook",
+      pattern: /^Tool [^\s]+ was blocked by a runtime hook$/,
+      note: "a plugin's `beforeTool` answered `skip` without a reason",
     },
     {
       source: "hook",
