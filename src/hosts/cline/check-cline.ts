@@ -19,7 +19,7 @@ export function clineLocations(context: DoctorContext): string[] {
   return [join(context.home, ".cline"), join(context.cwd, ".cline")];
 }
 
-/** The plugin file toolgate wrote into each plugins folder, and the module it re-exports exists. */
+/** The plugin file toolgate wrote into each plugins folder, and the module it imports exists. */
 export function checkCline(context: DoctorContext): DoctorCheck[] {
   const checks: DoctorCheck[] = [];
   for (const scope of SCOPES) {

@@ -1,6 +1,6 @@
 /**
  * `toolgate/cline`: the Cline plugin. `toolgate install cline` writes a one-line plugin file into
- * `.cline/plugins/` (or `~/.cline/plugins/`) that re-exports this module; Cline 3.0.x loads it in its plugin
+ * `.cline/plugins/` (or `~/.cline/plugins/`) that imports this module and forwards Cline's hooks to it; Cline 3.0.x loads it in its plugin
  * sandbox (a Node process per run). The default export is the plugin, wired through the composition root: toolgate's
  * config and policy decide, the session's state lives in the plugin's process and is mirrored to the store for
  * `toolgate run`.

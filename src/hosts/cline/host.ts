@@ -44,7 +44,7 @@ export const clineHost: HostDescriptor = {
       analyze: [["toolgate analyze ~/.cline/data/sessions", "every Cline session on this machine"]],
     },
     settings: { project: "./.cline/plugins/toolgate.js", user: "~/.cline/plugins/toolgate.js" },
-    command: "the Cline plugin module URL the plugin file re-exports",
+    command: "the Cline plugin module URL the plugin file imports",
     uninstall: "the plugin file toolgate wrote is removed (a file it set aside is put back).",
     looksIn: "~/.cline, ./.cline",
   },

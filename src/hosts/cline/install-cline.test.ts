@@ -7,7 +7,7 @@ import { installCline, isToolgatePluginFile, pluginFileText, uninstallCline } fr
 const URL_A = "file:///opt/toolgate/dist/hosts/cline/cline-plugin.js";
 
 describe("install cline", () => {
-  test("writes .cline/plugins/toolgate.js re-exporting this toolgate's plugin; idempotent", () => {
+  test("writes .cline/plugins/toolgate.js importing this toolgate's plugin; idempotent", () => {
     const cwd = temporaryDirectory("toolgate-install-cline-");
     const first = installCline({ scope: "project", dryRun: false, cwd });
     expect(first).toMatchObject({ changed: true, written: true, path: join(cwd, ".cline", "plugins", "toolgate.js") });

@@ -8,15 +8,15 @@ import { writeFileKeepingMode } from "../common/settings-file.js";
 /**
  * `toolgate install cline [--user | --project]`: Cline 3.0.x has no list of plugins in a settings file; it loads
  * every plugin module in `~/.cline/plugins/` and `<project>/.cline/plugins/`. Install writes toolgate's own plugin
- * file there, `toolgate.js`, one line that re-exports this toolgate's Cline plugin by `file://` URL; uninstall
- * removes it (and the folders install created, when they are left empty). A `toolgate.js` that is not toolgate's is
+ * file there, `toolgate.js`, which imports this toolgate's Cline plugin by `file://` URL and forwards each hook;
+ * uninstall removes it (and the folders install created, when they are left empty). A `toolgate.js` that is not toolgate's is
  * never overwritten: install sets it aside as `toolgate.js.toolgate-saved` (a name Cline does not load) and
  * uninstall puts it back byte for byte, mode included.
  */
 export interface ClineInstallOptions {
   scope: "project" | "local" | "user";
   dryRun: boolean;
-  /** the plugin module URL to re-export (default: this toolgate's dist/hosts/cline/cline-plugin.js) */
+  /** the plugin module URL the file imports (default: this toolgate's dist/hosts/cline/cline-plugin.js) */
   command?: string;
   cwd?: string;
   home?: string;
