@@ -94,6 +94,8 @@ describe("Claude Code's `claude -p` text output holds no tool call", () => {
 
 /** The format each fixture must be detected as without `--host`, by host folder and file suffix. */
 const EXPECTED: Record<string, string | undefined> = {
+  "pi session.jsonl": "pi-session",
+  "pi stream.jsonl": "pi-session",
   "claude-code session.jsonl": "claude-code-session",
   "claude-code stream.jsonl": "claude-code-stream-json",
   "claude-code subagent": "claude-code-session",

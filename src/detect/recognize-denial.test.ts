@@ -368,6 +368,32 @@ const codexAgentRows: Row[] = [
   ["agent-code hook", { text: "Blocked by pre-tool-use hook: not on fridays" }, "hook", "agent-code", "not on fridays"],
 ];
 
+const piKiloRows: Row[] = [
+  [
+    "pi: toolgate's extension, a deny rule",
+    { host: "pi", text: "[toolgate] Denied by rule Bash(rm *): rm -rf victim. This rule denies it every time." },
+    "rule",
+    "pi",
+  ],
+  [
+    "pi: toolgate's extension, the stop",
+    { host: "pi", text: '[toolgate] The run is being stopped: "rm" was denied 2 times.' },
+    "hook",
+    "pi",
+  ],
+  ["pi: an extension's block without a reason", { host: "pi", text: "Tool execution was blocked" }, "hook", "pi"],
+  ["pi: an extension that threw", { text: "Extension failed, blocking execution: boom" }, "hook", "pi", "boom"],
+  [
+    "Kilo (opencode's text, through the alias)",
+    {
+      host: "kilo",
+      text: "The user has specified a rule which prevents you from using this specific tool call. Here are some of the relevant rules",
+    },
+    "rule",
+    "opencode",
+  ],
+];
+
 const clineRows: Row[] = [
   [
     "Cline approval nobody can give (headless)",
@@ -408,6 +434,8 @@ const negatives: [label: string, input: Input][] = [
       isError: false,
     },
   ],
+  ["pi: a failed command", { host: "pi", text: "ls: cannot access 'x': No such file or directory", isError: true }],
+  ["pi: toolgate's words without pi named", { text: "[toolgate] Denied by rule Bash(rm *): rm -rf victim." }],
   ["File not found", { text: "File not found: foo.rs", isError: true }],
   ["timed out", { text: "timed out after 30s", isError: true }],
   ["blank agent-code reason", { host: "agent-code", text: "Permission denied: ", isError: true }],
@@ -434,6 +462,7 @@ describe("recognizeDenial", () => {
     ...opencodeRows,
     ...geminiQwenRows,
     ...codexAgentRows,
+    ...piKiloRows,
     ...clineRows,
   ]) {
     it(`${label} -> ${source}`, () => {
@@ -451,7 +480,7 @@ describe("recognizeDenial", () => {
   }
 
   it("has a note and a positive row for every rule in every table", () => {
-    const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows, ...clineRows];
+    const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows, ...piKiloRows, ...clineRows];
     for (const table of TABLES) {
       for (const rule of table.rules) {
         expect(rule.note.length).toBeGreaterThan(0);
@@ -465,7 +494,7 @@ describe("recognizeDenial", () => {
 });
 
 describe("recognizeDenial with the tables its caller gives", () => {
-  const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows];
+  const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows, ...piKiloRows, ...clineRows];
   const tableOf = (host: string) => TABLES.find((table) => table.host === host) as HostDenialTable;
 
   it("recognises each row's text with its own host's table only: the order of the tables does not matter", () => {

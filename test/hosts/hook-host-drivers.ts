@@ -258,4 +258,31 @@ export const HOOK_HOST_DRIVERS: Readonly<Record<string, HookHostDriver>> = {
       refusedByToolgate: false,
     },
   },
+  // Copilot CLI's payloads name neither their event (the installer puts it on the command line; `hookName` is read
+  // as well, as on permissionRequest) nor the call's id (it is in the session's events.jsonl, absent here)
+  copilot: {
+    shellCall: ({ sessionId, cwd, command }) => ({
+      hookName: "preToolUse",
+      sessionId,
+      timestamp: 1795780000000,
+      cwd,
+      toolName: "bash",
+      toolArgs: { command, description: "Run a command" },
+    }),
+    verdict: (answer) => {
+      if (answer.exitCode === 2) return { behavior: "deny", text: answer.stderr ?? "" };
+      const output = (answer.output ?? {}) as Record<string, unknown>;
+      const decision = output["permissionDecision"] ?? output["behavior"];
+      const text = String(output["permissionDecisionReason"] ?? output["message"] ?? output["additionalContext"] ?? "");
+      if (decision === "deny" || decision === "allow" || decision === "ask") return { behavior: decision, text };
+      return { behavior: "none", text };
+    },
+    shellTool: "bash",
+    // in `-p` (headless: CI, toolgate run) nobody answers an ask: toolgate's preToolUse refuses it in its own step
+    headlessAsk: {
+      env: { CI: "1" },
+      events: (options) => [HOOK_HOST_DRIVERS["copilot"]!.shellCall(options)],
+      refusedByToolgate: true,
+    },
+  },
 };

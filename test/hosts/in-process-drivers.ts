@@ -17,6 +17,9 @@ import {
 import { guardMcpToolCall } from "../../src/hosts/mcp/guard-mcp-tool-call.js";
 import { createToolgatePlugin as createPluginAround } from "../../src/hosts/opencode/create-toolgate-plugin.js";
 import { createToolgatePlugin } from "../../src/hosts/opencode/opencode-plugin.js";
+import { createPiExtension } from "../../src/hosts/pi/create-pi-extension.js";
+import { createToolgateExtension } from "../../src/hosts/pi/pi-entry.js";
+import type { PiExtension } from "../../src/hosts/pi/pi-extension-api.js";
 import { createPolicy } from "../../src/root/create-policy.js";
 import { openToolgate } from "../../src/root/open-toolgate.js";
 import { LENIENT_SERVER, type Sandbox, startRawProxy } from "../mcp/proxy-session.js";
@@ -166,6 +169,36 @@ const opencodeDriver: ContractDriver = {
     // toolgate's own rules apply inside opencode when a policy is given (docs/opencode.md)
     const policy = createPolicy({ cwd, homeDir: home, env, claudeSettings: false });
     const plugin = createToolgatePlugin({ environment: env as NodeJS.ProcessEnv, interactive: false, policy });
+    const hooks = await plugin({ client, directory: cwd, worktree: cwd } as unknown as PluginInput);
+    return drivenOpencode(hooks, sessionId, stopped);
+  },
+};
+
+// -------------------------------------------------------------------------------------------------------------- Kilo
+
+/** Kilo CLI loads toolgate's opencode plugin as it is, named `kilo` through the plugin options Kilo passes it. */
+const kiloDriver: ContractDriver = {
+  ...opencodeDriver,
+  async around(guard, sessionId) {
+    const { client, stopped } = fakeOpencodeClient();
+    const plugin = createPluginAround({
+      host: "kilo",
+      open: async () => ({ guard, recordEvent: async () => undefined, close: async () => undefined }),
+      environment: {},
+      interactive: false,
+    });
+    const hooks = await plugin({ client, directory: "/", worktree: "/" } as unknown as PluginInput);
+    return drivenOpencode(hooks, sessionId, stopped);
+  },
+  async entry({ cwd, home, env, sessionId }) {
+    const { client, stopped } = fakeOpencodeClient();
+    const policy = createPolicy({ cwd, homeDir: home, env, claudeSettings: false });
+    const plugin = createToolgatePlugin({
+      host: "kilo",
+      environment: env as NodeJS.ProcessEnv,
+      interactive: false,
+      policy,
+    });
     const hooks = await plugin({ client, directory: cwd, worktree: cwd } as unknown as PluginInput);
     return drivenOpencode(hooks, sessionId, stopped);
   },
@@ -420,7 +453,7 @@ const MCP_SERVER = "box";
 /** The MCP proxy's gating code (`guardMcpToolCall`) around a guard, with a server that runs whatever it is sent. */
 function aroundMcp(guard: Guard, sessionId: string): DrivenHost {
   let stops = 0;
-  const session = guard.session(sessionId, { interactive: false, host: "mcp" });
+  const session = guard.session(sessionId, { interactive: false, host: "mcp-proxy" });
   const call = async (options: { command: string; callId: string; onRun?: () => void }): Promise<Verdict> => {
     const result = await guardMcpToolCall({
       session,
@@ -569,6 +602,106 @@ const mcpProxyDriver: ContractDriver = {
 };
 
 /** One driver per registered in-process or proxy host, by registry name. */
+// ---------------------------------------------------------------------------------------------------------------- pi
+
+type PiHandler = (event: Record<string, unknown>, context: Record<string, unknown>) => Promise<unknown>;
+
+/** pi's extension API as far as toolgate's extension uses it: the handlers it registers, called as pi calls them. */
+function drivenPi(
+  extension: PiExtension,
+  options: { sessionId: string; cwd: string; stops: () => number },
+): DrivenHost {
+  const handlers = new Map<string, PiHandler>();
+  extension({ on: (event: string, handler: PiHandler) => handlers.set(event, handler) } as never);
+  const context = {
+    hasUI: false,
+    mode: "json",
+    cwd: options.cwd,
+    sessionManager: { getSessionId: () => options.sessionId },
+  };
+  const fire = (event: string, payload: Record<string, unknown>) =>
+    handlers.get(event)?.({ type: event, ...payload }, context) ?? Promise.resolve(undefined);
+  const gate = async (toolName: unknown, toolCallId: unknown, input: unknown): Promise<Verdict> => {
+    try {
+      const answer = (await fire("tool_call", { toolName, toolCallId, input })) as
+        | { block?: boolean; reason?: string }
+        | undefined;
+      return answer?.block === true ? { behavior: "deny", text: answer.reason ?? "" } : allowed;
+    } catch (error) {
+      // pi blocks a call whose tool_call handler throws (`Extension failed, blocking execution`)
+      return thrownVerdict(error);
+    }
+  };
+  return {
+    sessionId: () => options.sessionId,
+    async call({ command, callId, onRun }) {
+      const verdict = await gate("bash", callId, { command });
+      if (verdict.behavior === "allow") {
+        onRun?.();
+        await fire("tool_result", {
+          toolName: "bash",
+          toolCallId: callId,
+          input: { command },
+          content: [{ type: "text", text: "ok" }],
+          isError: false,
+        });
+      }
+      return verdict;
+    },
+    async malformed() {
+      const cases: [string, unknown, unknown][] = [
+        ["input a string", "bash", "rm -rf /"],
+        ["input null", "bash", null],
+        ["input an array", "bash", ["rm", "-rf", "/"]],
+        ["command a number", "bash", { command: 7 }],
+        ["no tool name", undefined, { command: "rm -rf /" }],
+        ["tool name a number", 42, { command: "rm -rf /" }],
+      ];
+      const answered = [];
+      for (const [index, [what, tool, input]] of cases.entries()) {
+        const verdict = await gate(tool, `bad-${index}`, input);
+        answered.push({ what, verdict, ran: verdict.behavior === "allow" });
+      }
+      return answered;
+    },
+    stops: options.stops,
+    close: async () => {
+      await fire("session_shutdown", { reason: "quit" });
+    },
+  };
+}
+
+const piDriver: ContractDriver = {
+  denyRule: "Bash(rm *)",
+  recorded: { tool: "bash", canonicalTool: "shell", toolFamily: "shell" },
+  allowedCommand: "ls -la",
+  underRun: "abort-marker",
+  async around(guard, sessionId) {
+    let stops = 0;
+    const extension = createPiExtension({
+      open: async () => ({ guard, close: async () => undefined }),
+      interactive: false,
+      onStop: () => {
+        stops += 1;
+      },
+      onError: () => undefined,
+    });
+    return drivenPi(extension, { sessionId, cwd: "/", stops: () => stops });
+  },
+  async entry({ cwd, env, sessionId }) {
+    let stops = 0;
+    const extension = createToolgateExtension({
+      environment: env,
+      interactive: false,
+      onStop: () => {
+        stops += 1;
+      },
+      onError: () => undefined,
+    });
+    return drivenPi(extension, { sessionId, cwd, stops: () => stops });
+  },
+};
+
 // ------------------------------------------------------------------------------------------------------------- Cline
 
 /**
@@ -670,5 +803,7 @@ export const CONTRACT_DRIVERS: Readonly<Record<string, ContractDriver>> = {
   "claude-agent-sdk": claudeAgentSdkDriver,
   "ai-sdk": aiSdkDriver,
   "mcp-proxy": mcpProxyDriver,
+  pi: piDriver,
+  kilo: kiloDriver,
   cline: clineDriver,
 };

@@ -10,8 +10,11 @@ export type { HostInstaller, HostInstallOptions, HostInstallOutcome } from "../.
 /** The hosts `toolgate install` / `toolgate uninstall` know: every registered host with an installer. */
 const INSTALL_TARGETS: readonly string[] = hostsWith("installer").map((host) => host.name);
 
-/** The hosts whose MCP server entries `toolgate install mcp-proxy --host <host>` rewrites. */
-const MCP_PROXY_HOSTS: readonly string[] = hostsWith("mcpServers").map((host) => host.name);
+/** The hosts whose MCP server entries a proxy target (`toolgate install <proxy> --host <host>`) rewrites. */
+const MCP_SERVER_HOSTS: readonly string[] = hostsWith("mcpServers").map((host) => host.name);
+
+/** The targets that put toolgate in front of another host's MCP servers (`--host`, `--server`). */
+const PROXY_TARGETS: readonly string[] = hostsWith("wrapsMcpServers").map((host) => host.name);
 
 /** Each host's settings file for a scope, from the hosts' help, in registry order. */
 function settingsFiles(scope: "project" | "local" | "user"): string[] {
@@ -47,17 +50,17 @@ export const installArgs = {
   target: {
     type: "positional",
     required: true,
-    description: "the agent host, or mcp-proxy (an MCP server entry of --host runs through toolgate mcp-proxy)",
+    description: `the agent host, or ${listOf(PROXY_TARGETS, "or")} (an MCP server entry of --host runs through toolgate ${listOf(PROXY_TARGETS, "or")})`,
     options: INSTALL_TARGETS,
   },
   host: {
     type: "enum",
-    description: "mcp-proxy only: the host whose MCP server entry to rewrite",
-    options: MCP_PROXY_HOSTS,
+    description: `${listOf(PROXY_TARGETS, "and")} only: the host whose MCP server entry to rewrite`,
+    options: MCP_SERVER_HOSTS,
   },
   server: {
     type: "string",
-    description: "mcp-proxy only: the MCP server entry (default: every stdio server in that config)",
+    description: `${listOf(PROXY_TARGETS, "and")} only: the MCP server entry (default: every stdio server in that config)`,
     valueHint: "name",
   },
   project: {
@@ -103,9 +106,10 @@ export async function runInstaller(options: {
     );
     return EXIT.usage;
   }
-  if (args.target !== "mcp-proxy" && (args.host !== undefined || args.server !== undefined)) {
+  const proxy = descriptor?.wrapsMcpServers === true;
+  if (!proxy && (args.host !== undefined || args.server !== undefined)) {
     process.stderr.write(
-      `toolgate ${action}: --host and --server belong to the mcp-proxy target, e.g. toolgate ${action} mcp-proxy --host ${args.host ?? MCP_PROXY_HOSTS[0]} --server fs\n`,
+      `toolgate ${action}: --host and --server belong to the ${listOf(PROXY_TARGETS, "and")} target, e.g. toolgate ${action} ${PROXY_TARGETS[0]} --host ${args.host ?? MCP_SERVER_HOSTS[0]} --server fs\n`,
     );
     return EXIT.usage;
   }
@@ -138,7 +142,7 @@ export async function runInstaller(options: {
     }
     process.stdout.write(`${outcome.path}\n${outcome.diff.join("\n")}\n`);
     const verb = action === "install" ? "installed in" : "removed from";
-    const what = args.target === "mcp-proxy" ? "toolgate mcp-proxy" : "toolgate hooks";
+    const what = proxy ? `toolgate ${args.target}` : "toolgate hooks";
     const deleted =
       outcome.removed === true
         ? ` It held nothing else, so the file ${outcome.written ? "was" : "would be"} deleted.`

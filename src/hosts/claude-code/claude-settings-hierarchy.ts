@@ -1,42 +1,21 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { ToolgateError } from "../core/errors.js";
+import { ToolgateError } from "../../core/errors.js";
 import {
   type ClaudePermissions,
-  type ClaudeSettingsRules,
   type ClaudeSettingsScope,
   mergeClaudeSettings,
-} from "../policy/claude-settings-rules.js";
-import { readJsonFile } from "./read-json-file.js";
-import { stripJsonComments } from "./strip-json-comments.js";
+} from "../../policy/claude-settings-rules.js";
+import { readJsonFile } from "../../root/read-json-file.js";
+import { stripJsonComments } from "../../root/strip-json-comments.js";
+import type { SettingsHierarchy, SettingsHierarchyOptions } from "../common/settings-hierarchy.js";
 
 export const DEFAULT_MANAGED_SETTINGS = "/etc/claude-code/managed-settings.json";
 
-export interface ReadClaudeSettingsOptions {
-  /** the project directory (Claude Code's cwd); `CLAUDE_PROJECT_DIR` wins when set in `env` */
-  cwd: string;
-  homeDir: string;
-  env?: Readonly<Record<string, string | undefined>>;
-  /** managed settings file; its `managed-settings.d/*.json` drop-ins are read too */
-  managedSettingsPath?: string;
-  /** `auto` reads `projects[<dir>].hasTrustDialogAccepted` from `~/.claude.json` (the default) */
-  workspaceTrust?: "auto" | "trusted" | "untrusted";
-}
+/** `cwd` is Claude Code's (`CLAUDE_PROJECT_DIR` wins when set in `env`); `workspaceTrust: "auto"` reads `~/.claude.json`. */
+export type ReadClaudeSettingsOptions = SettingsHierarchyOptions;
 
-/** A settings file Claude Code skips (not plain JSON, not an object), so toolgate skips it too. */
-export interface SkippedClaudeSettingsFile {
-  file: string;
-  why: string;
-}
-
-export interface ClaudeSettings extends ClaudeSettingsRules {
-  /** the files that existed and were read, highest precedence first */
-  files: string[];
-  /** the files that exist but Claude Code does not read (a comment, a trailing comma, broken JSON) */
-  skipped: SkippedClaudeSettingsFile[];
-  trusted: boolean;
-  projectDirectory: string;
-}
+export type ClaudeSettings = SettingsHierarchy;
 
 /**
  * Reads the Claude Code settings hierarchy the way the CLI does: managed settings (and drop-ins), project
@@ -59,7 +38,7 @@ export function readClaudeSettings(options: ReadClaudeSettingsOptions): ClaudeSe
   ];
   const scopes: ClaudeSettingsScope[] = [];
   const files: string[] = [];
-  const skipped: SkippedClaudeSettingsFile[] = [];
+  const skipped: ClaudeSettings["skipped"] = [];
   for (const candidate of candidates) {
     const read = readClaudeSettingsFile(candidate.file);
     if (read.skipped !== undefined) skipped.push({ file: candidate.file, why: read.skipped });

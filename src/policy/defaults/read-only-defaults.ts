@@ -1,8 +1,9 @@
-import { CLAUDE_CODE_FLAG_ALLOWLISTS, type FlagAllowlist } from "./claude-code-flag-allowlists.js";
+import { type FlagAllowlist, READ_ONLY_FLAG_ALLOWLISTS } from "./flag-allowlists.js";
 
 /**
- * The "claude-code" defaults preset: what Claude Code 2.1.330 does for a call that no rule matches, as observed in
- * test/fixtures/conformance/claude-code-rules.json and documented in docs/rules.md ("Defaults preset").
+ * The "read-only" defaults preset (config `permissions.defaults`, every host): what toolgate does for a call that no
+ * rule matches. It follows what Claude Code 2.1.330 does, as recorded on the real binary in the conformance fixtures
+ * (test/fixtures/conformance) and documented in docs/rules.md ("Defaults preset").
  * - read-only shell commands run without approval when every path they name is inside the working directories;
  * - Read/Grep/Glob/LS inside the working directories run without approval;
  * - in acceptEdits mode, file edits, `mkdir`/`touch`/`mv`/`cp`/`rm`/`rmdir`/`sed -i` and output redirections of
@@ -37,8 +38,8 @@ export interface DefaultsPreset {
   readOnlyWrappers?: ReadonlySet<string>;
 }
 
-export const CLAUDE_CODE_DEFAULTS: DefaultsPreset = {
-  name: "claude-code",
+export const READ_ONLY_DEFAULTS: DefaultsPreset = {
+  name: "read-only",
   // any arguments (paths checked against the working directories); recorded: printenv, tty, whereis, xxd, less,
   // more, sha512sum, cksum, b2sum, vmstat, lscpu, env ask in Claude Code 2.1.330
   readOnlyCommands: new Set([
@@ -192,7 +193,7 @@ export const CLAUDE_CODE_DEFAULTS: DefaultsPreset = {
     "ToolSearch",
   ]),
   readInsideWorkingDirectories: true,
-  flagAllowlists: CLAUDE_CODE_FLAG_ALLOWLISTS,
+  flagAllowlists: READ_ONLY_FLAG_ALLOWLISTS,
   noArgumentCommands: new Set(["pwd", "whoami"]),
   exactCommands: new Set([
     "node -v",

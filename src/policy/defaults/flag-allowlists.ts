@@ -1,6 +1,6 @@
 /**
  * Programs Claude Code 2.1.330 runs without approval only when every flag is one it knows to be read-only (an unknown
- * flag asks). Recorded with the real binary: test/fixtures/conformance/claude-code-read-only.json (`ps -e -o …`,
+ * flag asks). Recorded with the real binary in the conformance fixtures, test/fixtures/conformance (`ps -e -o …`,
  * `netstat -tlnp`, `rg --files` and `uniq data.csv` ask; `ps aux`, `netstat -an`, `ss -tunap`, `lsof -i :3000`,
  * `hostname -I` and `tput cols` run). The flags are each program's own read-only options.
  */
@@ -17,7 +17,7 @@ export interface FlagAllowlist {
 
 const SHORT_LETTERS = (letters: string): string[] => [...letters].map((letter) => `-${letter}`);
 
-export const CLAUDE_CODE_FLAG_ALLOWLISTS: Readonly<Record<string, FlagAllowlist>> = {
+export const READ_ONLY_FLAG_ALLOWLISTS: Readonly<Record<string, FlagAllowlist>> = {
   ps: {
     flags: [
       ...SHORT_LETTERS("eAadNfFljywcHLTmV"),
