@@ -404,7 +404,46 @@ const piKiloRows: Row[] = [
   ],
 ];
 
+const clineRows: Row[] = [
+  [
+    "Cline approval nobody can give (headless)",
+    {
+      text: 'Tool "run_commands" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.',
+    },
+    "headless",
+    "cline",
+  ],
+  ["Cline user rejection", { text: "This tool call was rejected by the user and not executed." }, "user", "cline"],
+  [
+    "Cline user rejection with a reason",
+    {
+      host: "cline",
+      text: "not in prod -- NOT a tool or system failure. Clarify with user before proceeding.",
+    },
+    "user",
+    "cline",
+    "not in prod",
+  ],
+  ["Cline tool disabled by policy", { text: 'Tool "run_commands" is disabled by policy' }, "rule", "cline"],
+  ["Cline plugin skip without a reason", { text: "Tool run_commands was blocked by a runtime hook" }, "hook", "cline"],
+  [
+    "Cline: toolgate's plugin refused",
+    { host: "cline", text: "[toolgate] Denied by rule Bash(rm *): rm -rf build." },
+    "hook",
+    "cline",
+    "Denied by rule Bash(rm *): rm -rf build.",
+  ],
+];
+
 const negatives: [label: string, input: Input][] = [
+  ["toolgate's Cline text without the host", { text: "[toolgate] Denied by rule Bash(rm *): rm -rf build." }],
+  [
+    "Cline's approval text in a successful result",
+    {
+      text: 'Tool "run_commands" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.',
+      isError: false,
+    },
+  ],
   ["pi: a failed command", { host: "pi", text: "ls: cannot access 'x': No such file or directory", isError: true }],
   ["pi: toolgate's words without pi named", { text: "[toolgate] Denied by rule Bash(rm *): rm -rf victim." }],
   ["File not found", { text: "File not found: foo.rs", isError: true }],
@@ -434,6 +473,7 @@ describe("recognizeDenial", () => {
     ...geminiQwenRows,
     ...codexAgentRows,
     ...piKiloRows,
+    ...clineRows,
   ]) {
     it(`${label} -> ${source}`, () => {
       const result = recognize(input);
@@ -450,7 +490,7 @@ describe("recognizeDenial", () => {
   }
 
   it("has a note and a positive row for every rule in every table", () => {
-    const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows, ...piKiloRows];
+    const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows, ...piKiloRows, ...clineRows];
     for (const table of TABLES) {
       for (const rule of table.rules) {
         expect(rule.note.length).toBeGreaterThan(0);
@@ -464,7 +504,7 @@ describe("recognizeDenial", () => {
 });
 
 describe("recognizeDenial with the tables its caller gives", () => {
-  const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows, ...piKiloRows];
+  const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows, ...piKiloRows, ...clineRows];
   const tableOf = (host: string) => TABLES.find((table) => table.host === host) as HostDenialTable;
 
   it("recognises each row's text with its own host's table only: the order of the tables does not matter", () => {

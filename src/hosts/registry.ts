@@ -2,6 +2,7 @@ import type { HostDenialTable } from "../detect/denial-text-rule.js";
 import { aiSdkHost } from "./ai-sdk/host.js";
 import { claudeAgentSdkHost } from "./claude-agent-sdk/host.js";
 import { claudeCodeHost } from "./claude-code/host.js";
+import { clineHost } from "./cline/host.js";
 import { codexHost } from "./codex/host.js";
 import { copilotHost } from "./copilot/host.js";
 import { geminiHost } from "./gemini/host.js";
@@ -28,6 +29,7 @@ export const HOSTS: readonly HostDescriptor[] = [
   piHost,
   kiloHost,
   copilotHost,
+  clineHost,
 ];
 
 /** The host registered under `name`; undefined for any other name. */

@@ -8,6 +8,12 @@ import { openToolgateForAiSdk } from "../../src/hosts/ai-sdk/ai-sdk-entry.js";
 import { guardTools } from "../../src/hosts/ai-sdk/guard-tools.js";
 import { guardCanUseTool } from "../../src/hosts/claude-agent-sdk/guard-can-use-tool.js";
 import { guardHooks } from "../../src/hosts/claude-agent-sdk/guard-hooks.js";
+import { createClinePlugin } from "../../src/hosts/cline/cline-plugin.js";
+import {
+  type ClineBeforeToolContext,
+  type ClinePlugin,
+  createClinePlugin as createClinePluginAround,
+} from "../../src/hosts/cline/create-cline-plugin.js";
 import { guardMcpToolCall } from "../../src/hosts/mcp/guard-mcp-tool-call.js";
 import { createToolgatePlugin as createPluginAround } from "../../src/hosts/opencode/create-toolgate-plugin.js";
 import { createToolgatePlugin } from "../../src/hosts/opencode/opencode-plugin.js";
@@ -696,6 +702,102 @@ const piDriver: ContractDriver = {
   },
 };
 
+// ------------------------------------------------------------------------------------------------------------- Cline
+
+/**
+ * Cline's plugin as Cline 3.0.65 drives it: `setup` with the session, then `beforeTool` per call (the gating event:
+ * `skip` refuses the call, `stop` ends the run, `policy.autoApprove: false` makes Cline ask), `afterTool` once the
+ * call ran. Malformed input is what `beforeTool` may be handed.
+ */
+async function drivenCline(plugin: ClinePlugin, sessionId: string, cwd?: string): Promise<DrivenHost> {
+  await plugin.setup(
+    {},
+    { session: { sessionId }, ...(cwd === undefined ? {} : { workspaceInfo: { rootPath: cwd } }) },
+  );
+  let stops = 0;
+  const gate = async (context: ClineBeforeToolContext, onRun?: () => void): Promise<Verdict> => {
+    try {
+      const answer = await plugin.hooks.beforeTool(context);
+      if (answer?.stop === true) stops += 1;
+      if (answer?.skip === true) return { behavior: "deny", text: answer.reason ?? "" };
+      if (answer?.policy?.autoApprove === false) return { behavior: "ask", text: "" };
+      onRun?.();
+      await plugin.hooks.afterTool({ ...context, result: { output: [{ query: "", result: "ran", success: true }] } });
+      return { behavior: "allow", text: "" };
+    } catch (error) {
+      return { behavior: "none", text: `threw: ${String(error)}` };
+    }
+  };
+  const snapshot = { agentId: "agent_1", conversationId: "conv_1" };
+  return {
+    sessionId: () => sessionId,
+    call: ({ command, callId, onRun }) =>
+      gate(
+        {
+          snapshot,
+          toolCall: { toolCallId: callId, toolName: "run_commands", input: { commands: [command] } },
+          input: { commands: [command] },
+        },
+        onRun,
+      ),
+    async malformed() {
+      const cases: [string, ClineBeforeToolContext][] = [
+        ["input a string", { snapshot, toolCall: { toolCallId: "m1", toolName: "run_commands" }, input: "rm -rf /" }],
+        ["input null", { snapshot, toolCall: { toolCallId: "m2", toolName: "run_commands" }, input: null }],
+        [
+          "commands a string",
+          { snapshot, toolCall: { toolCallId: "m3", toolName: "run_commands" }, input: { commands: "rm -rf /" } },
+        ],
+        [
+          "a command a number",
+          { snapshot, toolCall: { toolCallId: "m4", toolName: "run_commands" }, input: { commands: [7] } },
+        ],
+        ["no tool name", { snapshot, toolCall: { toolCallId: "m5" }, input: { commands: ["rm -rf /"] } }],
+        [
+          "tool name a number",
+          { snapshot, toolCall: { toolCallId: "m6", toolName: 42 }, input: { commands: ["rm -rf /"] } },
+        ],
+        ["no tool call", { snapshot, input: { commands: ["rm -rf /"] } } as ClineBeforeToolContext],
+      ];
+      const answered = [];
+      for (const [what, context] of cases) {
+        let ran = false;
+        const verdict = await gate(context, () => {
+          ran = true;
+        });
+        answered.push({ what, verdict, ran });
+      }
+      return answered;
+    },
+    stops: () => stops,
+    close: () => plugin.dispose(),
+  };
+}
+
+const clineDriver: ContractDriver = {
+  denyRule: "Bash(rm *)",
+  recorded: { tool: "run_commands", canonicalTool: "shell", toolFamily: "shell" },
+  allowedCommand: "ls -la",
+  underRun: "abort-marker",
+  around(guard, sessionId) {
+    const plugin = createClinePluginAround({
+      open: async () => ({ guard, close: async () => undefined }),
+      environment: {},
+      interactive: false,
+      tell: () => undefined,
+    });
+    return drivenCline(plugin, sessionId);
+  },
+  entry({ cwd, env, sessionId }) {
+    const plugin = createClinePlugin({
+      environment: env as NodeJS.ProcessEnv,
+      interactive: false,
+      tell: () => undefined,
+    });
+    return drivenCline(plugin, sessionId, cwd);
+  },
+};
+
 export const CONTRACT_DRIVERS: Readonly<Record<string, ContractDriver>> = {
   opencode: opencodeDriver,
   "claude-agent-sdk": claudeAgentSdkDriver,
@@ -703,4 +805,5 @@ export const CONTRACT_DRIVERS: Readonly<Record<string, ContractDriver>> = {
   "mcp-proxy": mcpProxyDriver,
   pi: piDriver,
   kilo: kiloDriver,
+  cline: clineDriver,
 };
