@@ -404,6 +404,47 @@ const piKiloRows: Row[] = [
   ],
 ];
 
+const copilotRows: Row[] = [
+  [
+    "Copilot --deny-tool rule",
+    {
+      host: "copilot",
+      text: "Permission to run this tool was denied due to the following rules: `shell(rm)`",
+      isError: true,
+    },
+    "rule",
+    "copilot",
+  ],
+  [
+    "Copilot headless approval nobody can give",
+    { host: "copilot", text: "Permission denied and could not request permission from user", isError: true },
+    "headless",
+    "copilot",
+  ],
+  [
+    "Copilot preToolUse ask in -p",
+    {
+      host: "copilot",
+      text: "Denied by preToolUse hook (unable to ask user for confirmation): [toolgate] needs approval",
+      isError: true,
+    },
+    "headless",
+    "copilot",
+  ],
+  [
+    "Copilot preToolUse deny",
+    { host: "copilot", text: "Denied by preToolUse hook: [toolgate] Denied by rule Bash(rm *)", isError: true },
+    "hook",
+    "copilot",
+  ],
+  [
+    "Copilot permissionRequest deny",
+    { host: "copilot", text: "Permission denied by a PermissionRequest hook: not here", isError: true },
+    "hook",
+    "copilot",
+  ],
+];
+
 const clineRows: Row[] = [
   [
     "Cline approval nobody can give (headless)",
@@ -474,6 +515,7 @@ describe("recognizeDenial", () => {
     ...codexAgentRows,
     ...piKiloRows,
     ...clineRows,
+    ...copilotRows,
   ]) {
     it(`${label} -> ${source}`, () => {
       const result = recognize(input);
@@ -490,7 +532,15 @@ describe("recognizeDenial", () => {
   }
 
   it("has a note and a positive row for every rule in every table", () => {
-    const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows, ...piKiloRows, ...clineRows];
+    const allRows = [
+      ...claudeRows,
+      ...opencodeRows,
+      ...geminiQwenRows,
+      ...codexAgentRows,
+      ...piKiloRows,
+      ...clineRows,
+      ...copilotRows,
+    ];
     for (const table of TABLES) {
       for (const rule of table.rules) {
         expect(rule.note.length).toBeGreaterThan(0);
@@ -504,7 +554,15 @@ describe("recognizeDenial", () => {
 });
 
 describe("recognizeDenial with the tables its caller gives", () => {
-  const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows, ...piKiloRows, ...clineRows];
+  const allRows = [
+    ...claudeRows,
+    ...opencodeRows,
+    ...geminiQwenRows,
+    ...codexAgentRows,
+    ...piKiloRows,
+    ...clineRows,
+    ...copilotRows,
+  ];
   const tableOf = (host: string) => TABLES.find((table) => table.host === host) as HostDenialTable;
 
   it("recognises each row's text with its own host's table only: the order of the tables does not matter", () => {
