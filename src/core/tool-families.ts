@@ -46,6 +46,8 @@ const CANONICAL_TOOLS: readonly (readonly [canonical: string, family: ToolFamily
       "run_shell_command",
       "PowerShell",
       "powershell",
+      // the Agent Client Protocol's tool kind for running commands (an ACP agent that names no tool of its own)
+      "execute",
     ],
   ],
   ["read", "read", ["Read", "read", "read_file", "FileRead", "View", "view"]],
