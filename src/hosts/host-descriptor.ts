@@ -151,6 +151,8 @@ export interface HostInstallOptions {
   /** `mcp-proxy` only: the host whose MCP server entries to rewrite, and which entry (absent: every stdio one) */
   mcpHost?: string;
   server?: string;
+  /** `acp-proxy` only: the editor whose ACP agent entries to rewrite (`server` then names one agent entry) */
+  editor?: string;
   /** the project directory (default: the process's working directory) */
   cwd?: string;
   /** the environment that locates the host's files (`HOME`, a host's own home variable, ...; default: the process's) */

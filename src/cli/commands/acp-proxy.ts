@@ -28,10 +28,10 @@ The proxy's stdout is the ACP channel: its own lines go to stderr.`,
     exitCodes:
       "0 the editor closed the connection, 1 the agent exited or did not start, 2 bad usage or config, 6 toolgate aborted a session (escalation), 7 the store could not be opened.",
     examples: [
-      "toolgate acp-proxy -- npx @zed-industries/claude-code-acp",
-      "toolgate acp-proxy -- npx @zed-industries/codex-acp",
-      "toolgate acp-proxy --headless -- claude-code-acp   # a CI editor: never offer grants, abort at the threshold",
-      'toolgate run -- my-ci-editor   # its agent_servers entry runs "toolgate acp-proxy -- <agent>"; exits 6 on abort',
+      "toolgate acp-proxy -- npx <acp-agent-package>   # what your editor's agent_servers entry runs",
+      "toolgate acp-proxy --headless -- ./my-acp-agent --acp   # a CI editor: never offer grants, abort at the threshold",
+      'toolgate run -- ./my-ci-editor   # its agent entry runs "toolgate acp-proxy -- <agent>": exits 6 on abort',
+      "toolgate install acp-proxy --editor zed   # every ACP agent of your Zed settings through the proxy",
     ],
   },
   passthrough: true,
@@ -51,9 +51,7 @@ The proxy's stdout is the ACP channel: its own lines go to stderr.`,
     if (args.interactive && args.headless) return fail("choose one of --interactive or --headless.");
     const [command, ...commandArgs] = rest;
     if (command === undefined) {
-      return fail(
-        'give the ACP agent command after "--", e.g. toolgate acp-proxy -- npx @zed-industries/claude-code-acp',
-      );
+      return fail('give the ACP agent command after "--", e.g. toolgate acp-proxy -- npx <acp-agent-package>');
     }
     const interactive: boolean | undefined = args.interactive ? true : args.headless ? false : undefined;
     const { runAcpProxy } = await import("../../hosts/acp/acp-proxy-entry.js");

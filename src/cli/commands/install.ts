@@ -47,7 +47,8 @@ export const installArgs = {
   target: {
     type: "positional",
     required: true,
-    description: "the agent host, or mcp-proxy (an MCP server entry of --host runs through toolgate mcp-proxy)",
+    description:
+      "the agent host, mcp-proxy (an MCP server entry of --host runs through toolgate mcp-proxy), or acp-proxy (an editor's ACP agents of --editor run through toolgate acp-proxy)",
     options: INSTALL_TARGETS,
   },
   host: {
@@ -57,8 +58,14 @@ export const installArgs = {
   },
   server: {
     type: "string",
-    description: "mcp-proxy only: the MCP server entry (default: every stdio server in that config)",
+    description:
+      "mcp-proxy: the MCP server entry (default: every stdio server in that config); acp-proxy: the agent entry (default: every agent with a command)",
     valueHint: "name",
+  },
+  editor: {
+    type: "string",
+    description: "acp-proxy only: the editor whose ACP agent entries to rewrite (zed, jetbrains)",
+    valueHint: "editor",
   },
   project: {
     type: "boolean",
@@ -87,6 +94,7 @@ export async function runInstaller(options: {
     target: string;
     host?: string | undefined;
     server?: string | undefined;
+    editor?: string | undefined;
     project?: boolean;
     local?: boolean;
     user?: boolean;
@@ -103,7 +111,14 @@ export async function runInstaller(options: {
     );
     return EXIT.usage;
   }
-  if (args.target !== "mcp-proxy" && (args.host !== undefined || args.server !== undefined)) {
+  if (args.target !== "acp-proxy" && args.editor !== undefined) {
+    process.stderr.write(
+      `toolgate ${action}: --editor belongs to the acp-proxy target, e.g. toolgate ${action} acp-proxy --editor ${args.editor} --user\n`,
+    );
+    return EXIT.usage;
+  }
+  const proxy = args.target === "mcp-proxy" || args.target === "acp-proxy";
+  if ((args.target !== "mcp-proxy" && args.host !== undefined) || (!proxy && args.server !== undefined)) {
     process.stderr.write(
       `toolgate ${action}: --host and --server belong to the mcp-proxy target, e.g. toolgate ${action} mcp-proxy --host ${args.host ?? MCP_PROXY_HOSTS[0]} --server fs\n`,
     );
@@ -121,6 +136,7 @@ export async function runInstaller(options: {
     ...(args.command === undefined ? {} : { command: args.command }),
     ...(args.host === undefined ? {} : { mcpHost: args.host }),
     ...(args.server === undefined ? {} : { server: args.server }),
+    ...(args.editor === undefined ? {} : { editor: args.editor }),
   };
   try {
     const outcome = await installer[action](installOptions);
@@ -138,7 +154,7 @@ export async function runInstaller(options: {
     }
     process.stdout.write(`${outcome.path}\n${outcome.diff.join("\n")}\n`);
     const verb = action === "install" ? "installed in" : "removed from";
-    const what = args.target === "mcp-proxy" ? "toolgate mcp-proxy" : "toolgate hooks";
+    const what = proxy ? `toolgate ${args.target}` : "toolgate hooks";
     const deleted =
       outcome.removed === true
         ? ` It held nothing else, so the file ${outcome.written ? "was" : "would be"} deleted.`

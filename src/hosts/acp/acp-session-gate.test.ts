@@ -22,7 +22,7 @@ function gateFor(options: { threshold?: number; interactive?: boolean } = {}) {
       claudeSettings: false,
       config: { permissions: { deny: ["Bash(git push *)"] } } as never,
     }),
-    core: { threshold: options.threshold ?? 2, headlessStrategy: "abort" },
+    core: { familyThresholds: { shell: options.threshold ?? 2 }, headlessStrategy: "abort" },
     onError: () => undefined,
   });
   const session = guard.session("acp-test", { interactive, host: "acp" });
