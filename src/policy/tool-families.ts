@@ -17,6 +17,8 @@ const ALIASES: Record<string, string> = {
   bash: "Bash",
   shell: "Bash",
   run_shell_command: "Bash",
+  // the Agent Client Protocol's tool kinds (an ACP agent that names no tool of its own)
+  execute: "Bash",
   read: "Read",
   read_file: "Read",
   read_many_files: "Read",

@@ -72,6 +72,8 @@ export async function runAcpProxy(options: AcpProxyOptions): Promise<AcpProxyOut
   const agentName = options.agent.command;
   const child = spawn(options.agent.command, options.agent.args, {
     stdio: ["pipe", "pipe", "inherit"],
+    // its own process group: stopping the agent stops the helpers it started too (codex-acp leaves some)
+    detached: true,
     env: childEnvironment(env, options.agent.env),
     ...(options.agent.cwd === undefined ? {} : { cwd: options.agent.cwd }),
   });
@@ -211,17 +213,30 @@ export async function runAcpProxy(options: AcpProxyOptions): Promise<AcpProxyOut
   return { exitCode, sessionIds: [...gates.values()].map(({ session }) => session.id) };
 }
 
-/** Closes the agent's stdin, then SIGTERM after a moment, SIGKILL after a longer one: only the child started here. */
+/**
+ * Closes the agent's stdin, then SIGTERM after a moment, SIGKILL after a longer one, each to the agent's own process
+ * group (the agent and the helpers it started, nothing else); the group is ended even when the agent itself exited.
+ */
 async function stopChild(child: ReturnType<typeof spawn>, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.stdin?.end();
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // the group is gone
+    }
+  };
   const waited = (ms: number) =>
     Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
-  if (await waited(1_000)) return;
-  child.kill("SIGTERM");
-  if (await waited(5_000)) return;
-  child.kill("SIGKILL");
-  await exited;
+  if (child.exitCode === null && child.signalCode === null) {
+    child.stdin?.end();
+    if (!(await waited(1_000))) {
+      signalGroup("SIGTERM");
+      if (!(await waited(5_000))) signalGroup("SIGKILL");
+    }
+    await exited;
+  }
+  // helpers the agent left behind in its group
+  signalGroup("SIGTERM");
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -168,3 +168,29 @@ describe("AcpSessionGate", () => {
     expect(records.map((record) => [record.source, record.tool])).toEqual([["sandbox", "Bash"]]);
   });
 });
+
+describe("codex-acp's shell calls", () => {
+  it("a `/bin/bash -lc <script>` argv is decided as its script (a Bash rule applies), with ACP's execute kind", async () => {
+    const { gate, session } = gateFor();
+    const response = await gate.permission(
+      {
+        sessionId: "s",
+        toolCall: {
+          toolCallId: "call_1",
+          kind: "execute",
+          rawInput: { command: ["/bin/bash", "-lc", "git push origin main"], cwd: "/repo" },
+        },
+        options: [
+          { optionId: "approved", name: "Yes, proceed", kind: "allow_once" },
+          { optionId: "abort", name: "No, and tell Codex what to do differently", kind: "reject_once" },
+        ],
+      },
+      async () => ({ outcome: "selected", optionId: "approved" }),
+    );
+    expect(response.outcome).toEqual({ outcome: "selected", optionId: "abort" });
+    const records = (await session.state()).records;
+    expect(records.map((record) => [record.source, record.tool, record.canonicalTool])).toEqual([
+      ["rule", "execute", "shell"],
+    ]);
+  });
+});

@@ -69,5 +69,20 @@ export function permissionToolCall(
     };
   }
   const input = isRecord(raw) && Object.keys(raw).length > 0 ? raw : (seen?.input ?? {});
-  return { call: { toolUseId: toolCall.toolCallId, tool, input } };
+  return { call: { toolUseId: toolCall.toolCallId, tool, input: withShellScript(input) } };
+}
+
+/** `/bin/bash`, `bash`, `sh`, `/usr/bin/zsh`, ...: a shell that runs the script after `-c` / `-lc`. */
+const SHELL = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z)?sh$/;
+
+/**
+ * An execute call whose `command` is a shell running one script (`["/bin/bash", "-lc", "rm -rf x"]`, as codex-acp
+ * sends it) is the script itself as rules read it (`Bash(rm *)`); any other input is the agent's own.
+ */
+function withShellScript(input: Record<string, unknown>): Record<string, unknown> {
+  const command = input["command"];
+  if (!Array.isArray(command) || command.length !== 3) return input;
+  const [shell, flag, script] = command as unknown[];
+  if (typeof shell !== "string" || !SHELL.test(shell) || (flag !== "-c" && flag !== "-lc")) return input;
+  return typeof script === "string" ? { ...input, command: script } : input;
 }

@@ -39,7 +39,13 @@ export function startEditor(options: {
   answer: Answer;
 }): Editor {
   const [command, ...args] = options.command as [string, ...string[]];
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
+  // its own process group: a command that leaves helpers behind (codex-acp) is ended with them
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
+  });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
@@ -86,7 +92,13 @@ export function startEditor(options: {
     async close(timeoutMs = 5_000) {
       connection.close();
       child.stdin.end();
-      const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+      const timer = setTimeout(() => {
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // the group is gone already
+        }
+      }, timeoutMs);
       try {
         return await exited;
       } finally {
