@@ -12,7 +12,7 @@ const OPTIONS = [
 ];
 const REJECT = { outcome: "selected", optionId: "reject" } as const;
 
-function gateFor(options: { threshold?: number; interactive?: boolean } = {}) {
+function gateFor(options: { threshold?: number; interactive?: boolean; deny?: string[] } = {}) {
   const interactive = options.interactive ?? true;
   const guard = createGuard({
     policy: createPolicy({
@@ -20,7 +20,7 @@ function gateFor(options: { threshold?: number; interactive?: boolean } = {}) {
       homeDir: "/home/someone",
       env: {},
       claudeSettings: false,
-      config: { permissions: { deny: ["Bash(git push *)"] } } as never,
+      config: { permissions: { deny: ["Bash(git push *)", ...(options.deny ?? [])] } } as never,
     }),
     core: { familyThresholds: { shell: options.threshold ?? 2 }, headlessStrategy: "abort" },
     onError: () => undefined,
@@ -129,6 +129,24 @@ describe("AcpSessionGate", () => {
     expect(wider.asked).toHaveLength(1);
     expect(wider.response.outcome).toEqual(REJECT);
     expect((await session.state()).grants.map((grant) => grant.scope.rule)).toEqual(["Bash(rm -rf build)"]);
+  });
+
+  it("with a session grant in place, a call a toolgate deny rule refuses is still refused unasked", async () => {
+    const { ask, session } = gateFor({ deny: ["Bash(rm -rf build/keep)"] });
+    const grant = (request: RequestPermissionRequest): RequestPermissionOutcome =>
+      request.options.some((option) => option.optionId.startsWith("toolgate-grant:"))
+        ? { outcome: "selected", optionId: request.options[0]?.optionId ?? "" }
+        : REJECT;
+    await ask("rm -rf build/b", grant);
+    await ask("rm -rf build/b", grant);
+    expect((await session.state()).grants.map((entry) => entry.scope.rule)).toEqual(["Bash(rm -rf build/b)"]);
+    const denied = await ask("rm -rf build/keep", () => ({ outcome: "selected", optionId: "allow" }));
+    expect(denied.asked).toEqual([]);
+    expect(denied.response.outcome).toEqual(REJECT);
+    // the grant still answers its own scope
+    const granted = await ask("rm -rf build/b", () => REJECT);
+    expect(granted.asked).toEqual([]);
+    expect(granted.response.outcome).toEqual({ outcome: "selected", optionId: "allow" });
   });
 
   it("a declined grant offer is a refusal, and the person is not offered it again", async () => {
