@@ -77,9 +77,11 @@ export async function runAcpProxy(options: AcpProxyOptions): Promise<AcpProxyOut
     env: childEnvironment(env, options.agent.env),
     ...(options.agent.cwd === undefined ? {} : { cwd: options.agent.cwd }),
   });
+  let startFailed = false;
   const childExited = new Promise<void>((resolve) => {
     child.once("exit", () => resolve());
     child.once("error", (error) => {
+      startFailed = true;
       log(
         `toolgate acp-proxy: the agent "${agentName}" did not start: ${error.message}. Check the command and its arguments.`,
       );
@@ -201,7 +203,7 @@ export async function runAcpProxy(options: AcpProxyOptions): Promise<AcpProxyOut
     abortStopped.then(() => "abort" as const),
     stopped.then(() => "signal" as const),
   ]);
-  if (ended === "agent" && abortError === undefined) {
+  if (ended === "agent" && abortError === undefined && !startFailed) {
     log(`toolgate acp-proxy: the agent "${agentName}" exited; closing the proxy.`);
   }
   toEditor.close();
