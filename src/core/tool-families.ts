@@ -47,6 +47,8 @@ const CANONICAL_TOOLS: readonly (readonly [canonical: string, family: ToolFamily
       "PowerShell",
       "powershell",
       "run_commands",
+      // the Agent Client Protocol's tool kind for running commands (an ACP agent that names no tool of its own)
+      "execute",
     ],
   ],
   ["read", "read", ["Read", "read", "read_file", "FileRead", "View", "view"]],

@@ -103,6 +103,11 @@ export interface HostDescriptor {
    * [--server <entry>]` rewrites that host's entries (its `mcpServers` part) instead of installing hooks
    */
   readonly wrapsMcpServers?: true;
+  /**
+   * This install target puts toolgate in front of the agents an editor starts: `toolgate install <name> --editor
+   * <editor> [--server <agent>]` rewrites the editor's agent entries instead of installing hooks
+   */
+  readonly wrapsEditorAgents?: true;
   /** what the commands' `--help` say of this host, so the CLI itself names no host */
   readonly help?: HostHelp;
   /** escalation defaults for the host, applied under the config (a config file and the environment still decide) */
@@ -167,6 +172,8 @@ export interface HostInstallOptions {
   /** a `wrapsMcpServers` target only: the host whose MCP server entries to rewrite, and which entry (absent: every stdio one) */
   mcpHost?: string;
   server?: string;
+  /** a `wrapsEditorAgents` target only: the editor whose agent entries to rewrite (`server` then names one agent entry) */
+  editor?: string;
   /** the project directory (default: the process's working directory) */
   cwd?: string;
   /** the environment that locates the host's files (`HOME`, a host's own home variable, ...; default: the process's) */

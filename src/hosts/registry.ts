@@ -1,4 +1,5 @@
 import type { HostDenialTable } from "../detect/denial-text-rule.js";
+import { acpProxyHost } from "./acp/host.js";
 import { aiSdkHost } from "./ai-sdk/host.js";
 import { claudeAgentSdkHost } from "./claude-agent-sdk/host.js";
 import { claudeCodeHost } from "./claude-code/host.js";
@@ -24,6 +25,7 @@ export const HOSTS: readonly HostDescriptor[] = [
   qwenHost,
   opencodeHost,
   mcpProxyHost,
+  acpProxyHost,
   claudeAgentSdkHost,
   aiSdkHost,
   piHost,

@@ -369,7 +369,12 @@ describe.each(hostsWith("installer").map((host) => [host.name, host] as const))(
       const installer = await descriptor.installer();
       const env = { HOME: home, CODEX_HOME: join(home, ".codex"), TOOLGATE_CODEX_BIN: join(workspace, "no-codex") };
       const base = { scope: "project" as const, dryRun: false, cwd: project, env };
-      const options = name === "mcp-proxy" ? { ...base, mcpHost: "claude-code" } : base;
+      const options =
+        name === "mcp-proxy"
+          ? { ...base, mcpHost: "claude-code" }
+          : name === "acp-proxy"
+            ? acpProxyOptions(base)
+            : base;
       if (name === "mcp-proxy") {
         // an MCP server entry to route through the proxy
         writeFileSync(
@@ -409,7 +414,7 @@ describe.each(hostsWith("installer").map((host) => [host.name, host] as const))(
       expect(statSync(planned.path).mode & 0o777).toBe(0o640);
     });
 
-    it.skipIf(name === "mcp-proxy")(
+    it.skipIf(name === "mcp-proxy" || name === "acp-proxy")(
       "leaves no file behind where there was none before install (uninstall removes what install created)",
       async () => {
         const installer = await descriptor.installer();
@@ -431,6 +436,7 @@ describe.each(hostsWith("installer").map((host) => [host.name, host] as const))(
 function installerOptions(name: string) {
   const env = { HOME: home, CODEX_HOME: join(home, ".codex"), TOOLGATE_CODEX_BIN: join(workspace, "no-codex") };
   const base = { scope: "project" as const, dryRun: false, cwd: project, env };
+  if (name === "acp-proxy") return acpProxyOptions(base);
   if (name !== "mcp-proxy") return base;
   // an MCP server entry to route through the proxy
   writeFileSync(
@@ -438,4 +444,14 @@ function installerOptions(name: string) {
     '{\n  "mcpServers": {\n    "box": {\n      "command": "npx",\n      "args": [\n        "-y",\n        "box-server"\n      ]\n    }\n  }\n}\n',
   );
   return { ...base, mcpHost: "claude-code" };
+}
+
+/** The ACP proxy rewrites an editor's existing agent entries: a project's Zed settings with one agent in it. */
+function acpProxyOptions<Base extends { cwd: string }>(base: Base) {
+  mkdirSync(join(base.cwd, ".zed"), { recursive: true });
+  writeFileSync(
+    join(base.cwd, ".zed", "settings.json"),
+    '{\n  "agent_servers": {\n    "Agent": {\n      "command": "npx",\n      "args": ["acp-agent"]\n    }\n  }\n}\n',
+  );
+  return { ...base, editor: "zed" };
 }

@@ -4,6 +4,7 @@ import type { PluginInput } from "@opencode-ai/plugin";
 import { tool } from "ai";
 import { z } from "zod";
 import type { Guard } from "../../src/guard/create-guard.js";
+import { AcpSessionGate } from "../../src/hosts/acp/acp-session-gate.js";
 import { openToolgateForAiSdk } from "../../src/hosts/ai-sdk/ai-sdk-entry.js";
 import { guardTools } from "../../src/hosts/ai-sdk/guard-tools.js";
 import { guardCanUseTool } from "../../src/hosts/claude-agent-sdk/guard-can-use-tool.js";
@@ -22,6 +23,8 @@ import { createToolgateExtension } from "../../src/hosts/pi/pi-entry.js";
 import type { PiExtension } from "../../src/hosts/pi/pi-extension-api.js";
 import { createPolicy } from "../../src/root/create-policy.js";
 import { openToolgate } from "../../src/root/open-toolgate.js";
+import { startEditor } from "../e2e/acp/acp-editor.js";
+import { toolgateCommand } from "../e2e/claude/toolgate-cli.js";
 import { LENIENT_SERVER, type Sandbox, startRawProxy } from "../mcp/proxy-session.js";
 
 /**
@@ -601,6 +604,141 @@ const mcpProxyDriver: ContractDriver = {
   entry: mcpProxyEntry,
 };
 
+// --------------------------------------------------------------------------------------------------------- ACP proxy
+
+/** The ACP proxy's gate (`AcpSessionGate`) around a guard: an agent that announces a Bash call, then asks for it. */
+function aroundAcp(guard: Guard, sessionId: string): DrivenHost {
+  let stops = 0;
+  const gate = new AcpSessionGate({
+    session: guard.session(sessionId, { interactive: false, host: "acp-proxy" }),
+    headless: true,
+    onAbort: () => {
+      stops += 1;
+    },
+  });
+  const options = [
+    { optionId: "allow", name: "Allow", kind: "allow_once" as const },
+    { optionId: "reject", name: "Reject", kind: "reject_once" as const },
+  ];
+  return {
+    sessionId: () => sessionId,
+    async call({ command, callId, onRun }) {
+      await gate.update({
+        sessionUpdate: "tool_call",
+        toolCallId: callId,
+        kind: "execute",
+        rawInput: { command },
+        _meta: { claudeCode: { toolName: "Bash" } },
+      });
+      // the person allows whatever they are asked: a refusal is toolgate's
+      const answer = await gate.permission(
+        { sessionId, toolCall: { toolCallId: callId, rawInput: { command } }, options },
+        async () => ({ outcome: "selected", optionId: "allow" }),
+      );
+      const allowed = answer.outcome.outcome === "selected" && answer.outcome.optionId === "allow";
+      if (allowed) onRun?.();
+      return { behavior: allowed ? "allow" : "deny", text: gate.takeGuidance() };
+    },
+    // the SDK reads JSON-RPC before the gate sees a request: malformed messages are the entry's case
+    malformed: async () => [],
+    stops: () => stops,
+    close: async () => undefined,
+  };
+}
+
+const SCRIPTED_AGENT = join(import.meta.dirname, "..", "acp", "scripted-agent.mjs");
+const ALLOWS = new Set(["allow", "allow_always"]);
+
+/**
+ * The built `toolgate acp-proxy` in front of the scripted agent (test/acp/scripted-agent.mjs), driven by an editor on
+ * the SDK's client side whose person allows everything they are asked. One call is one prompt (the agent asks for the
+ * call and reports the outcome it got), then a second prompt that carries what toolgate added for the model.
+ */
+async function acpProxyEntry({ cwd, env }: EntryOptions): Promise<DrivenHost> {
+  const log = join(cwd, "agent-received.jsonl");
+  const editor = startEditor({
+    command: toolgateCommand("acp-proxy", "--", process.execPath, SCRIPTED_AGENT, log),
+    env: env as Record<string, string>,
+    cwd,
+    answer: (asked) => ({
+      outcome: "selected",
+      optionId: asked.params.options.find((option) => option.kind === "allow_once")?.optionId ?? "none",
+    }),
+  });
+  const session = await editor.open(cwd);
+  const toolgateLines = () =>
+    editor
+      .stderr()
+      .split("\n")
+      .filter((line) => line.startsWith("toolgate: "));
+  type Scripted = { outcome?: { outcome: string; optionId?: string } | null; error?: string; extra: string[] };
+  const scripted = async (script: unknown): Promise<Scripted | undefined> => {
+    try {
+      const answer = await editor.prompt(session, JSON.stringify(script));
+      return (answer._meta as { scripted?: Scripted } | undefined)?.scripted;
+    } catch {
+      return undefined;
+    }
+  };
+  /** what toolgate added for the model, read from the next prompt; once the proxy is gone, what it said on stderr */
+  const guidance = async () => (await scripted({}))?.extra.join("\n") ?? toolgateLines().join("\n");
+  const verdictOf = async (answer: Scripted | undefined) => {
+    const ran = answer?.outcome?.outcome === "selected" && ALLOWS.has(answer.outcome.optionId ?? "");
+    const text = answer?.error ?? (await guidance());
+    return { ran, verdict: { behavior: ran ? ("allow" as const) : ("deny" as const), text } };
+  };
+  return {
+    sessionId: () => `acp-${session}`,
+    async call({ command, callId, onRun }) {
+      const { ran, verdict } = await verdictOf(await scripted({ command, callId }));
+      if (ran) onRun?.();
+      return verdict;
+    },
+    async malformed() {
+      const cases = [
+        "rawInput a string",
+        "rawInput an array",
+        "rawInput null",
+        "command a number",
+        "no toolCall",
+        "toolCallId a number",
+        "cut:half",
+        "cut:brace",
+      ];
+      const answered = [];
+      for (const what of cases) {
+        const { ran, verdict } = await verdictOf(await scripted({ malformed: what }));
+        answered.push({
+          what,
+          verdict: what.startsWith("cut:") ? { behavior: "none" as const, text: "" } : verdict,
+          ran,
+        });
+      }
+      // the proxy read the cut lines, skipped them and went on: a whole call after them is still answered
+      const after = await scripted({ command: "rm -rf /", callId: "after-cut" });
+      answered.push({
+        what: "a call after the cut lines",
+        verdict: { behavior: after === undefined ? ("none" as const) : ("deny" as const), text: "" },
+        ran: after?.outcome?.outcome === "selected" && ALLOWS.has(after.outcome.optionId ?? ""),
+      });
+      return answered;
+    },
+    stops: () => toolgateLines().length,
+    async close() {
+      await editor.close();
+    },
+  };
+}
+
+const acpProxyDriver: ContractDriver = {
+  denyRule: "Bash(rm *)",
+  recorded: { tool: "Bash", canonicalTool: "shell", toolFamily: "shell" },
+  allowedCommand: "ls -la",
+  underRun: "abort-marker",
+  around: async (guard, sessionId) => aroundAcp(guard, sessionId),
+  entry: acpProxyEntry,
+};
+
 /** One driver per registered in-process or proxy host, by registry name. */
 // ---------------------------------------------------------------------------------------------------------------- pi
 
@@ -806,4 +944,5 @@ export const CONTRACT_DRIVERS: Readonly<Record<string, ContractDriver>> = {
   pi: piDriver,
   kilo: kiloDriver,
   cline: clineDriver,
+  "acp-proxy": acpProxyDriver,
 };

@@ -16,6 +16,9 @@ const MCP_SERVER_HOSTS: readonly string[] = hostsWith("mcpServers").map((host) =
 /** The targets that put toolgate in front of another host's MCP servers (`--host`, `--server`). */
 const PROXY_TARGETS: readonly string[] = hostsWith("wrapsMcpServers").map((host) => host.name);
 
+/** The targets that put toolgate in front of an editor's agents (`--editor`, `--server`). */
+const EDITOR_TARGETS: readonly string[] = hostsWith("wrapsEditorAgents").map((host) => host.name);
+
 /** Each host's settings file for a scope, from the hosts' help, in registry order. */
 function settingsFiles(scope: "project" | "local" | "user"): string[] {
   return hostsWithHelp("settings").flatMap(({ value }) => (value[scope] === undefined ? [] : [value[scope]]));
@@ -50,7 +53,7 @@ export const installArgs = {
   target: {
     type: "positional",
     required: true,
-    description: `the agent host, or ${listOf(PROXY_TARGETS, "or")} (an MCP server entry of --host runs through toolgate ${listOf(PROXY_TARGETS, "or")})`,
+    description: `the agent host, or ${listOf([...PROXY_TARGETS, ...EDITOR_TARGETS], "or")} (an MCP server entry of --host, or an editor's ACP agents of --editor, run through toolgate's proxy)`,
     options: INSTALL_TARGETS,
   },
   host: {
@@ -60,8 +63,13 @@ export const installArgs = {
   },
   server: {
     type: "string",
-    description: `${listOf(PROXY_TARGETS, "and")} only: the MCP server entry (default: every stdio server in that config)`,
+    description: `${listOf([...PROXY_TARGETS, ...EDITOR_TARGETS], "and")} only: the MCP server entry, or the editor's agent entry (default: every stdio server, or every agent with a command)`,
     valueHint: "name",
+  },
+  editor: {
+    type: "string",
+    description: `${listOf(EDITOR_TARGETS, "and")} only: the editor whose ACP agent entries to rewrite (zed, jetbrains)`,
+    valueHint: "editor",
   },
   project: {
     type: "boolean",
@@ -90,6 +98,7 @@ export async function runInstaller(options: {
     target: string;
     host?: string | undefined;
     server?: string | undefined;
+    editor?: string | undefined;
     project?: boolean;
     local?: boolean;
     user?: boolean;
@@ -106,8 +115,16 @@ export async function runInstaller(options: {
     );
     return EXIT.usage;
   }
-  const proxy = descriptor?.wrapsMcpServers === true;
-  if (!proxy && (args.host !== undefined || args.server !== undefined)) {
+  const editorTarget = descriptor?.wrapsEditorAgents === true;
+  if (!editorTarget && args.editor !== undefined) {
+    process.stderr.write(
+      `toolgate ${action}: --editor belongs to the ${listOf(EDITOR_TARGETS, "and")} target, e.g. toolgate ${action} ${EDITOR_TARGETS[0]} --editor ${args.editor} --user\n`,
+    );
+    return EXIT.usage;
+  }
+  const mcpTarget = descriptor?.wrapsMcpServers === true;
+  const proxy = mcpTarget || editorTarget;
+  if ((!mcpTarget && args.host !== undefined) || (!proxy && args.server !== undefined)) {
     process.stderr.write(
       `toolgate ${action}: --host and --server belong to the ${listOf(PROXY_TARGETS, "and")} target, e.g. toolgate ${action} ${PROXY_TARGETS[0]} --host ${args.host ?? MCP_SERVER_HOSTS[0]} --server fs\n`,
     );
@@ -125,6 +142,7 @@ export async function runInstaller(options: {
     ...(args.command === undefined ? {} : { command: args.command }),
     ...(args.host === undefined ? {} : { mcpHost: args.host }),
     ...(args.server === undefined ? {} : { server: args.server }),
+    ...(args.editor === undefined ? {} : { editor: args.editor }),
   };
   try {
     const outcome = await installer[action](installOptions);
