@@ -14,11 +14,12 @@ import { dirname, join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import * as acp from "@agentclientprotocol/sdk";
+import { sizeFrom } from "./support/short.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const AGENT = join(ROOT, "test", "acp", "scripted-agent.mjs");
-const CALLS = Number(process.env.ACP_BENCH_CALLS ?? 200);
-const ROUNDS = Number(process.env.ACP_BENCH_ROUNDS ?? 6);
+const CALLS = sizeFrom("ACP_BENCH_CALLS", 200, 5);
+const ROUNDS = sizeFrom("ACP_BENCH_ROUNDS", 6, 1);
 
 const dir = mkdtempSync(join(tmpdir(), "toolgate-acp-bench-"));
 const env = {

@@ -8,9 +8,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClinePlugin } from "../dist/hosts/cline/cline-plugin.js";
+import { sizeFrom } from "./support/short.mjs";
 
-const ALLOWED = Number(process.env.CLINE_BENCH_ALLOWED ?? 5000);
-const REFUSED = Number(process.env.CLINE_BENCH_REFUSED ?? 500);
+const ALLOWED = sizeFrom("CLINE_BENCH_ALLOWED", 5000, 20);
+const REFUSED = sizeFrom("CLINE_BENCH_REFUSED", 500, 5);
 const dir = mkdtempSync(join(tmpdir(), "toolgate-cline-bench-"));
 const rules = [];
 for (let index = 0; index < 10; index++) rules.push(`Bash(deploy${index} *)`);

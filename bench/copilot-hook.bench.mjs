@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureHookEvents } from "./support/cold-spawn.mjs";
+import { sizeFrom } from "./support/short.mjs";
 
 // GitHub Copilot CLI 1.0.102's events, cold, against `node -e 0`. The payloads are the recorded ones in
 // test/fixtures/copilot/; each job gets its own session id, with the recorded stubborn session's events.jsonl (cut
@@ -11,7 +12,8 @@ import { measureHookEvents } from "./support/cold-spawn.mjs";
 // one command serves every event; the work is the same.
 const here = dirname(fileURLToPath(import.meta.url));
 const repository = join(here, "..");
-const runs = Number(process.env.BENCH_RUNS ?? 20);
+// BENCH_RUNS=20 (rounds); BENCH_SHORT=1: the short mode the test suite runs (one round after the warm-up round)
+const runs = sizeFrom("BENCH_RUNS", 20, 1);
 if (!existsSync(join(repository, "dist", "cli", "main.js"))) throw new Error("dist/ is missing: run npm run build");
 const root = mkdtempSync(join(tmpdir(), "toolgate-copilot-bench-"));
 cpSync(join(repository, "dist"), join(root, "snapshot", "dist"), { recursive: true });

@@ -34,6 +34,12 @@ interface Bench {
 }
 
 const benches: Record<string, Bench> = {
+  "acp-proxy.bench.mjs": {
+    figures: [
+      figure(String.raw`^\| prompt \| proxy overhead \| \+# ms \|`),
+      row("permission", "proxy", "# ms", "# ms", "# ms"),
+    ],
+  },
   "adversarial.bench.mjs": {
     figures: [
       figure(String.raw`^a\. Bash\(.*\) on a # KB command +before +# m?s`),
@@ -66,10 +72,22 @@ const benches: Record<string, Bench> = {
       row("CLI: rule-denied call \\(rm -rf\\)", "#", "#x"),
     ],
   },
+  "cline-plugin.bench.mjs": {
+    figures: [
+      figure("^allowed call, beforeTool \\+ afterTool, # calls: p50 # ms"),
+      figure("^refused call, beforeTool up to its record in the store, # calls: p50 # ms"),
+    ],
+  },
   "codex-hook.bench.mjs": {
     figures: [
       row("PreToolUse rule-forbidden \\(rm -rf\\)", hookEntry, "#", "#x", "#", "#x"),
       row("Stop", "toolgate hook codex \\(dist/cli/main\\.js\\)", "#", "#x", "#", "#x"),
+    ],
+  },
+  "copilot-hook.bench.mjs": {
+    figures: [
+      row("permissionRequest", hookEntry, "#", "#x", "#", "#x"),
+      row("agentStop \\(reads events\\.jsonl: two refusals\\)", hookEntry, "#", "#x", "#", "#x"),
     ],
   },
   "core.bench.mjs": {
