@@ -96,6 +96,8 @@ describe("Claude Code's `claude -p` text output holds no tool call", () => {
 const EXPECTED: Record<string, string | undefined> = {
   "pi session.jsonl": "pi-session",
   "pi stream.jsonl": "pi-session",
+  "copilot events.jsonl": "copilot-events",
+  "copilot output.jsonl": "copilot-json",
   "claude-code session.jsonl": "claude-code-session",
   "claude-code stream.jsonl": "claude-code-stream-json",
   "claude-code subagent": "claude-code-session",

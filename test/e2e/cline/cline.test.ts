@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
+import { workspaceTemporary } from "../claude/run-claude.js";
 import {
   type ChatRequest,
   type FakeOpenAI,
@@ -191,7 +192,12 @@ describe("toolgate in the real cline binary", () => {
       [TOOLGATE_CLI, "analyze", join(project.home, ".cline", "data", "sessions"), "--json"],
       {
         cwd: project.projectDir,
-        env: { ...process.env, HOME: project.home, TOOLGATE_DB: project.database },
+        env: {
+          ...process.env,
+          HOME: project.home,
+          TMPDIR: workspaceTemporary(project.home),
+          TOOLGATE_DB: project.database,
+        },
         encoding: "utf8",
       },
     );

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { workspaceTemporary } from "../claude/run-claude.js";
 import { runToolgate, toolgateCommand } from "../claude/toolgate-cli.js";
 import { type FakeResponses, startFakeResponses } from "./fake-responses.js";
 
@@ -79,7 +80,8 @@ export async function createCodexWorld(options: {
   const database = join(root, "toolgate.db");
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
-    TMPDIR: tmpdir(),
+    // inside the workspace, removed with it: Codex's own folders (its sandbox's mount targets) and toolgate run's
+    TMPDIR: workspaceTemporary(home),
     HOME: home,
     CODEX_HOME: codexHome,
     FAKE_API_KEY: "fake",

@@ -49,7 +49,47 @@ export function copilotWorkspace(options: { toolgateConfig?: unknown } = {}): Co
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
-  return { root, home, project, env, remove: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    home,
+    project,
+    env,
+    remove: () => {
+      // a Copilot the test could not end (its npm loader forwards no signal) would write into the folder after it
+      // is removed: end every process that runs in it first
+      endProcessesIn(root);
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Kills (SIGKILL) every process whose command line or environment names `folder`, and waits until they are gone. */
+export function endProcessesIn(folder: string): void {
+  const running = () =>
+    readdirSync("/proc")
+      .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+      .filter((pid) => {
+        try {
+          return (
+            readFileSync(`/proc/${pid}/environ`, "utf8").includes(folder) ||
+            readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(folder)
+          );
+        } catch {
+          return false; // gone, or not ours to read
+        }
+      });
+  for (let round = 0; round < 50; round += 1) {
+    const pids = running();
+    if (pids.length === 0) return;
+    for (const pid of pids) {
+      try {
+        process.kill(Number(pid), "SIGKILL");
+      } catch {
+        // gone meanwhile
+      }
+    }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+  }
 }
 
 /** `toolgate install copilot --user` into the workspace's HOME. */

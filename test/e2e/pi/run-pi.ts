@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { temporaryDirectory } from "../../support/temporary-directory.js";
+import { workspaceTemporary } from "../claude/run-claude.js";
 import type { FakeOpenAI } from "../opencode/fake-openai.js";
 
 /**
@@ -58,10 +59,12 @@ export interface PiRunResult {
 
 export function piEnvironment(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const environment: NodeJS.ProcessEnv = {};
-  for (const name of ["PATH", "LANG", "TZ", "TMPDIR"]) if (process.env[name]) environment[name] = process.env[name];
+  for (const name of ["PATH", "LANG", "TZ"]) if (process.env[name]) environment[name] = process.env[name];
   return {
     ...environment,
     HOME: home,
+    // inside the workspace, removed with it (pi's Node keeps a compile cache there)
+    TMPDIR: workspaceTemporary(home),
     PI_OFFLINE: "1",
     PI_SKIP_VERSION_CHECK: "1",
     PI_TELEMETRY: "0",
