@@ -1,5 +1,6 @@
 // Adversarial inputs (issue 12, class 5): the worst time on each hostile input, before and after, in one run.
-// Usage: npm run build && node bench/adversarial.bench.mjs   (ADVERSARIAL_BEFORE=0 skips the slow "before" side)
+// Usage: npm run build && node bench/adversarial.bench.mjs   (ADVERSARIAL_BEFORE=0 skips the slow "before" side;
+// BENCH_SHORT=1: the short mode the test suite runs, the smallest sizes of each case and one hook event)
 //
 // "before" runs the algorithm the code used until issue 12 (copied below verbatim: the RegExp compilers, the
 // strings-only truncation, the split-the-whole-pending-text line reader) on the largest input that finishes in
@@ -13,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { size } from "./support/short.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const dist = (path) => import(join(root, "dist", path));
@@ -83,31 +85,33 @@ function oldSplitLines(chunks) {
 // --- a. a Bash deny rule with several `*` ---------------------------------------------------------------------
 const bashRule = "curl * -d * --data * http*x *";
 const bashCommand = (bytes) => `curl ${"-d --data http ".repeat(Math.ceil(bytes / 15))}`.slice(0, bytes);
-for (const kb of [1, 2, 4]) {
+for (const kb of size([1, 2, 4], [1])) {
   if (!before) break;
   const { ms } = time(() => oldBashSpecifier(bashRule)(bashCommand(kb * 1024)));
   row(`a. Bash(${bashRule}) on a ${kb} KB command`, "before", ms);
 }
-for (const kb of [8.5, 17, 34, 1024, 10 * 1024]) {
+for (const kb of size([8.5, 17, 34, 1024, 10 * 1024], [8.5, 34])) {
   const { ms } = time(() => compileBashSpecifier(bashRule)(bashCommand(kb * 1024)));
   row(`a. Bash(${bashRule}) on a ${kb} KB command`, "after", ms);
 }
 
 // --- b. a threshold tool glob with many `*` ------------------------------------------------------------------
 const toolGlob = "mcp__*a*a*a*a*a*a*a*a*b";
-for (const length of [25, 30, 33]) {
+for (const length of size([25, 30, 33], [25])) {
   if (!before) break;
   const { ms } = time(() => oldToolGlob(toolGlob)(`mcp__${"a".repeat(length - 5)}`));
   row(`b. ${toolGlob} on a ${length}-character name`, "before", ms);
 }
-for (const length of [40, 55, 100_000]) {
+for (const length of size([40, 55, 100_000], [40, 1000])) {
   const { ms } = time(() => compileToolGlob(toolGlob)(`mcp__${"a".repeat(length - 5)}`));
   row(`b. ${toolGlob} on a ${length}-character name`, "after", ms);
 }
 
 // --- c. a 5M-element array in tool_input ---------------------------------------------------------------------
 {
-  const input = { items: new Array(5_000_000).fill(7) };
+  const elements = size(5_000_000, 50_000);
+  const label = elements >= 1_000_000 ? `${elements / 1_000_000}M-element array` : `${elements / 1000}k-element array`;
+  const input = { items: new Array(elements).fill(7) };
   const sides = before
     ? [
         ["before", oldTruncateStrings],
@@ -118,17 +122,19 @@ for (const length of [40, 55, 100_000]) {
     const { ms, result } = time(() => truncate(input, 2000));
     // what every later call pays: the state is read and written once per call (JSON round trip)
     const roundTrip = time(() => JSON.parse(JSON.stringify({ recent: [result, result, result, result, result] })));
-    row("c. 5M-element array: bound what enters state", side, ms, `state ${JSON.stringify(result).length} chars`);
-    row("c. 5M-element array: each later call's state round trip", side, roundTrip.ms);
+    row(`c. ${label}: bound what enters state`, side, ms, `state ${JSON.stringify(result).length} chars`);
+    row(`c. ${label}: each later call's state round trip`, side, roundTrip.ms);
   }
 }
 
 // --- d. toolgate run reading one 48 MB line ------------------------------------------------------------------
 {
   const chunk = Buffer.alloc(64 * 1024, "x");
-  const chunks = Array.from({ length: 768 }, () => chunk);
+  const count = size(768, 16);
+  const chunks = Array.from({ length: count }, () => chunk);
   chunks.push(Buffer.from("\n"));
-  if (before) row("d. run: one 48 MB line in 64 KB chunks", "before", time(() => oldSplitLines(chunks)).ms);
+  const label = `d. run: one ${count / 16} MB line in 64 KB chunks`;
+  if (before) row(label, "before", time(() => oldSplitLines(chunks)).ms);
   const after = time(() => {
     let count = 0;
     const splitter = new LineSplitter(() => count++, 64 * 1024 * 1024);
@@ -136,7 +142,7 @@ for (const length of [40, 55, 100_000]) {
     splitter.end();
     return count;
   });
-  row("d. run: one 48 MB line in 64 KB chunks", "after", after.ms);
+  row(label, "after", after.ms);
 }
 
 // --- e. a Read/Edit path rule with several `*` in one segment --------------------------------------------------
@@ -144,7 +150,7 @@ for (const length of [40, 55, 100_000]) {
   const specifier = "**/a*a*a*a*a*a*b";
   const context = { cwd: "/repo", homeDir: "/home/me", projectRoot: "/repo" };
   const path = (length) => `/repo/src/${"a".repeat(length)}`;
-  for (const length of [30, 50, 100]) {
+  for (const length of size([30, 50, 100], [30])) {
     if (!before) break;
     // the code before: picomatch's RegExp for the anchored glob and for everything below it
     const exact = picomatch.makeRe(`/repo/**/a*a*a*a*a*a*b`, { dot: true });
@@ -152,7 +158,7 @@ for (const length of [40, 55, 100_000]) {
     const { ms } = time(() => exact.test(path(length)) || below.test(path(length)));
     row(`e. Read(${specifier}) on a ${length}-character segment`, "before", ms);
   }
-  for (const length of [100, 255, 100_000]) {
+  for (const length of size([100, 255, 100_000], [100, 1000])) {
     const test = compilePathSpecifier(specifier, context);
     const { ms } = time(() => test(path(length)));
     row(`e. Read(${specifier}) on a ${length}-character segment`, "after", ms);
@@ -164,7 +170,7 @@ for (const length of [40, 55, 100_000]) {
   const dir = mkdtempSync(join(tmpdir(), "toolgate-adversarial-"));
   try {
     writeFileSync(join(dir, "toolgate.config.json"), JSON.stringify({ permissions: { deny: [`Bash(${bashRule})`] } }));
-    for (const kb of [34, 1024]) {
+    for (const kb of size([34, 1024], [34])) {
       const event = {
         session_id: `s${kb}`,
         hook_event_name: "PreToolUse",

@@ -3,16 +3,18 @@
 // `generateText` loops with the AI SDK's mock model (`ai/test`), one tool call per step, wrapped vs bare.
 // The guard is the real one: `openToolgateForAiSdk` with a toolgate.config.json (20 rules) and a SQLite store in a
 // temp directory. Run: npm run build && node bench/ai-sdk-overhead.bench.mjs
+// (BENCH_SHORT=1: the short mode the test suite runs, 200 calls, 5 steps, 2 loops)
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateText, jsonSchema, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { openToolgateForAiSdk } from "../dist/hosts/ai-sdk/ai-sdk-entry.js";
+import { sizeFrom } from "./support/short.mjs";
 
-const CALLS = Number(process.env.AI_SDK_BENCH_CALLS ?? 20_000);
-const STEPS = Number(process.env.AI_SDK_BENCH_STEPS ?? 100);
-const ROUNDS = Number(process.env.AI_SDK_BENCH_ROUNDS ?? 11);
+const CALLS = sizeFrom("AI_SDK_BENCH_CALLS", 20_000, 200);
+const STEPS = sizeFrom("AI_SDK_BENCH_STEPS", 100, 5);
+const ROUNDS = sizeFrom("AI_SDK_BENCH_ROUNDS", 11, 2);
 const dir = mkdtempSync(join(tmpdir(), "toolgate-ai-sdk-bench-"));
 const rules = [];
 for (let index = 0; index < 10; index++) rules.push(`Bash(deploy${index} *)`);

@@ -8,7 +8,8 @@
 // ids, plus a large tool output line every few lines (real transcripts carry file contents). Each side runs in its
 // own child process (peak RSS is per process); the corpus is deleted afterwards (ANALYZE_BENCH_KEEP=1 keeps it).
 // ANALYZE_BENCH_BASELINE_DIST=/path/to/dist also runs another build's analyze (an older commit's `dist/`) in the
-// same rounds, for a before/after under the same machine load.
+// same rounds, for a before/after under the same machine load. BENCH_SHORT=1: the short mode the test suite runs
+// (a 2 MB corpus of 256 KB files, one round).
 
 import { spawnSync } from "node:child_process";
 import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -17,6 +18,7 @@ import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { size, sizeFrom } from "./support/short.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fixtures = join(here, "..", "test", "fixtures", "transcripts");
@@ -32,7 +34,8 @@ const TEMPLATES = [
   ["qwen", "legitimate.stream.jsonl", 1],
   ["opencode", "stubborn.run.jsonl", 1],
 ];
-const FILE_BYTES = Number(process.env.ANALYZE_BENCH_FILE_MB ?? 16) * 1024 * 1024;
+const FILE_BYTES = sizeFrom("ANALYZE_BENCH_FILE_MB", 16, 0.25) * 1024 * 1024;
+const ROUNDS = size(2, 1);
 
 function sessionIdsOf(text) {
   return [
@@ -119,7 +122,7 @@ if (process.argv[2] === "--child") {
   const seconds = (performance.now() - started) / 1000;
   process.stdout.write(JSON.stringify({ seconds, maxRssMb: process.resourceUsage().maxRSS / 1024, ...outcome }));
 } else {
-  const megabytes = Number(process.env.ANALYZE_BENCH_MB ?? 512);
+  const megabytes = sizeFrom("ANALYZE_BENCH_MB", 512, 2);
   const directory = mkdtempSync(join(tmpdir(), "toolgate-analyze-bench-"));
   try {
     const generatedAt = performance.now();
@@ -140,7 +143,7 @@ if (process.argv[2] === "--child") {
       return JSON.parse(run.stdout);
     };
     const results = { bare: [], analyze: [], baseline: [] };
-    for (let round = 0; round < 2; round++) {
+    for (let round = 0; round < ROUNDS; round++) {
       results.bare.push(child("bare"));
       results.analyze.push(child("analyze"));
       if (baseline !== undefined) results.baseline.push(child("analyze", baseline));
@@ -161,7 +164,7 @@ if (process.argv[2] === "--child") {
       );
     }
     console.log(
-      `analyze / bare throughput: ${((bare.seconds / analyze.seconds) * 100).toFixed(0)}% (best of 2 rounds each)`,
+      `analyze / bare throughput: ${((bare.seconds / analyze.seconds) * 100).toFixed(0)}% (best of ${ROUNDS} round${ROUNDS === 1 ? "" : "s"} each)`,
     );
   } finally {
     if (process.env.ANALYZE_BENCH_KEEP === "1") console.log(`corpus kept in ${directory}`);

@@ -2,11 +2,13 @@
 // `node -e 0` start, all spawned the same way: the bundled entry `toolgate install` writes
 // (dist/hook/toolgate-hook.cjs) and the CLI's `toolgate hook claude-code`. Goal (issue 6, P2): at most 1.3x.
 // Usage: npm run bench -- claude-hook   (wall time; bench/hook-peers.bench.mjs measures CPU time per event type)
+//        BENCH_RUNS=30 (runs per case); BENCH_SHORT=1: the short mode the test suite runs (one run per case)
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sizeFrom } from "./support/short.mjs";
 
 const main = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli", "main.js");
 const entry = join(dirname(main), "..", "hook", "toolgate-hook.cjs");
@@ -40,7 +42,7 @@ function time(args, input) {
   return elapsed;
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const runs = Number(process.env.BENCH_RUNS ?? 30);
+const runs = sizeFrom("BENCH_RUNS", 30, 1);
 const cases = [
   ["node -e 0", (index) => time(["-e", "0"], event("ls", index))],
   ["hook entry: allowed call (ls)", (index) => time([entry, "hook", "claude-code"], event("ls", index))],

@@ -1,9 +1,11 @@
 // Core reducer benchmark: ns per step for a realistic event mix, the edge's per-call cost (signature, pattern,
 // redacted summary), and memory per idle session for 10k sessions. Run: npm run bench -- core
+// (BENCH_SHORT=1: the short mode the test suite runs, 2,000 events, 100 sessions, two rounds each)
 import { compileCoreConfig } from "../dist/core/compile-config.js";
 import { initialState } from "../dist/core/initial-state.js";
 import { step } from "../dist/core/step.js";
 import { defaultPorts } from "../dist/guard/default-ports.js";
+import { size } from "./support/short.mjs";
 
 const ports = defaultPorts();
 const config = compileCoreConfig({ ports, options: { headlessStrategy: "fallback" } });
@@ -62,10 +64,11 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 }
 
-const events = eventMix(200_000);
+const events = eventMix(size(200_000, 2_000));
+const ROUNDS = size(10, 2);
 let state = initialState({ sessionId: "s", interactive: false });
 // warm-up
-for (let round = 0; round < 3; round++) {
+for (let round = 0; round < size(3, 1); round++) {
   state = initialState({ sessionId: "s", interactive: false });
   for (const item of events) state = step(state, item, config).state;
 }
@@ -84,7 +87,7 @@ for (let index = 0; index < events.length; index++) {
 const sortedSingle = Array.from(single).sort((a, b) => a - b);
 // 2. throughput: the whole stream, no per-step timer
 const rounds = [];
-for (let round = 0; round < 10; round++) {
+for (let round = 0; round < ROUNDS; round++) {
   state = initialState({ sessionId: "s", interactive: false });
   const t0 = process.hrtime.bigint();
   for (const item of events) state = step(state, item, config).state;
@@ -97,7 +100,9 @@ console.log(`step(): ${events.length} events, mix ${JSON.stringify(kinds)}`);
 console.log(
   `  per step, timed one by one: p50 ${percentile(sortedSingle, 50).toFixed(0)} ns, p90 ${percentile(sortedSingle, 90).toFixed(0)} ns, p99 ${percentile(sortedSingle, 99).toFixed(0)} ns`,
 );
-console.log(`  mean over the whole stream (median of 10 runs): ${percentile(rounds, 50).toFixed(0)} ns per step`);
+console.log(
+  `  mean over the whole stream (median of ${ROUNDS} runs): ${percentile(rounds, 50).toFixed(0)} ns per step`,
+);
 for (const [type, times] of Object.entries(byType)) {
   times.sort((a, b) => a - b);
   console.log(
@@ -109,7 +114,7 @@ for (const [type, times] of Object.entries(byType)) {
 const denials = events.filter((item) => item.type === "call.denied");
 const denialTimes = [];
 state = initialState({ sessionId: "s", interactive: false });
-for (let round = 0; round < 20; round++) {
+for (let round = 0; round < size(20, 2); round++) {
   const t0 = process.hrtime.bigint();
   for (const item of denials) state = step(state, item, config).state;
   denialTimes.push(Number(process.hrtime.bigint() - t0) / denials.length);
@@ -118,12 +123,12 @@ denialTimes.sort((a, b) => a - b);
 console.log(`  ns per call.denied step: p50 ${percentile(denialTimes, 50).toFixed(0)} (includes redacting the record)`);
 
 // the edge's once-per-call cost: signature of the redacted input + pattern + redacted summary
-const raw = Array.from({ length: 20_000 }, (_, index) => {
+const raw = Array.from({ length: size(20_000, 500) }, (_, index) => {
   const call = makeCall(index);
   return [call.tool, call.input];
 });
 const describeTimes = [];
-for (let round = 0; round < 10; round++) {
+for (let round = 0; round < ROUNDS; round++) {
   const t0 = process.hrtime.bigint();
   for (const [tool, input] of raw) ports.describeCall(tool, input);
   describeTimes.push(Number(process.hrtime.bigint() - t0) / raw.length);
@@ -139,7 +144,8 @@ if (typeof globalThis.gc !== "function") {
   globalThis.gc();
   const before = process.memoryUsage().heapUsed;
   const sessions = new Map();
-  for (let index = 0; index < 10_000; index++) {
+  const count = size(10_000, 100);
+  for (let index = 0; index < count; index++) {
     let session = initialState({ sessionId: `session-${index}`, interactive: false });
     for (const item of spell) session = step(session, { ...item, sessionId: `session-${index}` }, config).state;
     sessions.set(`session-${index}`, session);
@@ -148,7 +154,7 @@ if (typeof globalThis.gc !== "function") {
   const after = process.memoryUsage().heapUsed;
   const fresh = JSON.stringify(initialState({ sessionId: "session-0", interactive: false })).length;
   console.log(
-    `memory: 10,000 idle sessions (each after ${spell.length} events incl. ${spell.filter((e) => e.type === "call.denied").length} denial): ` +
-      `${((after - before) / 10_000).toFixed(0)} bytes of heap per session; JSON ${JSON.stringify(sessions.get("session-0")).length} bytes (fresh session: ${fresh})`,
+    `memory: ${count.toLocaleString("en-US")} idle sessions (each after ${spell.length} events incl. ${spell.filter((e) => e.type === "call.denied").length} denial): ` +
+      `${((after - before) / count).toFixed(0)} bytes of heap per session; JSON ${JSON.stringify(sessions.get("session-0")).length} bytes (fresh session: ${fresh})`,
   );
 }

@@ -4,7 +4,7 @@
 // events (a fresh session each time, so nothing escalates), the time from spawn to the answer on stdout and to the
 // process's exit, worst and median. One non-gating PostToolUse per fault shows what a drain attempt costs there.
 // Usage: npm run build && node bench/hook-faults.bench.mjs   (TOOLGATE_TEST_DATABASE_URL=postgres://… adds the
-// healthy Postgres row; HOOK_FAULT_TRIES=n, default 10)
+// healthy Postgres row; HOOK_FAULT_TRIES=n, default 10; BENCH_SHORT=1: the short mode the test suite runs, one try)
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -12,12 +12,13 @@ import { createServer } from "node:net";
 import { hostname, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sizeFrom } from "./support/short.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, "..", "dist");
 const bundled = join(dist, "hook", "toolgate-hook.cjs");
 const entry = existsSync(bundled) ? bundled : join(dist, "cli", "main.js");
-const tries = Number(process.env.HOOK_FAULT_TRIES ?? 10);
+const tries = sizeFrom("HOOK_FAULT_TRIES", 10, 1);
 const root = mkdtempSync(join(tmpdir(), "toolgate-hook-faults-"));
 const sockets = [];
 const silent = createServer((socket) => sockets.push(socket));

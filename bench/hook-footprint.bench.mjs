@@ -3,7 +3,8 @@
 // By default the bundled hook entry `toolgate install` writes (dist/hook/toolgate-hook.cjs: its files are the
 // launcher and the bundle, so "modules" counts what it loads beside them); TOOLGATE_HOOK_ENTRY=dist/cli/main.js
 // measures the CLI's `toolgate hook claude-code` instead.
-// Usage: npm run build && node bench/hook-footprint.bench.mjs
+// Usage: npm run build && node bench/hook-footprint.bench.mjs   (short already: one process per event, so its
+// BENCH_SHORT=1 mode, which the test suite runs, is the same run)
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -12,6 +12,7 @@
 //
 // Usage: npm run build && npm run bench:deps && node bench/hook-peers.bench.mjs
 //   BENCH_RUNS=30 (rounds; each round spawns every hook on every event once)
+//   BENCH_SHORT=1 (the short mode the test suite runs: one round after the warm-up round, in both environments)
 //   BENCH_ENV=both|clean|inherit (default both: one block of rounds with children getting only PATH and the temporary
 //     HOME, one with this process's environment, e.g. NODE_EXTRA_CA_CERTS; HOME and XDG_CACHE_HOME always temporary)
 //   TOOLGATE_HOOK_BUNDLE=dist/… (another hook entry file: measured as one more case, `node <file> hook claude-code`)
@@ -44,10 +45,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { printRatios, runRounds } from "./support/cold-spawn.mjs";
+import { sizeFrom } from "./support/short.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repository = resolve(process.env.BENCH_TREE ?? join(here, ".."));
-const runs = Number(process.env.BENCH_RUNS ?? 30);
+const runs = sizeFrom("BENCH_RUNS", 30, 1);
 const peers = resolve(process.env.TOOLGATE_BENCH_PEERS ?? join(here, "node_modules"));
 const transcriptFixture = join(here, "..", "test", "fixtures", "transcripts", "claude-code", "stubborn.session.jsonl");
 const callgrind = process.env.BENCH_CALLGRIND === "on";

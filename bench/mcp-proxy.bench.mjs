@@ -4,17 +4,19 @@
 // CLI (dist/cli/main.js) with its default config and a SQLite store in a temp directory. Each call reads one of 100
 // small files in turn (identical calls would, rightly, trip toolgate's loop detector). Rounds alternate which side
 // goes first. Run: npm run build && node bench/mcp-proxy.bench.mjs
+// (BENCH_SHORT=1: the short mode the test suite runs, 2 rounds of 20 calls)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { sizeFrom } from "./support/short.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SERVER = join(ROOT, "test", "e2e", "node_modules", ".bin", "mcp-server-filesystem");
-const CALLS = Number(process.env.MCP_BENCH_CALLS ?? 300);
-const ROUNDS = Number(process.env.MCP_BENCH_ROUNDS ?? 6);
+const CALLS = sizeFrom("MCP_BENCH_CALLS", 300, 20);
+const ROUNDS = sizeFrom("MCP_BENCH_ROUNDS", 6, 2);
 const FILES = 100;
 
 const dir = mkdtempSync(join(tmpdir(), "toolgate-mcp-bench-"));

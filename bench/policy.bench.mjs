@@ -1,7 +1,9 @@
 // Policy engine benchmark: decisions/s and p50/p99 per decision for 200 mixed rules and a realistic call mix, and
 // the same rules and calls through Gemini CLI's own PolicyEngine (@google/gemini-cli-core, devDependency) in the
-// same run. Run: npm run bench -- policy
+// same run. Run: npm run bench -- policy   (BENCH_SHORT=1: the short mode the test suite runs, 1,000 distinct calls,
+// a few rounds; Gemini CLI's engine comes from bench/node_modules: npm run bench:deps)
 import { compilePolicy } from "../dist/policy/compile-policy.js";
+import { size } from "./support/short.mjs";
 
 const cwd = "/repo";
 const homeDir = "/home/dev";
@@ -65,7 +67,7 @@ const formatNs = (ns) => (ns >= 1000 ? `${(ns / 1000).toFixed(2)} µs` : `${Math
 /** Times each decision; subtracts the measured cost of an empty timed call. */
 async function measure(label, decide, calls, rounds, isAsync = false) {
   let overhead = [];
-  for (let index = 0; index < 20_000; index++) {
+  for (let index = 0; index < size(20_000, 1_000); index++) {
     const start = process.hrtime.bigint();
     overhead.push(Number(process.hrtime.bigint() - start));
   }
@@ -104,15 +106,17 @@ const policy = compilePolicy({ rules, cwd, homeDir });
 if (policy.rules.length !== 200) throw new Error(`expected 200 compiled rules, got ${policy.rules.length}`);
 // calls arrive as JSON from the host (hook payloads, SDK messages): parse them from JSON so strings are flat, as in
 // production, for both engines
-const cold = JSON.parse(JSON.stringify(makeCalls(20_000))); // 20,000 distinct calls: every shell call is parsed
+const COLD = size(20_000, 1_000);
+const SAME = size(4000, 500); // the calls both engines are timed on
+const cold = JSON.parse(JSON.stringify(makeCalls(COLD))); // distinct calls: every shell call is parsed
 const warm = cold.slice(0, 300); // an agent's working set: repeated commands hit the parse cache
 console.log(`200 rules (120 shell, 40 path, 20 domain, 20 MCP); call mix 60% shell / 25% file / 10% web / 5% MCP\n`);
-await measure("toolgate, distinct calls (parse every command)", (call) => policy.evaluate(call), cold, 3);
+await measure("toolgate, distinct calls (parse every command)", (call) => policy.evaluate(call), cold, size(3, 1));
 const oursWarm = await measure(
   "toolgate, repeated working set (cache hit)",
   (call) => policy.evaluate(call),
   warm,
-  200,
+  size(200, 5),
 );
 const byBehavior = { allow: 0, ask: 0, deny: 0 };
 for (const call of cold) byBehavior[policy.evaluate(call).behavior]++;
@@ -171,7 +175,7 @@ if (gemini !== undefined) {
     }
     return { call: { name: TOOL[call.tool], args: call.input }, server: undefined };
   };
-  const geminiCold = cold.slice(0, 4000).map(toGemini);
+  const geminiCold = cold.slice(0, SAME).map(toGemini);
   const geminiWarm = warm.map(toGemini);
   console.log("");
   const theirs = await measure(
@@ -184,10 +188,15 @@ if (gemini !== undefined) {
     "Gemini CLI PolicyEngine, repeated working set",
     (c) => engine.check(c.call, c.server),
     geminiWarm,
-    5,
+    size(5, 1),
   );
   // toolgate on exactly the calls Gemini was timed on
-  const oursSame = await measure("toolgate on the same calls", (call) => policy.evaluate(call), cold.slice(0, 4000), 3);
+  const oursSame = await measure(
+    "toolgate on the same calls",
+    (call) => policy.evaluate(call),
+    cold.slice(0, SAME),
+    size(3, 1),
+  );
   console.log(
     `\nratio (toolgate / Gemini decisions per second): distinct calls ${(oursSame.perSecond / theirs.perSecond).toFixed(0)}x, ` +
       `repeated working set ${(oursWarm.perSecond / theirsWarm.perSecond).toFixed(0)}x; ` +

@@ -1,12 +1,16 @@
+// Cold `toolgate hook qwen` (Qwen Code's hook events) against a bare `node -e 0`, CPU and wall time, cases interleaved
+// round by round (bench/support/cold-spawn.mjs). Usage: npm run build && node bench/qwen-hook.bench.mjs
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureHookEvents } from "./support/cold-spawn.mjs";
+import { sizeFrom } from "./support/short.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repository = join(here, "..");
-const runs = Number(process.env.BENCH_RUNS ?? 20);
+// BENCH_RUNS=20 (rounds); BENCH_SHORT=1: the short mode the test suite runs (one round after the warm-up round)
+const runs = sizeFrom("BENCH_RUNS", 20, 1);
 if (!existsSync(join(repository, "dist", "cli", "main.js"))) throw new Error("dist/ is missing: run npm run build");
 const root = mkdtempSync(join(tmpdir(), "toolgate-qwen-bench-"));
 cpSync(join(repository, "dist"), join(root, "snapshot", "dist"), { recursive: true });

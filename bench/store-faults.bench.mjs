@@ -2,20 +2,22 @@
 // worst of 5 tries per fault, against the built dist/. A state-store failure is what the guard turns into its
 // fail-closed answer; a drain failure leaves the records in the spool. Goal: every gating answer under 2 s.
 // Usage: npm run build && node bench/store-faults.bench.mjs
-//   (TOOLGATE_TEST_DATABASE_URL=postgres://… adds the Postgres row-lock case; root adds the read-only mount case)
+//   (TOOLGATE_TEST_DATABASE_URL=postgres://… adds the Postgres row-lock case; root adds the read-only mount case;
+//   BENCH_SHORT=1: the short mode the test suite runs, one try per fault)
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { size } from "./support/short.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const load = (path) => import(pathToFileURL(join(here, "..", "dist", path)).href);
 const { createFileSessionStateStore } = await load("store/file/file-session-state-store.js");
 const { createLocalFirstStore } = await load("store/file/local-first-store.js");
 const { openStore } = await load("store/open-store.js");
-const tries = 5;
+const tries = size(5, 1);
 const root = mkdtempSync(join(tmpdir(), "toolgate-store-faults-"));
 const rows = [];
 let counter = 0;

@@ -1,4 +1,4 @@
-// The part of `@anthropic-ai/claude-agent-sdk` (0.3.330) that toolgate compiles against, written by hand: the names
+// The part of `@anthropic-ai/claude-agent-sdk` (0.3.332) that toolgate compiles against, written by hand: the names
 // toolgate imports and the members it touches, with the SDK's own types. tsconfig.json maps the package name here;
 // test/e2e/declared-types.test.ts compiles test/e2e/declared-types/claude-agent-sdk.checks.ts against the installed
 // package to prove they agree. Consumers compile against the real package (dist/*.d.ts import it by name).
@@ -69,7 +69,8 @@ export type HookEvent =
   | "CwdChanged"
   | "FileChanged"
   | "DirectoryAdded"
-  | "MessageDisplay";
+  | "MessageDisplay"
+  | "PreSkillShellCommand";
 
 /**
  * What every hook callback receives. The event's own fields (`tool_name`, `tool_input`, `tool_response`, `error`,

@@ -2,6 +2,7 @@
 // their own CPU (python3 fork/exec + os.wait4, so nothing of the parent's start-up is counted), and the median.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { short } from "./short.mjs";
 
 /** Runs each job as a cold child (python3 fork/exec + wait4): its own CPU time and wall time, stdout, stderr. */
 export function runJobs({ jobs, env, cwd, scratch }) {
@@ -75,14 +76,15 @@ export function measureHookEvents({ hooks, events, input, runs, env, cwd, scratc
 }
 
 /**
- * Every hook on every event once per round, `runs` rounds after a warm-up round (-1, not counted), the order
- * rotated each round so no case always goes first; `input({ round, hook, event, index })` is each job's stdin
- * (`index`: its place in the round). Returns the jobs and their results, in the same order.
+ * Every hook on every event once per round, `runs` rounds after a warm-up round (-1, not counted; none in the short
+ * mode, BENCH_SHORT=1, whose figures mean nothing anyway), the order rotated each round so no case always goes
+ * first; `input({ round, hook, event, index })` is each job's stdin (`index`: its place in the round). Returns the
+ * jobs and their results, in the same order.
  */
 export function runRounds({ hooks, events, input, runs, env, cwd, scratch }) {
   const cases = hooks.flatMap((_, hook) => events.map((__, event) => ({ hook, event })));
   const jobs = [];
-  for (let round = -1; round < runs; round++) {
+  for (let round = short ? 0 : -1; round < runs; round++) {
     const offset = ((round % cases.length) + cases.length) % cases.length;
     const order = [...cases.slice(offset), ...cases.slice(0, offset)];
     for (const [index, { hook, event }] of order.entries()) {

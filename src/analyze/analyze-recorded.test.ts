@@ -169,17 +169,19 @@ describe("an OS refusal (EACCES) counts as a sandbox denial", () => {
     ["claude-code/eacces.session.jsonl", 1],
     ["claude-code/eacces.stream.jsonl", 1],
     ["codex/eacces.rollout.jsonl", 1],
+    // Codex 0.171.0's `codex exec --json` writes the failed command (exit 126) as an item
+    ["codex/eacces.exec.jsonl", 1],
     ["gemini/eacces.session.jsonl", 1],
     ["qwen/eacces.chat.jsonl", 1],
     ["qwen/eacces.stream.jsonl", 1],
     ["opencode/eacces.db", 1],
     ["opencode/eacces.run.jsonl", 1],
-    // known gaps, pinned: these outputs carry no exit code (Gemini even says `success`), and `codex exec --json`
-    // writes no item for a command that could not start
+    // known gaps, pinned: these outputs carry no exit code (Gemini even says `success`), and Codex 0.169.0's
+    // `codex exec --json` wrote no item for a command that could not start (kept: recorded on that version)
     ["gemini/eacces.stream.jsonl", 0],
     ["gemini/eacces.output.log", 0],
     ["opencode/eacces.run.log", 0],
-    ["codex/eacces.exec.jsonl", 0],
+    ["codex/eacces-codex-0-169-0.exec.jsonl", 0],
   ];
   test.each(EACCES)("%s", async (file, denials) => {
     const session = await analyze(file);

@@ -49,7 +49,7 @@ describe("text logs that show the calls and their denials", () => {
 
   test("codex exec text: the session id from the banner, the commands that ran, nothing reported", async () => {
     const session = (await analyze("codex/legitimate.text.log")).sessions[0]?.analysis;
-    expect(session?.sessionId).toBe("01a20a19-0448-73d1-993a-5f13d7ea5076");
+    expect(session?.sessionId).toBe("01a21cff-b62b-73d1-bf87-0ef17cd2cc1b");
     expect(session?.toolCalls).toBe(4);
     expect([session?.denialCount, session?.loops, session?.savedCalls]).toEqual([0, [], 0]);
   });
@@ -98,6 +98,10 @@ describe("Claude Code's `claude -p` text output holds no tool call", () => {
 
 /** The format each fixture must be detected as without `--host`, by host folder and file suffix. */
 const EXPECTED: Record<string, string | undefined> = {
+  "pi session.jsonl": "pi-session",
+  "pi stream.jsonl": "pi-session",
+  "copilot events.jsonl": "copilot-events",
+  "copilot output.jsonl": "copilot-json",
   "claude-code session.jsonl": "claude-code-session",
   "claude-code stream.jsonl": "claude-code-stream-json",
   "claude-code subagent": "claude-code-session",

@@ -23,8 +23,8 @@ export interface AuditSinkOptions {
   /** failed hook deliveries wait here and are retried (none: failures are only logged) */
   hookSpoolDirectory?: string;
   logger?: AuditLogger;
-  /** per-denial OpenTelemetry recorder (createOpenTelemetryRecorder) */
-  openTelemetry?: (records: readonly DenialRecord[]) => void;
+  /** per-denial OpenTelemetry recorder (createOpenTelemetryRecorder): the denials and audit events of one delivery */
+  openTelemetry?: (batch: { records: readonly DenialRecord[]; events: readonly AuditEvent[] }) => void;
   listeners?: AuditListeners[];
   onHookOutcome?: (outcome: HookOutcome) => void;
   onError?: (error: unknown, where: string) => void;
@@ -68,7 +68,7 @@ export function createAuditSink(options: AuditSinkOptions) {
       } else if (effect.type === "flush") flushes.push(effect);
     }
     if (options.logger) isolate("audit log", () => options.logger!.effects(effects));
-    if (options.openTelemetry) isolate("OpenTelemetry", () => options.openTelemetry!(records));
+    if (options.openTelemetry) isolate("OpenTelemetry", () => options.openTelemetry!({ records, events }));
     for (const listener of listeners) {
       for (const record of records) if (listener.denial) isolate("audit listener", () => listener.denial!(record));
       for (const event of events) if (listener.event) isolate("audit listener", () => listener.event!(event));

@@ -16,7 +16,7 @@ export const claudeSettingsSchema = z
     managedSettingsPath: z
       .string()
       .optional()
-      .describe("managed settings file (/etc/claude-code/managed-settings.json)"),
+      .describe("managed settings file (default: Claude Code's system-wide managed-settings.json in /etc)"),
   })
   .strict();
 

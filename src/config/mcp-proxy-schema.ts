@@ -1,7 +1,7 @@
 import * as z from "zod";
 
 /**
- * The servers file of `toolgate mcp-proxy --config <file> --server <name>`: the `mcpServers` shape most hosts' MCP
+ * The servers file of the MCP proxy's `--config <file> --server <name>`: the `mcpServers` shape most hosts' MCP
  * settings use (`.mcp.json` and the like), so an existing file works as it is. Only the entry the
  * proxy runs is validated (a file may list HTTP servers the proxy never starts).
  */

@@ -38,9 +38,11 @@ export const permissionsSchema = z
     neverGrant: z.array(ruleString).optional().describe("calls a session grant may never cover: `Bash(rm *)`"),
     additionalDirectories: z.array(z.string()).optional().describe("more working directories"),
     defaults: z
-      .enum(["claude-code", "none"])
+      .enum(["read-only", "none", "claude-code"])
       .optional()
-      .describe("what unmatched calls get: Claude Code's defaults (read-only commands run) or always ask"),
+      .describe(
+        "what unmatched calls get: `read-only` (Claude Code's defaults: read-only commands and reads inside the working directories run, the rest asks) or `none` (always ask); `claude-code` is the earlier name of `read-only`",
+      ),
   })
   .strict();
 

@@ -347,6 +347,16 @@ const codexAgentRows: Row[] = [
     "codex",
   ],
   ["Codex rejected by user", { host: "codex", text: 'Rejected("rejected by user")' }, "user", "codex"],
+  [
+    "Codex auto-review rejection (0.171.0 wording)",
+    {
+      host: "codex",
+      text: "This action was rejected due to unacceptable risk.\nReason: pushes to main\nDo not bypass this rejection through a workaround or indirect execution. Continue with any materially safer alternative and complete unaffected work without asking for confirmation.",
+    },
+    "classifier",
+    "codex",
+    "pushes to main",
+  ],
   ["Codex sandbox retry", { host: "codex", text: "command failed; retry without sandbox?" }, "sandbox", "codex"],
   [
     "Codex PreToolUse hook",
@@ -378,7 +388,115 @@ const codexAgentRows: Row[] = [
   ["agent-code hook", { text: "Blocked by pre-tool-use hook: not on fridays" }, "hook", "agent-code", "not on fridays"],
 ];
 
+const piKiloRows: Row[] = [
+  [
+    "pi: toolgate's extension, a deny rule",
+    { host: "pi", text: "[toolgate] Denied by rule Bash(rm *): rm -rf victim. This rule denies it every time." },
+    "rule",
+    "pi",
+  ],
+  [
+    "pi: toolgate's extension, the stop",
+    { host: "pi", text: '[toolgate] The run is being stopped: "rm" was denied 2 times.' },
+    "hook",
+    "pi",
+  ],
+  ["pi: an extension's block without a reason", { host: "pi", text: "Tool execution was blocked" }, "hook", "pi"],
+  ["pi: an extension that threw", { text: "Extension failed, blocking execution: boom" }, "hook", "pi", "boom"],
+  [
+    "Kilo (opencode's text, through the alias)",
+    {
+      host: "kilo",
+      text: "The user has specified a rule which prevents you from using this specific tool call. Here are some of the relevant rules",
+    },
+    "rule",
+    "opencode",
+  ],
+];
+
+const copilotRows: Row[] = [
+  [
+    "Copilot --deny-tool rule",
+    {
+      host: "copilot",
+      text: "Permission to run this tool was denied due to the following rules: `shell(rm)`",
+      isError: true,
+    },
+    "rule",
+    "copilot",
+  ],
+  [
+    "Copilot headless approval nobody can give",
+    { host: "copilot", text: "Permission denied and could not request permission from user", isError: true },
+    "headless",
+    "copilot",
+  ],
+  [
+    "Copilot preToolUse ask in -p",
+    {
+      host: "copilot",
+      text: "Denied by preToolUse hook (unable to ask user for confirmation): [toolgate] needs approval",
+      isError: true,
+    },
+    "headless",
+    "copilot",
+  ],
+  [
+    "Copilot preToolUse deny",
+    { host: "copilot", text: "Denied by preToolUse hook: [toolgate] Denied by rule Bash(rm *)", isError: true },
+    "hook",
+    "copilot",
+  ],
+  [
+    "Copilot permissionRequest deny",
+    { host: "copilot", text: "Permission denied by a PermissionRequest hook: not here", isError: true },
+    "hook",
+    "copilot",
+  ],
+];
+
+const clineRows: Row[] = [
+  [
+    "Cline approval nobody can give (headless)",
+    {
+      text: 'Tool "run_commands" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.',
+    },
+    "headless",
+    "cline",
+  ],
+  ["Cline user rejection", { text: "This tool call was rejected by the user and not executed." }, "user", "cline"],
+  [
+    "Cline user rejection with a reason",
+    {
+      host: "cline",
+      text: "not in prod -- NOT a tool or system failure. Clarify with user before proceeding.",
+    },
+    "user",
+    "cline",
+    "not in prod",
+  ],
+  ["Cline tool disabled by policy", { text: 'Tool "run_commands" is disabled by policy' }, "rule", "cline"],
+  ["Cline plugin skip without a reason", { text: "Tool run_commands was blocked by a runtime hook" }, "hook", "cline"],
+  [
+    "Cline: toolgate's plugin refused",
+    { host: "cline", text: "[toolgate] Denied by rule Bash(rm *): rm -rf build." },
+    "hook",
+    "cline",
+    "Denied by rule Bash(rm *): rm -rf build.",
+  ],
+];
+
 const negatives: [label: string, input: Input][] = [
+  ["toolgate's Cline text without the host", { text: "[toolgate] Denied by rule Bash(rm *): rm -rf build." }],
+  [
+    "Cline's approval text in a successful result",
+    {
+      text: 'Tool "run_commands" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.',
+      isError: false,
+    },
+  ],
+  ["pi: a failed command", { host: "pi", text: "ls: cannot access 'x': No such file or directory", isError: true }],
+  ["pi: toolgate's words without pi named", { text: "[toolgate] Denied by rule Bash(rm *): rm -rf victim." }],
   ["File not found", { text: "File not found: foo.rs", isError: true }],
   ["timed out", { text: "timed out after 30s", isError: true }],
   ["blank agent-code reason", { host: "agent-code", text: "Permission denied: ", isError: true }],
@@ -405,6 +523,9 @@ describe("recognizeDenial", () => {
     ...opencodeRows,
     ...geminiQwenRows,
     ...codexAgentRows,
+    ...piKiloRows,
+    ...clineRows,
+    ...copilotRows,
   ]) {
     it(`${label} -> ${source}`, () => {
       const result = recognize(input);
@@ -421,7 +542,15 @@ describe("recognizeDenial", () => {
   }
 
   it("has a note and a positive row for every rule in every table", () => {
-    const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows];
+    const allRows = [
+      ...claudeRows,
+      ...opencodeRows,
+      ...geminiQwenRows,
+      ...codexAgentRows,
+      ...piKiloRows,
+      ...clineRows,
+      ...copilotRows,
+    ];
     for (const table of TABLES) {
       for (const rule of table.rules) {
         expect(rule.note.length).toBeGreaterThan(0);
@@ -435,7 +564,15 @@ describe("recognizeDenial", () => {
 });
 
 describe("recognizeDenial with the tables its caller gives", () => {
-  const allRows = [...claudeRows, ...opencodeRows, ...geminiQwenRows, ...codexAgentRows];
+  const allRows = [
+    ...claudeRows,
+    ...opencodeRows,
+    ...geminiQwenRows,
+    ...codexAgentRows,
+    ...piKiloRows,
+    ...clineRows,
+    ...copilotRows,
+  ];
   const tableOf = (host: string) => TABLES.find((table) => table.host === host) as HostDenialTable;
 
   it("recognises each row's text with its own host's table only: the order of the tables does not matter", () => {

@@ -130,7 +130,8 @@ export function createGuard(options: GuardOptions = {}): Guard {
   function verdictFor(call: ToolCall, state: SessionState, decideOptions: DecideOptions): CallVerdict | undefined {
     // a tool name toolgate cannot read is refused even where the host's own rules decide (no policy here)
     const unreadable = unreadableToolDecision(call.tool);
-    if (policy === undefined && unreadable === undefined) return undefined;
+    const unanswered = decideOptions.unanswered;
+    if (policy === undefined && unreadable === undefined) return unanswered && unansweredVerdict(unanswered.reason);
     const cannotAsk = decideOptions.cannotAsk === true;
     const decision =
       unreadable ??
@@ -144,6 +145,9 @@ export function createGuard(options: GuardOptions = {}): Guard {
       );
     // a host that prompts (or auto-denies and reports it) for asks itself keeps them asks; one that cannot ask
     // keeps only those no rule made (its own defaults decide them), and a rule's ask is a headless denial here
+    if (unanswered !== undefined && decision.behavior !== "deny" && decision.source !== "grant") {
+      return unansweredVerdict(unanswered.reason);
+    }
     const hostAsk =
       decideOptions.hostAsks === true &&
       decision.denialSource === "headless" &&
@@ -156,6 +160,11 @@ export function createGuard(options: GuardOptions = {}): Guard {
     if (decision.rule !== undefined) verdict.rule = decision.rule;
     if (!hostAsk && decision.denialSource !== undefined) verdict.denialSource = decision.denialSource;
     return verdict;
+  }
+
+  /** the host's own question about a call that nobody can answer: a headless denial no rule made */
+  function unansweredVerdict(reason: string): CallVerdict {
+    return { behavior: "deny", decidedBy: "default", reason, denialSource: "headless" };
   }
 
   function shellOf(call: ToolCall): { shell?: NonNullable<ReturnType<typeof callPorts.shellOf>> } {

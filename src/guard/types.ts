@@ -71,6 +71,12 @@ export interface DecideOptions extends CallOptions {
    * result's effects and text are the call's own.
    */
   earlierDenials?: readonly { call: ToolCall; options: DeniedOptions }[];
+  /**
+   * the host is asking a person about this very call and nobody can answer (an SDK app without a prompt): unless
+   * toolgate refuses it first (an abort, a loop, a deny rule) or a session grant covers it, it is a headless denial
+   * with this reason, in this same step. toolgate's own allow does not answer the host's question.
+   */
+  unanswered?: { reason: string };
 }
 
 /** The result of `decide`: the decision, the effects, and the text to hand the model when it is not an allow. */

@@ -31,8 +31,11 @@ export async function hookMain(
   }
   // `hook <host>` (what installers write, so the command reads like the CLI's) or just `<host>`
   const hostName = argv[0] === "hook" ? argv[1] : argv[0];
+  // `hook <host> <event>`: a host whose payload does not name its event gets it on the command line
+  const eventName = argv[0] === "hook" ? argv[2] : argv[1];
   return runHookProcess({
     hostName,
+    ...(eventName === undefined ? {} : { eventName }),
     ...(onAnswered === undefined ? {} : { onAnswered }),
     ...(stdinText === undefined ? {} : { stdinText }),
   });

@@ -7,6 +7,8 @@ import { writeAll, writeHookAnswer } from "./write-hook-answer.js";
 export interface HookProcessOptions {
   /** the host named on the command line (`toolgate hook <host>`): a registered host with a hook host */
   hostName: string | undefined;
+  /** the event named on the command line (`toolgate hook <host> <event>`), for a host whose payload does not name it */
+  eventName?: string;
   env?: Record<string, string | undefined>;
   /** the event text; default: all of stdin, read synchronously */
   stdinText?: string;
@@ -43,6 +45,7 @@ export async function runHookProcess(options: HookProcessOptions): Promise<0 | 1
     const host = await load();
     const started = await startHook(host, {
       stdinText,
+      ...(options.eventName === undefined ? {} : { eventName: options.eventName }),
       ...(options.env === undefined ? {} : { env: options.env }),
       answerBudgetMs: options.answerBudgetMs ?? HOOK_ANSWER_BUDGET_MS,
       onError: (message) => writeAll(descriptors.stderr, `toolgate: ${message}\n`),

@@ -6,6 +6,8 @@ import { noteRunAbort, noteRunSession, RUN_DIRECTORY_ENV, type RunAbort, runAbor
 
 export interface RunHookOptions {
   stdinText: string;
+  /** the event named on the command line (`toolgate hook <host> <event>`), for a host whose payload does not name it */
+  eventName?: string;
   env?: Record<string, string | undefined>;
   /** reports internal errors; one line on stderr by default */
   onError?: (message: string) => void;
@@ -46,7 +48,7 @@ export interface StartedHook {
 export async function startHook<Input>(host: HookHost<Input>, options: RunHookOptions): Promise<StartedHook> {
   const env = options.env ?? process.env;
   const onError = options.onError ?? ((message: string) => process.stderr.write(`toolgate: ${message}\n`));
-  const eventName = topLevelEventName(options.stdinText);
+  const eventName = topLevelEventName(options.stdinText) ?? options.eventName;
   // the run was already aborted and this host cannot end itself (no hook answer ends its turn): `run` ends it now, and this event's answer
   // waits for that, so the host cannot make another call meanwhile
   const runStopping = host.endsRunOnAbort === true ? undefined : abortedRun(env);
@@ -60,7 +62,10 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
   };
   const decide = async (): Promise<HookAnswer> => {
     try {
-      const input = host.parse(options.stdinText);
+      const input =
+        options.eventName === undefined
+          ? host.parse(options.stdinText)
+          : host.parse(options.stdinText, { eventName: options.eventName });
       const interactive = host.interactive(env);
       const cwd = host.projectDir(input, env) ?? process.cwd();
       toolgate = await openToolgate({
@@ -78,7 +83,7 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
       const sessionId = host.sessionId(input);
       noteRunSession(env, sessionId);
       const session = toolgate.guard.session(sessionId, { interactive, host: host.name });
-      return await host.handle(input, { session, interactive, readTranscript, openTranscript });
+      return await host.handle(input, { session, interactive, readTranscript, openTranscript, env });
     } catch (error) {
       return failClosed(errorText(error));
     }

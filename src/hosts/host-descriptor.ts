@@ -8,6 +8,7 @@ import type { HostStreamDetector, StreamDenial } from "./common/host-stream.js";
 import type { ImportedConfig, ImportSourceOptions } from "./common/imported-config.js";
 import type { McpServersConfig } from "./common/mcp-servers.js";
 import type { TranscriptFormat } from "./common/reader-event.js";
+import type { ReadSettingsHierarchy } from "./common/settings-hierarchy.js";
 
 /**
  * One agent host as toolgate knows it: everything host-specific, in one value exported by the host folder's
@@ -66,11 +67,18 @@ export interface HostDescriptor {
   /**
    * The host's own permission files read as policy rules beside toolgate's (the stricter answer wins:
    * `buildPolicy`), so the host's refusals are decided in the same reducer step as toolgate's own. `env` locates
-   * them where the host reads it (a `<HOST>_HOME` variable). Absent: toolgate's rules and the Claude Code settings hierarchy only.
+   * them where the host reads it (a `<HOST>_HOME` variable). Absent: toolgate's rules and the shared settings hierarchy
+   * (`settingsHierarchy`) only.
    */
   readonly permissionRules?: () => Promise<
     (options: { homeDir: string; cwd: string; env?: Readonly<Record<string, string | undefined>> }) => HostPolicyRules
   >;
+  /**
+   * A settings hierarchy written in toolgate's own rule language, read into the policy for every host, not only
+   * this one, unless the config turns it off (`claudeSettings.enabled: false`). At most one host has it. Not a
+   * loader: the policy reads it synchronously on every build (`createPolicy`).
+   */
+  readonly settingsHierarchy?: ReadSettingsHierarchy;
   /**
    * `toolgate import <name>`: the host's permission files as a toolgate `permissions` section, with what cannot be
    * expressed; `describe` says which files it reads, for `toolgate import --help`.
@@ -87,8 +95,8 @@ export interface HostDescriptor {
    */
   readonly denialTexts?: () => Promise<HostDenialTable>;
   /**
-   * `toolgate install mcp-proxy --host <name>`: where the host keeps its MCP server entries per scope, and how they
-   * are rewritten to run through `toolgate mcp-proxy` and restored (absent: the proxy cannot be installed there)
+   * Where the host keeps its MCP server entries per scope, and how they are rewritten to run through toolgate's MCP
+   * proxy and restored, when the proxy is installed with `--host <name>` (absent: the proxy cannot be installed there)
    */
   readonly mcpServers?: () => Promise<McpServersConfig>;
   /**
@@ -96,6 +104,16 @@ export interface HostDescriptor {
    * toolgate's own `permissions.allow`, which every host toolgate guards obeys.
    */
   readonly ruleLanguage?: () => Promise<RuleLanguage>;
+  /**
+   * This install target puts toolgate in front of another host's MCP servers: `toolgate install <name> --host <host>
+   * [--server <entry>]` rewrites that host's entries (its `mcpServers` part) instead of installing hooks
+   */
+  readonly wrapsMcpServers?: true;
+  /**
+   * This install target puts toolgate in front of the agents an editor starts: `toolgate install <name> --editor
+   * <editor> [--server <agent>]` rewrites the editor's agent entries instead of installing hooks
+   */
+  readonly wrapsEditorAgents?: true;
   /** what the commands' `--help` say of this host, so the CLI itself names no host */
   readonly help?: HostHelp;
   /** escalation defaults for the host, applied under the config (a config file and the environment still decide) */
@@ -114,7 +132,10 @@ export interface HostHelp {
   readonly examples?: {
     readonly install?: readonly HelpExample[];
     readonly uninstall?: readonly HelpExample[];
-    /** `toolgate install|uninstall mcp-proxy --host <this host>`, listed after the hosts' own install examples */
+    /**
+     * the arguments after `toolgate install|uninstall <the MCP proxy target>` for this host (`--host <this host>
+     * ...`), listed after the hosts' own install examples
+     */
     readonly mcpProxy?: { readonly install?: readonly HelpExample[]; readonly uninstall?: readonly HelpExample[] };
     /** agent command lines `toolgate run --` runs whose stream toolgate reads (`claude -p ...`), without the prefix */
     readonly run?: readonly string[];
@@ -154,9 +175,11 @@ export interface HostInstallOptions {
   scope: "project" | "local" | "user";
   dryRun: boolean;
   command?: string;
-  /** `mcp-proxy` only: the host whose MCP server entries to rewrite, and which entry (absent: every stdio one) */
+  /** a `wrapsMcpServers` target only: the host whose MCP server entries to rewrite, and which entry (absent: every stdio one) */
   mcpHost?: string;
   server?: string;
+  /** a `wrapsEditorAgents` target only: the editor whose agent entries to rewrite (`server` then names one agent entry) */
+  editor?: string;
   /** the project directory (default: the process's working directory) */
   cwd?: string;
   /** the environment that locates the host's files (`HOME`, a host's own home variable, ...; default: the process's) */

@@ -1,12 +1,17 @@
 import type { HostDenialTable } from "../detect/denial-text-rule.js";
+import { acpProxyHost } from "./acp/host.js";
 import { aiSdkHost } from "./ai-sdk/host.js";
 import { claudeAgentSdkHost } from "./claude-agent-sdk/host.js";
 import { claudeCodeHost } from "./claude-code/host.js";
+import { clineHost } from "./cline/host.js";
 import { codexHost } from "./codex/host.js";
+import { copilotHost } from "./copilot/host.js";
 import { geminiHost } from "./gemini/host.js";
 import type { HostDescriptor } from "./host-descriptor.js";
+import { kiloHost } from "./kilo/host.js";
 import { mcpProxyHost } from "./mcp/host.js";
 import { opencodeHost } from "./opencode/host.js";
+import { piHost } from "./pi/host.js";
 import { qwenHost } from "./qwen/host.js";
 
 /**
@@ -20,8 +25,13 @@ export const HOSTS: readonly HostDescriptor[] = [
   qwenHost,
   opencodeHost,
   mcpProxyHost,
+  acpProxyHost,
   claudeAgentSdkHost,
   aiSdkHost,
+  piHost,
+  kiloHost,
+  copilotHost,
+  clineHost,
 ];
 
 /** The host registered under `name`; undefined for any other name. */
@@ -36,6 +46,19 @@ export function hostsWith<Part extends keyof HostDescriptor>(
   return HOSTS.filter(
     (host): host is HostDescriptor & Required<Pick<HostDescriptor, Part>> => host[part] !== undefined,
   );
+}
+
+/**
+ * The settings hierarchy read into the policy for every host (the one host whose descriptor has
+ * `settingsHierarchy`), with the host's display name for messages; undefined when no host has one.
+ */
+export function sharedSettingsHierarchy():
+  | { displayName: string; read: NonNullable<HostDescriptor["settingsHierarchy"]> }
+  | undefined {
+  const host = HOSTS.find((candidate) => candidate.settingsHierarchy !== undefined);
+  return host?.settingsHierarchy === undefined
+    ? undefined
+    : { displayName: host.displayName, read: host.settingsHierarchy };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compilePolicy, type PolicyOptions } from "./compile-policy.js";
-import { NO_DEFAULTS } from "./defaults/claude-code-defaults.js";
+import { NO_DEFAULTS } from "./defaults/read-only-defaults.js";
 import type { EvaluateOptions, PolicyRule } from "./policy-types.js";
 
 const cwd = "/repo";

@@ -1,7 +1,7 @@
 import { applyMode } from "./apply-mode.js";
 import { type CompiledRule, compileRule } from "./compile-rule.js";
 import { cacheSubject, createDecisionCache } from "./decision-cache.js";
-import { CLAUDE_CODE_DEFAULTS, type DefaultsPreset } from "./defaults/claude-code-defaults.js";
+import { type DefaultsPreset, READ_ONLY_DEFAULTS } from "./defaults/read-only-defaults.js";
 import { evaluateShell } from "./evaluate-shell.js";
 import { evaluateTool } from "./evaluate-tool.js";
 import type { EvaluationContext, FileTargets } from "./evaluation-context.js";
@@ -109,7 +109,7 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     }
     return grantCache.get(grant);
   };
-  const defaults = options.defaults ?? CLAUDE_CODE_DEFAULTS;
+  const defaults = options.defaults ?? READ_ONLY_DEFAULTS;
   const cache = createDecisionCache();
   let lastSubcommand: Subcommand | undefined;
   let lastTargets: FileTargets = { recognised: false, reads: [], writes: [] };

@@ -1,5 +1,5 @@
 import type { CompiledRule } from "./compile-rule.js";
-import type { DefaultsPreset } from "./defaults/claude-code-defaults.js";
+import type { DefaultsPreset } from "./defaults/read-only-defaults.js";
 import type { PathSpecifierContext } from "./match/path-specifier.js";
 import type { PermissionMode } from "./policy-types.js";
 import type { Subcommand } from "./shell/analyze-shell-command.js";

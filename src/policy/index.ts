@@ -15,7 +15,7 @@ export {
 export { commandPattern } from "./command-pattern.js";
 export { type CompiledPolicy, compilePolicy, type PolicyOptions } from "./compile-policy.js";
 export { type CompiledRule, compileRule } from "./compile-rule.js";
-export { CLAUDE_CODE_DEFAULTS, type DefaultsPreset, NO_DEFAULTS } from "./defaults/claude-code-defaults.js";
+export { type DefaultsPreset, NO_DEFAULTS, READ_ONLY_DEFAULTS } from "./defaults/read-only-defaults.js";
 export { type GrantScopeRequest, minimumGrantScope } from "./grants/minimum-grant-scope.js";
 export { SAFE_GRANT_PREFIXES } from "./grants/safe-grant-prefixes.js";
 export { suggestRule } from "./grants/suggest-rule.js";

@@ -1,7 +1,8 @@
 import { homedir } from "node:os";
 import type { ToolgateConfig } from "../config/schema.js";
+import { sharedSettingsHierarchy } from "../hosts/registry.js";
 import { compilePolicy } from "../policy/compile-policy.js";
-import { CLAUDE_CODE_DEFAULTS, NO_DEFAULTS } from "../policy/defaults/claude-code-defaults.js";
+import { NO_DEFAULTS, READ_ONLY_DEFAULTS } from "../policy/defaults/read-only-defaults.js";
 import { parseRule } from "../policy/parse-rule.js";
 import type {
   CompileWarning,
@@ -11,7 +12,6 @@ import type {
   PolicyRule,
   ToolCallInput,
 } from "../policy/policy-types.js";
-import { readClaudeSettings } from "./claude-settings.js";
 import type { HostPolicyRules } from "./host-policy-rules.js";
 import { stricterDecision } from "./stricter-decision.js";
 
@@ -53,8 +53,8 @@ export interface Policy {
 }
 
 /**
- * The policy for an already loaded toolgate config plus (unless turned off) the Claude Code settings hierarchy of
- * the project and home directory, with the Claude Code defaults preset for calls no rule matches. Imports no zod:
+ * The policy for an already loaded toolgate config plus (unless turned off) the shared settings hierarchy (Claude Code's) of
+ * the project and home directory, with the read-only defaults preset for calls no rule matches. Imports no zod:
  * hosts without a toolgate config can call it with `config: {}` on their fast path.
  */
 export function buildPolicy(options: BuildPolicyOptions): Policy {
@@ -79,8 +79,9 @@ export function buildPolicy(options: BuildPolicyOptions): Policy {
     options.claudeSettings ?? config.claudeSettings?.enabled ?? options.hostPolicy?.claudeSettings ?? true;
   let defaultMode = permissions.defaultMode as PermissionMode | undefined;
   const additionalDirectories = [...(permissions.additionalDirectories ?? [])];
-  if (claudeEnabled) {
-    const settings = readClaudeSettings({
+  const hierarchy = claudeEnabled ? sharedSettingsHierarchy() : undefined;
+  if (hierarchy !== undefined) {
+    const settings = hierarchy.read({
       cwd,
       homeDir,
       env,
@@ -95,7 +96,7 @@ export function buildPolicy(options: BuildPolicyOptions): Policy {
     for (const { file, why } of settings.skipped) {
       warnings.push({
         code: "SETTINGS_IGNORED",
-        message: `Claude Code ignores ${file}: ${why}. Until then neither Claude Code nor toolgate applies its permission rules, and Claude Code runs none of its hooks (\`toolgate doctor\` checks it).`,
+        message: `${hierarchy.displayName} ignores ${file}: ${why}. Until then neither ${hierarchy.displayName} nor toolgate applies its permission rules, and ${hierarchy.displayName} runs none of its hooks (\`toolgate doctor\` checks it).`,
       });
     }
     for (const rule of settings.rules) {
@@ -115,13 +116,13 @@ export function buildPolicy(options: BuildPolicyOptions): Policy {
     defaultMode ??= settings.defaultMode;
     additionalDirectories.push(...settings.additionalDirectories);
   }
-  const presetName = permissions.defaults ?? (claudeEnabled ? "claude-code" : "none");
+  const presetName = permissions.defaults ?? (claudeEnabled ? "read-only" : "none");
   const compiled = compilePolicy({
     rules,
     cwd,
     homeDir,
     additionalDirectories,
-    defaults: presetName === "claude-code" ? CLAUDE_CODE_DEFAULTS : NO_DEFAULTS,
+    defaults: presetName === "none" ? NO_DEFAULTS : READ_ONLY_DEFAULTS,
     neverGrant: permissions.neverGrant ?? [],
     ...(defaultMode === undefined ? {} : { defaultMode }),
   });

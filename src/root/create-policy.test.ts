@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { temporaryDirectory } from "../../test/support/temporary-directory.js";
-import { readClaudeSettings } from "./claude-settings.js";
+import { readClaudeSettings } from "../hosts/claude-code/claude-settings-hierarchy.js";
 import { createPolicy } from "./create-policy.js";
 import { loadConfig } from "./load-config.js";
 
@@ -99,6 +99,24 @@ describe("readClaudeSettings", () => {
 });
 
 describe("createPolicy", () => {
+  it("applies the read-only defaults preset by default and under its earlier name, and none when asked", () => {
+    const decide = (defaults?: string) => {
+      const f = fixture({
+        "project/toolgate.config.json": {
+          permissions: defaults === undefined ? {} : { defaults },
+          claudeSettings: { workspaceTrust: "trusted", managedSettingsPath: "/nonexistent/managed.json" },
+        },
+      });
+      return createPolicy({ cwd: f.project, homeDir: f.home, env: {} }).evaluate({
+        tool: "Bash",
+        input: { command: "ls" },
+      }).behavior;
+    };
+    expect(decide()).toBe("allow");
+    expect(decide("read-only")).toBe("allow");
+    expect(decide("claude-code")).toBe("allow");
+    expect(decide("none")).toBe("ask");
+  });
   it("combines the toolgate config and the Claude settings; a deny anywhere wins", () => {
     const f = fixture({
       "project/toolgate.config.json": {

@@ -21,7 +21,7 @@ export interface CreatePolicyOptions {
 /**
  * What `toolgate check` and the Claude Code hook evaluate: the toolgate config (loaded from the files and env when
  * not given) plus, unless turned off, the Claude Code settings hierarchy of the project and home directory, with the
- * Claude Code defaults preset for calls no rule matches. Throws CONFIG_INVALID / CONFIG_NOT_FOUND for a broken
+ * read-only defaults preset for calls no rule matches. Throws CONFIG_INVALID / CONFIG_NOT_FOUND for a broken
  * toolgate config. `evaluate` never throws (an internal error is a deny).
  */
 export function createPolicy(options: CreatePolicyOptions = {}): Policy {

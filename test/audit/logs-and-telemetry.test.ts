@@ -101,7 +101,7 @@ describe("OpenTelemetry", () => {
       effect.type === "record" ? [effect.record] : [],
     );
     expect(batch).toHaveLength(1);
-    expect(() => record(batch)).not.toThrow();
+    expect(() => record({ records: batch, events: [] })).not.toThrow();
   });
 
   it("adds a span event and a counter per denial when the host registered providers", async () => {

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cliPath, ensureBuilt, makeFixture } from "./cli-fixture.js";
@@ -21,7 +22,12 @@ describe("the hook's answer on an invalid config", () => {
     it(`${label}: a gating event is denied (exit 0, JSON deny), any other event exits 1, check exits 2`, () => {
       const fixture = makeFixture({ "project/toolgate.config.json": text });
       roots.push(fixture.root);
-      const env = { PATH: process.env.PATH ?? "", HOME: fixture.home, TOOLGATE_DB: join(fixture.root, "db.sqlite") };
+      const env = {
+        PATH: process.env.PATH ?? "",
+        TMPDIR: tmpdir(),
+        HOME: fixture.home,
+        TOOLGATE_DB: join(fixture.root, "db.sqlite"),
+      };
       const hook = (event: Record<string, unknown>) =>
         spawnSync(process.execPath, [cliPath, "hook", "claude-code"], {
           cwd: fixture.project,

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cliPath, ensureBuilt, makeFixture } from "./cli-fixture.js";
 import { seedStore } from "./seed-store.js";
@@ -42,7 +43,7 @@ describe("a closed stdout pipe", () => {
     roots.push(fixture.root);
     // far more than a pipe buffer holds, so writes continue after the reader has gone
     const db = await seedStore({ home: fixture.home, count: 3000 });
-    const env = { PATH: process.env.PATH ?? "", HOME: fixture.home, TOOLGATE_DB: db };
+    const env = { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), HOME: fixture.home, TOOLGATE_DB: db };
     const result = await firstLineThenClose(["tail", "--no-follow", "--json", "--lines", "3000"], env, fixture.project);
     expect(JSON.parse(result.line)).toMatchObject({ tool: "Bash", seq: 1 });
     expect(result.stderr).toBe("");
@@ -56,7 +57,7 @@ describe("a closed stdout pipe", () => {
       "project/big.jsonl": `${Array.from({ length: 20_000 }, (_, index) => JSON.stringify({ line: index, text: "x".repeat(40) })).join("\n")}\n`,
     });
     roots.push(fixture.root);
-    const env = { PATH: process.env.PATH ?? "", HOME: fixture.home };
+    const env = { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), HOME: fixture.home };
     const result = await firstLineThenClose(["redact", "big.jsonl"], env, fixture.project);
     expect(JSON.parse(result.line)).toMatchObject({ line: 0 });
     expect(result.stderr).toBe("");

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { cliPath, ensureBuilt, makeFixture, repoRoot, runCli } from "./cli-fixture.js";
@@ -158,7 +159,13 @@ describe("toolgate hook claude-code with an invalid toolgate.config.json", () =>
     const run = spawnSync(process.execPath, [cliPath, "hook", "claude-code"], {
       cwd: project,
       input: JSON.stringify({ ...event, cwd: project }),
-      env: { PATH: process.env.PATH ?? "", HOME: home, CLAUDE_PROJECT_DIR: project, TOOLGATE_DB: join(root, "t.db") },
+      env: {
+        PATH: process.env.PATH ?? "",
+        TMPDIR: tmpdir(),
+        HOME: home,
+        CLAUDE_PROJECT_DIR: project,
+        TOOLGATE_DB: join(root, "t.db"),
+      },
       encoding: "utf8",
     });
     const output = JSON.parse(run.stdout).hookSpecificOutput;

@@ -26,6 +26,7 @@ const COMMANDS = [
   "doctor",
   "redact",
   "mcp-proxy",
+  "acp-proxy",
 ];
 const ESC = "\u001b[";
 

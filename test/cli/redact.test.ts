@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cliPath, ensureBuilt, makeFixture } from "./cli-fixture.js";
@@ -10,7 +11,7 @@ const awsId = `${"AK"}IA${"QWERTYUIOP234567"}`;
 function redact(args: string[], options: { input?: string; cwd: string; home: string }) {
   const result = spawnSync(process.execPath, [cliPath, "redact", ...args], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: options.home },
+    env: { PATH: process.env.PATH ?? "", TMPDIR: tmpdir(), HOME: options.home },
     input: options.input ?? "",
     encoding: "utf8",
   });

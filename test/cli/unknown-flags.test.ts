@@ -34,6 +34,7 @@ const TYPOS: [string[], string][] = [
   [["redact", "--quite"], "--quiet"],
   [["dashboard", "--hots", "127.0.0.1"], "--host"],
   [["mcp-proxy", "--servr", "fs", "--", "node", "-v"], "--server"],
+  [["acp-proxy", "--headles", "--", "node", "-v"], "--headless"],
 ];
 
 describe("unknown flags (issue 11, finding 1)", () => {

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readClaudeSettings } from "../../src/root/claude-settings.js";
+import { readClaudeSettings } from "../../src/hosts/claude-code/claude-settings-hierarchy.js";
 import { assertBuilt, removeSnapshot } from "../e2e/claude/toolgate-cli.js";
 import { hookEntryCommand, spawnHook } from "./spawn-hook.js";
 

@@ -12,6 +12,11 @@ type CallOptions = { sessionId: string; cwd: string; command: string; toolUseId:
 export interface HookHostDriver {
   /** the event the host sends before it runs a shell command (its own field names and tool name) */
   shellCall(options: CallOptions): Record<string, unknown>;
+  /**
+   * The host's other events that gate a shell command outside a tool call (Claude Code's PreSkillShellCommand: a
+   * skill's inline shell command), each driven through the same contract rows as `shellCall`. Absent when none.
+   */
+  otherShellCalls?: readonly { event: string; call(options: CallOptions): Record<string, unknown> }[];
   /** what the host does with toolgate's answer, and the text the model reads */
   verdict(answer: HookAnswer): { behavior: "deny" | "allow" | "ask" | "none"; text: string };
   /** the host's own name for its shell tool, as the records of its calls carry it */
@@ -77,6 +82,24 @@ export const HOOK_HOST_DRIVERS: Readonly<Record<string, HookHostDriver>> = {
       tool_input: { command },
       tool_use_id: toolUseId,
     }),
+    otherShellCalls: [
+      {
+        event: "PreSkillShellCommand",
+        call: ({ sessionId, cwd, command, toolUseId }) => ({
+          session_id: sessionId,
+          transcript_path: `${cwd}/transcript.jsonl`,
+          cwd,
+          permission_mode: "default",
+          hook_event_name: "PreSkillShellCommand",
+          tool_name: "Bash",
+          tool_input: { command },
+          tool_use_id: `${toolUseId}:preamble-0`,
+          command_name: "cleanup",
+          command_source: "projectSettings",
+          invoked_by: "claude",
+        }),
+      },
+    ],
     verdict: preToolUseVerdict,
     shellTool: "Bash",
     subagentEnd: {
@@ -256,6 +279,33 @@ export const HOOK_HOST_DRIVERS: Readonly<Record<string, HookHostDriver>> = {
         },
       ],
       refusedByToolgate: false,
+    },
+  },
+  // Copilot CLI's payloads name neither their event (the installer puts it on the command line; `hookName` is read
+  // as well, as on permissionRequest) nor the call's id (it is in the session's events.jsonl, absent here)
+  copilot: {
+    shellCall: ({ sessionId, cwd, command }) => ({
+      hookName: "preToolUse",
+      sessionId,
+      timestamp: 1795780000000,
+      cwd,
+      toolName: "bash",
+      toolArgs: { command, description: "Run a command" },
+    }),
+    verdict: (answer) => {
+      if (answer.exitCode === 2) return { behavior: "deny", text: answer.stderr ?? "" };
+      const output = (answer.output ?? {}) as Record<string, unknown>;
+      const decision = output["permissionDecision"] ?? output["behavior"];
+      const text = String(output["permissionDecisionReason"] ?? output["message"] ?? output["additionalContext"] ?? "");
+      if (decision === "deny" || decision === "allow" || decision === "ask") return { behavior: decision, text };
+      return { behavior: "none", text };
+    },
+    shellTool: "bash",
+    // in `-p` (headless: CI, toolgate run) nobody answers an ask: toolgate's preToolUse refuses it in its own step
+    headlessAsk: {
+      env: { CI: "1" },
+      events: (options) => [HOOK_HOST_DRIVERS["copilot"]!.shellCall(options)],
+      refusedByToolgate: true,
     },
   },
 };

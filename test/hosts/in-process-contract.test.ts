@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Effect } from "../../src/core/effects.js";
@@ -53,6 +54,7 @@ function workspace(driver: ContractDriver, options: { run?: boolean; threshold?:
   const env: Record<string, string | undefined> = {
     HOME: home,
     PATH: process.env["PATH"],
+    TMPDIR: tmpdir(),
     TOOLGATE_DB: join(root, "toolgate.db"),
     TOOLGATE_INTERACTIVE: "0",
     ...(options.threshold === undefined ? {} : { TOOLGATE_DENY_THRESHOLD: String(options.threshold) }),

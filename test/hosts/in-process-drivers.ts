@@ -4,15 +4,27 @@ import type { PluginInput } from "@opencode-ai/plugin";
 import { tool } from "ai";
 import { z } from "zod";
 import type { Guard } from "../../src/guard/create-guard.js";
+import { AcpSessionGate } from "../../src/hosts/acp/acp-session-gate.js";
 import { openToolgateForAiSdk } from "../../src/hosts/ai-sdk/ai-sdk-entry.js";
 import { guardTools } from "../../src/hosts/ai-sdk/guard-tools.js";
 import { guardCanUseTool } from "../../src/hosts/claude-agent-sdk/guard-can-use-tool.js";
 import { guardHooks } from "../../src/hosts/claude-agent-sdk/guard-hooks.js";
+import { createClinePlugin } from "../../src/hosts/cline/cline-plugin.js";
+import {
+  type ClineBeforeToolContext,
+  type ClinePlugin,
+  createClinePlugin as createClinePluginAround,
+} from "../../src/hosts/cline/create-cline-plugin.js";
 import { guardMcpToolCall } from "../../src/hosts/mcp/guard-mcp-tool-call.js";
 import { createToolgatePlugin as createPluginAround } from "../../src/hosts/opencode/create-toolgate-plugin.js";
 import { createToolgatePlugin } from "../../src/hosts/opencode/opencode-plugin.js";
+import { createPiExtension } from "../../src/hosts/pi/create-pi-extension.js";
+import { createToolgateExtension } from "../../src/hosts/pi/pi-entry.js";
+import type { PiExtension } from "../../src/hosts/pi/pi-extension-api.js";
 import { createPolicy } from "../../src/root/create-policy.js";
 import { openToolgate } from "../../src/root/open-toolgate.js";
+import { startEditor } from "../e2e/acp/acp-editor.js";
+import { toolgateCommand } from "../e2e/claude/toolgate-cli.js";
 import { LENIENT_SERVER, type Sandbox, startRawProxy } from "../mcp/proxy-session.js";
 
 /**
@@ -160,6 +172,36 @@ const opencodeDriver: ContractDriver = {
     // toolgate's own rules apply inside opencode when a policy is given (docs/opencode.md)
     const policy = createPolicy({ cwd, homeDir: home, env, claudeSettings: false });
     const plugin = createToolgatePlugin({ environment: env as NodeJS.ProcessEnv, interactive: false, policy });
+    const hooks = await plugin({ client, directory: cwd, worktree: cwd } as unknown as PluginInput);
+    return drivenOpencode(hooks, sessionId, stopped);
+  },
+};
+
+// -------------------------------------------------------------------------------------------------------------- Kilo
+
+/** Kilo CLI loads toolgate's opencode plugin as it is, named `kilo` through the plugin options Kilo passes it. */
+const kiloDriver: ContractDriver = {
+  ...opencodeDriver,
+  async around(guard, sessionId) {
+    const { client, stopped } = fakeOpencodeClient();
+    const plugin = createPluginAround({
+      host: "kilo",
+      open: async () => ({ guard, recordEvent: async () => undefined, close: async () => undefined }),
+      environment: {},
+      interactive: false,
+    });
+    const hooks = await plugin({ client, directory: "/", worktree: "/" } as unknown as PluginInput);
+    return drivenOpencode(hooks, sessionId, stopped);
+  },
+  async entry({ cwd, home, env, sessionId }) {
+    const { client, stopped } = fakeOpencodeClient();
+    const policy = createPolicy({ cwd, homeDir: home, env, claudeSettings: false });
+    const plugin = createToolgatePlugin({
+      host: "kilo",
+      environment: env as NodeJS.ProcessEnv,
+      interactive: false,
+      policy,
+    });
     const hooks = await plugin({ client, directory: cwd, worktree: cwd } as unknown as PluginInput);
     return drivenOpencode(hooks, sessionId, stopped);
   },
@@ -414,7 +456,7 @@ const MCP_SERVER = "box";
 /** The MCP proxy's gating code (`guardMcpToolCall`) around a guard, with a server that runs whatever it is sent. */
 function aroundMcp(guard: Guard, sessionId: string): DrivenHost {
   let stops = 0;
-  const session = guard.session(sessionId, { interactive: false, host: "mcp" });
+  const session = guard.session(sessionId, { interactive: false, host: "mcp-proxy" });
   const call = async (options: { command: string; callId: string; onRun?: () => void }): Promise<Verdict> => {
     const result = await guardMcpToolCall({
       session,
@@ -562,10 +604,345 @@ const mcpProxyDriver: ContractDriver = {
   entry: mcpProxyEntry,
 };
 
+// --------------------------------------------------------------------------------------------------------- ACP proxy
+
+/** The ACP proxy's gate (`AcpSessionGate`) around a guard: an agent that announces a Bash call, then asks for it. */
+function aroundAcp(guard: Guard, sessionId: string): DrivenHost {
+  let stops = 0;
+  const gate = new AcpSessionGate({
+    session: guard.session(sessionId, { interactive: false, host: "acp-proxy" }),
+    headless: true,
+    onAbort: () => {
+      stops += 1;
+    },
+  });
+  const options = [
+    { optionId: "allow", name: "Allow", kind: "allow_once" as const },
+    { optionId: "reject", name: "Reject", kind: "reject_once" as const },
+  ];
+  return {
+    sessionId: () => sessionId,
+    async call({ command, callId, onRun }) {
+      await gate.update({
+        sessionUpdate: "tool_call",
+        toolCallId: callId,
+        kind: "execute",
+        rawInput: { command },
+        _meta: { claudeCode: { toolName: "Bash" } },
+      });
+      // the person allows whatever they are asked: a refusal is toolgate's
+      const answer = await gate.permission(
+        { sessionId, toolCall: { toolCallId: callId, rawInput: { command } }, options },
+        async () => ({ outcome: "selected", optionId: "allow" }),
+      );
+      const allowed = answer.outcome.outcome === "selected" && answer.outcome.optionId === "allow";
+      if (allowed) onRun?.();
+      return { behavior: allowed ? "allow" : "deny", text: gate.takeGuidance() };
+    },
+    // the SDK reads JSON-RPC before the gate sees a request: malformed messages are the entry's case
+    malformed: async () => [],
+    stops: () => stops,
+    close: async () => undefined,
+  };
+}
+
+const SCRIPTED_AGENT = join(import.meta.dirname, "..", "acp", "scripted-agent.mjs");
+const ALLOWS = new Set(["allow", "allow_always"]);
+
+/**
+ * The built `toolgate acp-proxy` in front of the scripted agent (test/acp/scripted-agent.mjs), driven by an editor on
+ * the SDK's client side whose person allows everything they are asked. One call is one prompt (the agent asks for the
+ * call and reports the outcome it got), then a second prompt that carries what toolgate added for the model.
+ */
+async function acpProxyEntry({ cwd, env }: EntryOptions): Promise<DrivenHost> {
+  const log = join(cwd, "agent-received.jsonl");
+  const editor = startEditor({
+    command: toolgateCommand("acp-proxy", "--", process.execPath, SCRIPTED_AGENT, log),
+    env: env as Record<string, string>,
+    cwd,
+    answer: (asked) => ({
+      outcome: "selected",
+      optionId: asked.params.options.find((option) => option.kind === "allow_once")?.optionId ?? "none",
+    }),
+  });
+  const session = await editor.open(cwd);
+  const toolgateLines = () =>
+    editor
+      .stderr()
+      .split("\n")
+      .filter((line) => line.startsWith("toolgate: "));
+  type Scripted = { outcome?: { outcome: string; optionId?: string } | null; error?: string; extra: string[] };
+  const scripted = async (script: unknown): Promise<Scripted | undefined> => {
+    try {
+      const answer = await editor.prompt(session, JSON.stringify(script));
+      return (answer._meta as { scripted?: Scripted } | undefined)?.scripted;
+    } catch {
+      return undefined;
+    }
+  };
+  /** what toolgate added for the model, read from the next prompt; once the proxy is gone, what it said on stderr */
+  const guidance = async () => (await scripted({}))?.extra.join("\n") ?? toolgateLines().join("\n");
+  const verdictOf = async (answer: Scripted | undefined) => {
+    const ran = answer?.outcome?.outcome === "selected" && ALLOWS.has(answer.outcome.optionId ?? "");
+    const text = answer?.error ?? (await guidance());
+    return { ran, verdict: { behavior: ran ? ("allow" as const) : ("deny" as const), text } };
+  };
+  return {
+    sessionId: () => `acp-${session}`,
+    async call({ command, callId, onRun }) {
+      const { ran, verdict } = await verdictOf(await scripted({ command, callId }));
+      if (ran) onRun?.();
+      return verdict;
+    },
+    async malformed() {
+      const cases = [
+        "rawInput a string",
+        "rawInput an array",
+        "rawInput null",
+        "command a number",
+        "no toolCall",
+        "toolCallId a number",
+        "cut:half",
+        "cut:brace",
+      ];
+      const answered = [];
+      for (const what of cases) {
+        const { ran, verdict } = await verdictOf(await scripted({ malformed: what }));
+        answered.push({
+          what,
+          verdict: what.startsWith("cut:") ? { behavior: "none" as const, text: "" } : verdict,
+          ran,
+        });
+      }
+      // the proxy read the cut lines, skipped them and went on: a whole call after them is still answered
+      const after = await scripted({ command: "rm -rf /", callId: "after-cut" });
+      answered.push({
+        what: "a call after the cut lines",
+        verdict: { behavior: after === undefined ? ("none" as const) : ("deny" as const), text: "" },
+        ran: after?.outcome?.outcome === "selected" && ALLOWS.has(after.outcome.optionId ?? ""),
+      });
+      return answered;
+    },
+    stops: () => toolgateLines().length,
+    async close() {
+      await editor.close();
+    },
+  };
+}
+
+const acpProxyDriver: ContractDriver = {
+  denyRule: "Bash(rm *)",
+  recorded: { tool: "Bash", canonicalTool: "shell", toolFamily: "shell" },
+  allowedCommand: "ls -la",
+  underRun: "abort-marker",
+  around: async (guard, sessionId) => aroundAcp(guard, sessionId),
+  entry: acpProxyEntry,
+};
+
 /** One driver per registered in-process or proxy host, by registry name. */
+// ---------------------------------------------------------------------------------------------------------------- pi
+
+type PiHandler = (event: Record<string, unknown>, context: Record<string, unknown>) => Promise<unknown>;
+
+/** pi's extension API as far as toolgate's extension uses it: the handlers it registers, called as pi calls them. */
+function drivenPi(
+  extension: PiExtension,
+  options: { sessionId: string; cwd: string; stops: () => number },
+): DrivenHost {
+  const handlers = new Map<string, PiHandler>();
+  extension({ on: (event: string, handler: PiHandler) => handlers.set(event, handler) } as never);
+  const context = {
+    hasUI: false,
+    mode: "json",
+    cwd: options.cwd,
+    sessionManager: { getSessionId: () => options.sessionId },
+  };
+  const fire = (event: string, payload: Record<string, unknown>) =>
+    handlers.get(event)?.({ type: event, ...payload }, context) ?? Promise.resolve(undefined);
+  const gate = async (toolName: unknown, toolCallId: unknown, input: unknown): Promise<Verdict> => {
+    try {
+      const answer = (await fire("tool_call", { toolName, toolCallId, input })) as
+        | { block?: boolean; reason?: string }
+        | undefined;
+      return answer?.block === true ? { behavior: "deny", text: answer.reason ?? "" } : allowed;
+    } catch (error) {
+      // pi blocks a call whose tool_call handler throws (`Extension failed, blocking execution`)
+      return thrownVerdict(error);
+    }
+  };
+  return {
+    sessionId: () => options.sessionId,
+    async call({ command, callId, onRun }) {
+      const verdict = await gate("bash", callId, { command });
+      if (verdict.behavior === "allow") {
+        onRun?.();
+        await fire("tool_result", {
+          toolName: "bash",
+          toolCallId: callId,
+          input: { command },
+          content: [{ type: "text", text: "ok" }],
+          isError: false,
+        });
+      }
+      return verdict;
+    },
+    async malformed() {
+      const cases: [string, unknown, unknown][] = [
+        ["input a string", "bash", "rm -rf /"],
+        ["input null", "bash", null],
+        ["input an array", "bash", ["rm", "-rf", "/"]],
+        ["command a number", "bash", { command: 7 }],
+        ["no tool name", undefined, { command: "rm -rf /" }],
+        ["tool name a number", 42, { command: "rm -rf /" }],
+      ];
+      const answered = [];
+      for (const [index, [what, tool, input]] of cases.entries()) {
+        const verdict = await gate(tool, `bad-${index}`, input);
+        answered.push({ what, verdict, ran: verdict.behavior === "allow" });
+      }
+      return answered;
+    },
+    stops: options.stops,
+    close: async () => {
+      await fire("session_shutdown", { reason: "quit" });
+    },
+  };
+}
+
+const piDriver: ContractDriver = {
+  denyRule: "Bash(rm *)",
+  recorded: { tool: "bash", canonicalTool: "shell", toolFamily: "shell" },
+  allowedCommand: "ls -la",
+  underRun: "abort-marker",
+  async around(guard, sessionId) {
+    let stops = 0;
+    const extension = createPiExtension({
+      open: async () => ({ guard, close: async () => undefined }),
+      interactive: false,
+      onStop: () => {
+        stops += 1;
+      },
+      onError: () => undefined,
+    });
+    return drivenPi(extension, { sessionId, cwd: "/", stops: () => stops });
+  },
+  async entry({ cwd, env, sessionId }) {
+    let stops = 0;
+    const extension = createToolgateExtension({
+      environment: env,
+      interactive: false,
+      onStop: () => {
+        stops += 1;
+      },
+      onError: () => undefined,
+    });
+    return drivenPi(extension, { sessionId, cwd, stops: () => stops });
+  },
+};
+
+// ------------------------------------------------------------------------------------------------------------- Cline
+
+/**
+ * Cline's plugin as Cline 3.0.65 drives it: `setup` with the session, then `beforeTool` per call (the gating event:
+ * `skip` refuses the call, `stop` ends the run, `policy.autoApprove: false` makes Cline ask), `afterTool` once the
+ * call ran. Malformed input is what `beforeTool` may be handed.
+ */
+async function drivenCline(plugin: ClinePlugin, sessionId: string, cwd?: string): Promise<DrivenHost> {
+  await plugin.setup(
+    {},
+    { session: { sessionId }, ...(cwd === undefined ? {} : { workspaceInfo: { rootPath: cwd } }) },
+  );
+  let stops = 0;
+  const gate = async (context: ClineBeforeToolContext, onRun?: () => void): Promise<Verdict> => {
+    try {
+      const answer = await plugin.hooks.beforeTool(context);
+      if (answer?.stop === true) stops += 1;
+      if (answer?.skip === true) return { behavior: "deny", text: answer.reason ?? "" };
+      if (answer?.policy?.autoApprove === false) return { behavior: "ask", text: "" };
+      onRun?.();
+      await plugin.hooks.afterTool({ ...context, result: { output: [{ query: "", result: "ran", success: true }] } });
+      return { behavior: "allow", text: "" };
+    } catch (error) {
+      return { behavior: "none", text: `threw: ${String(error)}` };
+    }
+  };
+  const snapshot = { agentId: "agent_1", conversationId: "conv_1" };
+  return {
+    sessionId: () => sessionId,
+    call: ({ command, callId, onRun }) =>
+      gate(
+        {
+          snapshot,
+          toolCall: { toolCallId: callId, toolName: "run_commands", input: { commands: [command] } },
+          input: { commands: [command] },
+        },
+        onRun,
+      ),
+    async malformed() {
+      const cases: [string, ClineBeforeToolContext][] = [
+        ["input a string", { snapshot, toolCall: { toolCallId: "m1", toolName: "run_commands" }, input: "rm -rf /" }],
+        ["input null", { snapshot, toolCall: { toolCallId: "m2", toolName: "run_commands" }, input: null }],
+        [
+          "commands a string",
+          { snapshot, toolCall: { toolCallId: "m3", toolName: "run_commands" }, input: { commands: "rm -rf /" } },
+        ],
+        [
+          "a command a number",
+          { snapshot, toolCall: { toolCallId: "m4", toolName: "run_commands" }, input: { commands: [7] } },
+        ],
+        ["no tool name", { snapshot, toolCall: { toolCallId: "m5" }, input: { commands: ["rm -rf /"] } }],
+        [
+          "tool name a number",
+          { snapshot, toolCall: { toolCallId: "m6", toolName: 42 }, input: { commands: ["rm -rf /"] } },
+        ],
+        ["no tool call", { snapshot, input: { commands: ["rm -rf /"] } } as ClineBeforeToolContext],
+      ];
+      const answered = [];
+      for (const [what, context] of cases) {
+        let ran = false;
+        const verdict = await gate(context, () => {
+          ran = true;
+        });
+        answered.push({ what, verdict, ran });
+      }
+      return answered;
+    },
+    stops: () => stops,
+    close: () => plugin.dispose(),
+  };
+}
+
+const clineDriver: ContractDriver = {
+  denyRule: "Bash(rm *)",
+  recorded: { tool: "run_commands", canonicalTool: "shell", toolFamily: "shell" },
+  allowedCommand: "ls -la",
+  underRun: "abort-marker",
+  around(guard, sessionId) {
+    const plugin = createClinePluginAround({
+      open: async () => ({ guard, close: async () => undefined }),
+      environment: {},
+      interactive: false,
+      tell: () => undefined,
+    });
+    return drivenCline(plugin, sessionId);
+  },
+  entry({ cwd, env, sessionId }) {
+    const plugin = createClinePlugin({
+      environment: env as NodeJS.ProcessEnv,
+      interactive: false,
+      tell: () => undefined,
+    });
+    return drivenCline(plugin, sessionId, cwd);
+  },
+};
+
 export const CONTRACT_DRIVERS: Readonly<Record<string, ContractDriver>> = {
   opencode: opencodeDriver,
   "claude-agent-sdk": claudeAgentSdkDriver,
   "ai-sdk": aiSdkDriver,
   "mcp-proxy": mcpProxyDriver,
+  pi: piDriver,
+  kilo: kiloDriver,
+  cline: clineDriver,
+  "acp-proxy": acpProxyDriver,
 };

@@ -37,6 +37,7 @@ export function makeSandbox(config?: unknown): Sandbox {
     HOME: home,
     TOOLGATE_DB: join(root, "toolgate.db"),
     PATH: process.env["PATH"] ?? "",
+    TMPDIR: tmpdir(),
   };
   return { root, home, project, work, env, remove: () => rmSync(root, { recursive: true, force: true }) };
 }

@@ -10,8 +10,8 @@ import { compilePolicy } from "../../src/policy/compile-policy.js";
 import type { PolicyDecision } from "../../src/policy/policy-types.js";
 
 /**
- * Every case observed with the real Claude Code 2.1.330 binary must hold. The cases are vendored from the team's
- * shared conformance set into test/fixtures/conformance (see its README for where and when they were observed) and
+ * Every case observed with the real Claude Code 2.1.330 binary must hold (test/e2e/claude/conformance-replay.test.ts
+ * replays them on the pinned binary, 2.1.332). The cases are vendored from the team's shared conformance set into test/fixtures/conformance (see its README for where and when they were observed) and
  * read as they are, so new cases there are tested without editing this file.
  */
 const fixtureDirectory = fileURLToPath(new URL("../fixtures/conformance/", import.meta.url));

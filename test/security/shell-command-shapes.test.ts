@@ -13,12 +13,16 @@ import { runHook } from "../../src/hook-runtime/run-hook.js";
  */
 
 const fixtures = join(import.meta.dirname, "..", "fixtures");
-/** each host's recorded gating payload for its shell tool; a new host adds a row (checked below) */
-const GATING_PAYLOADS: Record<string, string> = {
-  "claude-code": "claude-code/pre-tool-use.json",
-  qwen: "qwen/pre-tool-use.json",
-  codex: "codex/hooks/pre-tool-use.json",
-  gemini: "gemini/before-tool-policy-denied.json",
+/**
+ * each host's recorded gating payload for its shell tool, how it carries the command, and the event named on the
+ * hook's command line when the payload names none; a new host adds a row (checked below)
+ */
+const GATING_PAYLOADS: Record<string, { file: string; input?: string; eventName?: string }> = {
+  "claude-code": { file: "claude-code/pre-tool-use.json" },
+  qwen: { file: "qwen/pre-tool-use.json" },
+  codex: { file: "codex/hooks/pre-tool-use.json" },
+  gemini: { file: "gemini/before-tool-policy-denied.json" },
+  copilot: { file: "copilot/pre-tool-use.json", input: "toolArgs", eventName: "preToolUse" },
 };
 
 const SHAPES: [label: string, command: unknown, says: RegExp][] = [
@@ -78,9 +82,16 @@ describe("every hook host refuses a shell command it cannot read, and reads an a
       const load = hookHostLoader(name);
       if (load === undefined) throw new Error(`no hook host ${name}`);
       const host = await load();
-      const payload = JSON.parse(readFileSync(join(fixtures, GATING_PAYLOADS[name] as string), "utf8"));
-      const stdinText = JSON.stringify({ ...payload, cwd: project, tool_input: { command } });
-      const answer = await runHook(host, { stdinText, env, onError: () => undefined });
+      const gating = GATING_PAYLOADS[name];
+      if (gating === undefined) throw new Error(`no gating payload for ${name}`);
+      const payload = JSON.parse(readFileSync(join(fixtures, gating.file), "utf8"));
+      const stdinText = JSON.stringify({ ...payload, cwd: project, [gating.input ?? "tool_input"]: { command } });
+      const answer = await runHook(host, {
+        stdinText,
+        env,
+        onError: () => undefined,
+        ...(gating.eventName === undefined ? {} : { eventName: gating.eventName }),
+      });
       expect(refuses(answer), JSON.stringify(answer)).toBe(true);
       expect(JSON.stringify(answer)).toMatch(says);
     });

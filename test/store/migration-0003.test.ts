@@ -55,13 +55,9 @@ describe("SQLite migrations 0002 and 0003 on a 0001 database", () => {
     expect((await store.denials.report()).total).toBe(4);
     await store.close();
     const raw = new Database(filename, { readonly: true });
-    expect(raw.prepare("SELECT id FROM toolgate_migrations ORDER BY id").all()).toEqual([
-      { id: 1 },
-      { id: 2 },
-      { id: 3 },
-      { id: 4 },
-      { id: 5 },
-    ]);
+    expect(raw.prepare("SELECT id FROM toolgate_migrations ORDER BY id").all()).toEqual(
+      sqliteMigrations.map((migration) => ({ id: migration.id })),
+    );
     expect(raw.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'denials_before%'").all()).toEqual([]);
     raw.close();
   });

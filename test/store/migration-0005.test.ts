@@ -10,9 +10,11 @@ import { computeReport } from "../../src/store/compute-report.js";
 import { DENIAL_COLUMNS, denialRowValues } from "../../src/store/denial-row.js";
 import { migratePostgres } from "../../src/store/postgres/migrate-postgres.js";
 import { migration0005 as postgres0005 } from "../../src/store/postgres/migrations/0005-tool-identity.js";
+import { migration0007 as postgres0007 } from "../../src/store/postgres/migrations/0007-new-tool-names.js";
 import { postgresMigrations } from "../../src/store/postgres/migrations/index.js";
 import { openBetterSqlite3 } from "../../src/store/sqlite/driver-better-sqlite3.js";
 import { migration0005 as sqlite0005 } from "../../src/store/sqlite/migrations/0005-tool-identity.js";
+import { migration0007 as sqlite0007 } from "../../src/store/sqlite/migrations/0007-new-tool-names.js";
 import { sqliteMigrations } from "../../src/store/sqlite/migrations/index.js";
 import { prepareSqliteDatabase } from "../../src/store/sqlite/open-sqlite-database.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
@@ -69,10 +71,10 @@ function listedNames(sql: string): [string, string, string][] {
   return [...sql.matchAll(/\('([^']*)', '([^']*)', '([^']*)'\)/g)].map((match) => [match[1]!, match[2]!, match[3]!]);
 }
 
-describe("migration 0005's tool list", () => {
+describe("the tool lists of migrations 0005 and 0007 (the names added since)", () => {
   it.each([
-    ["sqlite", sqlite0005.sql],
-    ["postgres", postgres0005.sql],
+    ["sqlite", sqlite0005.sql + sqlite0007.sql],
+    ["postgres", postgres0005.sql + postgres0007.sql],
   ])("%s lists every name of the table, lower-cased, with the code's canonical tool and family", (_, sql) => {
     const listed = listedNames(sql);
     const table = new Map(

@@ -6,7 +6,9 @@ import { join } from "node:path";
  * Vitest global setup: the run gets a private temporary directory (TMPDIR, which every worker and every child
  * process that inherits the environment uses through os.tmpdir()), and the run fails, naming each entry, when a
  * test, a helper or the code under test leaves anything in it, or leaves a `toolgate-*` entry in the system's
- * temporary directory (a child given an environment without TMPDIR). Both are removed either way.
+ * temporary directory (a child given an environment without TMPDIR). The private directory is removed either way;
+ * a `toolgate-*` entry in the system's directory is only named, never removed: another test run on this machine may
+ * be using it (its `toolgate run` folder), and removing it would break that run.
  */
 export default function temporaryDirectoryGuard(): () => void {
   const system = tmpdir();
@@ -27,13 +29,12 @@ export default function temporaryDirectoryGuard(): () => void {
         .filter((name) => !before.has(name))
         .map((name) => join(system, name)),
     ];
-    for (const entry of left) if (entry.startsWith(system)) rmSync(entry, { recursive: true, force: true });
     rmSync(runDirectory, { recursive: true, force: true });
     if (left.length === 0) return;
     // vitest reports an error thrown here but still exits 0, so the guard sets the exit code itself
     process.exitCode = 1;
     process.stderr.write(
-      `\ntemp-guard: the tests left ${left.length} temporary entr${left.length === 1 ? "y" : "ies"} behind (now removed):\n${left
+      `\ntemp-guard: the tests left ${left.length} temporary entr${left.length === 1 ? "y" : "ies"} behind (those in the run's own directory now removed):\n${left
         .sort()
         .map((entry) => `  ${entry}\n`)
         .join("")}`,

@@ -40,6 +40,11 @@ as soon as it is decided (a decision that takes over ${HOOK_ANSWER_BUDGET_MS / 1
       description: "the host that sends the event",
       options: HOOK_HOST_NAMES,
     },
+    event: {
+      type: "positional",
+      required: false,
+      description: "the event, for a host whose payload does not name it (its installer writes it there)",
+    },
   },
   async run({ args }) {
     // the same code path as the bundled hook entry (dist/hook/toolgate-hook.cjs): the answer is written at once,
@@ -57,6 +62,12 @@ as soon as it is decided (a decision that takes over ${HOOK_ANSWER_BUDGET_MS / 1
     const onAnswered = (exitCode: number) => {
       answered = exitCode;
     };
-    process.exit(await runHookProcess({ hostName: args.host, onAnswered }));
+    process.exit(
+      await runHookProcess({
+        hostName: args.host,
+        ...(typeof args.event === "string" ? { eventName: args.event } : {}),
+        onAnswered,
+      }),
+    );
   },
 });

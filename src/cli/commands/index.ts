@@ -27,4 +27,5 @@ export const subCommands: Record<string, Load> = {
   doctor: lazy(() => import("./doctor.js")),
   redact: lazy(() => import("./redact.js")),
   "mcp-proxy": lazy(() => import("./mcp-proxy.js")),
+  "acp-proxy": lazy(() => import("./acp-proxy.js")),
 };

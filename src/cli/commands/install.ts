@@ -10,8 +10,14 @@ export type { HostInstaller, HostInstallOptions, HostInstallOutcome } from "../.
 /** The hosts `toolgate install` / `toolgate uninstall` know: every registered host with an installer. */
 const INSTALL_TARGETS: readonly string[] = hostsWith("installer").map((host) => host.name);
 
-/** The hosts whose MCP server entries `toolgate install mcp-proxy --host <host>` rewrites. */
-const MCP_PROXY_HOSTS: readonly string[] = hostsWith("mcpServers").map((host) => host.name);
+/** The hosts whose MCP server entries a proxy target (`toolgate install <proxy> --host <host>`) rewrites. */
+const MCP_SERVER_HOSTS: readonly string[] = hostsWith("mcpServers").map((host) => host.name);
+
+/** The targets that put toolgate in front of another host's MCP servers (`--host`, `--server`). */
+const PROXY_TARGETS: readonly string[] = hostsWith("wrapsMcpServers").map((host) => host.name);
+
+/** The targets that put toolgate in front of an editor's agents (`--editor`, `--server`). */
+const EDITOR_TARGETS: readonly string[] = hostsWith("wrapsEditorAgents").map((host) => host.name);
 
 /** Each host's settings file for a scope, from the hosts' help, in registry order. */
 function settingsFiles(scope: "project" | "local" | "user"): string[] {
@@ -47,18 +53,23 @@ export const installArgs = {
   target: {
     type: "positional",
     required: true,
-    description: "the agent host, or mcp-proxy (an MCP server entry of --host runs through toolgate mcp-proxy)",
+    description: `the agent host, or ${listOf([...PROXY_TARGETS, ...EDITOR_TARGETS], "or")} (an MCP server entry of --host, or an editor's ACP agents of --editor, run through toolgate's proxy)`,
     options: INSTALL_TARGETS,
   },
   host: {
     type: "enum",
-    description: "mcp-proxy only: the host whose MCP server entry to rewrite",
-    options: MCP_PROXY_HOSTS,
+    description: `${listOf(PROXY_TARGETS, "and")} only: the host whose MCP server entry to rewrite`,
+    options: MCP_SERVER_HOSTS,
   },
   server: {
     type: "string",
-    description: "mcp-proxy only: the MCP server entry (default: every stdio server in that config)",
+    description: `${listOf([...PROXY_TARGETS, ...EDITOR_TARGETS], "and")} only: the MCP server entry, or the editor's agent entry (default: every stdio server, or every agent with a command)`,
     valueHint: "name",
+  },
+  editor: {
+    type: "string",
+    description: `${listOf(EDITOR_TARGETS, "and")} only: the editor whose ACP agent entries to rewrite (zed, jetbrains)`,
+    valueHint: "editor",
   },
   project: {
     type: "boolean",
@@ -87,6 +98,7 @@ export async function runInstaller(options: {
     target: string;
     host?: string | undefined;
     server?: string | undefined;
+    editor?: string | undefined;
     project?: boolean;
     local?: boolean;
     user?: boolean;
@@ -103,9 +115,18 @@ export async function runInstaller(options: {
     );
     return EXIT.usage;
   }
-  if (args.target !== "mcp-proxy" && (args.host !== undefined || args.server !== undefined)) {
+  const editorTarget = descriptor?.wrapsEditorAgents === true;
+  if (!editorTarget && args.editor !== undefined) {
     process.stderr.write(
-      `toolgate ${action}: --host and --server belong to the mcp-proxy target, e.g. toolgate ${action} mcp-proxy --host ${args.host ?? MCP_PROXY_HOSTS[0]} --server fs\n`,
+      `toolgate ${action}: --editor belongs to the ${listOf(EDITOR_TARGETS, "and")} target, e.g. toolgate ${action} ${EDITOR_TARGETS[0]} --editor ${args.editor} --user\n`,
+    );
+    return EXIT.usage;
+  }
+  const mcpTarget = descriptor?.wrapsMcpServers === true;
+  const proxy = mcpTarget || editorTarget;
+  if ((!mcpTarget && args.host !== undefined) || (!proxy && args.server !== undefined)) {
+    process.stderr.write(
+      `toolgate ${action}: --host and --server belong to the ${listOf(PROXY_TARGETS, "and")} target, e.g. toolgate ${action} ${PROXY_TARGETS[0]} --host ${args.host ?? MCP_SERVER_HOSTS[0]} --server fs\n`,
     );
     return EXIT.usage;
   }
@@ -121,6 +142,7 @@ export async function runInstaller(options: {
     ...(args.command === undefined ? {} : { command: args.command }),
     ...(args.host === undefined ? {} : { mcpHost: args.host }),
     ...(args.server === undefined ? {} : { server: args.server }),
+    ...(args.editor === undefined ? {} : { editor: args.editor }),
   };
   try {
     const outcome = await installer[action](installOptions);
@@ -138,7 +160,7 @@ export async function runInstaller(options: {
     }
     process.stdout.write(`${outcome.path}\n${outcome.diff.join("\n")}\n`);
     const verb = action === "install" ? "installed in" : "removed from";
-    const what = args.target === "mcp-proxy" ? "toolgate mcp-proxy" : "toolgate hooks";
+    const what = proxy ? `toolgate ${args.target}` : "toolgate hooks";
     const deleted =
       outcome.removed === true
         ? ` It held nothing else, so the file ${outcome.written ? "was" : "would be"} deleted.`

@@ -8,12 +8,24 @@ import { HOSTS } from "../../hosts/registry.js";
 
 type ExampleKind = Exclude<keyof NonNullable<HostHelp["examples"]>, "mcpProxy" | "run">;
 
-/** Every host's examples for `command`, in registry order. */
+/**
+ * Every host's examples for `command`, in registry order; a host's MCP proxy examples (its arguments only) become
+ * `toolgate install|uninstall <the target that wraps MCP servers> <arguments>`.
+ */
 export function hostExamples(command: ExampleKind | "mcpProxy.install" | "mcpProxy.uninstall"): HelpExample[] {
+  const proxy = HOSTS.find((host) => host.wrapsMcpServers === true)?.name;
+  const proxied = (action: "install" | "uninstall", examples: readonly HelpExample[] | undefined): HelpExample[] =>
+    proxy === undefined
+      ? []
+      : (examples ?? []).map((example) =>
+          typeof example === "string"
+            ? `toolgate ${action} ${proxy} ${example}`
+            : [`toolgate ${action} ${proxy} ${example[0]}`, example[1]],
+        );
   return HOSTS.flatMap((host) => {
     const examples = host.help?.examples;
-    if (command === "mcpProxy.install") return examples?.mcpProxy?.install ?? [];
-    if (command === "mcpProxy.uninstall") return examples?.mcpProxy?.uninstall ?? [];
+    if (command === "mcpProxy.install") return proxied("install", examples?.mcpProxy?.install);
+    if (command === "mcpProxy.uninstall") return proxied("uninstall", examples?.mcpProxy?.uninstall);
     return examples?.[command] ?? [];
   });
 }

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import type { HostStreamParser, HostStreamSummary } from "../../hosts/common/host-stream.js";
 import { hostStreams } from "./host-streams.js";
+import { signalTree } from "./kill-tree.js";
 import { LineSplitter } from "./line-splitter.js";
 
 export interface AgentRun {
@@ -55,7 +56,7 @@ export async function runAgent(options: {
     if (!outputClosed) output.write(chunk);
     lines?.push(chunk);
   });
-  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  const forward = (signal: NodeJS.Signals) => () => signalTree(child, signal);
   const onInterrupt = forward("SIGINT");
   const onTerminate = forward("SIGTERM");
   process.on("SIGINT", onInterrupt);
@@ -70,8 +71,9 @@ export async function runAgent(options: {
           if (stopped !== undefined) return;
           stopped = stopWhen();
           if (stopped === undefined) return;
-          child.kill("SIGTERM");
-          killTimer = setTimeout(() => child.kill("SIGKILL"), options.stopGraceMs ?? STOP_GRACE_MS);
+          // the whole tree: a loader that does not forward signals must not leave the agent running
+          signalTree(child, "SIGTERM");
+          killTimer = setTimeout(() => signalTree(child, "SIGKILL"), options.stopGraceMs ?? STOP_GRACE_MS);
           killTimer.unref();
         }, STOP_POLL_MS);
   try {

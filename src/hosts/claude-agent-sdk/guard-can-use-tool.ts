@@ -77,9 +77,15 @@ export function guardCanUseTool(session: GuardSession, options: GuardCanUseToolO
     const call: ToolCall = { toolUseId: callOptions.toolUseID, tool: toolName, input };
     const agent = callOptions.agentID === undefined ? {} : { agentId: callOptions.agentID };
     try {
+      const unanswered = `${toolName} needs approval and nobody can answer here.`;
       if (!wasDecided(session, call.toolUseId)) {
         markDecided(session, call.toolUseId);
-        const decided = await session.decide(call, agent);
+        // without an inner callback nobody answers Claude Code's question: toolgate's decision and that headless
+        // refusal are one step
+        const decided = await session.decide(
+          call,
+          options.inner === undefined ? { ...agent, unanswered: { reason: unanswered } } : agent,
+        );
         if (decided.decision.behavior === "deny") {
           markDenied(session, call.toolUseId);
           return escalate(call, decided.effects, decided.text === "" ? decided.decision.reason : "");
@@ -90,7 +96,7 @@ export function guardCanUseTool(session: GuardSession, options: GuardCanUseToolO
       }
       const answer: PermissionResult | null =
         options.inner === undefined
-          ? { behavior: "deny", message: `${toolName} needs approval and nobody can answer here.` }
+          ? { behavior: "deny", message: unanswered }
           : await options.inner(toolName, input, callOptions);
       if (answer === null) return answer as unknown as PermissionResult; // the host answered out of band
       if (answer.behavior === "allow") {

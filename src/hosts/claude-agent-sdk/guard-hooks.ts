@@ -87,6 +87,8 @@ export function guardHooks(session: GuardSession): Partial<Record<HookEvent, Hoo
       decisionReasonType: "classifier",
       ...agentOf(input),
     });
+    // never `retry` (Claude Code 2.1.331+: the model makes the call again, through the same check, if the user
+    // asked for it): an invitation to repeat a refused call is not toolgate's to give
     return stopOutput(effects);
   };
 

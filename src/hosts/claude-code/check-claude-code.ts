@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
-import { isTrusted, readClaudeSettings, readClaudeSettingsFile } from "../../root/claude-settings.js";
 import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../common/doctor-check.js";
 import { probeHookCommand } from "../common/run-hook-command.js";
+import { isTrusted, readClaudeSettings, readClaudeSettingsFile } from "./claude-settings-hierarchy.js";
 import { claudeSettingsPath, defaultHookCommand, type InstallScope } from "./install-claude-code.js";
 import { hasToolgateHooks, toolgateHookCommands } from "./settings-hooks.js";
 

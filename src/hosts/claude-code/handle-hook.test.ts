@@ -71,6 +71,7 @@ describe("handleClaudeHook (recorded payloads)", () => {
         ),
       );
     }
+    console.log(JSON.stringify(answers));
     const firstStop = answers.findIndex((answer) => answer.output?.continue === false);
     expect(firstStop).toBeGreaterThanOrEqual(0);
     expect(answers[firstStop]?.output?.stopReason).toMatch(/toolgate aborted the run/);
@@ -115,6 +116,97 @@ describe("handleClaudeHook (recorded payloads)", () => {
       ["classifier", undefined],
       ["rule", JSON.parse(fixture("subagent-start.json")).agent_id],
     ]);
+  });
+
+  it("PreSkillShellCommand: a rule-denied command is refused, counted and recorded as a labelled shell call", async () => {
+    const hook = context({ interactive: false });
+    const answer = await handleClaudeHook(
+      payload("pre-skill-shell-command.json", { tool_input: { command: "rm -rf build" } }),
+      hook,
+    );
+    expect(answer.exitCode).toBe(0);
+    expect(answer.output?.hookSpecificOutput).toMatchObject({
+      hookEventName: "PreSkillShellCommand",
+      permissionDecision: "deny",
+    });
+    expect(String(answer.output?.hookSpecificOutput?.permissionDecisionReason)).toContain("[toolgate]");
+    expect(String(answer.output?.hookSpecificOutput?.permissionDecisionReason)).toContain("Bash(rm:*)");
+    const records = (await hook.session.state()).records;
+    expect(records.map((record) => [record.tool, record.toolUseId, record.source, record.rule])).toEqual([
+      ["Bash", "skill-shell:toolu_main_000_0:preamble-0", "rule", "Bash(rm:*)"],
+    ]);
+    // the same shell count as a Bash tool call: the next rm (a tool call this time) is the second denial
+    await handleClaudeHook(payload("pre-tool-use-rule-denied.json"), hook);
+    expect((await hook.session.state()).agents["main"]?.tools["Bash"]?.consecutive).toBe(2);
+  });
+
+  it("PreSkillShellCommand: an allowed command is left to Claude Code (no answer, nothing recorded)", async () => {
+    const hook = context({ interactive: false });
+    const answer = await handleClaudeHook(payload("pre-skill-shell-command.json"), hook);
+    expect(answer).toEqual({ exitCode: 0 });
+    expect((await hook.session.state()).records).toEqual([]);
+  });
+
+  it("PreSkillShellCommand: an ask rule is a denial (a skill cannot wait for an answer)", async () => {
+    const policy = compilePolicy({
+      rules: [{ rule: "Bash(git push:*)", behavior: "ask", origin: "test settings" }],
+      cwd: "/tmp/toolgate-fixture/project",
+      homeDir: "/tmp/toolgate-fixture/home",
+    });
+    const guard = createGuard({ policy, onError: () => undefined });
+    for (const interactive of [false, true]) {
+      const session = guard.session(`ask-${interactive}`, { interactive, host: "claude-code" });
+      const answer = await handleClaudeHook(
+        payload("pre-skill-shell-command.json", { tool_input: { command: "git push origin main" } }),
+        { session, interactive, readTranscript: () => undefined },
+      );
+      expect(answer.output?.hookSpecificOutput?.permissionDecision, `interactive: ${interactive}`).toBe("deny");
+      expect((await session.state()).records.map((record) => record.source)).toEqual(["headless"]);
+    }
+  });
+
+  it("PreSkillShellCommand: stops the run (continue: false) once toolgate aborts", async () => {
+    const hook = context({ interactive: false });
+    const answers: HookAnswer[] = [];
+    for (let index = 0; index < 6; index += 1) {
+      answers.push(
+        await handleClaudeHook(
+          payload("pre-skill-shell-command.json", {
+            tool_input: { command: `rm -rf ./build-${index}` },
+            tool_use_id: `toolu_main_00${index}_0:preamble-0`,
+          }),
+          hook,
+        ),
+      );
+    }
+    console.log(JSON.stringify(answers));
+    const firstStop = answers.findIndex((answer) => answer.output?.continue === false);
+    expect(firstStop).toBeGreaterThanOrEqual(0);
+    expect(answers[firstStop]?.output?.stopReason).toMatch(/toolgate aborted the run/);
+    for (const answer of answers.slice(firstStop)) {
+      expect(answer.output?.continue).toBe(false);
+      expect(answer.output?.hookSpecificOutput?.permissionDecision).toBe("deny");
+    }
+  });
+
+  it("PermissionDenied: never answers retry; a refused retry of the same call is one more denial of it", async () => {
+    const hook = context({ interactive: false });
+    const answers: HookAnswer[] = [];
+    // the classifier refuses the call, and again the retry another hook's `retry: true` invited (a new id)
+    const ids = Array.from({ length: 6 }, (_, index) => `toolu_main_00${index}_0`);
+    for (const toolUseId of ids) {
+      answers.push(await handleClaudeHook(payload("permission-denied.json", { tool_use_id: toolUseId }), hook));
+    }
+    for (const answer of answers) {
+      expect(JSON.stringify(answer.output ?? {})).not.toContain("retry");
+    }
+    const state = await hook.session.state();
+    expect(state.records.map((record) => record.toolUseId)).toEqual(ids);
+    expect(new Set(state.records.map((record) => record.signature)).size).toBe(1);
+    expect(state.agents["main"]?.tools["Bash"]?.consecutive).toBe(ids.length);
+    // the retries reach the threshold: that answer stops the run (and still invites no retry)
+    expect(answers.filter((answer) => answer.output?.continue === false)).toHaveLength(1);
+    expect(answers[0]?.output?.continue).toBeUndefined();
   });
 
   it("PostToolUseFailure counts a failure; PostToolUse a success (no decision either way)", async () => {
@@ -181,6 +273,7 @@ describe("runClaudeCodeHook fails closed", () => {
   it.each([
     ["pre-tool-use.json", "PreToolUse"],
     ["permission-request.json", "PermissionRequest"],
+    ["pre-skill-shell-command.json", "PreSkillShellCommand"],
   ])("an internal error on %s answers deny, never allow", async (name, event) => {
     // an invalid store URL makes opening the store throw inside the hook
     const answer = await runClaudeCodeHook({
@@ -195,6 +288,25 @@ describe("runClaudeCodeHook fails closed", () => {
       output.permissionDecision === "deny" ||
       (output.decision as { behavior?: string } | undefined)?.behavior === "deny";
     expect(denied).toBe(true);
+  });
+
+  it("a PreSkillShellCommand event without a command to decide is refused", async () => {
+    const event = JSON.parse(fixture("pre-skill-shell-command.json"));
+    for (const toolInput of [undefined, null, {}, { command: 7 }]) {
+      const answer = await runClaudeCodeHook({
+        stdinText: JSON.stringify({ ...event, tool_input: toolInput }),
+        environment: {},
+        ...quiet,
+      });
+      expect(answer.exitCode, JSON.stringify(toolInput)).toBe(0);
+      expect(answer.output?.hookSpecificOutput).toMatchObject({
+        hookEventName: "PreSkillShellCommand",
+        permissionDecision: "deny",
+      });
+      expect(String(answer.output?.hookSpecificOutput?.permissionDecisionReason)).toContain(
+        "has no tool_input.command",
+      );
+    }
   });
 
   it("an internal error on a non-gating event does not block the run", async () => {

@@ -4,7 +4,14 @@ import { agentOf, hookCallOf as callOf } from "../common/hook-event-fields.js";
 import type { HookContext } from "../common/hook-host.js";
 import { lifecycleEvent } from "../common/lifecycle-event.js";
 import type { ClaudeHookInput } from "./hook-input.js";
-import { additionalContext, type HookAnswer, PASS, permissionRequestDeny, preToolUseDeny } from "./hook-output.js";
+import {
+  additionalContext,
+  type HookAnswer,
+  PASS,
+  permissionRequestDeny,
+  preSkillShellCommandDeny,
+  preToolUseDeny,
+} from "./hook-output.js";
 import { reconcileTranscript } from "./reconcile-transcript.js";
 import { findToolUseId } from "./transcript-denials.js";
 
@@ -48,6 +55,35 @@ async function preToolUse(
   // allow or ask: Claude Code decides (its own prompt, or PermissionRequest in a headless run). Never answer allow.
   if (soft === "" && stop === undefined) return PASS;
   return additionalContext({ event: "PreToolUse", text: soft, ...(stop === undefined ? {} : { stop }) });
+}
+
+/** The id a skill's shell command is recorded under: Claude Code's own id (it names no transcript call), labelled. */
+export const SKILL_SHELL_ID_PREFIX = "skill-shell:";
+
+/**
+ * A skill's inline shell command, decided like any other shell call (the same rules, counts and threshold) and
+ * recorded under the shell tool Claude Code names with the id `skill-shell:<its id>`. Nobody can answer an ask
+ * here (Claude Code refuses a skill's command a hook asks about), so an ask a rule made is a headless denial; an
+ * ask no rule made stays Claude Code's own check. Claude Code reports no outcome for these commands.
+ */
+async function preSkillShellCommand(
+  input: Extract<ClaudeHookInput, { hook_event_name: "PreSkillShellCommand" }>,
+  context: ClaudeHookContext,
+): Promise<HookAnswer> {
+  const call = callOf(input, `${SKILL_SHELL_ID_PREFIX}${input.tool_use_id}`);
+  const result = await context.session.decide(call, {
+    ...agentOf(input),
+    ...(input.permission_mode === undefined ? {} : { mode: input.permission_mode }),
+    hostAsks: true,
+    cannotAsk: true,
+  });
+  const stop = stopOf(result.effects);
+  if (result.decision.behavior === "deny") {
+    const reason = result.text !== "" ? result.text : result.decision.reason;
+    return preSkillShellCommandDeny({ reason, ...(stop === undefined ? {} : { stop }) });
+  }
+  // an allow adds nothing (Claude Code runs the command unless a hook refuses it); no context field to steer with
+  return stop === undefined ? PASS : { output: { continue: false, stopReason: stop }, exitCode: 0 };
 }
 
 async function permissionRequest(
@@ -118,10 +154,16 @@ export async function handleClaudeHook(input: ClaudeHookInput, context: ClaudeHo
       return preToolUse(input, context);
     case "PermissionRequest":
       return permissionRequest(input, context);
+    case "PreSkillShellCommand":
+      return preSkillShellCommand(input, context);
     case "PostToolUse":
     case "PostToolUseFailure":
       return afterTool(input, context);
     case "PermissionDenied": {
+      // Never `retry`. Since Claude Code 2.1.331 `retry: true` tells the model to make the refused call again if
+      // the user asked for it (one more try, through the same auto-mode check); before, that it may retry. Either
+      // way it invites the call again, which only a person may do. A refused retry (a new tool_use_id, the same
+      // call) is one more denial here, in the same streaks and loop window as the first.
       const effects = await context.session.denied(callOf(input, input.tool_use_id), {
         source: "classifier",
         reason: input.reason,

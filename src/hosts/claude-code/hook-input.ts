@@ -1,7 +1,8 @@
+import { ToolgateError } from "../../core/errors.js";
 import { readHookEnvelope } from "../common/hook-envelope.js";
 
 /**
- * The JSON Claude Code writes to a command hook's stdin (2.1.330), for the events toolgate handles. Recorded
+ * The JSON Claude Code writes to a command hook's stdin (2.1.332), for the events toolgate handles. Recorded
  * payloads live in test/fixtures/claude-code/. Only the fields toolgate reads are listed; the rest pass untouched.
  */
 export interface ClaudeHookBase {
@@ -54,6 +55,24 @@ export interface ClaudePermissionDeniedInput extends ClaudeHookBase {
   reason: string;
 }
 
+/**
+ * Before a skill's (or custom command's) inline shell command runs (Claude Code 2.1.331+; older versions ignore the
+ * settings key and run the command unseen). `tool_name` is the shell tool that would run it (`Bash` or
+ * `PowerShell`), `tool_input.command` the command with its arguments filled in. `tool_use_id` names no tool call in
+ * the transcript: it is the Skill call's id with `:preamble-<n>` appended (observed on 2.1.332).
+ */
+export interface ClaudePreSkillShellCommandInput extends ClaudeHookBase {
+  hook_event_name: "PreSkillShellCommand";
+  tool_name: string;
+  tool_input: { command: string };
+  tool_use_id: string;
+  /** the skill or command whose text holds the shell command */
+  command_name?: string;
+  command_source?: string;
+  /** `user` (typed, or sent by an SDK host), `claude` (the Skill tool), `other` */
+  invoked_by?: string;
+}
+
 export interface ClaudeUserPromptSubmitInput extends ClaudeHookBase {
   hook_event_name: "UserPromptSubmit";
   prompt?: string;
@@ -92,6 +111,7 @@ export type ClaudeHookInput =
   | ClaudePostToolUseInput
   | ClaudePostToolUseFailureInput
   | ClaudePermissionDeniedInput
+  | ClaudePreSkillShellCommandInput
   | ClaudeUserPromptSubmitInput
   | ClaudeStopInput
   | ClaudeSubagentStartInput
@@ -107,6 +127,7 @@ export const CLAUDE_HOOK_EVENTS: readonly ClaudeHookEventName[] = [
   "PreToolUse",
   "PermissionRequest",
   "PermissionDenied",
+  "PreSkillShellCommand",
   "PostToolUse",
   "PostToolUseFailure",
   "SubagentStart",
@@ -121,19 +142,37 @@ const TOOL_EVENTS = new Set([
   "PostToolUse",
   "PostToolUseFailure",
   "PermissionDenied",
+  "PreSkillShellCommand",
 ]);
-const TOOL_USE_ID_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionDenied"]);
+const TOOL_USE_ID_EVENTS = new Set([
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionDenied",
+  "PreSkillShellCommand",
+]);
 
 const AGENT_EVENTS = new Set(["SubagentStart", "SubagentStop"]);
 const USAGE = "`toolgate hook claude-code` expects one Claude Code hook event as JSON on stdin.";
 
 /** Parses and checks one hook payload. Throws INPUT_INVALID with a sentence saying what is wrong. */
 export function parseClaudeHookInput(text: string): ClaudeHookInput {
-  return readHookEnvelope(text, {
+  const payload = readHookEnvelope(text, {
     events: CLAUDE_HOOK_EVENTS,
     toolEvents: TOOL_EVENTS,
     toolUseIdEvents: TOOL_USE_ID_EVENTS,
     agentEvents: AGENT_EVENTS,
     usage: USAGE,
-  }) as unknown as ClaudeHookInput;
+  });
+  // a skill's shell command is decided on its text: without one there is nothing to decide, so it fails closed
+  if (payload["hook_event_name"] === "PreSkillShellCommand") {
+    const toolInput = payload["tool_input"] as { command?: unknown } | null | undefined;
+    if (typeof toolInput !== "object" || toolInput === null || typeof toolInput.command !== "string") {
+      throw new ToolgateError({
+        code: "INPUT_INVALID",
+        message: `The PreSkillShellCommand event has no tool_input.command. ${USAGE}`,
+      });
+    }
+  }
+  return payload as unknown as ClaudeHookInput;
 }

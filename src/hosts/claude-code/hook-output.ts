@@ -37,6 +37,27 @@ export function preToolUseDeny(options: { reason: string; additionalContext?: st
   return { output, exitCode: 0 };
 }
 
+/**
+ * A skill's inline shell command refused (PreSkillShellCommand, Claude Code 2.1.331+): the command does not run and
+ * the skill's text shows `[not run: blocked by hook: <reason>]` in its place, which is what the model reads (the
+ * reason cut at 500 characters); the person sees `Not run in /<skill>: <command> (blocked by hook: <reason>)`.
+ * `continue: false` ends the run (measured on 2.1.332).
+ */
+export function preSkillShellCommandDeny(options: { reason: string; stop?: string }): HookAnswer {
+  const output: ClaudeHookOutput = {
+    hookSpecificOutput: {
+      hookEventName: "PreSkillShellCommand",
+      permissionDecision: "deny",
+      permissionDecisionReason: options.reason,
+    },
+  };
+  if (options.stop !== undefined) {
+    output.continue = false;
+    output.stopReason = options.stop;
+  }
+  return { output, exitCode: 0 };
+}
+
 export function permissionRequestDeny(options: { message: string; interrupt?: boolean; stop?: string }): HookAnswer {
   const decision: Record<string, unknown> = { behavior: "deny", message: options.message };
   if (options.interrupt === true) decision.interrupt = true;
@@ -73,6 +94,8 @@ export function failClosed(options: { event: string | undefined; reason: string 
   const reason = failClosedText(options.reason);
   if (options.event === "PermissionRequest") return permissionRequestDeny({ message: reason });
   if (options.event === "PreToolUse") return preToolUseDeny({ reason });
+  // any other exit code would let the skill's command run (Claude Code shows stderr and runs it)
+  if (options.event === "PreSkillShellCommand") return preSkillShellCommandDeny({ reason });
   if (options.event === undefined || !CLAUDE_HOOK_EVENTS.includes(options.event as never)) {
     return { exitCode: 2, stderr: reason };
   }

@@ -1,4 +1,5 @@
 import { type HostDescriptor, withHome } from "../host-descriptor.js";
+import { readClaudeSettings } from "./claude-settings-hierarchy.js";
 
 /** Claude Code: command hooks in `.claude/settings*.json` (`toolgate hook claude-code`). */
 export const claudeCodeHost: HostDescriptor = {
@@ -21,6 +22,7 @@ export const claudeCodeHost: HostDescriptor = {
     "WebSearch",
   ],
   hookHost: async () => (await import("./claude-hook-host.js")).claudeHookHost,
+  settingsHierarchy: readClaudeSettings,
   installer: async () => {
     const module = await import("./install-claude-code.js");
     return {
@@ -71,15 +73,8 @@ export const claudeCodeHost: HostDescriptor = {
       ],
       uninstall: ["toolgate uninstall claude-code", "toolgate uninstall claude-code --user --dry-run"],
       mcpProxy: {
-        install: [
-          [
-            "toolgate install mcp-proxy --host claude-code --server fs",
-            ".mcp.json: the fs server runs through the proxy",
-          ],
-        ],
-        uninstall: [
-          ["toolgate uninstall mcp-proxy --host claude-code --server fs", "the entry's own command line again"],
-        ],
+        install: [["--host claude-code --server fs", ".mcp.json: the fs server runs through the proxy"]],
+        uninstall: [["--host claude-code --server fs", "the entry's own command line again"]],
       },
       run: ['claude -p "fix the build" --output-format stream-json --verbose'],
       analyze: [

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { readClaudeSettings } from "../../root/claude-settings.js";
 import { type ImportedConfig, type ImportSourceOptions, importSourceNotFound } from "../common/imported-config.js";
+import { readClaudeSettings } from "./claude-settings-hierarchy.js";
 
 /** Claude Code: the settings hierarchy of the directory (or one settings file). Rules keep Claude semantics. */
 export function importClaudeCode(options: ImportSourceOptions): ImportedConfig {

@@ -32,6 +32,10 @@ describe("addToolgateHooks / removeToolgateHooks", () => {
       hooks: [{ type: "command", command: COMMAND, timeout: 30 }],
     });
     expect(hooks.Stop?.[0]).not.toHaveProperty("matcher");
+    // a skill's inline shell command (Claude Code 2.1.331+) is a shell call: matched by tool name like the others
+    expect(hooks.PreSkillShellCommand).toEqual([
+      { matcher: "*", hooks: [{ type: "command", command: COMMAND, timeout: 30 }] },
+    ]);
     expect(Object.keys(hooks).sort()).toEqual(
       [...TOOLGATE_HOOK_EVENTS.map((entry) => entry.event), "Notification"].sort(),
     );

@@ -1,10 +1,4 @@
-import {
-  addToolgateGroups,
-  groupsOf,
-  hooksOf,
-  removeToolgateGroups,
-  toolgateCommandMatcher,
-} from "../common/matcher-group-hooks.js";
+import { commandHookSettings, groupsOf, hooksOf } from "../common/matcher-group-hooks.js";
 
 /**
  * Adds toolgate's command hooks to a Claude Code settings object, and removes exactly those again. Pure: the
@@ -18,6 +12,8 @@ export const TOOLGATE_HOOK_EVENTS: readonly { event: string; toolMatcher: boolea
   { event: "PostToolUse", toolMatcher: true },
   { event: "PostToolUseFailure", toolMatcher: true },
   { event: "PermissionDenied", toolMatcher: true },
+  // Claude Code 2.1.331+ (older versions ignore the key): a skill's inline shell command
+  { event: "PreSkillShellCommand", toolMatcher: true },
   { event: "UserPromptSubmit", toolMatcher: false },
   { event: "Stop", toolMatcher: false },
   { event: "SubagentStart", toolMatcher: false },
@@ -30,30 +26,20 @@ export const HOOK_TIMEOUT_SECONDS = 30;
 
 type Settings = Record<string, unknown>;
 
+const hooks = commandHookSettings({
+  host: "claude-code",
+  events: TOOLGATE_HOOK_EVENTS,
+  entry: (command) => ({ type: "command", command, timeout: HOOK_TIMEOUT_SECONDS }),
+});
+
 /** A command is toolgate's Claude Code hook when it ends in `hook claude-code` (whatever path runs toolgate). */
-export const isToolgateHookCommand = toolgateCommandMatcher("claude-code");
+export const isToolgateHookCommand = hooks.isToolgate;
 
 /** Removes every toolgate Claude Code hook, and containers that only held toolgate's entries. */
-export function removeToolgateHooks(settings: Settings): Settings {
-  return removeToolgateGroups(settings, isToolgateHookCommand);
-}
+export const removeToolgateHooks = hooks.remove;
 
-/**
- * Adds one toolgate entry per event (replacing an older toolgate entry, e.g. with another path), keeping every
- * other hook as it was. Installing twice gives the same settings.
- */
-export function addToolgateHooks(settings: Settings, command: string): Settings {
-  return addToolgateGroups(settings, {
-    isToolgate: isToolgateHookCommand,
-    groups: TOOLGATE_HOOK_EVENTS.map(({ event, toolMatcher }) => ({
-      event,
-      group: {
-        ...(toolMatcher ? { matcher: "*" } : {}),
-        hooks: [{ type: "command", command, timeout: HOOK_TIMEOUT_SECONDS }],
-      },
-    })),
-  });
-}
+/** Adds one toolgate entry per event, keeping every other hook as it was (idempotent). */
+export const addToolgateHooks = hooks.add;
 
 /** The distinct toolgate hook commands in the settings, whatever event they are under. */
 export function toolgateHookCommands(settings: Settings): string[] {

@@ -1,7 +1,7 @@
 import type { HostDenialTable } from "../../detect/denial-text-rule.js";
 
 /**
- * Codex CLI 0.169 texts. Rejections arrive as Rust debug output
+ * Codex CLI texts (0.169.0, checked again on 0.171.0). Rejections arrive as Rust debug output
  * (`exec_command failed: CreateProcess { message: "Rejected(\"...\")" }`); `normalizeDenialText` unwraps them first.
  *
  * Beside these texts, a Codex command refused by its sandbox fails with the OS's own words: the OS-denial keyword
@@ -21,6 +21,17 @@ export const CODEX_DENIAL_TEXTS: HostDenialTable = {
       source: "rule",
       pattern: /^`[^`\n]{1,4000}` rejected: (?<reason>[\s\S]+)$/,
       note: "a `forbidden` exec-policy rule (its justification) or a built-in refusal",
+    },
+    {
+      // `guardian_rejection_message`: the rationale, then instructions. 0.169.0 always appends the built-in ones ("The
+      // agent must not attempt to achieve the same outcome via workaround, ..."); 0.171.0 appends the model's own
+      // `auto_review.rejection_instructions` where its catalog entry has them, reworded ("Do not bypass this
+      // rejection through a workaround or indirect execution. Continue with any materially safer alternative ...").
+      // In a tool result it is Rust debug output, where the line breaks stay escaped (`\n`) after unwrapping.
+      source: "classifier",
+      pattern:
+        /^This action was rejected due to unacceptable risk\.(?:\n|\\n)Reason: (?<reason>[\s\S]*?)(?:(?:\n|\\n)(?:The agent must not attempt|Do not bypass this rejection)[\s\S]*)?$/,
+      note: "auto-review (Guardian) rejected the approval request",
     },
     {
       source: "sandbox",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compilePolicy } from "../../policy/compile-policy.js";
-import { NO_DEFAULTS } from "../../policy/defaults/claude-code-defaults.js";
+import { NO_DEFAULTS } from "../../policy/defaults/read-only-defaults.js";
 import { parseShellCommand } from "../../policy/shell/parse-shell-command.js";
 import {
   describeExecpolicyRule,

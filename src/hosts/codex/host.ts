@@ -50,9 +50,7 @@ export const codexHost: HostDescriptor = {
     examples: {
       install: [["toolgate install codex --user", "$CODEX_HOME/hooks.json, trusted through codex app-server"]],
       mcpProxy: {
-        install: [
-          ["toolgate install mcp-proxy --host codex --dry-run", "every stdio server in $CODEX_HOME/config.toml"],
-        ],
+        install: [["--host codex --dry-run", "every stdio server in $CODEX_HOME/config.toml"]],
       },
       run: ['codex exec "fix the build"'],
       analyze: [["toolgate analyze ~/.codex/sessions --save", "then: toolgate report"]],

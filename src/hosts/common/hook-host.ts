@@ -24,6 +24,11 @@ export interface HookContext {
    * rest is never decoded: a long session's transcript is megabytes). Without it, `readTranscript` is searched.
    */
   openTranscript?: (path: string) => TranscriptLines | undefined;
+  /**
+   * Optional: the hook process's environment, for a host whose payload does not name its transcript (the session's
+   * events file is then found under the host's own home variable)
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A transcript (JSONL) searched line by line. */
@@ -73,8 +78,11 @@ export function transcriptLinesOf(text: string): TranscriptLines {
 export interface HookHost<Input> {
   /** the host's name as recorded with sessions and written in `toolgate hook <name>` */
   readonly name: string;
-  /** parses one event; throws a ToolgateError (INPUT_INVALID) with a sentence that says what is wrong */
-  parse(stdinText: string): Input;
+  /**
+   * parses one event; throws a ToolgateError (INPUT_INVALID) with a sentence that says what is wrong. `eventName`:
+   * the event named on the command line (`toolgate hook <host> <event>`), for a host whose payload does not name it
+   */
+  parse(stdinText: string, options?: { eventName?: string }): Input;
   eventName(input: Input): string;
   sessionId(input: Input): string;
   /** the project directory the event belongs to (config discovery), when the event or the env names it */

@@ -89,3 +89,41 @@ export function addToolgateGroups(
   // installed already, in the same place: the same settings object, so the file stays byte-identical
   return JSON.stringify(next) === JSON.stringify(settings) ? settings : next;
 }
+
+/** One host's toolgate hooks in this shape: which command is toolgate's, and adding and removing its entries. */
+export interface CommandHookSettings {
+  /** whether a command runs `toolgate hook <host>` */
+  isToolgate(command: unknown): boolean;
+  /**
+   * Adds one toolgate entry per event (replacing an older toolgate entry, e.g. with another path), keeping every
+   * other hook as it was. Installing twice gives the same settings.
+   */
+  add(settings: Settings, command: string): Settings;
+  /** Removes every toolgate entry of the host, and containers that only held toolgate's entries. */
+  remove(settings: Settings): Settings;
+}
+
+/**
+ * The toolgate hooks of a host that keeps command hooks in matcher groups: `events` lists the events toolgate
+ * listens to (a tool event's group matches every tool, `matcher: "*"`), `entry` the hook entry for a command (its
+ * timeout in the host's unit, any name the host shows).
+ */
+export function commandHookSettings(options: {
+  host: string;
+  events: readonly { event: string; toolMatcher: boolean }[];
+  entry: (command: string) => HookEntry;
+}): CommandHookSettings {
+  const isToolgate = toolgateCommandMatcher(options.host);
+  return {
+    isToolgate,
+    add: (settings, command) =>
+      addToolgateGroups(settings, {
+        isToolgate,
+        groups: options.events.map(({ event, toolMatcher }) => ({
+          event,
+          group: { ...(toolMatcher ? { matcher: "*" } : {}), hooks: [options.entry(command)] },
+        })),
+      }),
+    remove: (settings) => removeToolgateGroups(settings, isToolgate),
+  };
+}

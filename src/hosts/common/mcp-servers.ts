@@ -1,10 +1,10 @@
 import { ToolgateError } from "../../core/errors.js";
 
 /**
- * A host's MCP server entries as `toolgate install mcp-proxy --host <host>` sees them: the descriptor part
- * `mcpServers` says where the host keeps them and rewrites them. A proxied entry runs `<node> <toolgate main>
- * mcp-proxy --server <name> -- <the server's own command and arguments>`: everything after `--` is the original,
- * untouched, so `toolgate uninstall mcp-proxy` restores the entry from the entry itself.
+ * A host's MCP server entries as the MCP proxy's installer sees them: the descriptor part `mcpServers` says where
+ * the host keeps them and rewrites them. A proxied entry runs `<prefix> --server <name> -- <the server's own command
+ * and arguments>`, the prefix being the toolgate command line and the proxy's subcommand: everything after `--` is
+ * the original, untouched, so uninstalling the proxy restores the entry from the entry itself.
  */
 export interface McpServersConfig {
   /** rewrites (install) or restores (uninstall) the host's MCP server entries in the scope's file */
@@ -22,7 +22,10 @@ export interface McpServersRewriteOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** one entry; absent: every stdio entry in the file */
   server?: string;
-  /** the toolgate command line the proxied entry runs (this node running this toolgate's CLI, or `--command`) */
+  /**
+   * the command line the proxied entry runs before `--server`: this node running this toolgate's CLI (or
+   * `--command`), then the proxy's subcommand, whose word marks an entry as proxied
+   */
   prefix: readonly string[];
   dryRun: boolean;
 }
@@ -49,21 +52,16 @@ export function proxiedCommandLine(options: {
   const [command, ...prefixArgs] = options.prefix as [string, ...string[]];
   return {
     command,
-    args: [
-      ...prefixArgs,
-      "mcp-proxy",
-      "--server",
-      options.server,
-      "--",
-      options.original.command,
-      ...options.original.args,
-    ],
+    args: [...prefixArgs, "--server", options.server, "--", options.original.command, ...options.original.args],
   };
 }
 
-/** The original command line of a proxied entry; undefined when the entry does not run `toolgate mcp-proxy`. */
-export function originalCommandLine(line: ServerCommandLine): ServerCommandLine | undefined {
-  const proxy = line.args.indexOf("mcp-proxy");
+/**
+ * The original command line of a proxied entry: what follows `--` after the proxy's subcommand (`subcommand`, the
+ * last word of the prefix), whatever toolgate command line runs it; undefined when the entry does not run the proxy.
+ */
+export function originalCommandLine(line: ServerCommandLine, subcommand: string): ServerCommandLine | undefined {
+  const proxy = line.args.indexOf(subcommand);
   if (proxy === -1) return undefined;
   const separator = line.args.indexOf("--", proxy);
   if (separator === -1) return undefined;
@@ -97,7 +95,7 @@ export function plannedChanges(options: {
       );
       continue;
     }
-    const original = originalCommandLine(line);
+    const original = originalCommandLine(line, options.prefix[options.prefix.length - 1] ?? "");
     if (options.action === "install" && original === undefined) {
       changes.set(name, proxiedCommandLine({ server: name, original: line, prefix: options.prefix }));
     } else if (options.action === "uninstall" && original !== undefined) {

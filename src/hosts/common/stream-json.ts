@@ -31,7 +31,8 @@ export function sniffFor(versionKey: string, fallback: boolean) {
 
 /**
  * Reads one `stream-json` log of Claude Code's message shapes. `userLinesAreTurns`: a `user` line that
- * carries no tool result is a person's prompt, so it starts a turn (the host writes its prompts into the stream).
+ * carries no tool result and is not marked `isSynthetic` is a person's prompt, so it starts a turn (the host writes
+ * its prompts into the stream).
  */
 export async function* readStreamJson(
   source: ReaderSource,
@@ -96,7 +97,8 @@ export async function* readStreamJson(
         metadata: meta === undefined ? {} : { ...meta },
       };
     }
-    if (!sawResult && userLinesAreTurns) yield { type: "turn", ...base };
+    // `isSynthetic`: a line the host wrote itself, such as Claude Code's note after a PermissionDenied hook's `retry`
+    if (!sawResult && userLinesAreTurns && record["isSynthetic"] !== true) yield { type: "turn", ...base };
   }
 }
 

@@ -1,4 +1,4 @@
-import { addToolgateGroups, removeToolgateGroups, toolgateCommandMatcher } from "../common/matcher-group-hooks.js";
+import { commandHookSettings } from "../common/matcher-group-hooks.js";
 import { GEMINI_INSTALLED_EVENTS } from "./gemini-hook-input.js";
 
 /**
@@ -11,29 +11,17 @@ export const GEMINI_HOOK_TIMEOUT_MS = 30_000;
 
 const TOOL_EVENTS = new Set<string>(["BeforeTool", "AfterTool"]);
 
-type Settings = Record<string, unknown>;
+const hooks = commandHookSettings({
+  host: "gemini",
+  events: GEMINI_INSTALLED_EVENTS.map((event) => ({ event, toolMatcher: TOOL_EVENTS.has(event) })),
+  entry: (command) => ({ type: "command", name: "toolgate", command, timeout: GEMINI_HOOK_TIMEOUT_MS }),
+});
 
 /** A command is toolgate's Gemini hook when it ends in `hook gemini` (whatever path runs toolgate). */
-export const isToolgateGeminiCommand = toolgateCommandMatcher("gemini");
+export const isToolgateGeminiCommand = hooks.isToolgate;
 
 /** Removes every toolgate Gemini hook, and containers that only held toolgate's entries. */
-export function removeGeminiHooks(settings: Settings): Settings {
-  return removeToolgateGroups(settings, isToolgateGeminiCommand);
-}
+export const removeGeminiHooks = hooks.remove;
 
-/**
- * Adds one toolgate entry per event (replacing an older toolgate entry, e.g. with another path), keeping every
- * other hook as it was. Installing twice gives the same settings.
- */
-export function addGeminiHooks(settings: Settings, command: string): Settings {
-  return addToolgateGroups(settings, {
-    isToolgate: isToolgateGeminiCommand,
-    groups: GEMINI_INSTALLED_EVENTS.map((event) => ({
-      event,
-      group: {
-        ...(TOOL_EVENTS.has(event) ? { matcher: "*" } : {}),
-        hooks: [{ type: "command", name: "toolgate", command, timeout: GEMINI_HOOK_TIMEOUT_MS }],
-      },
-    })),
-  });
-}
+/** Adds one toolgate entry per event, keeping every other hook as it was (idempotent). */
+export const addGeminiHooks = hooks.add;

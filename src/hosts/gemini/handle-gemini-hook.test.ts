@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGuard } from "../../guard/create-guard.js";
 import { compilePolicy } from "../../policy/compile-policy.js";
-import { NO_DEFAULTS } from "../../policy/defaults/claude-code-defaults.js";
+import { NO_DEFAULTS } from "../../policy/defaults/read-only-defaults.js";
 import type { HookContext } from "../common/hook-host.js";
 import { interactiveFromParent, isGeminiInteractive } from "./gemini-environment.js";
 import { parseGeminiHookInput } from "./gemini-hook-input.js";

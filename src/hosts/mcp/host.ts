@@ -6,6 +6,7 @@ export const mcpProxyHost: HostDescriptor = {
   displayName: "MCP proxy",
   kind: "proxy",
   toolNames: [],
+  wrapsMcpServers: true,
   installer: async () => {
     // the hosts whose MCP server entries the proxy takes over come from the registry, imported only now: the
     // registry lists this descriptor, and no host folder reaches another except through the registry

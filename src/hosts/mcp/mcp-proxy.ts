@@ -8,6 +8,7 @@ import { openToolgate } from "../../root/open-toolgate.js";
 import { noteRunAbort, noteRunSession, RUN_DIRECTORY_ENV } from "../../root/run-sessions.js";
 import { elicitationAccepted, questionElicitation } from "./grant-elicitation.js";
 import { guardMcpToolCall } from "./guard-mcp-tool-call.js";
+import { mcpProxyHost } from "./host.js";
 import { forwardNotification, forwardRequest, NO_PROXY_TIMEOUT } from "./mcp-proxy-forward.js";
 import { HeldTransport } from "./mcp-proxy-held-transport.js";
 import { ProxyStdioTransport } from "./mcp-proxy-stdio-transport.js";
@@ -59,7 +60,7 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
   const env = options.env ?? process.env;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const toolgate = await openToolgate({
-    host: "mcp",
+    host: mcpProxyHost.name,
     state: "memory",
     mirrorState: true,
     env,
@@ -166,7 +167,7 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
     noteRunSession(env, sessionId);
     session = toolgate.guard.session(sessionId, {
       interactive: interactive(),
-      host: "mcp",
+      host: mcpProxyHost.name,
       labels: { server: serverName },
     });
     return session;

@@ -14,6 +14,8 @@ import { type OpencodeDelivery, OpencodeTracker } from "./opencode-tracker.js";
 
 /** What the plugin asks the composition root for (`openToolgate` from `toolgate/node`, bound by the entry). */
 export interface OpencodeGuardRequest {
+  /** the host the sessions are recorded under (`opencode`, or a host built on opencode that loads this plugin) */
+  host: string;
   directory: string;
   environment: NodeJS.ProcessEnv;
   core: CoreOptions | undefined;
@@ -36,6 +38,11 @@ export interface OpencodeGuard {
 }
 
 export interface ToolgatePluginOptions {
+  /**
+   * the host recorded with the sessions (default `opencode`): a host built on opencode's plugin system loads this
+   * same plugin with its own name (`["file:///.../opencode-plugin.js", { "host": "<its name>" }]` in its config)
+   */
+  host?: string;
   /**
    * opens the guard through the composition root (the `toolgate/opencode` entry passes `openToolgate`: config,
    * policy, store, audit); without it the plugin counts in memory with only `policy` and `sinks`
@@ -106,6 +113,7 @@ function deliveryFor(client: Client, options: { noteWith: "promptAsync" | "promp
  */
 export function createToolgatePlugin(options: ToolgatePluginOptions = {}): Plugin {
   return async (input) => {
+    const host = options.host ?? "opencode";
     const environment = options.environment ?? process.env;
     const settings = readOpencodeSettings(environment);
     const interactive = options.interactive ?? settings.interactive;
@@ -117,6 +125,7 @@ export function createToolgatePlugin(options: ToolgatePluginOptions = {}): Plugi
     if (options.open !== undefined) {
       try {
         opened = await options.open({
+          host,
           directory: input.directory,
           environment,
           core: options.core,
@@ -142,12 +151,13 @@ export function createToolgatePlugin(options: ToolgatePluginOptions = {}): Plugi
         onError,
       });
     const tracker = new OpencodeTracker({
+      host,
       openSession: (sessionId, sessionOptions) => guard.session(sessionId, sessionOptions),
       interactive,
       delivery,
       stopOnAbort: options.stopOnAbort ?? true,
       async onHostStopped(stop) {
-        const state = await guard.session(stop.sessionId, { interactive, host: "opencode" }).state();
+        const state = await guard.session(stop.sessionId, { interactive, host }).state();
         await opened?.recordEvent({
           kind: "run.aborted",
           sessionId: stop.sessionId,

@@ -8,6 +8,8 @@ import type { HostDenialTable } from "../../detect/denial-text-rule.js";
  */
 export const OPENCODE_DENIAL_TEXTS: HostDenialTable = {
   host: "opencode",
+  // Kilo CLI (7.7.7) is a fork of opencode and shows these same texts, word for word (read from its binary)
+  aliases: ["kilo"],
   rules: [
     {
       source: "user",

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compilePolicy } from "../../policy/compile-policy.js";
-import { NO_DEFAULTS } from "../../policy/defaults/claude-code-defaults.js";
+import { NO_DEFAULTS } from "../../policy/defaults/read-only-defaults.js";
 import { importOpencodePermission } from "./opencode-permission-import.js";
 
 /**

@@ -21,7 +21,7 @@ export { isRealUserMessage, type OpencodeSignal, opencodeSignal } from "./openco
 /** Opens the plugin's guard through the one composition root: in-process state, mirrored for `toolgate run`. */
 async function openForOpencode(request: OpencodeGuardRequest): Promise<OpencodeGuard> {
   const toolgate = await openToolgate({
-    host: "opencode",
+    host: request.host,
     cwd: request.directory,
     env: request.environment,
     state: "memory",
@@ -50,8 +50,20 @@ export function createToolgatePlugin(options: Omit<ToolgatePluginOptions, "open"
   return createPlugin({ ...options, open: openForOpencode });
 }
 
-/** The plugin with its defaults (environment: OPENCODE_DENY_THRESHOLD, TOOLGATE_NUDGE_THRESHOLD, TOOLGATE_DB). */
-export const ToolgatePlugin: Plugin = createToolgatePlugin();
+/** A host name from the plugin's options in the config (`[url, { "host": "<name>" }]`): lower-case words only. */
+function hostOption(options: unknown): string | undefined {
+  const host = typeof options === "object" && options !== null ? (options as { host?: unknown }).host : undefined;
+  return typeof host === "string" && /^[a-z][a-z0-9-]{0,39}$/.test(host) ? host : undefined;
+}
+
+/**
+ * The plugin with its defaults (environment: OPENCODE_DENY_THRESHOLD, TOOLGATE_NUDGE_THRESHOLD, TOOLGATE_DB); a host
+ * built on opencode's plugin system names itself in the plugin's options (`toolgate install <host>` writes them).
+ */
+export const ToolgatePlugin: Plugin = (input, options) => {
+  const host = hostOption(options);
+  return createToolgatePlugin(host === undefined ? {} : { host })(input);
+};
 
 const plugin: { id: string; server: Plugin } = { id: "toolgate", server: ToolgatePlugin };
 export default plugin;

@@ -19,6 +19,8 @@ export interface OpencodeDelivery {
 }
 
 export interface OpencodeTrackerOptions {
+  /** the host recorded with the sessions (default `opencode`) */
+  host?: string;
   /** opens the guard session for an opencode top-level session id */
   openSession: (sessionId: string, options: GuardSessionOptions) => GuardSession;
   /** whether a person can answer asks (false under `opencode run`) */
@@ -293,7 +295,10 @@ export class OpencodeTracker {
     const root = this.#root(sessionId);
     let session = this.#sessions.get(root);
     if (session === undefined) {
-      session = this.#options.openSession(root, { interactive: this.#options.interactive, host: "opencode" });
+      session = this.#options.openSession(root, {
+        interactive: this.#options.interactive,
+        host: this.#options.host ?? "opencode",
+      });
       this.#sessions.set(root, session);
     }
     return session;

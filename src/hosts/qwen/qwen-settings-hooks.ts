@@ -1,4 +1,4 @@
-import { addToolgateGroups, removeToolgateGroups, toolgateCommandMatcher } from "../common/matcher-group-hooks.js";
+import { commandHookSettings } from "../common/matcher-group-hooks.js";
 
 /**
  * Adds toolgate's command hooks to a Qwen Code settings object (`hooks`, Claude-style matcher groups), and removes
@@ -24,30 +24,20 @@ export const QWEN_HOOK_TIMEOUT_SECONDS = 30;
 
 type Settings = Record<string, unknown>;
 
+const hooks = commandHookSettings({
+  host: "qwen",
+  events: QWEN_TOOLGATE_HOOK_EVENTS,
+  entry: (command) => ({ type: "command", command, timeout: QWEN_HOOK_TIMEOUT_SECONDS }),
+});
+
 /** A command is toolgate's Qwen Code hook when it ends in `hook qwen` (whatever path runs toolgate). */
-export const isToolgateQwenCommand = toolgateCommandMatcher("qwen");
+export const isToolgateQwenCommand = hooks.isToolgate;
 
 /** Removes every toolgate Qwen hook, and containers that only held toolgate's entries. */
-export function removeQwenToolgateHooks(settings: Settings): Settings {
-  return removeToolgateGroups(settings, isToolgateQwenCommand);
-}
+export const removeQwenToolgateHooks = hooks.remove;
 
-/**
- * Adds one toolgate entry per event (replacing an older toolgate entry, e.g. with another path), keeping every
- * other hook as it was. Installing twice gives the same settings.
- */
-export function addQwenToolgateHooks(settings: Settings, command: string): Settings {
-  return addToolgateGroups(settings, {
-    isToolgate: isToolgateQwenCommand,
-    groups: QWEN_TOOLGATE_HOOK_EVENTS.map(({ event, toolMatcher }) => ({
-      event,
-      group: {
-        ...(toolMatcher ? { matcher: "*" } : {}),
-        hooks: [{ type: "command", command, timeout: QWEN_HOOK_TIMEOUT_SECONDS }],
-      },
-    })),
-  });
-}
+/** Adds one toolgate entry per event, keeping every other hook as it was (idempotent). */
+export const addQwenToolgateHooks = hooks.add;
 
 /** The `permissions.ask` rules of a Qwen settings object: Qwen's yolo mode runs these calls without asking. */
 export function qwenAskRules(settings: Settings): string[] {

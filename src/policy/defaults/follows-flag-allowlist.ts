@@ -1,4 +1,4 @@
-import type { FlagAllowlist } from "./claude-code-flag-allowlists.js";
+import type { FlagAllowlist } from "./flag-allowlists.js";
 
 /** The operands of a command whose flags all appear in its allowlist, or undefined when one does not. */
 export function allowlistedOperands(args: readonly string[], allowlist: FlagAllowlist): string[] | undefined {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { analyzeShellCommand } from "../shell/analyze-shell-command.js";
-import { CLAUDE_CODE_DEFAULTS, NO_DEFAULTS } from "./claude-code-defaults.js";
 import { isReadOnlyCommand } from "./is-read-only-command.js";
+import { NO_DEFAULTS, READ_ONLY_DEFAULTS } from "./read-only-defaults.js";
 
-function readOnly(command: string, preset = CLAUDE_CODE_DEFAULTS): boolean {
+function readOnly(command: string, preset = READ_ONLY_DEFAULTS): boolean {
   const [sub] = analyzeShellCommand(command).subcommands;
   if (sub === undefined) throw new Error(`no subcommand in ${command}`);
   return isReadOnlyCommand(sub, preset);
 }
 
-describe("isReadOnlyCommand (claude-code defaults)", () => {
+describe("isReadOnlyCommand (read-only defaults)", () => {
   it.each([
     "ps aux",
     "ps -ef",

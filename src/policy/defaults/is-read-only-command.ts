@@ -1,7 +1,7 @@
 import type { Subcommand } from "../shell/analyze-shell-command.js";
-import type { DefaultsPreset } from "./claude-code-defaults.js";
-import type { FlagAllowlist } from "./claude-code-flag-allowlists.js";
+import type { FlagAllowlist } from "./flag-allowlists.js";
 import { allowlistedOperands, followsFlagAllowlist } from "./follows-flag-allowlist.js";
+import type { DefaultsPreset } from "./read-only-defaults.js";
 
 const GIT_NEEDS_NO_POSITIONAL = new Set(["branch", "tag"]);
 const GIT_CONFIG_READS = ["--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch"];

@@ -4,6 +4,7 @@ import { withRetry } from "../retry.js";
 import type { SqliteDriver } from "./driver.js";
 import { openBetterSqlite3 } from "./driver-better-sqlite3.js";
 import { isBun, openBunSqlite } from "./driver-bun.js";
+import { isAddonVersionMismatch, openNodeSqlite } from "./driver-node-sqlite.js";
 import { ensureParentDirectory, makePrivate, prepareSqliteDatabase, toStoreError } from "./open-sqlite-database.js";
 import { createSqliteDenialStore } from "./sqlite-denial-store.js";
 import { createSqliteSessionStateStore } from "./sqlite-session-state-store.js";
@@ -24,6 +25,16 @@ export interface SqliteStoreOptions {
   retryDelayMs?: number;
 }
 
+/** better-sqlite3; node:sqlite when its addon was built for another Node (a host's own Node loads toolgate). */
+function openOnNode(filename: string, options: { busyTimeoutMs: number }): SqliteDriver {
+  try {
+    return openBetterSqlite3(filename, options);
+  } catch (error) {
+    if (!isAddonVersionMismatch(error)) throw error;
+    return openNodeSqlite(filename, options);
+  }
+}
+
 /** Opens (and migrates) a SQLite store: better-sqlite3 under Node, bun:sqlite under Bun. */
 export async function createSqliteStore<S = SessionState>(options: SqliteStoreOptions = {}): Promise<Store<S>> {
   const filename = options.driver?.filename ?? options.filename ?? ":memory:";
@@ -32,9 +43,7 @@ export async function createSqliteStore<S = SessionState>(options: SqliteStoreOp
   if (!driver) {
     try {
       const created = ensureParentDirectory(filename);
-      driver = isBun()
-        ? await openBunSqlite(filename, { busyTimeoutMs })
-        : openBetterSqlite3(filename, { busyTimeoutMs });
+      driver = isBun() ? await openBunSqlite(filename, { busyTimeoutMs }) : openOnNode(filename, { busyTimeoutMs });
       if (created) makePrivate(filename);
     } catch (error) {
       throw toStoreError(error, filename);

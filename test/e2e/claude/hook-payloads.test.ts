@@ -194,3 +194,53 @@ describe("real Claude Code PermissionDenied payload (auto mode)", () => {
     checkOrWrite("permission-denied.json", payload);
   });
 });
+
+describe("real Claude Code PreSkillShellCommand payload (a skill's inline shell command)", () => {
+  let fake: FakeAnthropic;
+  let workspace: Workspace;
+  let payloads: Record<string, unknown>[];
+  let transcriptIds: string[];
+
+  beforeAll(async () => {
+    workspace = createWorkspace();
+    workspace.trustProject();
+    const logger = installHookLogger(workspace);
+    workspace.writeProjectSettings({ permissions: { allow: ["Skill(greet)"] }, hooks: logger.hooks });
+    workspace.writeFile(
+      ".claude/skills/greet/SKILL.md",
+      "---\nname: greet\ndescription: Says hello\nallowed-tools: Bash(echo:*)\n---\nGreeting: !`echo hello`\n",
+    );
+    fake = await startFakeAnthropic({
+      conversations: { main: [{ toolUses: [{ name: "Skill", input: { skill: "greet" } }] }] },
+    });
+    await runClaude({ workspace, baseUrl: fake.url, prompt: "Greet me." });
+    payloads = logger.read().map((payload) => normalise(payload, workspace.root) as Record<string, unknown>);
+    const stop = payloads.find((payload) => payload.hook_event_name === "Stop");
+    const transcriptPath = String(stop?.transcript_path ?? "").replace(PLACEHOLDER_ROOT, workspace.root);
+    transcriptIds = readJsonLines(transcriptPath).flatMap((line) => {
+      const content = (line.message as { content?: unknown } | undefined)?.content;
+      return Array.isArray(content)
+        ? content.filter((block) => block.type === "tool_use").map((block) => String(block.id))
+        : [];
+    });
+  });
+
+  afterAll(async () => {
+    await fake?.close();
+    workspace?.remove();
+  });
+
+  it("fires before the command runs, as the shell tool, with an id that names no tool call in the transcript", () => {
+    const payload = payloads.find((candidate) => candidate.hook_event_name === "PreSkillShellCommand");
+    expect(payload).toMatchObject({
+      tool_name: "Bash",
+      tool_input: { command: "echo hello" },
+      command_name: "greet",
+      invoked_by: "claude",
+    });
+    expect(String(payload?.tool_use_id)).toMatch(/^toolu_main_000_0:preamble-0$/);
+    expect(transcriptIds).toContain("toolu_main_000_0");
+    expect(transcriptIds).not.toContain(payload?.tool_use_id);
+    checkOrWrite("pre-skill-shell-command.json", payload);
+  });
+});

@@ -64,9 +64,19 @@ export function createWorkspace(prefix = "toolgate-claude-e2e-"): Workspace {
 }
 
 /** The environment for an offline run: loopback API, dummy key, every optional network feature off. */
+/** `<home>/.tmp`, made when missing: a workspace's own temporary directory. */
+export function workspaceTemporary(home: string): string {
+  const directory = join(home, ".tmp");
+  mkdirSync(directory, { recursive: true });
+  return directory;
+}
+
 export function offlineEnvironment(options: { baseUrl: string; home: string }): Record<string, string> {
   return {
     PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+    // a temporary directory inside the workspace, removed with it: Claude Code's own files (cc-socks, claude-0) and
+    // `toolgate run`'s folder go there, never where another test run on this machine may clean
+    TMPDIR: workspaceTemporary(options.home),
     HOME: options.home,
     TERM: "dumb",
     ANTHROPIC_BASE_URL: options.baseUrl,

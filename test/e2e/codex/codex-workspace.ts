@@ -2,10 +2,11 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { workspaceTemporary } from "../claude/run-claude.js";
 import { runToolgate, toolgateCommand } from "../claude/toolgate-cli.js";
 import { type FakeResponses, startFakeResponses } from "./fake-responses.js";
 
-/** The pinned Codex CLI (test/e2e/package.json: @openai/codex 0.169.0, its platform package brings the binary). */
+/** The pinned Codex CLI (test/e2e/package.json: @openai/codex 0.171.0, its platform package brings the binary). */
 export const CODEX_BIN = join(import.meta.dirname, "..", "node_modules", ".bin", "codex");
 
 /**
@@ -30,6 +31,11 @@ export async function createCodexWorld(options: {
   sandbox?: "workspace-write" | "read-only";
   /** toolgate.config.json in the project */
   toolgateConfig?: unknown;
+  /** the model's name (default `fake-model`, which Codex's model catalog does not know) */
+  model?: string;
+  /** approvals go to Codex's auto-reviewer (`approval_policy = "on-request"`, `approvals_reviewer = "auto_review"`),
+   * which the fake model answers with `review`; every shell call asks for approval */
+  autoReview?: { outcome: "allow" | "deny"; rationale: string };
 }): Promise<CodexWorld> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "toolgate-codex-")));
   const home = join(root, "home");
@@ -41,14 +47,22 @@ export async function createCodexWorld(options: {
   if (options.toolgateConfig !== undefined) {
     writeFileSync(join(project, "toolgate.config.json"), JSON.stringify(options.toolgateConfig, null, 2));
   }
-  const fake = await startFakeResponses({ commands: options.commands });
+  const fake = await startFakeResponses({
+    commands: options.commands,
+    // gpt-6.2-astra's catalog entry (the one with 0.171.0's reworded rejection instructions) sends no tools list
+    ...(options.autoReview === undefined
+      ? {}
+      : { escalate: true, review: options.autoReview, callsWithoutToolList: true }),
+  });
   writeFileSync(
     join(codexHome, "config.toml"),
     [
-      'model = "fake-model"',
+      `model = "${options.model ?? "fake-model"}"`,
       'model_provider = "fake"',
       "check_for_update_on_startup = false",
-      'approval_policy = "never"',
+      ...(options.autoReview === undefined
+        ? ['approval_policy = "never"']
+        : ['approval_policy = "on-request"', 'approvals_reviewer = "auto_review"']),
       `sandbox_mode = "${options.sandbox ?? "workspace-write"}"`,
       "[model_providers.fake]",
       'name = "Fake"',
@@ -66,6 +80,8 @@ export async function createCodexWorld(options: {
   const database = join(root, "toolgate.db");
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
+    // inside the workspace, removed with it: Codex's own folders (its sandbox's mount targets) and toolgate run's
+    TMPDIR: workspaceTemporary(home),
     HOME: home,
     CODEX_HOME: codexHome,
     FAKE_API_KEY: "fake",

@@ -15,7 +15,7 @@ import {
 import { requestText, toolOutputs } from "./fake-responses.js";
 
 /**
- * What toolgate records and tells the model on the real Codex 0.169.0 binary, with `toolgate install codex --user`
+ * What toolgate records and tells the model on the real Codex 0.171.0 binary, with `toolgate install codex --user`
  * (hooks trusted through Codex's app-server) and plain `codex exec`: a `prompt` rule under approval never, a
  * read-only sandbox refusal, a rule toolgate cannot read (only the rollout shows the refusal), and a secret in a
  * denied command (redacted in the store and in toolgate's per-denial hook payloads).
@@ -39,7 +39,7 @@ async function scenario(options: Parameters<typeof createCodexWorld>[0], env: Re
   return { world, run, sessionId, records: recordsOf(world, sessionId) };
 }
 
-describe("Codex 0.169.0 with toolgate's hooks: denials recorded and explained", () => {
+describe("Codex 0.171.0 with toolgate's hooks: denials recorded and explained", () => {
   let prompt: Scenario;
   let readOnly: Scenario;
   let unreadable: Scenario;

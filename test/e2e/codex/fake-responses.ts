@@ -2,9 +2,11 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
- * A scripted OpenAI Responses API (SSE) on 127.0.0.1 for Codex 0.169.0, recording every request body. The step
+ * A scripted OpenAI Responses API (SSE) on 127.0.0.1 for Codex 0.171.0, recording every request body. The step
  * served is the number of tool results already in the request (stateless, so Codex's retries change nothing): step
- * n is a shell call (`exec_command` with `cmd`), and past the script the model answers with text and stops.
+ * n is a shell call (`exec_command` with `cmd`, asking to run outside the sandbox with `escalate`), and past the
+ * script the model answers with text and stops. A request for a JSON answer (`text.format` json_schema: Codex's
+ * auto-review asking for its assessment) is answered with `review`.
  */
 export interface FakeResponses {
   /** `http://127.0.0.1:PORT/v1` */
@@ -37,6 +39,12 @@ function readBody(request: IncomingMessage): Promise<string> {
 export async function startFakeResponses(options: {
   commands: readonly string[];
   final?: string;
+  /** each shell call asks for `sandbox_permissions: "require_escalated"` (an approval request) */
+  escalate?: boolean;
+  /** the auto-reviewer's assessment */
+  review?: { outcome: "allow" | "deny"; rationale: string };
+  /** serve the script to a request without a `tools` list too (a model whose catalog entry sends none) */
+  callsWithoutToolList?: boolean;
 }): Promise<FakeResponses> {
   const requests: Record<string, unknown>[] = [];
   let sequence = 0;
@@ -51,24 +59,40 @@ export async function startFakeResponses(options: {
         requests.push(body);
         sequence += 1;
         const tools = Array.isArray(body["tools"]) ? body["tools"] : [];
-        const step = tools.length === 0 ? undefined : options.commands[toolOutputs(body).length];
+        const format = (body["text"] as { format?: { type?: unknown } } | undefined)?.format;
+        const reviewing = format?.type === "json_schema";
+        const offered = tools.length > 0 || options.callsWithoutToolList === true;
+        const step = !offered || reviewing ? undefined : options.commands[toolOutputs(body).length];
+        const review = { risk_level: "high", user_authorization: "unknown", ...options.review };
         const item =
-          step === undefined
+          reviewing && options.review !== undefined
             ? {
                 type: "message",
                 id: `msg_${sequence}`,
                 role: "assistant",
                 status: "completed",
-                content: [{ type: "output_text", text: options.final ?? "FINAL: done.", annotations: [] }],
+                content: [{ type: "output_text", text: JSON.stringify(review), annotations: [] }],
               }
-            : {
-                type: "function_call",
-                id: `fc_${sequence}`,
-                call_id: `call_${sequence}`,
-                name: "exec_command",
-                arguments: JSON.stringify({ cmd: step }),
-                status: "completed",
-              };
+            : step === undefined
+              ? {
+                  type: "message",
+                  id: `msg_${sequence}`,
+                  role: "assistant",
+                  status: "completed",
+                  content: [{ type: "output_text", text: options.final ?? "FINAL: done.", annotations: [] }],
+                }
+              : {
+                  type: "function_call",
+                  id: `fc_${sequence}`,
+                  call_id: `call_${sequence}`,
+                  name: "exec_command",
+                  arguments: JSON.stringify(
+                    options.escalate === true
+                      ? { cmd: step, sandbox_permissions: "require_escalated", justification: "needed for the task" }
+                      : { cmd: step },
+                  ),
+                  status: "completed",
+                };
         const usage = {
           input_tokens: 100,
           input_tokens_details: { cached_tokens: 0 },

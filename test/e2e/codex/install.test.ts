@@ -5,13 +5,13 @@ import { assertBuilt, removeSnapshot } from "../claude/toolgate-cli.js";
 import { type CodexWorld, createCodexWorld, toolgateIn } from "./codex-workspace.js";
 
 /**
- * `toolgate install codex` / `uninstall codex` / `doctor` / `import codex` against the real Codex 0.169.0: the
+ * `toolgate install codex` / `uninstall codex` / `doctor` / `import codex` against the real Codex 0.171.0: the
  * hooks.json merge is idempotent and keeps the user's own hooks, trust is established through Codex's own
  * app-server (and doctor reports honestly when Codex no longer trusts an edited entry), and `.rules` import.
  */
 const USER_HOOK = { type: "command", command: "node /opt/my-logger.mjs" };
 
-describe("toolgate install / doctor / import for Codex 0.169.0", () => {
+describe("toolgate install / doctor / import for Codex 0.171.0", () => {
   let world: CodexWorld;
   let hooksPath: string;
   let configBefore: string;
@@ -100,7 +100,7 @@ describe("toolgate install / doctor / import for Codex 0.169.0", () => {
   });
 });
 
-describe("toolgate install codex --project on Codex 0.169.0", () => {
+describe("toolgate install codex --project on Codex 0.171.0", () => {
   let world: CodexWorld;
 
   beforeAll(async () => {

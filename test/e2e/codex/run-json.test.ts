@@ -3,7 +3,7 @@ import { assertBuilt, removeSnapshot } from "../claude/toolgate-cli.js";
 import { type CodexRun, type CodexWorld, createCodexWorld, runCodex } from "./codex-workspace.js";
 
 /**
- * `toolgate run -- codex exec --json ...` with no toolgate hook installed: Codex 0.169.0's JSON stream shows no
+ * `toolgate run -- codex exec --json ...` with no toolgate hook installed: Codex 0.171.0's JSON stream shows no
  * denied call, so `run` finds the session's rollout (by the stream's `thread.started` id) and reports the refusals
  * from it, with an honest exit code (5).
  */

@@ -13,7 +13,7 @@ import {
 import { requestText, toolOutputs } from "./fake-responses.js";
 
 /**
- * The issue's headline scenario on the real Codex 0.169.0 binary: a stubborn model retries a `forbidden` `rm -rf`
+ * The issue's headline scenario on the real Codex 0.171.0 binary: a stubborn model retries a `forbidden` `rm -rf`
  * 20 times. Without toolgate every try is denied and `codex exec` still exits 0; with `toolgate install codex` and
  * `toolgate run`, the run stops at the threshold with exit 6 and the model's requests carry toolgate's guidance.
  * Figures are recorded in BENCHMARKS.md (## Codex CLI).
@@ -22,7 +22,7 @@ const ATTEMPTS = 20;
 const FORBID_RM = 'prefix_rule(pattern = ["rm"], decision = "forbidden", justification = "rm is forbidden here")\n';
 const commands = Array.from({ length: ATTEMPTS }, () => "rm -rf victim");
 
-describe("Codex 0.169.0: a stubborn model retrying a forbidden rm -rf", () => {
+describe("Codex 0.171.0: a stubborn model retrying a forbidden rm -rf", () => {
   let without: { world: CodexWorld; run: CodexRun };
   let withToolgate: { world: CodexWorld; run: CodexRun; install: ReturnType<typeof toolgateIn> };
   let ladder: { world: CodexWorld; run: CodexRun };

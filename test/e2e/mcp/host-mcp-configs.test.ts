@@ -4,11 +4,13 @@
  * opencode start it and complete the MCP handshake through the proxy with the real filesystem server (their
  * `list` commands connect to each server). Offline: nothing here talks to a model.
  */
+
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { workspaceTemporary } from "../claude/run-claude.js";
 import { assertBuilt, removeSnapshot, runToolgate } from "../claude/toolgate-cli.js";
 import { opencodeBinary } from "../opencode/opencode-binary.js";
 
@@ -27,6 +29,8 @@ function workspace() {
   mkdirSync(work, { recursive: true });
   const env: Record<string, string> = {
     PATH: process.env["PATH"] ?? "",
+    // inside the workspace, removed with it: the hosts' own folders (opencode's, Codex's sandbox mount targets)
+    TMPDIR: workspaceTemporary(home),
     HOME: home,
     TOOLGATE_DB: join(root, "toolgate.db"),
     XDG_CONFIG_HOME: join(home, ".config"),
@@ -60,7 +64,7 @@ afterAll(() => {
 });
 
 describe("toolgate install mcp-proxy, read by the real hosts", () => {
-  it("Codex 0.169.0 reads the rewritten [mcp_servers.fs] table", E2E, () => {
+  it("Codex 0.171.0 reads the rewritten [mcp_servers.fs] table", E2E, () => {
     const box = workspace();
     const codexHome = join(box.home, ".codex");
     mkdirSync(codexHome);

@@ -24,7 +24,7 @@ import { baseEnvironment, runHost } from "./run-host.js";
  * scripted model on 127.0.0.1, each with a temporary HOME and every update, telemetry and analytics switch off.
  * Opt-in (it needs the host binaries, about 1.2 GB):
  *
- *   npm install --prefix /tmp/hosts @openai/codex@0.169.0 @google/gemini-cli@0.61.0 @qwen-code/qwen-code@0.24.4 opencode-ai@1.18.33
+ *   npm install --prefix /tmp/hosts @openai/codex@0.171.0 @google/gemini-cli@0.61.0 @qwen-code/qwen-code@0.24.4 opencode-ai@1.18.33
  *   TOOLGATE_RECORD=1 TOOLGATE_HOSTS_DIR=/tmp/hosts npx vitest run test/e2e/record-transcripts
  *
  * Claude Code is the binary of the repo's @anthropic-ai/claude-agent-sdk devDependency. Output goes to

@@ -49,7 +49,11 @@ export async function installMcpProxy(
     cwd: resolve(options.cwd ?? process.cwd()),
     home: env["HOME"] ?? homedir(),
     env,
-    prefix: options.command === undefined ? defaultProxyPrefix() : options.command.split(/\s+/).filter(Boolean),
+    // the toolgate command line, then the proxy's own subcommand: the word that marks a proxied entry
+    prefix: [
+      ...(options.command === undefined ? defaultProxyPrefix() : options.command.split(/\s+/).filter(Boolean)),
+      "mcp-proxy",
+    ],
     dryRun: options.dryRun,
     ...(options.server === undefined ? {} : { server: options.server }),
   });

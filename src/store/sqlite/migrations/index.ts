@@ -4,6 +4,8 @@ import { migration0002 } from "./0002-daily-rollups.js";
 import { migration0003 } from "./0003-record-identity.js";
 import { migration0004 } from "./0004-daily-sources.js";
 import { migration0005 } from "./0005-tool-identity.js";
+import { migration0006 } from "./0006-proxy-host-name.js";
+import { migration0007 } from "./0007-new-tool-names.js";
 
 /** SQLite migrations in order. Append only. */
 export const sqliteMigrations: readonly Migration[] = [
@@ -12,4 +14,6 @@ export const sqliteMigrations: readonly Migration[] = [
   migration0003,
   migration0004,
   migration0005,
+  migration0006,
+  migration0007,
 ];

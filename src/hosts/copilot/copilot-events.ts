@@ -1,0 +1,189 @@
+import type { TranscriptDenialRecord } from "../common/hook-host.js";
+import { classifyCopilotDenial } from "./copilot-denial-texts.js";
+
+/**
+ * Reads what GitHub Copilot CLI 1.0.102 writes of a session: `~/.copilot/session-state/<id>/events.jsonl` and the
+ * `--output-format json` stream hold the same events, one JSON object a line, `{ type, data, id, timestamp }`:
+ * `tool.execution_start` (`toolCallId`, `toolName`, `arguments`) and `tool.execution_complete` (`toolCallId`,
+ * `success`, `error: { message, code }`). A call Copilot's own rules refused (`--deny-tool`) fires no hook after
+ * it: its `tool.execution_complete` has `error.code: "denied"` (a permissionRequest hook's deny: `"rejected"`).
+ */
+interface CopilotEvent {
+  type?: unknown;
+  data?: Record<string, unknown>;
+}
+
+/** Marks toolgate's own refusals in the texts Copilot records (so they are never counted twice). */
+export const TOOLGATE_MARK = "[toolgate]";
+
+function events(text: string): CopilotEvent[] {
+  const parsed: CopilotEvent[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("{") || !line.includes('"tool.execution_')) continue;
+    try {
+      const value = JSON.parse(line) as CopilotEvent;
+      if (typeof value === "object" && value !== null && typeof value.data === "object") parsed.push(value);
+    } catch {
+      // a line still being written
+    }
+  }
+  return parsed;
+}
+
+interface Started {
+  id: string;
+  tool: string;
+  input: Record<string, unknown>;
+}
+
+interface Completed {
+  id: string;
+  success: boolean;
+  error?: { message: string; code?: string };
+  result?: string;
+}
+
+function toolEvents(text: string): { started: Started[]; completed: Map<string, Completed> } {
+  const started: Started[] = [];
+  const completed = new Map<string, Completed>();
+  for (const event of events(text)) {
+    const data = event.data ?? {};
+    const id = data["toolCallId"];
+    if (typeof id !== "string") continue;
+    if (event.type === "tool.execution_start" && typeof data["toolName"] === "string") {
+      const args = data["arguments"];
+      started.push({
+        id,
+        tool: data["toolName"],
+        input: typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {},
+      });
+    } else if (event.type === "tool.execution_complete") {
+      const error = data["error"] as { message?: unknown; code?: unknown } | undefined;
+      const result = data["result"] as { content?: unknown } | undefined;
+      completed.set(id, {
+        id,
+        success: data["success"] === true,
+        ...(typeof error?.message === "string"
+          ? {
+              error: { message: error.message, ...(typeof error.code === "string" ? { code: error.code } : {}) },
+            }
+          : {}),
+        ...(typeof result?.content === "string" ? { result: result.content } : {}),
+      });
+    }
+  }
+  return { started, completed };
+}
+
+/** Whether `partial` (a hook's arguments) names the same call as `full` (the event's): every key it has is equal. */
+function sameArguments(partial: unknown, full: Record<string, unknown>): boolean {
+  if (typeof partial !== "object" || partial === null) return false;
+  return Object.entries(partial as Record<string, unknown>).every(
+    ([key, value]) => JSON.stringify(full[key]) === JSON.stringify(value),
+  );
+}
+
+/**
+ * The id Copilot gave a call, from the last started call with this tool and these arguments (`pending`: only one
+ * not completed yet, as at preToolUse and permissionRequest); undefined when the events do not show it (yet).
+ */
+export function findCopilotCallId(options: {
+  text: string;
+  tool: string;
+  args: unknown;
+  pending: boolean;
+}): string | undefined {
+  const { started, completed } = toolEvents(options.text);
+  for (let at = started.length - 1; at >= 0; at -= 1) {
+    const call = started[at] as Started;
+    if (call.tool !== options.tool || !sameArguments(options.args, call.input)) continue;
+    if (options.pending && completed.has(call.id)) continue;
+    return call.id;
+  }
+  return undefined;
+}
+
+/**
+ * The id of the call a preToolUse hook was run for: Copilot records each hook's start in the events
+ * (`hook.start`, `hookType: "preToolUse"`, `input.toolCalls: [{ id, name, args }]`) with the same millisecond
+ * `timestamp` as the payload it sends the hook. Exact even when the model retries the same call; undefined until
+ * Copilot wrote that line.
+ */
+export function findCopilotPreToolUseId(options: {
+  text: string;
+  timestamp: number | undefined;
+  tool: string;
+  args: unknown;
+}): string | undefined {
+  if (options.timestamp === undefined) return undefined;
+  const at = new Date(options.timestamp).toISOString();
+  for (const line of options.text.split("\n")) {
+    if (!line.includes('"hookType":"preToolUse"') || !line.includes(`"timestamp":"${at}"`)) continue;
+    try {
+      const value = JSON.parse(line) as { type?: unknown; data?: { input?: { toolCalls?: unknown } } };
+      const calls = value.data?.input?.toolCalls;
+      if (value.type !== "hook.start" || !Array.isArray(calls)) continue;
+      const call = (calls as { id?: unknown; name?: unknown; args?: unknown }[]).find(
+        (entry) =>
+          entry.name === options.tool &&
+          typeof entry.id === "string" &&
+          sameArguments(options.args, (entry.args ?? {}) as Record<string, unknown>),
+      );
+      if (call !== undefined) return call.id as string;
+    } catch {
+      // a line still being written
+    }
+  }
+  return undefined;
+}
+
+/** The ids of calls started and not completed (Copilot writes the completion about 100 ms after the call ends). */
+export function pendingCopilotCalls(text: string): string[] {
+  const { started, completed } = toolEvents(text);
+  return started.filter((call) => !completed.has(call.id)).map((call) => call.id);
+}
+
+/**
+ * The calls Copilot refused (its rules, a headless approval, another hook), each with the text the model read,
+ * its source and rule; toolgate's own refusals (marked) are left out (the hook recorded them already) unless
+ * `withToolgate` (what `toolgate run` reports: every refused call of the run).
+ */
+export function copilotDenials(text: string, options: { withToolgate?: boolean } = {}): TranscriptDenialRecord[] {
+  const { started, completed } = toolEvents(text);
+  const denials: TranscriptDenialRecord[] = [];
+  for (const call of started) {
+    const outcome = completed.get(call.id);
+    const error = outcome?.error;
+    if (outcome === undefined || outcome.success || error === undefined) continue;
+    if (error.code !== "denied" && error.code !== "rejected") continue;
+    if (options.withToolgate !== true && error.message.includes(TOOLGATE_MARK)) continue;
+    const { source, rule } = classifyCopilotDenial(error.message);
+    denials.push({
+      toolUseId: call.id,
+      tool: call.tool,
+      input: call.input,
+      source,
+      text: error.message,
+      ...(rule === undefined ? {} : { rule }),
+    });
+  }
+  return denials;
+}
+
+/** Where Copilot keeps a session's events: `$COPILOT_HOME/session-state/<id>/events.jsonl` (default `~/.copilot`). */
+export function copilotEventsPath(options: {
+  env: Readonly<Record<string, string | undefined>>;
+  sessionId: string;
+}): string | undefined {
+  if (!/^[A-Za-z0-9._-]+$/.test(options.sessionId) || options.sessionId.startsWith(".")) return undefined;
+  const home = copilotHome(options.env);
+  return home === undefined ? undefined : `${home}/session-state/${options.sessionId}/events.jsonl`;
+}
+
+/** `$COPILOT_HOME`, else `$HOME/.copilot`; undefined when neither is set. */
+export function copilotHome(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const own = env["COPILOT_HOME"];
+  if (own !== undefined && own !== "") return own.replace(/\/+$/, "");
+  const home = env["HOME"];
+  return home === undefined || home === "" ? undefined : `${home.replace(/\/+$/, "")}/.copilot`;
+}

@@ -1,0 +1,108 @@
+import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
+import { classifyCopilotDenial } from "./copilot-denial-texts.js";
+
+/**
+ * `toolgate analyze` of GitHub Copilot CLI 1.0.102's session events: `~/.copilot/session-state/<id>/events.jsonl`
+ * and the `copilot -p --output-format json` stream (the same events; the stream names its session only on its last
+ * line, `result`). `user.message` starts a turn, `tool.execution_start` is a call, `tool.execution_complete` its
+ * result; a refusal has `error.code` `denied` (Copilot's rules, a headless approval, a preToolUse hook) or
+ * `rejected` (a permissionRequest hook).
+ */
+async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFact> {
+  let sessionId: string | undefined;
+  let announced = false;
+  const keep = (bytes: Buffer) => {
+    const text = bytes.toString("latin1", 0, Math.min(bytes.length, 64));
+    return /"type":"(session\.start|user\.message|tool\.execution_start|tool\.execution_complete|result)"/.test(text);
+  };
+  for await (const line of source.lines(keep)) {
+    let value: { type?: unknown; data?: Record<string, unknown>; timestamp?: unknown; sessionId?: unknown };
+    try {
+      value = JSON.parse(line);
+    } catch {
+      source.skip();
+      continue;
+    }
+    const data = value.data ?? {};
+    const parsedAt = typeof value.timestamp === "string" ? Date.parse(value.timestamp) : Number.NaN;
+    const at = Number.isNaN(parsedAt) ? source.fallbackAt : parsedAt;
+    if (value.type === "session.start" && typeof data["sessionId"] === "string") sessionId = data["sessionId"];
+    const session = sessionId ?? source.fallbackSessionId;
+    if (!announced) {
+      announced = true;
+      yield { type: "session", sessionId: session, at };
+    }
+    switch (value.type) {
+      case "user.message":
+        yield { type: "turn", sessionId: session, at };
+        break;
+      case "tool.execution_start":
+        if (typeof data["toolCallId"] === "string" && typeof data["toolName"] === "string") {
+          yield {
+            type: "call",
+            sessionId: session,
+            at,
+            id: data["toolCallId"],
+            tool: data["toolName"],
+            input: data["arguments"] ?? {},
+          };
+        }
+        break;
+      case "tool.execution_complete": {
+        if (typeof data["toolCallId"] !== "string") break;
+        const error = data["error"] as { message?: unknown; code?: unknown } | undefined;
+        const result = data["result"] as { content?: unknown } | undefined;
+        const text =
+          typeof error?.message === "string"
+            ? error.message
+            : typeof result?.content === "string"
+              ? result.content
+              : "";
+        const refused = error?.code === "denied" || error?.code === "rejected";
+        const verdict = refused ? classifyCopilotDenial(text) : undefined;
+        yield {
+          type: "result",
+          sessionId: session,
+          at,
+          id: data["toolCallId"],
+          outcome: data["success"] === true ? "success" : "error",
+          text,
+          ...(verdict === undefined
+            ? {}
+            : {
+                denial: {
+                  source: verdict.source,
+                  reason: text,
+                  ...(verdict.rule === undefined ? {} : { rule: verdict.rule }),
+                },
+              }),
+        };
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+/** `~/.copilot/session-state/<id>/events.jsonl`: its first line is `session.start` from `copilot-agent`. */
+export const copilotEventsFormat: TranscriptFormat = {
+  id: "copilot-events",
+  host: "copilot",
+  headless: false,
+  sniffOrder: 14,
+  sniff: (head) =>
+    head.some((line) => line.includes('"type":"session.start"') && line.includes('"producer":"copilot-agent"')),
+  read: readCopilotEvents,
+};
+
+/** `copilot -p ... --output-format json`: it opens with Copilot's own session events (`session.skills_loaded`, ...). */
+export const copilotJsonFormat: TranscriptFormat = {
+  id: "copilot-json",
+  host: "copilot",
+  headless: true,
+  sniffOrder: 25,
+  sniff: (head) =>
+    head.some((line) => /^\{"type":"session\.(skills_loaded|mcp_servers_loaded|tools_updated)"/.test(line)),
+  read: readCopilotEvents,
+};
