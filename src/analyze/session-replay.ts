@@ -42,6 +42,8 @@ export interface ReplayOptions {
 }
 
 const MAX_PENDING = 10_000;
+/** call ids remembered as done (a session's calls; past this, a repeated id is counted again) */
+const MAX_FINISHED = 100_000;
 /**
  * `callTargets` of a call, keyed by its facts object: the memoized `describeCall` returns the same object for the
  * same tool and input, so each distinct call is parsed for targets once.
@@ -64,6 +66,8 @@ export class SessionReplay {
       index: number;
     }
   >();
+  /** calls whose result was read: the same session read from two files of one format counts each call once */
+  private readonly finished = new Set<string>();
   private toolCalls = 0;
   private readonly denials: AnalyzedDenial[] = [];
   private denialCount = 0;
@@ -144,7 +148,7 @@ export class SessionReplay {
   }
 
   private onCall(fact: CallFact): void {
-    if (this.pending.has(fact.id)) return;
+    if (this.pending.has(fact.id) || this.finished.has(fact.id)) return;
     if (this.pending.size >= MAX_PENDING) {
       const oldest = this.pending.keys().next().value;
       if (oldest !== undefined) this.pending.delete(oldest);
@@ -184,6 +188,7 @@ export class SessionReplay {
   }
 
   private onResult(fact: ResultFact): void {
+    if (this.finished.has(fact.id)) return;
     let entry = this.pending.get(fact.id);
     if (entry === undefined) {
       if (fact.tool === undefined) return;
@@ -200,6 +205,7 @@ export class SessionReplay {
       if (entry === undefined) return;
     }
     this.pending.delete(fact.id);
+    if (this.finished.size < MAX_FINISHED) this.finished.add(fact.id);
     const { call } = entry;
     const base = { at: fact.at, sessionId: this.options.sessionId, call, ...agent(entry.agentId ?? fact.agentId) };
     const denial = classifyResult({
