@@ -46,9 +46,9 @@ export interface DeniedTool {
 }
 
 export interface SuggestedAllowRule {
-  /** in the host's own rule language (`language`): Claude Code settings, Codex execpolicy, toolgate's rules */
+  /** in the host's own rule language (`language`, from its descriptor), else toolgate's rules */
   rule: string;
-  /** where the rule goes: `Claude Code permissions.allow`, `Codex execpolicy .rules`, `toolgate permissions.allow` */
+  /** where the rule goes, as the host's rule language names it (`toolgate permissions.allow` for toolgate's own) */
   language: string;
   tool: string;
   /** denied calls this rule would have let through */

@@ -19,7 +19,7 @@ export interface PolicyRow {
    * outcome (only the OS, a sandbox or toolgate refused it, a deny rule wins) or it is a shell heredoc: `noRule` says why
    */
   allowRule: string | null;
-  /** where the rule goes (`Claude Code permissions.allow`, `Codex execpolicy .rules`, ...); null without a rule */
+  /** where the rule goes, as the host's rule language names it; null without a rule */
   ruleLanguage: string | null;
   /** why no allow rule is offered; null when one is */
   noRule: string | null;

@@ -108,7 +108,7 @@ export interface PolicyRow {
   count: number;
   example: string;
   allowRule: string | null;
-  /** where the rule goes (`Claude Code permissions.allow`, `Codex execpolicy .rules`, ...) */
+  /** where the rule goes, as the host's rule language names it */
   ruleLanguage: string | null;
   /** why no allow rule is offered */
   noRule: string | null;

@@ -73,7 +73,7 @@ export async function runAcpProxy(options: AcpProxyOptions): Promise<AcpProxyOut
   const agentName = options.agent.command;
   const child = spawn(options.agent.command, options.agent.args, {
     stdio: ["pipe", "pipe", "inherit"],
-    // its own process group: stopping the agent stops the helpers it started too (codex-acp leaves some)
+    // its own process group: stopping the agent stops the helpers it started too (some adapters leave some)
     detached: true,
     env: childEnvironment(env, options.agent.env),
     ...(options.agent.cwd === undefined ? {} : { cwd: options.agent.cwd }),

@@ -16,7 +16,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The tool name of an ACP tool call: the agent's own name when it sends one in `_meta` (claude-code-acp's
+ * The tool name of an ACP tool call: the agent's own name when it sends one in `_meta` (an adapter of Claude Code's
  * `_meta.claudeCode.toolName: "Bash"`, or any agent's `_meta.<agent>.toolName`), else its ACP `kind`. Undefined when
  * neither is a non-empty string.
  */
@@ -76,8 +76,8 @@ export function permissionToolCall(
 const SHELL = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z)?sh$/;
 
 /**
- * An execute call whose `command` is a shell running one script (`["/bin/bash", "-lc", "rm -rf x"]`, as codex-acp
- * sends it) is the script itself as rules read it (`Bash(rm *)`); any other input is the agent's own.
+ * An execute call whose `command` is a shell running one script (`["/bin/bash", "-lc", "rm -rf x"]`, as some
+ * adapters send it) is the script itself as rules read it (`Bash(rm *)`); any other input is the agent's own.
  */
 function withShellScript(input: Record<string, unknown>): Record<string, unknown> {
   const command = input["command"];

@@ -2,7 +2,7 @@ import type { HostDescriptor, HostInstallOptions } from "../host-descriptor.js";
 
 /**
  * The ACP proxy: `toolgate acp-proxy -- <agent command...>` between an editor and any agent it talks to over the Agent
- * Client Protocol (claude-code-acp, codex-acp, Gemini CLI's ACP mode, ...). Its tools are the agent's own names when
+ * Client Protocol (the ACP adapters of the agents, an agent's own ACP mode, ...). Its tools are the agent's own names when
  * the agent sends them (`_meta.claudeCode.toolName: "Bash"`), else the ACP tool kinds.
  */
 export const acpProxyHost: HostDescriptor = {
@@ -28,7 +28,7 @@ export const acpProxyHost: HostDescriptor = {
     examples: {
       install: [
         ["toolgate install acp-proxy --editor zed", "every agent_servers entry of ~/.config/zed/settings.json"],
-        ["toolgate install acp-proxy --editor jetbrains --server Codex", "one agent of ~/.jetbrains/acp.json"],
+        ["toolgate install acp-proxy --editor jetbrains --server MyAgent", "one agent of ~/.jetbrains/acp.json"],
       ],
       uninstall: [["toolgate uninstall acp-proxy --editor zed", "the agents' own command lines back"]],
     },

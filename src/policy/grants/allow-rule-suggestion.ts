@@ -9,7 +9,7 @@ const HEREDOC = /(^|[^<])<<-?\s*(['"]?)[A-Za-z_][A-Za-z0-9_]*\2/;
 
 /** How an allow rule is written in the language a host reads (its settings, its own rules files). */
 export interface RuleLanguage {
-  /** where such a rule goes, for people: `Claude Code permissions.allow`, `Codex execpolicy .rules` */
+  /** where such a rule goes, for people (the host's rule language names it: its settings' allow list, its rules file) */
   readonly name: string;
   /** the narrowest allow rule for this call, or undefined when the language has no rule for it */
   allowRule(tool: string, input: unknown): string | undefined;

@@ -1,7 +1,7 @@
 import type { Migration } from "../../migration.js";
 
 /**
- * 0007 tool names of the new hosts (SQLite). Why: GitHub Copilot CLI, Cline, pi and the ACP proxy name tools the
+ * 0007 tool names of the new hosts (SQLite). Why: the hosts added in November 2026 name tools the
  * tool table (core/tool-families.ts) did not know at migration 0005 (`create`, `run_commands`, `execute`, ...). A row
  * stored before under one of those names was back-filled as its own canonical tool in family `other`; this gives it
  * the table's identity, as 0005 did for the names it listed (its VALUES list is the table's new names, lower-cased;
