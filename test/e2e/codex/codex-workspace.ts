@@ -1,5 +1,14 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { workspaceTemporary } from "../claude/run-claude.js";
@@ -99,6 +108,13 @@ export async function createCodexWorld(options: {
     fake,
     env,
     async remove() {
+      // Codex makes /tmp/codex-daemon-<uid> for its daemon's socket whatever TMPDIR says: removed when empty (a
+      // folder still holding a socket belongs to a Codex that is running, and stays)
+      try {
+        rmdirSync(join("/tmp", `codex-daemon-${process.getuid?.() ?? 0}`));
+      } catch {
+        // not there, or in use
+      }
       await fake.close();
       rmSync(root, { recursive: true, force: true });
     },

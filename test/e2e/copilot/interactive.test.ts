@@ -31,7 +31,12 @@ describe.skipIf(!hasTmux)("Copilot CLI interactive: toolgate's ask is put to the
   let workspace: CopilotWorkspace;
   let fake: FakeOpenAI;
   const socket = `toolgate-e2e-copilot-${process.pid}`;
-  const tmux = (...args: string[]) => spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+  // the tmux server's socket folder goes inside the workspace (TMUX_TMPDIR), removed with it
+  const tmux = (...args: string[]) =>
+    spawnSync("tmux", ["-L", socket, ...args], {
+      encoding: "utf8",
+      env: { ...process.env, ...(workspace === undefined ? {} : { TMUX_TMPDIR: workspace.root }) },
+    });
   const screen = () => tmux("capture-pane", "-p", "-t", "copilot").stdout ?? "";
   let prompt: string | undefined;
   let afterYes: string | undefined;
