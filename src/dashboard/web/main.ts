@@ -48,7 +48,8 @@ async function render(): Promise<void> {
     h(
       "nav",
       { "aria-label": "Views" },
-      ...NAV.map(([name, label]) =>
+      // a saved report is a snapshot: it has no live view, so it offers none
+      ...NAV.filter(([name]) => report === undefined || name !== "live").map(([name, label]) =>
         h(
           "a",
           {
@@ -107,7 +108,10 @@ async function viewContent(view: View, params: URLSearchParams, filters: URLSear
     if (view === "sessions") return await sessionsView(params, filters);
     if (view === "session") return await sessionView(params);
     if (view === "policy") return await policyView(filters);
-    if (view === "live") return liveView(filters);
+    if (view === "live") {
+      if (embeddedReport()) throw new NotInReport();
+      return liveView(filters);
+    }
     return await overviewView(filters);
   } catch (error) {
     return h("p", { class: "error", role: "alert" }, describe(error));

@@ -365,6 +365,11 @@ describe("toolgate analyze --html", () => {
       await page.waitForSelector("h2:text('Policy tuning')");
       // nothing but the file itself was loaded: the script, the styles and the data are inline
       expect(requests).toEqual([`file://${html}`]);
+      // a snapshot has no live view: no tab for one, and a link to it says so instead of showing nothing
+      expect(await page.$("#nav-live")).toBeNull();
+      await page.goto(`file://${html}?view=live`);
+      await page.waitForSelector("main p.error");
+      expect(await page.textContent("main p.error")).toMatch(/saved report does not include that view/);
       if (SCREENSHOTS) {
         await page.click("#nav-overview");
         await page.waitForSelector("#kpi-total");
