@@ -49,9 +49,13 @@ export function checkKilo(context: DoctorContext): DoctorCheck[] {
         );
       } else if (!named) {
         checks.push(
-          warn(name, `${path} loads ${file} without { "host": "kilo" }: Kilo's sessions are recorded as opencode's`, {
-            fix: `toolgate install kilo --${scope}`,
-          }),
+          warn(
+            name,
+            `${path} loads ${file} without { "host": "kilo" }: Kilo's sessions are recorded under the plugin's default host`,
+            {
+              fix: `toolgate install kilo --${scope}`,
+            },
+          ),
         );
       } else checks.push(ok(name, `${path} loads ${file}`));
     }

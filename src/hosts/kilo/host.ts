@@ -1,9 +1,9 @@
 import { type HostDescriptor, withHome } from "../host-descriptor.js";
 
 /**
- * Kilo CLI (`@kilocode/cli`): opencode's plugin system, inherited. toolgate's opencode plugin loads in Kilo as it is,
- * named `kilo` through its plugin options; Kilo's own `permission` rules decide, as opencode's do. Its refusal texts
- * are opencode's, word for word: `kilo` is an alias in opencode's denial table, so Kilo has no table of its own.
+ * Kilo CLI (`@kilocode/cli`): a fork that kept its parent's plugin system. toolgate's plugin for that system loads in
+ * Kilo as it is, named `kilo` through its plugin options; Kilo's own `permission` rules decide. Its refusal texts are
+ * its parent's, word for word: `kilo` is an alias in that host's denial table, so Kilo has no table of its own.
  */
 export const kiloHost: HostDescriptor = {
   name: "kilo",
@@ -49,7 +49,7 @@ export const kiloHost: HostDescriptor = {
     },
     settings: { project: "./kilo.json", user: "~/.config/kilo/kilo.json" },
     command: "the plugin URL",
-    uninstall: "every plugin entry that points at toolgate's opencode plugin is removed.",
+    uninstall: "every plugin entry that points at toolgate's plugin module is removed.",
     uninstallCommand: "also remove this plugin entry, if you installed one with --command",
     looksIn: "~/.config/kilo, ./kilo.json",
   },

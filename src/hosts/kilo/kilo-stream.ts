@@ -2,7 +2,7 @@ import { basename } from "node:path";
 import type { HostStreamDetector, HostStreamSummary, StreamDenial } from "../common/host-stream.js";
 
 /**
- * Reads `kilo run --format json` for `toolgate run` (Kilo CLI 7.7.7 writes opencode's run lines): each line carries
+ * Reads `kilo run --format json` for `toolgate run` (Kilo CLI 7.7.7 writes its parent's run lines): each line carries
  * `sessionID`; a refused call is a `tool_use` part in `error` with a denial text (Kilo's own, or toolgate's
  * `[toolgate] ...`); an `error` line ends the run (`MessageAbortedError` when the session was stopped). The toolgate
  * plugin writes `{"type":"toolgate.session","sessionID":...}` once under `toolgate run`.
@@ -11,7 +11,7 @@ type Json = Record<string, unknown>;
 
 const SESSION_ANNOUNCEMENT = "toolgate.session";
 
-/** Kilo's refusal texts (opencode's, word for word, in the 7.7.7 binary) and toolgate's own. */
+/** Kilo's refusal texts (its parent's, word for word, in the 7.7.7 binary) and toolgate's own. */
 const REFUSAL =
   /^(The user rejected permission to use this specific tool call|The user has specified a rule which prevents you from using this specific tool call\.|\[toolgate\] )/;
 
