@@ -13,13 +13,15 @@ export interface ConfigWarning {
  *   `escalation.thresholds` glob that matches a tool still decides that tool
  * - TOOLGATE_DENY_THRESHOLD_<FAMILY> (SHELL, READ, SEARCH, EDIT, WEB, MCP, OTHER) -> that family's threshold, over
  *   TOOLGATE_DENY_THRESHOLD
- * - TOOLGATE_NUDGE_THRESHOLD, then OPENCODE_DENY_THRESHOLD -> escalation.nudge.threshold
+ * - TOOLGATE_NUDGE_THRESHOLD, then a host's own older variable for it (`nudgeAliases`, from the hosts' descriptors)
+ *   -> escalation.nudge.threshold
  * A value that is not a positive integer is ignored with a warning (the core emits it as a warning effect).
  * TOOLGATE_CONFIG (a config file path) is read by the loader, not here.
  */
 export function applyEnvOverrides(
   config: ToolgateConfig,
   env: Readonly<Record<string, string | undefined>>,
+  options: { nudgeAliases?: readonly string[] } = {},
 ): { config: ToolgateConfig; warnings: ConfigWarning[]; applied: string[] } {
   const warnings: ConfigWarning[] = [];
   const applied: string[] = [];
@@ -48,7 +50,8 @@ export function applyEnvOverrides(
   if (Object.keys(families).length > 0) {
     escalation = { ...escalation, familyThresholds: { ...escalation.familyThresholds, ...families } };
   }
-  const nudge = read("TOOLGATE_NUDGE_THRESHOLD") ?? read("OPENCODE_DENY_THRESHOLD");
+  let nudge = read("TOOLGATE_NUDGE_THRESHOLD");
+  for (const alias of options.nudgeAliases ?? []) nudge ??= read(alias);
   if (nudge !== undefined) escalation = { ...escalation, nudge: { ...escalation.nudge, threshold: nudge } };
   if (escalation === config.escalation || (config.escalation === undefined && applied.length === 0)) {
     return { config, warnings, applied };

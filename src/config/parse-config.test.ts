@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { NUDGE_THRESHOLD_VARIABLES } from "../hosts/registry.js";
 import { configJsonSchema } from "./config-json-schema.js";
 import { applyEnvOverrides } from "./env-overrides.js";
 import { mergeConfigs } from "./merge-configs.js";
@@ -83,6 +84,7 @@ describe("applyEnvOverrides", () => {
     const { config, warnings } = applyEnvOverrides(
       { escalation: { nudge: { cooldownMs: 5 } } },
       { TOOLGATE_DENY_THRESHOLD: "5", OPENCODE_DENY_THRESHOLD: "4" },
+      { nudgeAliases: ["OPENCODE_DENY_THRESHOLD"] },
     );
     const families = { shell: 5, read: 5, search: 5, edit: 5, web: 5, mcp: 5, other: 5 };
     expect(config.escalation).toEqual({
@@ -93,8 +95,14 @@ describe("applyEnvOverrides", () => {
     expect(warnings).toEqual([]);
   });
   it("prefers TOOLGATE_NUDGE_THRESHOLD over OPENCODE_DENY_THRESHOLD", () => {
-    const { config } = applyEnvOverrides({}, { TOOLGATE_NUDGE_THRESHOLD: "7", OPENCODE_DENY_THRESHOLD: "4" });
+    const { config } = applyEnvOverrides(
+      {},
+      { TOOLGATE_NUDGE_THRESHOLD: "7", OPENCODE_DENY_THRESHOLD: "4" },
+      { nudgeAliases: ["OPENCODE_DENY_THRESHOLD"] },
+    );
     expect(config.escalation?.nudge?.threshold).toBe(7);
+    // the older variable is the opencode descriptor's, read through the registry
+    expect(NUDGE_THRESHOLD_VARIABLES).toEqual(["OPENCODE_DENY_THRESHOLD"]);
   });
   it("falls back to the configured value with a warning for a non-numeric value", () => {
     const { config, warnings } = applyEnvOverrides(

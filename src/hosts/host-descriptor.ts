@@ -116,6 +116,11 @@ export interface HostDescriptor {
   readonly wrapsEditorAgents?: true;
   /** what the commands' `--help` say of this host, so the CLI itself names no host */
   readonly help?: HostHelp;
+  /**
+   * the host's own older environment variable for the nudge threshold, read after `TOOLGATE_NUDGE_THRESHOLD` in
+   * every toolgate process (the config's environment overrides)
+   */
+  readonly nudgeThresholdVariable?: string;
   /** escalation defaults for the host, applied under the config (a config file and the environment still decide) */
   readonly escalationDefaults?: CoreOptions;
 }

@@ -48,6 +48,11 @@ export function hostsWith<Part extends keyof HostDescriptor>(
   );
 }
 
+/** The hosts' own older variables for the nudge threshold, in registry order (`applyEnvOverrides`'s `nudgeAliases`). */
+export const NUDGE_THRESHOLD_VARIABLES: readonly string[] = HOSTS.flatMap((host) =>
+  host.nudgeThresholdVariable === undefined ? [] : [host.nudgeThresholdVariable],
+);
+
 /**
  * The settings hierarchy read into the policy for every host (the one host whose descriptor has
  * `settingsHierarchy`), with the host's display name for messages; undefined when no host has one.

@@ -2,6 +2,7 @@ import { applyEnvOverrides, type ConfigWarning } from "../config/env-overrides.j
 import { mergeConfigs } from "../config/merge-configs.js";
 import { parseConfig } from "../config/parse-config.js";
 import type { ToolgateConfig } from "../config/schema.js";
+import { NUDGE_THRESHOLD_VARIABLES } from "../hosts/registry.js";
 import { configFiles } from "./config-files.js";
 import { readJsonFile } from "./read-json-file.js";
 
@@ -39,7 +40,7 @@ export function loadConfig(options: LoadConfigOptions): LoadedConfig {
     if (!parsed.ok) throw parsed.error;
     config = mergeConfigs(config, parsed.config);
   }
-  const overridden = applyEnvOverrides(config, options.env);
+  const overridden = applyEnvOverrides(config, options.env, { nudgeAliases: NUDGE_THRESHOLD_VARIABLES });
   return {
     config: overridden.config,
     warnings: overridden.warnings,

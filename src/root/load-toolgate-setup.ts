@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { applyEnvOverrides, type ConfigWarning } from "../config/env-overrides.js";
 import type { ToolgateConfig } from "../config/schema.js";
 import type { RedactOptions } from "../detect/redaction-types.js";
+import { NUDGE_THRESHOLD_VARIABLES } from "../hosts/registry.js";
 import { buildPolicy, type Policy } from "./build-policy.js";
 import { configFiles } from "./config-files.js";
 import { hostPolicyRules } from "./host-policy-rules.js";
@@ -84,7 +85,7 @@ export async function loadToolgateSetup(options: ToolgateSetupOptions = {}): Pro
 
 /** No config file: the env overrides over an empty config, with no schema loaded. */
 function noConfig(env: Readonly<Record<string, string | undefined>>) {
-  const overridden = applyEnvOverrides({}, env);
+  const overridden = applyEnvOverrides({}, env, { nudgeAliases: NUDGE_THRESHOLD_VARIABLES });
   return {
     config: overridden.config as ToolgateConfig,
     warnings: overridden.warnings,

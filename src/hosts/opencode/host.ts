@@ -5,6 +5,8 @@ export const opencodeHost: HostDescriptor = {
   name: "opencode",
   displayName: "opencode",
   kind: "in-process",
+  // the plugin's nudge threshold before TOOLGATE_NUDGE_THRESHOLD existed; still read, after it
+  nudgeThresholdVariable: "OPENCODE_DENY_THRESHOLD",
   toolNames: [
     "bash",
     "read",
