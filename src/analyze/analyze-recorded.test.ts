@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -7,6 +7,7 @@ import type { SessionAnalysis } from "./analysis-types.js";
 import { analyzeTranscripts } from "./analyze-transcripts.js";
 import { findTranscripts } from "./find-transcripts.js";
 import { formatAnalysis } from "./format-analysis.js";
+import { detectFormat } from "./formats.js";
 import { loadAnalysisSetup } from "./load-analysis-setup.js";
 
 /**
@@ -188,5 +189,74 @@ describe("an OS refusal (EACCES) counts as a sandbox denial", () => {
     expect(session.denialCount).toBe(denials);
     if (denials > 0) expect(session.deniedBySource).toEqual({ sandbox: 1 });
     expect(session.loops).toEqual([]);
+  });
+});
+
+describe("Claude Code 2.1.332 `-p --output-format stream-json --include-partial-messages` (recorded, issue 26 item 7)", () => {
+  // `stream_event` lines between the messages, `system/permission_denied` lines, `permission_denials` on the
+  // `success` result, and five SessionStart hooks' `hook_started` / `hook_response` lines before the `init` line
+  const file = "claude-code/stubborn.partial.stream.jsonl";
+
+  test("read as the session it is, with its three rule denials and the retry", async () => {
+    expect((await detectFormat(join(fixtures, file)))?.id).toBe("claude-code-stream-json");
+    const session = await analyze(file);
+    expect(session.format).toBe("claude-code-stream-json");
+    expect(session.toolCalls).toBe(3);
+    expect(session.deniedBySource).toEqual({ rule: 3 });
+    expect(session.loops).toEqual([
+      { kind: "retry-after-denial", by: "host", tool: "Bash", canonicalTool: "shell", calls: 2 },
+    ]);
+    expect(session.wastedCalls).toBe(2);
+    expect(session.savedCalls).toBe(1);
+  });
+
+  test("the session's times are its lines' times, not the time the log was copied", async () => {
+    const copy = join(empty, "copied.partial.stream.jsonl");
+    copyFileSync(join(fixtures, file), copy);
+    utimesSync(copy, new Date("2030-01-01T00:00:00Z"), new Date("2030-01-01T00:00:00Z"));
+    const result = await analyzeTranscripts({ files: [copy], config: setup.config, canGrant: setup.canGrant });
+    const session = result.sessions[0]?.analysis;
+    expect(session?.startedAt).toBe("2026-11-27T15:50:30.147Z");
+    expect(session?.endedAt).toBe("2026-11-27T15:50:30.377Z");
+  });
+});
+
+describe("Gemini CLI 0.61 `-o json` log whose first refusal is a plan path outside the plans directory", () => {
+  test("both refusals count: the plan path (validation) and the policy deny (rule)", async () => {
+    // the recorded -o json shape (stderr lines, then the JSON document); the first text is gemini-cli 0.61's
+    // PlanErrorMessages.PATH_ACCESS_DENIED, word for word
+    const log = join(empty, "plan-path.output.log");
+    const document = {
+      session_id: "5d1c2b7e-0c4e-4a53-9a0e-6f1f3f7c2a10",
+      response: "I could not write the plan.",
+      stats: {
+        tools: {
+          totalCalls: 2,
+          totalSuccess: 0,
+          totalFail: 2,
+          byName: {
+            write_file: { count: 1, success: 0, fail: 1 },
+            run_shell_command: { count: 1, success: 0, fail: 1 },
+          },
+        },
+      },
+    };
+    writeFileSync(
+      log,
+      [
+        "Error executing tool write_file: Access denied: plan path (../notes/plan.md) must be within the designated plans directory (/home/me/.gemini/tmp/3f2a/plans).",
+        "Error executing tool run_shell_command: Tool execution denied by policy.",
+        JSON.stringify(document, null, 2),
+        "",
+      ].join("\n"),
+    );
+    const result = await analyzeTranscripts({ files: [log], config: setup.config, canGrant: setup.canGrant });
+    const session = result.sessions[0]?.analysis;
+    expect(session?.format).toBe("gemini-json-output");
+    expect(session?.toolCalls).toBe(2);
+    expect(session?.denials.map((denial) => [denial.tool, denial.source])).toEqual([
+      ["write_file", "validation"],
+      ["run_shell_command", "rule"],
+    ]);
   });
 });

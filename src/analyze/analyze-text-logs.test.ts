@@ -104,6 +104,8 @@ const EXPECTED: Record<string, string | undefined> = {
   "copilot output.jsonl": "copilot-json",
   "claude-code session.jsonl": "claude-code-session",
   "claude-code stream.jsonl": "claude-code-stream-json",
+  // `--include-partial-messages`, five SessionStart hooks' lines before its `init` line
+  "claude-code partial.stream.jsonl": "claude-code-stream-json",
   "claude-code subagent": "claude-code-session",
   "claude-code text.log": undefined,
   "codex rollout.jsonl": "codex-rollout",

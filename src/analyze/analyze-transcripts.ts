@@ -71,7 +71,14 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
       done += stat.size;
       continue;
     }
-    const format = await detectFormat(file, options.host);
+    let format: Awaited<ReturnType<typeof detectFormat>>;
+    try {
+      format = await detectFormat(file, options.host);
+    } catch (error) {
+      skippedFiles.push({ file, reason: `cannot be read (${errorText(error)})` });
+      done += stat.size;
+      continue;
+    }
     if (format === undefined) {
       const reason = await skipReason(file, options.host);
       if (reason === undefined) unrecognizedFiles.push(file);
@@ -79,8 +86,8 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
       done += stat.size;
       continue;
     }
-    filesRead += 1;
     let lineCount = 0;
+    let facts = 0;
     let fileDone = 0;
     const onLine = (length: number) => {
       fileDone += length + 1;
@@ -99,28 +106,45 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
       },
       lines: (keep) => readLines(file, { onLine, keep }),
     };
-    for await (const fact of format.read(source)) {
-      if (options.sessionId !== undefined && !fact.sessionId.startsWith(options.sessionId)) continue;
-      const key = `${format.id} ${fact.sessionId}`;
-      let replay = replays.get(key);
-      if (replay === undefined) {
-        replay = new SessionReplay({
-          file,
-          host: format.host,
-          denialTexts: tables,
-          format: format.id,
-          sessionId: fact.sessionId,
-          // a transcript that does not say is replayed as a headless run (where thresholds stop a run)
-          interactive: false,
-          config,
-          canGrant: options.canGrant,
-          keepRecords: options.keepRecords === true,
-          ...(languages.has(format.host) ? { ruleLanguage: languages.get(format.host) as RuleLanguage } : {}),
-        });
-        replays.set(key, replay);
+    try {
+      for await (const fact of format.read(source)) {
+        facts += 1;
+        if (options.sessionId !== undefined && !fact.sessionId.startsWith(options.sessionId)) continue;
+        const key = `${format.id} ${fact.sessionId}`;
+        let replay = replays.get(key);
+        if (replay === undefined) {
+          replay = new SessionReplay({
+            file,
+            host: format.host,
+            denialTexts: tables,
+            format: format.id,
+            sessionId: fact.sessionId,
+            // a transcript that does not say is replayed as a headless run (where thresholds stop a run)
+            interactive: false,
+            config,
+            canGrant: options.canGrant,
+            keepRecords: options.keepRecords === true,
+            ...(languages.has(format.host) ? { ruleLanguage: languages.get(format.host) as RuleLanguage } : {}),
+          });
+          replays.set(key, replay);
+        }
+        replay.push(fact);
       }
-      replay.push(fact);
+    } catch (error) {
+      // a file that fails while being read (a corrupt database, an I/O error) never stops the run: it is listed with
+      // the reason, and what was read before the error is counted only if anything was
+      skippedFiles.push({
+        file,
+        reason:
+          facts === 0
+            ? `cannot be read (${errorText(error)})`
+            : `read only up to an error (${errorText(error)}): what came before it is counted`,
+      });
+      done += stat.size;
+      if (facts > 0) filesRead += 1;
+      continue;
     }
+    filesRead += 1;
     done += stat.size;
     options.onProgress?.(done, total);
   }
@@ -152,6 +176,10 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
       a.analysis.sessionId.localeCompare(b.analysis.sessionId),
   );
   return { sessions, skippedLines, unrecognizedFiles, skippedFiles, filesRead };
+}
+
+function errorText(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
 }
 
 function safeStat(file: string): { size: number; mtimeMs: number } | { error: string } {

@@ -58,6 +58,11 @@ export async function skipReason(file: string, host: AnalyzeHost | undefined): P
 }
 
 const HEAD_LINES = 8;
+/**
+ * A second, longer look when the first lines match no format: Claude Code writes two `system` lines per SessionStart
+ * hook (every plugin's) before its `init` line, so a machine with a few plugins pushes `init` past the first lines.
+ */
+const LONG_HEAD_LINES = 256;
 const HEAD_MAX_LINE = 1024 * 1024;
 
 /**
@@ -69,12 +74,18 @@ export async function detectFormat(file: string, host?: AnalyzeHost): Promise<Tr
   const candidates = formats.filter((format) => host === undefined || format.host === host);
   const binary = formats.find((format) => format.sniffFile?.(file) === true);
   if (binary !== undefined) return candidates.includes(binary) ? binary : undefined;
-  const head = await readHead(file, { count: HEAD_LINES, maxLength: HEAD_MAX_LINE });
+  let head = await readHead(file, { count: HEAD_LINES, maxLength: HEAD_MAX_LINE });
   if (head.length === 0) return undefined;
-  const found = candidates.find((format) => format.sniffFile === undefined && format.sniff(head));
+  const sniffed = (list: readonly TranscriptFormat[]) =>
+    list.find((format) => format.sniffFile === undefined && format.sniff(head));
+  let found = sniffed(candidates);
+  if (found === undefined && head.length === HEAD_LINES) {
+    head = await readHead(file, { count: LONG_HEAD_LINES, maxLength: HEAD_MAX_LINE });
+    found = sniffed(candidates);
+  }
   if (found !== undefined || host === undefined) return found;
   // forced: the same kind of file from another host (a stream-json copy without its init line reads as Claude's)
-  const other = formats.find((format) => format.sniffFile === undefined && format.sniff(head));
+  const other = sniffed(formats);
   const kind = other?.id.slice(other.host.length + 1);
   const text = !head.some((line) => line.trimStart().startsWith("{"));
   const lines = candidates.filter((format) => format.sniffFile === undefined);

@@ -87,6 +87,18 @@ describe("toolgate analyze", () => {
     }
   });
 
+  test("a file that fails while being read (a corrupt database) is listed in skippedFiles; the run goes on", async () => {
+    const { io, out, root } = sandbox();
+    const corrupt = join(root, "opencode.db");
+    // the first 8 KiB of a recorded opencode database: a SQLite header, the rest cut off
+    writeFileSync(corrupt, readFileSync(join(fixtures, "opencode/stubborn.db")).subarray(0, 8192));
+    const rollout = join(fixtures, "codex/stubborn.rollout.jsonl");
+    await runAnalyze({ ...io, paths: [corrupt, rollout], save: false, json: true });
+    const document = JSON.parse(out.join(""));
+    expect(document.skippedFiles).toEqual([{ file: corrupt, reason: "cannot be read (SQLITE_CORRUPT)" }]);
+    expect(document.totals).toMatchObject({ files: 1, sessions: 1, denials: 3 });
+  });
+
   test("--json prints the documented document", async () => {
     const { io, out } = sandbox();
     const globs = [join(fixtures, "gemini/stubborn.*"), join(fixtures, "gemini/legitimate.*")];

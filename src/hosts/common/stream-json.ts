@@ -1,6 +1,6 @@
 import type { DenialSource } from "../../core/events.js";
 import { asRecord, asString, contentText, parseObject, timeOf, typedRecord } from "./read-lines.js";
-import type { ReaderFact, ReaderSource } from "./reader-event.js";
+import type { ReaderFact, ReaderSource, SessionFact } from "./reader-event.js";
 import { usageTokens } from "./usage-tokens.js";
 
 /**
@@ -40,6 +40,11 @@ export async function* readStreamJson(
 ): AsyncGenerator<ReaderFact> {
   const { userLinesAreTurns } = options;
   let announced: string | undefined;
+  // a line without its own time (`init`, `result`, `system` lines) takes the last time seen before it; the file's
+  // mtime only until the first timed line (a copied log's mtime is when it was copied, not when the run ended)
+  let lastAt: number | undefined;
+  // the session is announced at its first timed line (its `init` line has no time), or before its first fact
+  let pending: SessionFact | undefined;
   const structured = new Map<string, { source: DenialSource; reason: string }>();
   for await (const line of source.lines()) {
     if (line.length === 0) continue;
@@ -47,13 +52,19 @@ export async function* readStreamJson(
     if (typed === undefined) continue;
     const { record, type } = typed;
     const sessionId = asString(record["session_id"]) ?? source.fallbackSessionId;
-    const at = timeOf(record["timestamp"], source.fallbackAt);
+    const at = timeOf(record["timestamp"], lastAt ?? source.fallbackAt);
+    if (record["timestamp"] !== undefined) lastAt = at;
     const parent = asString(record["parent_tool_use_id"]);
     const agentId = asString(record["agent_id"]) ?? parent;
     const base = agentId === undefined ? { sessionId, at } : { sessionId, at, agentId };
     if (announced !== sessionId) {
+      if (pending !== undefined) yield pending;
       announced = sessionId;
-      yield { type: "session", sessionId, at, interactive: false };
+      pending = { type: "session", sessionId, at, interactive: false };
+    }
+    if (pending !== undefined && (record["timestamp"] !== undefined || type === "assistant" || type === "user")) {
+      yield { ...pending, at };
+      pending = undefined;
     }
     if (type === "system" && record["subtype"] === "permission_denied") {
       const id = asString(record["tool_use_id"]);
@@ -100,6 +111,7 @@ export async function* readStreamJson(
     // `isSynthetic`: a line the host wrote itself, such as Claude Code's note after a PermissionDenied hook's `retry`
     if (!sawResult && userLinesAreTurns && record["isSynthetic"] !== true) yield { type: "turn", ...base };
   }
+  if (pending !== undefined) yield pending;
 }
 
 /**

@@ -100,7 +100,7 @@ function copyOne(options: { from: string; keep: (name: string) => boolean; host:
   copyFileSync(files[files.length - 1] as string, join(fixtures, options.host, options.name));
 }
 
-async function recordClaude(scenario: Scenario): Promise<void> {
+async function recordClaude(scenario: Scenario, options: { partial?: boolean } = {}): Promise<void> {
   const box = sandbox("claude");
   const steps = SCENARIOS[scenario].map((step) => ("command" in step ? bash(step.command) : { text: step.text }));
   const fake = await startFakeAnthropic({ conversations: { main: steps }, finalText: "FINAL: done." });
@@ -122,14 +122,41 @@ async function recordClaude(scenario: Scenario): Promise<void> {
           allow: ["Bash(ls)", "Bash(sh test.sh)", "Bash(cat notes.txt)", "Bash(./not-executable.sh)"],
           ...(scenario === "ask" ? { ask: ["Bash(rm *)"] } : { deny: ["Bash(rm *)"] }),
         },
+        // the partial recording also runs five SessionStart hooks, as a machine with a few plugins does: their
+        // `system/hook_started` and `hook_response` lines come before the `init` line
+        ...(options.partial === true
+          ? {
+              hooks: {
+                SessionStart: [
+                  {
+                    hooks: Array.from({ length: 5 }, (_, index) => ({
+                      type: "command",
+                      command: `echo plugin-${index + 1} ready`,
+                    })),
+                  },
+                ],
+              },
+            }
+          : {}),
       }),
     );
     writeFileSync(
       join(box.home, ".claude.json"),
       JSON.stringify({ projects: { [box.project]: { hasTrustDialogAccepted: true } } }),
     );
-    const run = await runClaude({ workspace, baseUrl: fake.url, prompt: PROMPT, maxTurns: 10 });
+    const run = await runClaude({
+      workspace,
+      baseUrl: fake.url,
+      prompt: PROMPT,
+      maxTurns: 10,
+      ...(options.partial === true ? { args: ["--include-partial-messages"] } : {}),
+    });
     expect(run.timedOut).toBe(false);
+    if (options.partial === true) {
+      // `--include-partial-messages`: the model's `stream_event` lines between the messages
+      write("claude-code", `${scenario}.partial.stream.jsonl`, run.stdout);
+      return;
+    }
     write("claude-code", `${scenario}.stream.jsonl`, run.stdout);
     copyOne({
       from: join(box.home, ".claude", "projects"),
@@ -441,4 +468,7 @@ describe.skipIf(!recording)("record transcripts from the real hosts", () => {
     }
   }
   if (only === undefined || only.includes("claude-code")) test("claude-code subagent", recordClaudeSubagent, 300_000);
+  // `TOOLGATE_RECORD_HOSTS=claude-code-partial` records only this file
+  if (only === undefined || only.includes("claude-code") || only.includes("claude-code-partial"))
+    test("claude-code stubborn --include-partial-messages", () => recordClaude("stubborn", { partial: true }), 300_000);
 });
