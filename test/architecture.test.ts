@@ -101,7 +101,7 @@ const HOST_EDGE_LAYERS: readonly string[] = ["root", "config"];
  * folder translates (no node:*, no root, no config).
  */
 const HOST_EDGE_FILE =
-  /\/(install-[^/]+|[^/]+-installer|check-[^/]+|import-[^/]+|[^/]+-entry|[^/]+-plugin|mcp-proxy[^/]*|[^/]+-app-server|[^/]+-execpolicy|[^/]+-environment|[^/]+-stream|stream-parser|[^/]+-policy-rules|[^/]+-rollout-denials|opencode-db|settings-file|[^/]+-settings-hierarchy|hook-command|read-lines|read-transcript|run-hook-command|proxy-command-line|rewrite-[^/]+)\.ts$/;
+  /\/(install-[^/]+|[^/]+-installer|check-[^/]+|import-[^/]+|[^/]+-entry|[^/]+-plugin|mcp-proxy[^/]*|[^/]+-app-server|[^/]+-execpolicy|[^/]+-environment|[^/]+-stream|stream-parser|[^/]+-policy-rules|[^/]+-rollout-denials|[^/]+-db|settings-file|[^/]+-settings-hierarchy|hook-command|read-lines|read-transcript|run-hook-command|proxy-command-line|rewrite-[^/]+)\.ts$/;
 
 function layerProblems(file: string, folder: string, allowed: readonly string[], source?: string): string[] {
   const problems: string[] = [];

@@ -260,3 +260,57 @@ describe("Gemini CLI 0.61 `-o json` log whose first refusal is a plan path outsi
     ]);
   });
 });
+
+describe("Kilo CLI 7.7.7 (recorded): its own session database and `kilo run --format json`", () => {
+  // Kilo kept opencode's storage (`~/.local/share/kilo/kilo.db`), so it reads as opencode's, under Kilo's name
+  test("stubborn: the three rule denials and the retry, as Kilo's", async () => {
+    const session = await analyze("kilo/stubborn.db");
+    expect([session.host, session.format]).toEqual(["kilo", "kilo-db"]);
+    expect(session.toolCalls).toBe(3);
+    expect(session.deniedBySource).toEqual({ rule: 3 });
+    expect(session.loops).toEqual([
+      { kind: "retry-after-denial", by: "host", tool: "bash", canonicalTool: "shell", calls: 2 },
+    ]);
+    expect(session.wastedCalls).toBe(2);
+    expect(session.wastedTokens).toBe(240);
+    expect(session.stoppedAt).toMatchObject({ call: 2, tool: "bash", action: "abort" });
+    expect(session.savedCalls).toBe(1);
+  });
+
+  test("legitimate: four calls, nothing reported", async () => {
+    const session = await analyze("kilo/legitimate.db");
+    expect(session.toolCalls).toBe(4);
+    expect(session.denialCount).toBe(0);
+    expect(session.loops).toEqual([]);
+  });
+
+  test("ask, nobody to answer: `kilo run` rejects the ask and ends the session (one headless denial)", async () => {
+    const session = await analyze("kilo/ask.db");
+    expect(session.toolCalls).toBe(1);
+    expect(session.deniedBySource).toEqual({ headless: 1 });
+  });
+
+  test("eacces: the OS refusal is one sandbox denial", async () => {
+    const session = await analyze("kilo/eacces.db");
+    expect(session.toolCalls).toBe(2);
+    expect(session.deniedBySource).toEqual({ sandbox: 1 });
+  });
+
+  test("a `kilo run --format json` log under --host kilo reads as Kilo's; the same figures as its database", async () => {
+    const result = await analyzeTranscripts({
+      files: [join(fixtures, "kilo/stubborn.run.jsonl")],
+      host: "kilo",
+      config: setup.config,
+      canGrant: setup.canGrant,
+    });
+    const session = result.sessions[0]?.analysis;
+    expect([session?.host, session?.format]).toEqual(["kilo", "kilo-run-json"]);
+    expect(session?.deniedBySource).toEqual({ rule: 3 });
+    expect(session?.savedCalls).toBe(1);
+  });
+
+  test("an opencode database is not taken for Kilo's", async () => {
+    expect((await detectFormat(join(fixtures, "opencode/stubborn.db")))?.id).toBe("opencode-db");
+    expect(await detectFormat(join(fixtures, "opencode/stubborn.db"), "kilo")).toBeUndefined();
+  });
+});

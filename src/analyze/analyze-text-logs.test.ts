@@ -120,6 +120,9 @@ const EXPECTED: Record<string, string | undefined> = {
   "qwen text.log": "qwen-text",
   "opencode db": "opencode-db",
   "opencode run.jsonl": "opencode-run-json",
+  "kilo db": "kilo-db",
+  // `kilo run --format json` writes opencode's lines word for word: read as opencode's unless `--host kilo`
+  "kilo run.jsonl": "opencode-run-json",
   "opencode run.log": "opencode-run-text",
   "shapes session.jsonl": "claude-code-session",
   "shapes subagent": "claude-code-session",

@@ -41,6 +41,7 @@ describe("toolgate analyze", () => {
       ".gemini/tmp",
       ".qwen/projects",
       ".local/share/opencode/opencode.db",
+      ".local/share/kilo/kilo.db",
     ]) {
       expect(text).toContain(join(home, location));
     }
@@ -55,9 +56,11 @@ describe("toolgate analyze", () => {
     );
     mkdirSync(join(home, ".local/share/opencode"), { recursive: true });
     cpSync(join(fixtures, "opencode/legitimate.db"), join(home, ".local/share/opencode/opencode.db"));
+    mkdirSync(join(home, ".local/share/kilo"), { recursive: true });
+    cpSync(join(fixtures, "kilo/legitimate.db"), join(home, ".local/share/kilo/kilo.db"));
     await runAnalyze({ ...io, paths: [], save: false, json: false });
     const lines = out.join("").split("\n");
-    expect(lines[0]).toBe("3 of 7 tool calls across 2 sessions were denied; 1 was a retry toolgate would have saved.");
+    expect(lines[0]).toBe("3 of 11 tool calls across 3 sessions were denied; 1 was a retry toolgate would have saved.");
     // a deny rule refused every call: no allow rule is suggested, which would not win over it (issue 26 item 4)
     expect(out.join("")).toContain("denied by: rule 3");
     expect(out.join("")).not.toContain("Suggested allow rules");

@@ -39,6 +39,13 @@ export const kiloHost: HostDescriptor = {
     return { found: module.kiloFound, locations: module.kiloLocations, check: module.checkKilo };
   },
   stream: async () => (await import("./kilo-stream.js")).kiloStreamDetector,
+  transcriptLocations: (options) => [
+    `${options.env["XDG_DATA_HOME"] || `${options.homeDir}/.local/share`}/kilo/kilo.db`,
+  ],
+  transcriptFormats: async () => {
+    const module = await import("./kilo-db.js");
+    return [module.kiloDb, module.kiloRunJson];
+  },
   help: {
     examples: {
       install: [
@@ -46,6 +53,10 @@ export const kiloHost: HostDescriptor = {
         ["toolgate install kilo --project", "./kilo.json, for this project only"],
       ],
       run: ['kilo run --auto --format json "fix the build"'],
+      analyze: [
+        ["toolgate analyze ~/.local/share/kilo", "Kilo's session database (kilo.db)"],
+        ["toolgate analyze --host kilo kilo-run.jsonl", "a `kilo run --format json` log"],
+      ],
     },
     settings: { project: "./kilo.json", user: "~/.config/kilo/kilo.json" },
     command: "the plugin URL",

@@ -1,17 +1,7 @@
-import { closeSync, openSync, readSync } from "node:fs";
-import { createRequire } from "node:module";
-import { asString, parseObject } from "../common/read-lines.js";
-import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
-import { OpencodeSteps } from "./opencode-part.js";
+import { isSqliteFile, readPartsDb } from "../common/parts-db.js";
+import type { TranscriptFormat } from "../common/reader-event.js";
 
-/**
- * opencode 1.18's SQLite database (`~/.local/share/opencode/opencode.db`), opened read-only. Parts are streamed
- * in session order with `iterate()` (one row in memory at a time); a user message's first part is a turn; a
- * session with a `parent_id` is a subagent's child session.
- */
-const require = createRequire(import.meta.url);
-const SQLITE_MAGIC = "SQLite format 3\u0000";
-
+/** opencode 1.18's SQLite database (`~/.local/share/opencode/opencode.db`), opened read-only. */
 export const opencodeDb: TranscriptFormat = {
   id: "opencode-db",
   host: "opencode",
@@ -19,88 +9,7 @@ export const opencodeDb: TranscriptFormat = {
   sniffOrder: 0,
   sniffFile: isSqliteFile,
   sniff(head) {
-    return (head[0] ?? "").startsWith(SQLITE_MAGIC.slice(0, 15));
+    return (head[0] ?? "").startsWith("SQLite format 3");
   },
-  read: readOpencodeDb,
+  read: readPartsDb,
 };
-
-/** true when the file starts with the SQLite header */
-export function isSqliteFile(file: string): boolean {
-  try {
-    const buffer = Buffer.alloc(16);
-    const fd = openSync(file, "r");
-    try {
-      readSync(fd, buffer, 0, 16, 0);
-    } finally {
-      closeSync(fd);
-    }
-    return buffer.toString("latin1") === SQLITE_MAGIC;
-  } catch {
-    return false;
-  }
-}
-
-interface PartRow {
-  session_id: string;
-  time_created: number;
-  data: string;
-  role: string | null;
-  message_id: string;
-}
-
-async function* readOpencodeDb(source: ReaderSource): AsyncGenerator<ReaderFact> {
-  const Database = require("better-sqlite3") as typeof import("better-sqlite3");
-  const db = new Database(source.file, { readonly: true, fileMustExist: true });
-  try {
-    const tables = new Set(
-      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
-        (row) => row.name,
-      ),
-    );
-    // another program's SQLite database: nothing to read
-    if (!tables.has("part") || !tables.has("session") || !tables.has("message")) return;
-    const sessions = new Map<string, string | null>();
-    for (const row of db.prepare("SELECT id, parent_id FROM session").iterate() as Iterable<{
-      id: string;
-      parent_id: string | null;
-    }>) {
-      sessions.set(row.id, row.parent_id);
-    }
-    const rows = db
-      .prepare(
-        "SELECT p.session_id, p.time_created, p.data, p.message_id, json_extract(m.data, '$.role') AS role " +
-          "FROM part p JOIN message m ON m.id = p.message_id ORDER BY p.session_id, p.time_created, p.id",
-      )
-      .iterate() as Iterable<PartRow>;
-    const steps = new OpencodeSteps();
-    let current: string | undefined;
-    let lastUserMessage: string | undefined;
-    for (const row of rows) {
-      const sessionId = row.session_id;
-      const at = row.time_created;
-      if (sessionId !== current) {
-        yield* steps.flush(0);
-        current = sessionId;
-        const parent = sessions.get(sessionId);
-        yield parent ? { type: "session", sessionId, at, parentSessionId: parent } : { type: "session", sessionId, at };
-      }
-      if (row.role === "user") {
-        if (row.message_id !== lastUserMessage) {
-          lastUserMessage = row.message_id;
-          yield { type: "turn", sessionId, at };
-        }
-        continue;
-      }
-      const part = parseObject(row.data);
-      if (part === undefined) {
-        source.skip();
-        continue;
-      }
-      if (asString(part["type"]) === undefined) continue;
-      yield* steps.part({ part, sessionId, at });
-    }
-    yield* steps.flush(0);
-  } finally {
-    db.close();
-  }
-}

@@ -16,6 +16,7 @@ import { describe, expect, test } from "vitest";
 import { firstUserText, startFakeAnthropic } from "../claude/fake-anthropic.js";
 import { runClaude } from "../claude/run-claude.js";
 import { bash } from "../claude/scripts.js";
+import { kiloBinary } from "../kilo/run-kilo.js";
 import { type ModelStep, startFakeModel } from "./fake-model.js";
 import { baseEnvironment, runHost } from "./run-host.js";
 
@@ -451,12 +452,71 @@ async function recordOpencode(scenario: Scenario): Promise<void> {
   }
 }
 
+/**
+ * Kilo CLI 7.7.7 (the binary pinned in test/e2e), the same settings as opencode's: `kilo run --format json` stdout
+ * and Kilo's own session database (`$XDG_DATA_HOME/kilo/kilo.db`), copied with `VACUUM INTO`.
+ */
+async function recordKilo(scenario: Scenario): Promise<void> {
+  const box = sandbox("kilo");
+  const fake = await startFakeModel({ steps: SCENARIOS[scenario] });
+  try {
+    writeFileSync(
+      join(box.project, "kilo.json"),
+      JSON.stringify({
+        autoupdate: false,
+        share: "disabled",
+        provider: {
+          fake: {
+            npm: "@ai-sdk/openai-compatible",
+            name: "Fake",
+            options: { baseURL: `${fake.url}/v1`, apiKey: "fake-key" },
+            models: { "fake-model": { name: "Fake", tool_call: true, limit: { context: 100000, output: 4000 } } },
+          },
+        },
+        model: "fake/fake-model",
+        small_model: "fake/fake-model",
+        permission: { bash: { "*": "allow", "rm *": scenario === "ask" ? "ask" : "deny" } },
+      }),
+    );
+    const temporary = join(box.root, "tmp");
+    mkdirSync(temporary, { recursive: true });
+    const run = await runHost({
+      command: kiloBinary(),
+      args: ["run", "--model", "fake/fake-model", "--format", "json", PROMPT],
+      cwd: box.project,
+      env: {
+        ...baseEnvironment(box.home),
+        // Kilo (a Bun binary) unpacks native libraries into TMPDIR: one inside the sandbox, removed with it
+        TMPDIR: temporary,
+        KILO_DISABLE_MODELS_FETCH: "1",
+        KILO_DISABLE_AUTOUPDATE: "1",
+        KILO_DISABLE_SHARE: "1",
+        npm_config_registry: "http://127.0.0.1:9/",
+      },
+      timeoutMs: 150_000,
+    });
+    expect(run.timedOut).toBe(false);
+    write("kilo", `${scenario}.run.jsonl`, run.stdout);
+    const [database] = findFiles(join(box.home, ".local", "share", "kilo"), (name) => name === "kilo.db");
+    expect(database).toBeDefined();
+    const target = join(fixtures, "kilo", `${scenario}.db`);
+    rmSync(target, { force: true });
+    const db = new Database(database as string);
+    db.exec(`VACUUM INTO '${target.replaceAll("'", "''")}'`);
+    db.close();
+  } finally {
+    await fake.close();
+    rmSync(box.root, { recursive: true, force: true });
+  }
+}
+
 const RECORDERS = {
   "claude-code": recordClaude,
   codex: recordCodex,
   gemini: recordGemini,
   qwen: recordQwen,
   opencode: recordOpencode,
+  kilo: recordKilo,
 } as const;
 const only = process.env.TOOLGATE_RECORD_HOSTS?.split(",");
 

@@ -1,9 +1,10 @@
-import { asRecord, asString } from "../common/read-lines.js";
-import type { CallFact, ReaderFact, ResultFact } from "../common/reader-event.js";
-import { usageTokens } from "../common/usage-tokens.js";
+import { asRecord, asString, parseObject, timeOf } from "./read-lines.js";
+import type { CallFact, ReaderFact, ReaderSource, ResultFact } from "./reader-event.js";
+import { usageTokens } from "./usage-tokens.js";
 
 /**
- * opencode 1.18 message parts, as both the SQLite `part` table and `opencode run --format json` hold them. A
+ * opencode 1.18 message parts, as both the SQLite `part` table and `opencode run --format json` hold them; Kilo CLI
+ * 7.7 (a fork of opencode) writes the same parts, in its own database and its own `kilo run --format json`. A
  * `tool` part in a final state (`completed`, `error`) is one call and its result; the `step-finish` part after it
  * carries the tokens of the model step that made the calls.
  */
@@ -49,4 +50,35 @@ export class OpencodeSteps {
     }
     this.pending = [];
   }
+}
+
+/** `opencode run --format json` (1.18) and `kilo run --format json` (7.7): one `{type, timestamp, sessionID, part}` line each. */
+export function isPartsRunLine(line: string): boolean {
+  const record = parseObject(line);
+  return record !== undefined && typeof record["sessionID"] === "string" && asRecord(record["part"]) !== undefined;
+}
+
+/** Reads a `run --format json` log of opencode-shaped parts. */
+export async function* readPartsRun(source: ReaderSource): AsyncGenerator<ReaderFact> {
+  const steps = new OpencodeSteps();
+  let announced: string | undefined;
+  for await (const line of source.lines()) {
+    if (line.length === 0) continue;
+    const record = parseObject(line);
+    const part = record === undefined ? undefined : asRecord(record["part"]);
+    if (record === undefined || part === undefined) {
+      // `opencode run` also prints `! permission requested: ...; auto-rejecting` outside the JSON
+      if (!line.startsWith("! permission requested")) source.skip();
+      continue;
+    }
+    const sessionId = asString(record["sessionID"]) ?? source.fallbackSessionId;
+    const at = timeOf(record["timestamp"], source.fallbackAt);
+    if (announced !== sessionId) {
+      yield* steps.flush(0);
+      announced = sessionId;
+      yield { type: "session", sessionId, at, interactive: false };
+    }
+    yield* steps.part({ part, sessionId, at });
+  }
+  yield* steps.flush(0);
 }
