@@ -12,9 +12,18 @@
 // (a 2 MB corpus of 256 KB files, one round).
 
 import { spawnSync } from "node:child_process";
-import { createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  createReadStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -34,6 +43,13 @@ const TEMPLATES = [
   ["qwen", "legitimate.stream.jsonl", 1],
   ["opencode", "stubborn.run.jsonl", 1],
 ];
+/** Per host, in the same run (issue 30 item 3): each host's recorded formats alone, a corpus of the same size each. */
+const HOST_TEMPLATES = [
+  ...TEMPLATES.map(([host, name]) => [host, name, 1]),
+  ["pi", "stubborn.session.jsonl", 1],
+  ["copilot", "stubborn.events.jsonl", 1],
+];
+const HOST_MB = sizeFrom("ANALYZE_BENCH_HOST_MB", 48, 0.5);
 const FILE_BYTES = sizeFrom("ANALYZE_BENCH_FILE_MB", 16, 0.25) * 1024 * 1024;
 const ROUNDS = size(2, 1);
 
@@ -43,9 +59,24 @@ function sessionIdsOf(text) {
   ];
 }
 
+/** The quoted call ids a template holds (`"toolu_..."`, `"call_1"`, ...), as one pattern; undefined when none. */
+function callIdPattern(text) {
+  const ids = new Set();
+  for (const match of text.matchAll(
+    /"(?:id|tool_use_id|call_id|callId|callID|toolCallId|tool_id)":"([^"\\]{1,200})"/g,
+  )) {
+    ids.add(match[1]);
+  }
+  // a session id stays the same in every repeat: one long session per file
+  for (const id of sessionIdsOf(text)) ids.delete(id);
+  if (ids.size === 0) return undefined;
+  const escaped = [...ids].sort((a, b) => b.length - a.length).map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`"(?:${escaped.join("|")})"`, "g");
+}
+
 /** Writes files of ~16 MB until `megabytes` are written; returns the file paths. */
-function generate(directory, megabytes) {
-  const weighted = TEMPLATES.flatMap(([host, name, weight]) => Array(weight).fill([host, name]));
+function generate(directory, megabytes, templates = TEMPLATES) {
+  const weighted = templates.flatMap(([host, name, weight]) => Array(weight).fill([host, name]));
   const files = [];
   let written = 0;
   let index = 0;
@@ -64,11 +95,21 @@ function generate(directory, megabytes) {
       text += `${JSON.stringify({ type: "user", sessionId, timestamp: "2026-11-23T10:00:00.000Z", message: { role: "user", content } })}\n`;
     }
     const repeats = Math.ceil(FILE_BYTES / Buffer.byteLength(text));
-    const size = Buffer.byteLength(text) * repeats;
+    // each repeat's calls get ids of their own: analyze counts a call read twice (same id) once, so a session
+    // repeated with the same ids would be one short session read many times, not a long one
+    const idPattern = callIdPattern(text);
+    const parts = [];
+    for (let repeat = 0; repeat < repeats; repeat++) {
+      parts.push(
+        idPattern === undefined ? text : text.replace(idPattern, (quoted) => `${quoted.slice(0, -1)}~${repeat}"`),
+      );
+    }
+    const content = parts.join("");
+    const size = Buffer.byteLength(content);
     const dir = join(directory, host);
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${String(index).padStart(4, "0")}-${name}`);
-    writeFileSync(file, text.repeat(repeats));
+    writeFileSync(file, content);
     files.push(file);
     written += size;
     index += 1;
@@ -76,22 +117,27 @@ function generate(directory, megabytes) {
   return files;
 }
 
+/** Every file below `directory` (the corpus: `<host>/<file>`; one host's folder: its files). */
+function filesBelow(directory) {
+  return readdirSync(directory, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? filesBelow(join(directory, entry.name)) : [join(directory, entry.name)]))
+    .sort();
+}
+
 async function bareLoop(directory) {
-  const { readdirSync } = await import("node:fs");
+  const readStarted = performance.now();
   let lines = 0;
-  for (const host of readdirSync(directory)) {
-    for (const name of readdirSync(join(directory, host))) {
-      const input = createReadStream(join(directory, host, name), { encoding: "utf8", highWaterMark: 1024 * 1024 });
-      for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
-        if (line.length === 0) continue;
-        try {
-          JSON.parse(line);
-        } catch {}
-        lines += 1;
-      }
+  for (const file of filesBelow(directory)) {
+    const input = createReadStream(file, { encoding: "utf8", highWaterMark: 1024 * 1024 });
+    for await (const line of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+      if (line.length === 0) continue;
+      try {
+        JSON.parse(line);
+      } catch {}
+      lines += 1;
     }
   }
-  return { lines };
+  return { lines, readSeconds: (performance.now() - readStarted) / 1000 };
 }
 
 async function analyzeAll(directory, dist = join(here, "../dist")) {
@@ -101,15 +147,18 @@ async function analyzeAll(directory, dist = join(here, "../dist")) {
   const empty = mkdtempSync(join(tmpdir(), "toolgate-bench-home-"));
   try {
     const setup = await loadAnalysisSetup({ cwd: empty, homeDir: empty, env: {} });
+    // reading time: from here on (the modules are loaded and the config compiled, as they are in a long run)
+    const readStarted = performance.now();
     const files = findTranscripts([directory], empty);
     const result = await analyzeTranscripts({ files, config: setup.config, canGrant: setup.canGrant });
+    const readSeconds = (performance.now() - readStarted) / 1000;
     let calls = 0;
     let denials = 0;
     for (const { analysis } of result.sessions) {
       calls += analysis.toolCalls;
       denials += analysis.denialCount;
     }
-    return { sessions: result.sessions.length, calls, denials, skipped: result.skippedLines };
+    return { sessions: result.sessions.length, calls, denials, skipped: result.skippedLines, readSeconds };
   } finally {
     rmSync(empty, { recursive: true, force: true });
   }
@@ -133,8 +182,8 @@ if (process.argv[2] === "--child") {
       `corpus: ${files.length} files, ${mb.toFixed(0)} MB, generated in ${((performance.now() - generatedAt) / 1000).toFixed(1)} s`,
     );
     const baseline = process.env.ANALYZE_BENCH_BASELINE_DIST;
-    const child = (mode, dist) => {
-      const args = [fileURLToPath(import.meta.url), "--child", mode, directory, ...(dist === undefined ? [] : [dist])];
+    const child = (mode, dist, folder = directory) => {
+      const args = [fileURLToPath(import.meta.url), "--child", mode, folder, ...(dist === undefined ? [] : [dist])];
       const run = spawnSync(process.execPath, args, {
         encoding: "utf8",
         maxBuffer: 1 << 20,
@@ -166,6 +215,38 @@ if (process.argv[2] === "--child") {
     console.log(
       `analyze / bare throughput: ${((bare.seconds / analyze.seconds) * 100).toFixed(0)}% (best of ${ROUNDS} round${ROUNDS === 1 ? "" : "s"} each)`,
     );
+    // per host format, in the same run (issue 30 item 3): a corpus of the same size for each host, its recorded
+    // formats only; the bare loop and analyze in turn, reading time only (after module loading and config), so a
+    // host's figure is its reader and replay, not the process start
+    console.log(
+      `per host (${HOST_MB} MB of each host's recorded formats, reading time after start-up, best of ${ROUNDS}):`,
+    );
+    const hosts = [...new Set(HOST_TEMPLATES.map(([host]) => host))];
+    for (const host of hosts) {
+      const folder = join(directory, "..", `${basename(directory)}-${host}`);
+      mkdirSync(folder);
+      try {
+        const hostFiles = generate(
+          folder,
+          HOST_MB,
+          HOST_TEMPLATES.filter(([name]) => name === host),
+        );
+        const hostMb = hostFiles.reduce((sum, file) => sum + statSync(file).size, 0) / 1024 / 1024;
+        const runs = { bare: [], analyze: [] };
+        for (let round = 0; round < ROUNDS; round++) {
+          runs.bare.push(child("bare", undefined, folder));
+          runs.analyze.push(child("analyze", undefined, folder));
+        }
+        const fastest = (list) => list.reduce((a, b) => (b.readSeconds < a.readSeconds ? b : a));
+        const hostBare = fastest(runs.bare);
+        const hostAnalyze = fastest(runs.analyze);
+        console.log(
+          `  ${host.padEnd(12)} ${hostMb.toFixed(0).padStart(4)} MB: bare ${(hostMb / hostBare.readSeconds).toFixed(0)} MB/s, analyze ${(hostMb / hostAnalyze.readSeconds).toFixed(0)} MB/s (${hostAnalyze.sessions} sessions, ${hostAnalyze.calls} calls, ${hostAnalyze.denials} denials), analyze / bare ${((hostBare.readSeconds / hostAnalyze.readSeconds) * 100).toFixed(0)}%`,
+        );
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    }
   } finally {
     if (process.env.ANALYZE_BENCH_KEEP === "1") console.log(`corpus kept in ${directory}`);
     else rmSync(directory, { recursive: true, force: true });

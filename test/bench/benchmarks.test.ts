@@ -63,6 +63,12 @@ const benches: Record<string, Bench> = {
       figure("^bare readline \\+ JSON\\.parse: # MB/s"),
       figure("^toolgate analyze: +# MB/s \\(# s; # sessions, # calls, # denials"),
       figure("^analyze / bare throughput: #%"),
+      // one line per host format, measured in the same run (issue 30 item 3)
+      ...["claude-code", "codex", "gemini", "qwen", "opencode", "pi", "copilot"].map((host) =>
+        figure(
+          `^ {2}${host} +# MB: bare # MB/s, analyze # MB/s \\(# sessions, # calls, # denials\\), analyze / bare #%`,
+        ),
+      ),
     ],
   },
   "claude-hook.bench.mjs": {
