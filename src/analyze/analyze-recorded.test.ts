@@ -309,6 +309,18 @@ describe("Kilo CLI 7.7.7 (recorded): its own session database and `kilo run --fo
     expect(session?.savedCalls).toBe(1);
   });
 
+  test("its database and its run log (read as opencode's) are one session, counted once", async () => {
+    const result = await analyzeTranscripts({
+      files: [join(fixtures, "kilo/stubborn.db"), join(fixtures, "kilo/stubborn.run.jsonl")],
+      config: setup.config,
+      canGrant: setup.canGrant,
+    });
+    expect(result.sessions.map(({ analysis }) => [analysis.host, analysis.format, analysis.denialCount])).toEqual([
+      ["kilo", "kilo-db", 3],
+    ]);
+    expect(result.skippedFiles.map((skipped) => skipped.file)).toEqual([join(fixtures, "kilo/stubborn.run.jsonl")]);
+  });
+
   test("an opencode database is not taken for Kilo's", async () => {
     expect((await detectFormat(join(fixtures, "opencode/stubborn.db")))?.id).toBe("opencode-db");
     expect(await detectFormat(join(fixtures, "opencode/stubborn.db"), "kilo")).toBeUndefined();

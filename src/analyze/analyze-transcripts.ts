@@ -149,13 +149,15 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
     options.onProgress?.(done, total);
   }
   // one session read from two formats (a chat file and its stream-json log) is one session: the fuller reading
-  // (more tool calls, then more denials, then the first read) counts, the other file is listed as skipped
+  // (more tool calls, then more denials, then the first read) counts, the other file is listed as skipped. Keyed by
+  // the session id alone, as the store keys sessions: a Kilo session's `kilo run --format json` log reads as
+  // opencode's (the same lines) while its database reads as Kilo's, and it is still one session
   const byId = new Map<string, AnalyzedSession>();
   for (const replay of replays.values()) {
     if (options.since !== undefined && replay.lastEventAt < options.since) continue;
     const analysis = replay.finish();
     const candidate = { analysis, records: replay.records };
-    const id = `${analysis.host} ${analysis.sessionId}`;
+    const id = analysis.sessionId;
     const known = byId.get(id);
     if (known === undefined) {
       byId.set(id, candidate);
@@ -166,7 +168,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
     byId.set(id, kept);
     skippedFiles.push({
       file: dropped.analysis.file,
-      reason: `the same ${analysis.host} session ${analysis.sessionId} as ${kept.analysis.file} (${kept.analysis.format}), counted once`,
+      reason: `the same ${kept.analysis.host} session ${analysis.sessionId} as ${kept.analysis.file} (${kept.analysis.format}), counted once`,
     });
   }
   const sessions = [...byId.values()];
