@@ -12,22 +12,30 @@ type Params = (string | number)[];
 
 /**
  * The facts `core/figures.ts` turns into figures, gathered in SQL for both engines (the report and the dashboard
- * call this with their own WHERE clauses, so every view counts the same way): per session its denials and saved
- * calls, its calls denied REPEATED_DENIAL_LOOP times or more, its patterns denied more than once, and its figure
- * events. `denials` and `events` are WHERE clauses over `denials` and `audit_events` (placeholders numbered from 1
- * in each); `eventsOfDeniedSessionsOnly` keeps the events of sessions with a matching denial (a tool, host or label
- * filter narrows the denials; the events carry no such field).
+ * call this with their own filters, so every view counts the same way): per session its denials and saved calls,
+ * its calls denied REPEATED_DENIAL_LOOP times or more, its patterns denied more than once, and its figure events.
+ * `denials` writes the FROM clause of the denials counted (`callsFrom`: rows with a count `n`), binding its values
+ * through `add`; `events` is a WHERE clause over `audit_events` (placeholders numbered from 1);
+ * `eventsOfDeniedSessionsOnly` keeps the events of sessions with a matching denial (a tool, host or label filter
+ * narrows the denials; the events carry no such field).
  */
 export async function queryFigureFacts(options: {
   all: (sql: string, params: Params) => Promise<Row[]>;
   placeholder: (index: number) => string;
   decodeJson: JsonDecoder;
-  denials: { where: string; params: Params };
+  denials: (add: (value: string | number) => string) => string;
   events: { where: string; params: Params };
   eventsOfDeniedSessionsOnly: boolean;
 }): Promise<SessionFacts[]> {
-  const { all, denials, placeholder } = options;
+  const { all, placeholder } = options;
   const saved = SAVED_SOURCES.map((source) => `'${source}'`).join(", ");
+  const statement = (sql: (from: string) => string, params: Params = []) => {
+    const add = (value: string | number) => {
+      params.push(value);
+      return placeholder(params.length);
+    };
+    return all(sql(options.denials(add)), params);
+  };
   const eventParams = [...options.events.params];
   const eventParts = [options.events.where.replace(/^WHERE /, "")].filter((part) => part !== "");
   const kinds = FIGURE_EVENT_KINDS.map((kind) => {
@@ -35,31 +43,29 @@ export async function queryFigureFacts(options: {
     return placeholder(eventParams.length);
   });
   eventParts.push(`kind IN (${kinds.join(", ")})`);
-  if (options.eventsOfDeniedSessionsOnly) {
-    const shifted = renumber(denials.where, eventParams.length, placeholder);
-    eventParams.push(...denials.params);
-    eventParts.push(`session_id IN (SELECT session_id FROM denials ${shifted})`);
-  }
+  const eventsSql = (from?: string) =>
+    `SELECT session_id, kind, tool, at, detail FROM audit_events WHERE ${eventParts.join(" AND ")}${
+      from === undefined ? "" : ` AND session_id IN (SELECT session_id FROM ${from})`
+    } ORDER BY at, id`;
   const [sessions, calls, patterns, events] = await Promise.all([
-    all(
-      `SELECT session_id, count(*) AS n, sum(CASE WHEN source IN (${saved}) THEN 1 ELSE 0 END) AS saved
-       FROM denials ${denials.where} GROUP BY session_id`,
-      denials.params,
+    statement(
+      (from) =>
+        `SELECT session_id, sum(n) AS n, sum(CASE WHEN source IN (${saved}) THEN n ELSE 0 END) AS saved
+         FROM ${from} GROUP BY session_id`,
     ),
-    all(
-      `SELECT session_id, agent_id, tool, signature, count(*) AS n FROM denials ${denials.where}
-       GROUP BY session_id, agent_id, tool, signature HAVING count(*) >= ${REPEATED_DENIAL_LOOP}`,
-      denials.params,
+    statement(
+      (from) =>
+        `SELECT session_id, agent_id, tool, signature, sum(n) AS n FROM ${from}
+         GROUP BY session_id, agent_id, tool, signature HAVING sum(n) >= ${REPEATED_DENIAL_LOOP}`,
     ),
-    all(
-      `SELECT session_id, agent_id, tool, pattern, count(*) AS n FROM denials ${denials.where}
-       GROUP BY session_id, agent_id, tool, pattern HAVING count(*) >= 2`,
-      denials.params,
+    statement(
+      (from) =>
+        `SELECT session_id, agent_id, tool, pattern, sum(n) AS n FROM ${from}
+         GROUP BY session_id, agent_id, tool, pattern HAVING sum(n) >= 2`,
     ),
-    all(
-      `SELECT session_id, kind, tool, at, detail FROM audit_events WHERE ${eventParts.join(" AND ")} ORDER BY at, id`,
-      eventParams,
-    ),
+    options.eventsOfDeniedSessionsOnly
+      ? statement((from) => eventsSql(from), eventParams)
+      : all(eventsSql(), eventParams),
   ]);
   const facts = new Map<
     string,
@@ -107,10 +113,4 @@ export async function queryFigureFacts(options: {
     });
   }
   return [...facts.values()];
-}
-
-/** a WHERE clause's placeholders numbered from `offset + 1` (Postgres `$n`; SQLite's `?` are positional anyway) */
-function renumber(where: string, offset: number, placeholder: (index: number) => string): string {
-  if (placeholder(1) === "?") return where;
-  return where.replace(/\$(\d+)/g, (_, index: string) => placeholder(Number(index) + offset));
 }
