@@ -1,11 +1,12 @@
 import { ToolgateError } from "../../core/errors.js";
+import { SESSION_STATUSES, type SessionStatus } from "../../core/figures.js";
 import type { DenialStore } from "../../store/ports.js";
 import { parseDashboardFilters } from "./dashboard-filters.js";
 import { queryFilterOptions } from "./filter-options-query.js";
 import { queryOverview } from "./overview-query.js";
 import { queryPolicy } from "./policy-query.js";
 import { querySessionTimeline } from "./session-timeline-query.js";
-import { querySessions, SESSION_SORTS, type SessionSort } from "./sessions-query.js";
+import { querySessions, SESSION_SORTS, type SessionListFilter, type SessionSort } from "./sessions-query.js";
 import type { SqlReader } from "./sql-reader.js";
 
 export interface DashboardData {
@@ -46,17 +47,21 @@ export async function answerApi(
     case "/api/sessions": {
       const sort = query.get("sort") || "last";
       if (!Object.hasOwn(SESSION_SORTS, sort))
-        throw invalid(`sort takes one of ${Object.keys(SESSION_SORTS).join(", ")}.`);
+        throw invalid(`sort takes one of ${Object.keys(SESSION_SORTS).join(", ")} (got "${sort}").`);
+      const dir = query.get("dir") || "desc";
+      if (dir !== "asc" && dir !== "desc") throw invalid(`dir takes asc or desc (got "${dir}").`);
       const page = Number(query.get("page") || "0");
       if (!Number.isInteger(page) || page < 0 || page > 100_000) throw invalid("page takes a whole number from 0.");
+      const list = sessionListFilter(query);
       const ask = (wanted: number) =>
         querySessions({
           reader: data.reader,
           filters: filters(),
           sort: sort as SessionSort,
-          descending: query.get("dir") !== "asc",
+          descending: dir === "desc",
           page: wanted,
           pageSize: SESSIONS_PAGE_SIZE,
+          list,
         });
       const answer = await ask(page);
       // a page past the last (`page=99` of 2) answers the last page, which says which page it is
@@ -92,6 +97,34 @@ function windowOf(filters: ReturnType<typeof parseDashboardFilters>, now: number
     label: filters.label === undefined ? null : `${filters.label.key}:${filters.label.value}`,
   };
 }
+
+/** the sessions list's own narrowing: `status`, and `min_denials`, `min_loops`, `min_aborts`, `min_wasted`, `min_tokens` */
+function sessionListFilter(query: URLSearchParams): SessionListFilter {
+  const list: SessionListFilter = {};
+  const status = query.get("status");
+  if (status) {
+    if (!(SESSION_STATUSES as readonly string[]).includes(status))
+      throw invalid(`status takes one of ${SESSION_STATUSES.join(", ")} (got "${status}").`);
+    list.status = status as SessionStatus;
+  }
+  for (const [name, key] of SESSION_MINIMUMS) {
+    const text = query.get(name);
+    if (!text) continue;
+    const value = Number(text);
+    if (!/^\d{1,12}$/.test(text) || !Number.isSafeInteger(value))
+      throw invalid(`${name} takes a whole number from 0 (got "${text}").`);
+    list[key] = value;
+  }
+  return list;
+}
+
+const SESSION_MINIMUMS = [
+  ["min_denials", "minDenials"],
+  ["min_loops", "minLoops"],
+  ["min_aborts", "minAborts"],
+  ["min_wasted", "minWasted"],
+  ["min_tokens", "minTokens"],
+] as const satisfies readonly (readonly [string, keyof SessionListFilter])[];
 
 function invalid(message: string): ToolgateError {
   return new ToolgateError({ code: "INPUT_INVALID", message });
