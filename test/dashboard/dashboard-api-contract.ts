@@ -247,13 +247,27 @@ export function dashboardApiContract(open: () => Promise<DashboardFixture>): voi
     expect(looped.rows.every((row) => row.status === "looped")).toBe(true);
     const wasted = looped.rows.map((row) => row.wastedCalls);
     expect(wasted).toEqual([...wasted].sort((a, b) => a - b));
+    const incidents = await api<Page>("/api/sessions?since=30d&host=codex&status=looped,aborted,blocked-required-call");
+    expect(incidents.total).toBe(overview.sessions - (overview.figures.status.clean ?? 0));
     const atLeastTwo = await api<Page>("/api/sessions?since=30d&host=codex&min_loops=2&sort=aborts");
     expect(atLeastTwo.total).toBe(every.filter((row) => row.loops >= 2).length);
     const manyDenials = await api<Page>("/api/sessions?since=30d&host=codex&min_denials=5");
     expect(manyDenials.total).toBe(every.filter((row) => row.denials >= 5).length);
 
+    // the overview's lists stop at 10; `top` asks for more ("see all"), and a bad value is refused
+    const all = await api<{ topPatterns: unknown[]; incidents: unknown[] }>("/api/overview?since=30d&top=500");
+    const ten = await api<{ topPatterns: unknown[]; incidents: unknown[] }>("/api/overview?since=30d");
+    expect(ten.topPatterns).toHaveLength(10);
+    expect(all.topPatterns.length).toBeGreaterThan(10);
+    expect(all.incidents.length).toBeGreaterThan(ten.incidents.length);
+    for (const top of ["0", "501", "ten"]) {
+      const response = await get(`/api/overview?token=${TOKEN}&top=${top}`);
+      expect(response.status, top).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/top takes a whole/);
+    }
     for (const [query, message] of [
-      ["status=broken", /status takes one of clean, looped, aborted, blocked-required-call/],
+      ["status=broken", /status takes one or more of clean, looped, aborted, blocked-required-call/],
+      ["status=looped,", /status takes one or more of/],
       ["min_loops=-1", /min_loops takes a whole number from 0/],
       ["min_tokens=1e3", /min_tokens takes a whole number from 0/],
       ["dir=up", /dir takes asc or desc/],

@@ -22,6 +22,8 @@ export interface DashboardData {
 
 export const SESSIONS_PAGE_SIZE = 50;
 const TOP = 10;
+/** the longest overview lists a page may ask for (`top=`, the overview's "see all") */
+export const OVERVIEW_TOP_MAX = 500;
 const POLICY_TOP = 50;
 
 /**
@@ -40,7 +42,7 @@ export async function answerApi(
     case "/api/overview":
       return {
         window: windowOf(filters(), now),
-        ...(await queryOverview({ ...data, filters: filters(), top: TOP })),
+        ...(await queryOverview({ ...data, filters: filters(), top: overviewTop(query) })),
       };
     case "/api/filters":
       return queryFilterOptions({ reader: data.reader, since: filters().since });
@@ -98,14 +100,28 @@ function windowOf(filters: ReturnType<typeof parseDashboardFilters>, now: number
   };
 }
 
-/** the sessions list's own narrowing: `status`, and `min_denials`, `min_loops`, `min_aborts`, `min_wasted`, `min_tokens` */
+/** `top`: rows per overview list, 10 unless the page asks for all of them (up to OVERVIEW_TOP_MAX) */
+function overviewTop(query: URLSearchParams): number {
+  const text = query.get("top");
+  if (!text) return TOP;
+  const value = Number(text);
+  if (!/^\d{1,4}$/.test(text) || value < 1 || value > OVERVIEW_TOP_MAX)
+    throw invalid(`top takes a whole number from 1 to ${OVERVIEW_TOP_MAX} (got "${text}").`);
+  return value;
+}
+
+/** the sessions list's own narrowing: `status` (one or more), and `min_denials`, `min_loops`, `min_aborts`, `min_wasted`, `min_tokens` */
 function sessionListFilter(query: URLSearchParams): SessionListFilter {
   const list: SessionListFilter = {};
   const status = query.get("status");
   if (status) {
-    if (!(SESSION_STATUSES as readonly string[]).includes(status))
-      throw invalid(`status takes one of ${SESSION_STATUSES.join(", ")} (got "${status}").`);
-    list.status = status as SessionStatus;
+    // one status or several, comma-separated (`looped,aborted`)
+    const statuses = status.split(",");
+    for (const entry of statuses) {
+      if (!(SESSION_STATUSES as readonly string[]).includes(entry))
+        throw invalid(`status takes one or more of ${SESSION_STATUSES.join(", ")}, comma-separated (got "${status}").`);
+    }
+    list.status = statuses as SessionStatus[];
   }
   for (const [name, key] of SESSION_MINIMUMS) {
     const text = query.get(name);

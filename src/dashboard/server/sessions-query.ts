@@ -22,7 +22,8 @@ export type SessionSort = keyof typeof SESSION_SORTS;
 
 /** how the list may be narrowed besides the dashboard's filters: a status, and at least so many of each figure */
 export interface SessionListFilter {
-  status?: SessionStatus;
+  /** any of these statuses */
+  status?: SessionStatus[];
   minDenials?: number;
   minLoops?: number;
   minAborts?: number;
@@ -105,7 +106,7 @@ export async function querySessions(options: {
     .map((row) => sessionRow(row, figures.get(String(row.session_id))))
     .filter(
       (row) =>
-        (list.status === undefined || row.status === list.status) &&
+        (list.status === undefined || list.status.includes(row.status)) &&
         row.loops >= (list.minLoops ?? 0) &&
         row.aborts >= (list.minAborts ?? 0) &&
         row.wastedCalls >= (list.minWasted ?? 0) &&
