@@ -47,21 +47,14 @@ export async function queryFigureFacts(options: {
     `SELECT session_id, kind, tool, at, detail FROM audit_events WHERE ${eventParts.join(" AND ")}${
       from === undefined ? "" : ` AND session_id IN (SELECT session_id FROM ${from})`
     } ORDER BY at, id`;
-  const [sessions, calls, patterns, events] = await Promise.all([
+  // one aggregation per (session, agent, tool, call, pattern) instead of one per figure: a single sort of the
+  // window's rows; the per-session, per-call and per-pattern sums are added up here
+  const [groups, events] = await Promise.all([
     statement(
       (from) =>
-        `SELECT session_id, sum(n) AS n, sum(CASE WHEN source IN (${saved}) THEN n ELSE 0 END) AS saved
-         FROM ${from} GROUP BY session_id`,
-    ),
-    statement(
-      (from) =>
-        `SELECT session_id, agent_id, tool, signature, sum(n) AS n FROM ${from}
-         GROUP BY session_id, agent_id, tool, signature HAVING sum(n) >= ${REPEATED_DENIAL_LOOP}`,
-    ),
-    statement(
-      (from) =>
-        `SELECT session_id, agent_id, tool, pattern, sum(n) AS n FROM ${from}
-         GROUP BY session_id, agent_id, tool, pattern HAVING sum(n) >= 2`,
+        `SELECT session_id, agent_id, tool, signature, pattern, sum(n) AS n,
+          sum(CASE WHEN source IN (${saved}) THEN n ELSE 0 END) AS saved
+         FROM ${from} GROUP BY session_id, agent_id, tool, signature, pattern`,
     ),
     options.eventsOfDeniedSessionsOnly
       ? statement((from) => eventsSql(from), eventParams)
@@ -82,25 +75,45 @@ export async function queryFigureFacts(options: {
     }
     return found;
   };
-  for (const row of sessions) {
+  type Sum<K extends string> = { session: string; agentId: string | null; tool: string; count: number } & Record<
+    K,
+    string
+  >;
+  const calls = new Map<string, Sum<"signature">>();
+  const patterns = new Map<string, Sum<"pattern">>();
+  for (const row of groups) {
     const session = entry(String(row.session_id));
-    session.denials = Number(row.n);
-    session.savedCalls = Number(row.saved ?? 0);
+    const count = Number(row.n);
+    session.denials += count;
+    session.savedCalls += Number(row.saved ?? 0);
+    const agentId = row.agent_id == null ? null : String(row.agent_id);
+    const tool = String(row.tool);
+    const base = `${session.sessionId}\u0000${agentId ?? "\u0001"}\u0000${tool}\u0000`;
+    const signature = String(row.signature);
+    const call = calls.get(`${base}${signature}`);
+    if (call) call.count += count;
+    else calls.set(`${base}${signature}`, { session: session.sessionId, agentId, tool, signature, count });
+    const pattern = String(row.pattern);
+    const known = patterns.get(`${base}${pattern}`);
+    if (known) known.count += count;
+    else patterns.set(`${base}${pattern}`, { session: session.sessionId, agentId, tool, pattern, count });
   }
-  for (const row of calls) {
-    entry(String(row.session_id)).deniedCalls.push({
-      agentId: row.agent_id == null ? null : String(row.agent_id),
-      tool: String(row.tool),
-      signature: String(row.signature),
-      count: Number(row.n),
+  for (const call of calls.values()) {
+    if (call.count < REPEATED_DENIAL_LOOP) continue;
+    entry(call.session).deniedCalls.push({
+      agentId: call.agentId,
+      tool: call.tool,
+      signature: call.signature,
+      count: call.count,
     });
   }
-  for (const row of patterns) {
-    entry(String(row.session_id)).deniedPatterns.push({
-      agentId: row.agent_id == null ? null : String(row.agent_id),
-      tool: String(row.tool),
-      pattern: String(row.pattern),
-      count: Number(row.n),
+  for (const pattern of patterns.values()) {
+    if (pattern.count < 2) continue;
+    entry(pattern.session).deniedPatterns.push({
+      agentId: pattern.agentId,
+      tool: pattern.tool,
+      pattern: pattern.pattern,
+      count: pattern.count,
     });
   }
   for (const row of events) {
