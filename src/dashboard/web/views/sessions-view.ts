@@ -1,4 +1,4 @@
-import { getJson } from "../api.js";
+import { embeddedReport, getJson } from "../api.js";
 import { emptyState, h, table } from "../dom.js";
 import { count, dateTime, shortId, statusBadge } from "../format.js";
 import type { SessionsPage } from "../types.js";
@@ -42,7 +42,8 @@ export async function sessionsView(params: URLSearchParams, filters: URLSearchPa
   const answer = await getJson<SessionsPage>("/api/sessions", query);
   const title = h("h2", { id: "sessions-title" }, "Sessions");
   const narrowed = LIST_KEYS.some((key) => params.get(key));
-  const controls = listControls(params, narrowed);
+  // a saved report holds the list in each sort, not narrowed: it offers no narrowing
+  const controls = embeddedReport() ? null : listControls(params, narrowed);
   if (answer.total === 0) {
     return h(
       "section",
