@@ -1,4 +1,5 @@
 import { canonicalTool } from "../core/tool-families.js";
+import { callsFrom } from "./calls-source.js";
 import { compare } from "./compute-report.js";
 import type { JsonDecoder } from "./denial-row.js";
 import { queryFigureFacts } from "./figure-facts-sql.js";
@@ -179,18 +180,23 @@ export async function sqlReport(options: {
     variants: pattern.variants.map(toRow),
   }));
 
-  // loops, waste and status as core/figures.ts defines them, from the raw rows of the window
+  // loops, waste and status as core/figures.ts defines them, from the calls of the window (rollup and edge rows)
   const { figures, incidents } = reportFigures(
     await queryFigureFacts({
       all,
       placeholder,
       decodeJson: options.decodeJson,
-      denials: conditions([
-        ["at >= ?", query.since],
-        ["at < ?", query.until],
-        ["session_id = ?", query.sessionId],
-        ["canonical_tool = ?", tool],
-      ]),
+      denials: (add) =>
+        callsFrom({
+          filter: {
+            ...(query.since === undefined ? {} : { since: query.since }),
+            ...(query.until === undefined ? {} : { until: query.until }),
+            ...(query.sessionId === undefined ? {} : { sessionId: query.sessionId }),
+            ...(tool === undefined ? {} : { canonicalTool: tool }),
+          },
+          engine: placeholder(1) === "?" ? "sqlite" : "postgres",
+          add,
+        }),
       events: conditions([
         ["at >= ?", query.since],
         ["at < ?", query.until],

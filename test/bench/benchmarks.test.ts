@@ -105,6 +105,16 @@ const benches: Record<string, Bench> = {
       figure("^memory: # idle sessions .*: # bytes of heap per session"),
     ],
   },
+  "dashboard-views.bench.mjs": {
+    figures: [
+      row("sqlite", "overview", "host\\+label\\+tool 90d", "#", "#"),
+      figure("^sqlite dashboard views on # denials: # requests, slowest # ms \\(.*\\), # over 1000 ms"),
+    ],
+    postgres: [
+      row("postgres", "sessions", "sort=loops", "#", "#"),
+      figure("^postgres dashboard views on # denials: # requests, slowest # ms \\(.*\\), # over 1000 ms"),
+    ],
+  },
   "dashboard-first-paint.bench.mjs": {
     figures: [figure("^dashboard first paint on # denials .*: overview rendered median # ms")],
   },

@@ -207,6 +207,78 @@ export function dashboardApiContract(open: () => Promise<DashboardFixture>): voi
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 
+  it("sorts and filters sessions by their figures, which add up to the overview's (core/figures.ts)", async () => {
+    type Row = {
+      sessionId: string;
+      loops: number;
+      aborts: number;
+      wastedCalls: number;
+      wastedTokens: number | null;
+      status: string;
+      denials: number;
+    };
+    type Page = { total: number; rows: Row[] };
+    const overview = await api<{
+      sessions: number;
+      figures: { denials: number; loops: number; wastedCalls: number; status: Record<string, number> };
+    }>("/api/overview?since=30d&host=codex");
+    const byLoops = await api<Page>("/api/sessions?since=30d&host=codex&sort=loops");
+    expect(byLoops.total).toBe(overview.sessions);
+    expect(byLoops.rows).toHaveLength(Math.min(50, overview.sessions));
+    const loops = byLoops.rows.map((row) => row.loops);
+    expect(loops).toEqual([...loops].sort((a, b) => b - a));
+    expect(loops[0]).toBeGreaterThan(0);
+    // every session of the window: its figures add up to the overview's
+    const every: Row[] = [];
+    for (let page = 0; page * 50 < byLoops.total; page++)
+      every.push(...(await api<Page>(`/api/sessions?since=30d&host=codex&sort=loops&page=${page}`)).rows);
+    expect(every.reduce((sum, row) => sum + row.denials, 0)).toBe(overview.figures.denials);
+    expect(every.reduce((sum, row) => sum + row.loops, 0)).toBe(overview.figures.loops);
+    expect(every.reduce((sum, row) => sum + row.wastedCalls, 0)).toBe(overview.figures.wastedCalls);
+    for (const [status, count] of Object.entries(overview.figures.status))
+      expect(every.filter((row) => row.status === status).length, status).toBe(count);
+    // the SQL-sorted list shows the same figures for the same sessions
+    const byLast = await api<Page>("/api/sessions?since=30d&host=codex&sort=last");
+    const known = new Map(every.map((row) => [row.sessionId, row]));
+    for (const row of byLast.rows) expect(row).toEqual(known.get(row.sessionId));
+
+    const looped = await api<Page>("/api/sessions?since=30d&host=codex&status=looped&sort=wasted&dir=asc");
+    expect(looped.total).toBe(overview.figures.status.looped);
+    expect(looped.rows.every((row) => row.status === "looped")).toBe(true);
+    const wasted = looped.rows.map((row) => row.wastedCalls);
+    expect(wasted).toEqual([...wasted].sort((a, b) => a - b));
+    const incidents = await api<Page>("/api/sessions?since=30d&host=codex&status=looped,aborted,blocked-required-call");
+    expect(incidents.total).toBe(overview.sessions - (overview.figures.status.clean ?? 0));
+    const atLeastTwo = await api<Page>("/api/sessions?since=30d&host=codex&min_loops=2&sort=aborts");
+    expect(atLeastTwo.total).toBe(every.filter((row) => row.loops >= 2).length);
+    const manyDenials = await api<Page>("/api/sessions?since=30d&host=codex&min_denials=5");
+    expect(manyDenials.total).toBe(every.filter((row) => row.denials >= 5).length);
+
+    // the overview's lists stop at 10; `top` asks for more ("see all"), and a bad value is refused
+    const all = await api<{ topPatterns: unknown[]; incidents: unknown[] }>("/api/overview?since=30d&top=500");
+    const ten = await api<{ topPatterns: unknown[]; incidents: unknown[] }>("/api/overview?since=30d");
+    expect(ten.topPatterns).toHaveLength(10);
+    expect(all.topPatterns.length).toBeGreaterThan(10);
+    expect(all.incidents.length).toBeGreaterThan(ten.incidents.length);
+    for (const top of ["0", "501", "ten"]) {
+      const response = await get(`/api/overview?token=${TOKEN}&top=${top}`);
+      expect(response.status, top).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/top takes a whole/);
+    }
+    for (const [query, message] of [
+      ["status=broken", /status takes one or more of clean, looped, aborted, blocked-required-call/],
+      ["status=looped,", /status takes one or more of/],
+      ["min_loops=-1", /min_loops takes a whole number from 0/],
+      ["min_tokens=1e3", /min_tokens takes a whole number from 0/],
+      ["dir=up", /dir takes asc or desc/],
+      ["sort=project", /sort takes one of .*loops.*\(got "project"\)/],
+    ] as const) {
+      const response = await get(`/api/sessions?token=${TOKEN}&${query}`);
+      expect(response.status, query).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(message);
+    }
+  });
+
   it("one session's timeline holds its denials and events in order, and names its subagent sessions", async () => {
     const parent = records.find((record) => record.parentSessionId !== undefined)?.parentSessionId as string;
     expect(parent).toBeDefined();

@@ -1,11 +1,12 @@
 import { ToolgateError } from "../../core/errors.js";
+import { SESSION_STATUSES, type SessionStatus } from "../../core/figures.js";
 import type { DenialStore } from "../../store/ports.js";
 import { parseDashboardFilters } from "./dashboard-filters.js";
 import { queryFilterOptions } from "./filter-options-query.js";
 import { queryOverview } from "./overview-query.js";
 import { queryPolicy } from "./policy-query.js";
 import { querySessionTimeline } from "./session-timeline-query.js";
-import { querySessions, SESSION_SORTS, type SessionSort } from "./sessions-query.js";
+import { querySessions, SESSION_SORTS, type SessionListFilter, type SessionSort } from "./sessions-query.js";
 import type { SqlReader } from "./sql-reader.js";
 
 export interface DashboardData {
@@ -21,6 +22,8 @@ export interface DashboardData {
 
 export const SESSIONS_PAGE_SIZE = 50;
 const TOP = 10;
+/** the longest overview lists a page may ask for (`top=`, the overview's "see all") */
+export const OVERVIEW_TOP_MAX = 500;
 const POLICY_TOP = 50;
 
 /**
@@ -39,24 +42,28 @@ export async function answerApi(
     case "/api/overview":
       return {
         window: windowOf(filters(), now),
-        ...(await queryOverview({ ...data, filters: filters(), top: TOP })),
+        ...(await queryOverview({ ...data, filters: filters(), top: overviewTop(query) })),
       };
     case "/api/filters":
       return queryFilterOptions({ reader: data.reader, since: filters().since });
     case "/api/sessions": {
       const sort = query.get("sort") || "last";
       if (!Object.hasOwn(SESSION_SORTS, sort))
-        throw invalid(`sort takes one of ${Object.keys(SESSION_SORTS).join(", ")}.`);
+        throw invalid(`sort takes one of ${Object.keys(SESSION_SORTS).join(", ")} (got "${sort}").`);
+      const dir = query.get("dir") || "desc";
+      if (dir !== "asc" && dir !== "desc") throw invalid(`dir takes asc or desc (got "${dir}").`);
       const page = Number(query.get("page") || "0");
       if (!Number.isInteger(page) || page < 0 || page > 100_000) throw invalid("page takes a whole number from 0.");
+      const list = sessionListFilter(query);
       const ask = (wanted: number) =>
         querySessions({
           reader: data.reader,
           filters: filters(),
           sort: sort as SessionSort,
-          descending: query.get("dir") !== "asc",
+          descending: dir === "desc",
           page: wanted,
           pageSize: SESSIONS_PAGE_SIZE,
+          list,
         });
       const answer = await ask(page);
       // a page past the last (`page=99` of 2) answers the last page, which says which page it is
@@ -92,6 +99,48 @@ function windowOf(filters: ReturnType<typeof parseDashboardFilters>, now: number
     label: filters.label === undefined ? null : `${filters.label.key}:${filters.label.value}`,
   };
 }
+
+/** `top`: rows per overview list, 10 unless the page asks for all of them (up to OVERVIEW_TOP_MAX) */
+function overviewTop(query: URLSearchParams): number {
+  const text = query.get("top");
+  if (!text) return TOP;
+  const value = Number(text);
+  if (!/^\d{1,4}$/.test(text) || value < 1 || value > OVERVIEW_TOP_MAX)
+    throw invalid(`top takes a whole number from 1 to ${OVERVIEW_TOP_MAX} (got "${text}").`);
+  return value;
+}
+
+/** the sessions list's own narrowing: `status` (one or more), and `min_denials`, `min_loops`, `min_aborts`, `min_wasted`, `min_tokens` */
+function sessionListFilter(query: URLSearchParams): SessionListFilter {
+  const list: SessionListFilter = {};
+  const status = query.get("status");
+  if (status) {
+    // one status or several, comma-separated (`looped,aborted`)
+    const statuses = status.split(",");
+    for (const entry of statuses) {
+      if (!(SESSION_STATUSES as readonly string[]).includes(entry))
+        throw invalid(`status takes one or more of ${SESSION_STATUSES.join(", ")}, comma-separated (got "${status}").`);
+    }
+    list.status = statuses as SessionStatus[];
+  }
+  for (const [name, key] of SESSION_MINIMUMS) {
+    const text = query.get(name);
+    if (!text) continue;
+    const value = Number(text);
+    if (!/^\d{1,12}$/.test(text) || !Number.isSafeInteger(value))
+      throw invalid(`${name} takes a whole number from 0 (got "${text}").`);
+    list[key] = value;
+  }
+  return list;
+}
+
+const SESSION_MINIMUMS = [
+  ["min_denials", "minDenials"],
+  ["min_loops", "minLoops"],
+  ["min_aborts", "minAborts"],
+  ["min_wasted", "minWasted"],
+  ["min_tokens", "minTokens"],
+] as const satisfies readonly (readonly [string, keyof SessionListFilter])[];
 
 function invalid(message: string): ToolgateError {
   return new ToolgateError({ code: "INPUT_INVALID", message });

@@ -1,5 +1,6 @@
 import { ToolgateError } from "../../core/errors.js";
 import { canonicalTool } from "../../core/tool-families.js";
+import { callsFrom } from "../../store/calls-source.js";
 import { parseSince } from "../../store/parse-since.js";
 import type { SqlBuilder, SqlReader } from "./sql-reader.js";
 
@@ -73,6 +74,31 @@ export function denialWhere(options: {
   }
   if (options.sessionId !== undefined) parts.push(`session_id = ${builder.value(options.sessionId)}`);
   return `WHERE ${parts.join(" AND ")}`;
+}
+
+/**
+ * The FROM clause over the calls the filters select (`callsFrom`: whole days from the `denial_daily_calls` rollup,
+ * edge days from `denials`; rows carry a count `n`), values bound through `builder`.
+ */
+export function callsFromFilters(options: {
+  filters: DashboardFilters;
+  builder: Pick<SqlBuilder, "value">;
+  reader: Pick<SqlReader, "engine">;
+  sessionId?: string;
+}): string {
+  const { filters } = options;
+  return callsFrom({
+    filter: {
+      since: filters.since,
+      ...(filters.until === undefined ? {} : { until: filters.until }),
+      ...(filters.tool === undefined ? {} : { canonicalTool: filters.tool }),
+      ...(filters.host === undefined ? {} : { host: filters.host }),
+      ...(filters.label === undefined ? {} : { label: filters.label }),
+      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+    },
+    engine: options.reader.engine,
+    add: (value) => options.builder.value(value),
+  });
 }
 
 /** parseSince in the page's words: the URL's `since` / `until`, not the CLI's `--since` */

@@ -3,7 +3,7 @@ import { compare } from "../../store/compute-report.js";
 import { queryFigureFacts } from "../../store/figure-facts-sql.js";
 import type { CountByTool, DenialReport, DenialStore, SessionIncident } from "../../store/ports.js";
 import { reportFigures } from "../../store/report-figures.js";
-import { type DashboardFilters, denialWhere, reportCovers } from "./dashboard-filters.js";
+import { callsFromFilters, type DashboardFilters, reportCovers } from "./dashboard-filters.js";
 import { querySeriesBySource } from "./series-query.js";
 import type { SqlReader } from "./sql-reader.js";
 import { SqlBuilder } from "./sql-reader.js";
@@ -96,18 +96,18 @@ async function filteredReport(options: { reader: SqlReader; filters: DashboardFi
   }
 > {
   const { reader, filters, top } = options;
-  const query = (sql: (where: string) => string) => {
+  const query = (sql: (from: string) => string) => {
     const builder = new SqlBuilder(reader);
-    const where = denialWhere({ filters, builder, reader });
-    return reader.all(sql(where), builder.params);
+    const from = callsFromFilters({ filters, builder, reader });
+    return reader.all(sql(from), builder.params);
   };
   const [totals, days, tools, patterns, figures] = await Promise.all([
-    query((where) => `SELECT count(*) AS n, count(DISTINCT session_id) AS s FROM denials ${where}`),
-    query((where) => `SELECT day, count(*) AS n FROM denials ${where} GROUP BY day`),
-    query((where) => `SELECT canonical_tool, tool, count(*) AS n FROM denials ${where} GROUP BY canonical_tool, tool`),
+    query((from) => `SELECT sum(n) AS n, count(DISTINCT session_id) AS s FROM ${from}`),
+    query((from) => `SELECT day, sum(n) AS n FROM ${from} GROUP BY day`),
+    query((from) => `SELECT canonical_tool, tool, sum(n) AS n FROM ${from} GROUP BY canonical_tool, tool`),
     query(
-      (where) =>
-        `SELECT canonical_tool AS tool, pattern, count(*) AS n, count(DISTINCT signature) AS v FROM denials ${where} GROUP BY canonical_tool, pattern`,
+      (from) =>
+        `SELECT canonical_tool AS tool, pattern, sum(n) AS n, count(DISTINCT signature) AS v FROM ${from} GROUP BY canonical_tool, pattern`,
     ),
     filteredFigures({ reader, filters, top }),
   ]);
@@ -138,8 +138,6 @@ async function filteredReport(options: { reader: SqlReader; filters: DashboardFi
 /** loops, waste, saved calls and status over the filtered rows (core/figures.ts, the report's own SQL) */
 export async function filteredFigures(options: { reader: SqlReader; filters: DashboardFilters; top: number }) {
   const { reader, filters } = options;
-  const builder = new SqlBuilder(reader);
-  const where = denialWhere({ filters, builder, reader });
   const events = new SqlBuilder(reader);
   const eventParts = [`at >= ${events.value(filters.since)}`];
   if (filters.until !== undefined) eventParts.push(`at < ${events.value(filters.until)}`);
@@ -147,7 +145,7 @@ export async function filteredFigures(options: { reader: SqlReader; filters: Das
     all: (sql, params) => reader.all(sql, params),
     placeholder: (index) => reader.placeholder(index),
     decodeJson: reader.decodeJson,
-    denials: { where, params: builder.params },
+    denials: (add) => callsFromFilters({ filters, builder: { value: add }, reader }),
     events: { where: `WHERE ${eventParts.join(" AND ")}`, params: events.params },
     eventsOfDeniedSessionsOnly: !reportCovers(filters) || filters.tool !== undefined,
   });

@@ -2,7 +2,7 @@ import { ruleLanguageForTool } from "../../analyze/formats.js";
 import { allowRuleSuggestion } from "../../policy/grants/allow-rule-suggestion.js";
 import type { DenialStore } from "../../store/ports.js";
 import { type AttackKind, attackKind } from "./attack-signals.js";
-import { type DashboardFilters, denialWhere, reportCovers } from "./dashboard-filters.js";
+import { callsFromFilters, type DashboardFilters, reportCovers } from "./dashboard-filters.js";
 import { queryRankedCalls } from "./ranked-calls-query.js";
 import { SqlBuilder, type SqlReader } from "./sql-reader.js";
 
@@ -95,11 +95,10 @@ async function sourcesOf(options: { reader: SqlReader; filters: DashboardFilters
   if (options.signatures.length === 0) return result;
   const { reader, filters } = options;
   const builder = new SqlBuilder(reader);
-  const where = denialWhere({ filters, builder, reader });
+  const from = callsFromFilters({ filters, builder, reader });
   const list = options.signatures.map((signature) => builder.value(signature)).join(", ");
   const rows = await reader.all(
-    `SELECT signature, source, count(*) AS n FROM denials ${where} AND signature IN (${list})
-     GROUP BY signature, source`,
+    `SELECT signature, source, sum(n) AS n FROM ${from} WHERE signature IN (${list}) GROUP BY signature, source`,
     builder.params,
   );
   for (const row of rows) {

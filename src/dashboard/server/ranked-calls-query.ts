@@ -1,6 +1,6 @@
 import { compare } from "../../store/compute-report.js";
 import type { CountBySignature } from "../../store/ports.js";
-import { type DashboardFilters, denialWhere } from "./dashboard-filters.js";
+import { callsFromFilters, type DashboardFilters } from "./dashboard-filters.js";
 import { SqlBuilder, type SqlReader } from "./sql-reader.js";
 
 /** ids per `IN (...)` lookup */
@@ -18,9 +18,9 @@ export async function queryRankedCalls(options: {
 }): Promise<{ total: number; calls: CountBySignature[] }> {
   const { reader } = options;
   const builder = new SqlBuilder(reader);
-  const where = denialWhere({ filters: options.filters, builder, reader });
+  const from = callsFromFilters({ filters: options.filters, builder, reader });
   const grouped = await reader.all(
-    `SELECT signature, count(*) AS n, min(id) AS first_id FROM denials ${where} GROUP BY signature`,
+    `SELECT signature, sum(n) AS n, min(first_id) AS first_id FROM ${from} GROUP BY signature`,
     builder.params,
   );
   const ranked = grouped

@@ -1,11 +1,12 @@
 import { splitReportWindow } from "../../store/report-window.js";
-import { type DashboardFilters, denialWhere, reportCovers } from "./dashboard-filters.js";
+import { callsFromFilters, type DashboardFilters, denialWhere, reportCovers } from "./dashboard-filters.js";
 import { SqlBuilder, type SqlReader, type SqlRow } from "./sql-reader.js";
 
 /**
  * Denials per UTC day and source for the filters' window, as rows `{ day, source, n }`. Without a host or label
  * filter, whole days come from the `denial_daily_sources` rollup (migration 0004) and only the partial days at the
- * window's edges from `denials`, as the store's report does; with one, every row of the window is counted.
+ * window's edges from `denials`, as the store's report does; with one, the same split over the `denial_daily_calls`
+ * rollup, which carries host and labels.
  */
 export async function querySeriesBySource(options: {
   reader: SqlReader;
@@ -21,7 +22,12 @@ export async function querySeriesBySource(options: {
     });
     return reader.all(`SELECT day, source, count(*) AS n FROM denials ${where} GROUP BY day, source`, builder.params);
   };
-  if (!reportCovers(filters)) return rawCount({ since: filters.since, until: filters.until });
+  if (!reportCovers(filters)) {
+    // a host or label filter: whole days from the `denial_daily_calls` rollup (migration 0008), edge days from rows
+    const builder = new SqlBuilder(reader);
+    const from = callsFromFilters({ filters, builder, reader });
+    return reader.all(`SELECT day, source, sum(n) AS n FROM ${from} GROUP BY day, source`, builder.params);
+  }
   const window = splitReportWindow({ since: filters.since, until: filters.until });
   const parts: Promise<SqlRow[]>[] = window.raw.map(rawCount);
   if (window.days) {

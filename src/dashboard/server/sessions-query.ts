@@ -1,16 +1,35 @@
-import { type SessionFigures, type SessionStatus, sessionFigures } from "../../core/figures.js";
+import { SESSION_STATUSES, type SessionFigures, type SessionStatus, sessionFigures } from "../../core/figures.js";
+import { compare } from "../../store/compute-report.js";
 import { queryFigureFacts } from "../../store/figure-facts-sql.js";
-import { type DashboardFilters, denialWhere } from "./dashboard-filters.js";
+import { callsFromFilters, type DashboardFilters, reportCovers } from "./dashboard-filters.js";
 import type { SqlReader } from "./sql-reader.js";
 import { SqlBuilder } from "./sql-reader.js";
 
+/** sorts the list offers: the SQL ones sort and page in the database; the figure ones after core/figures.ts */
 export const SESSION_SORTS = {
   last: "last_at",
   first: "first_at",
   denials: "denials",
   session: "session_id",
+  host: "coalesce(max(host), '')",
+  status: null,
+  loops: null,
+  aborts: null,
+  wasted: null,
+  tokens: null,
 } as const;
 export type SessionSort = keyof typeof SESSION_SORTS;
+
+/** how the list may be narrowed besides the dashboard's filters: a status, and at least so many of each figure */
+export interface SessionListFilter {
+  /** any of these statuses */
+  status?: SessionStatus[];
+  minDenials?: number;
+  minLoops?: number;
+  minAborts?: number;
+  minWasted?: number;
+  minTokens?: number;
+}
 
 export interface SessionRow {
   sessionId: string;
@@ -31,8 +50,11 @@ export interface SessionRow {
 }
 
 /**
- * One page of sessions with denials under the filters, sorted in SQL (ties by session id) and counted with one
- * more aggregation; loops and aborts for the page's sessions only.
+ * One page of sessions with denials under the filters. Sorted by a column of the denials (last, first, denials,
+ * session, host) and without a figure filter, the page is sorted and cut in SQL and the figures are read for its
+ * sessions only; sorted or filtered by a figure (status, loops, aborts, wasted calls or tokens), every session of
+ * the window gets its figures (the overview's own query) and the list is sorted and cut here. Ties by session id.
+ * Both read the `denial_daily_calls` rollup for whole days (callsFromFilters).
  */
 export async function querySessions(options: {
   reader: SqlReader;
@@ -41,67 +63,143 @@ export async function querySessions(options: {
   descending: boolean;
   page: number;
   pageSize: number;
+  list?: SessionListFilter;
 }): Promise<{ total: number; page: number; pageSize: number; rows: SessionRow[] }> {
   const { reader, filters } = options;
-  const builder = new SqlBuilder(reader);
-  const where = denialWhere({ filters, builder, reader });
+  const list = options.list ?? {};
+  const column = SESSION_SORTS[options.sort];
+  const byFigure = column === null || Object.entries(list).some(([key, value]) => key !== "minDenials" && value);
   const direction = options.descending ? "DESC" : "ASC";
-  const limit = builder.value(options.pageSize);
-  const offset = builder.value(options.page * options.pageSize);
-  const countBuilder = new SqlBuilder(reader);
-  const countWhere = denialWhere({ filters, builder: countBuilder, reader });
-  const [rows, counted] = await Promise.all([
-    reader.all(
-      `SELECT session_id, max(host) AS host, max(parent_session_id) AS parent, min(at) AS first_at, max(at) AS last_at,
-        count(*) AS denials, count(DISTINCT tool) AS tools, count(DISTINCT agent_id) AS subagents
-       FROM denials ${where} GROUP BY session_id
-       ORDER BY ${SESSION_SORTS[options.sort]} ${direction}, session_id ${direction} LIMIT ${limit} OFFSET ${offset}`,
-      builder.params,
-    ),
-    reader.all(`SELECT count(DISTINCT session_id) AS n FROM denials ${countWhere}`, countBuilder.params),
-  ]);
-  // loops, waste and status of the page's sessions as core/figures.ts defines them (the overview's own way)
-  const figures = new Map<string, SessionFigures & { aborts: number }>();
-  if (rows.length > 0) {
-    const denials = new SqlBuilder(reader);
-    const denialsWhere = denialWhere({ filters, builder: denials, reader });
-    const ids = rows.map((row) => denials.value(String(row.session_id))).join(", ");
-    const events = new SqlBuilder(reader);
-    const eventParts = [`at >= ${events.value(filters.since)}`];
-    if (filters.until !== undefined) eventParts.push(`at < ${events.value(filters.until)}`);
-    const eventIds = rows.map((row) => events.value(String(row.session_id))).join(", ");
-    const facts = await queryFigureFacts({
-      all: (sql, params) => reader.all(sql, params),
-      placeholder: (index) => reader.placeholder(index),
-      decodeJson: reader.decodeJson,
-      denials: { where: `${denialsWhere} AND session_id IN (${ids})`, params: denials.params },
-      events: { where: `WHERE ${eventParts.join(" AND ")} AND session_id IN (${eventIds})`, params: events.params },
-      eventsOfDeniedSessionsOnly: false,
-    });
-    for (const session of facts) {
-      const aborts = session.events.filter((event) => event.kind === "run.aborted").length;
-      figures.set(session.sessionId, { ...sessionFigures(session), aborts });
-    }
+  const builder = new SqlBuilder(reader);
+  const from = callsFromFilters({ filters, builder, reader });
+  const having = list.minDenials ? ` HAVING sum(n) >= ${builder.value(list.minDenials)}` : "";
+  const select = `SELECT session_id, max(host) AS host, max(parent_session_id) AS parent, min(first_at) AS first_at,
+      max(last_at) AS last_at, sum(n) AS denials, count(DISTINCT tool) AS tools, count(DISTINCT agent_id) AS subagents
+     FROM ${from} GROUP BY session_id${having}`;
+  if (!byFigure) {
+    const limit = builder.value(options.pageSize);
+    const offset = builder.value(options.page * options.pageSize);
+    const countBuilder = new SqlBuilder(reader);
+    const countFrom = callsFromFilters({ filters, builder: countBuilder, reader });
+    const countHaving = list.minDenials ? ` HAVING sum(n) >= ${countBuilder.value(list.minDenials)}` : "";
+    const [rows, counted] = await Promise.all([
+      reader.all(
+        `${select} ORDER BY ${column} ${direction}, session_id ${direction} LIMIT ${limit} OFFSET ${offset}`,
+        builder.params,
+      ),
+      reader.all(
+        `SELECT count(*) AS n FROM (SELECT session_id FROM ${countFrom} GROUP BY session_id${countHaving}) AS s`,
+        countBuilder.params,
+      ),
+    ]);
+    const ids = rows.map((row) => String(row.session_id));
+    const figures = await figuresOf({ reader, filters, sessionIds: ids });
+    return {
+      total: Number(counted[0]?.n ?? 0),
+      page: options.page,
+      pageSize: options.pageSize,
+      rows: rows.map((row) => sessionRow(row, figures.get(String(row.session_id)))),
+    };
   }
+  const [rows, figures] = await Promise.all([reader.all(select, builder.params), figuresOf({ reader, filters })]);
+  const all = rows
+    .map((row) => sessionRow(row, figures.get(String(row.session_id))))
+    .filter(
+      (row) =>
+        (list.status === undefined || list.status.includes(row.status)) &&
+        row.loops >= (list.minLoops ?? 0) &&
+        row.aborts >= (list.minAborts ?? 0) &&
+        row.wastedCalls >= (list.minWasted ?? 0) &&
+        (row.wastedTokens ?? 0) >= (list.minTokens ?? 0),
+    );
+  const key = sortKey(options.sort);
+  const sign = options.descending ? -1 : 1;
+  all.sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    const order = typeof x === "number" && typeof y === "number" ? x - y : compare(String(x), String(y));
+    return sign * (order || compare(a.sessionId, b.sessionId));
+  });
+  const start = options.page * options.pageSize;
   return {
-    total: Number(counted[0]?.n ?? 0),
+    total: all.length,
     page: options.page,
     pageSize: options.pageSize,
-    rows: rows.map((row) => ({
-      sessionId: String(row.session_id),
-      host: row.host == null ? null : String(row.host),
-      parentSessionId: row.parent == null ? null : String(row.parent),
-      firstAt: Number(row.first_at),
-      lastAt: Number(row.last_at),
-      denials: Number(row.denials),
-      tools: Number(row.tools),
-      subagents: Number(row.subagents),
-      loops: figures.get(String(row.session_id))?.loops.length ?? 0,
-      aborts: figures.get(String(row.session_id))?.aborts ?? 0,
-      wastedCalls: figures.get(String(row.session_id))?.wastedCalls ?? 0,
-      wastedTokens: figures.get(String(row.session_id))?.wastedTokens ?? null,
-      savedCalls: figures.get(String(row.session_id))?.savedCalls ?? 0,
-      status: figures.get(String(row.session_id))?.status ?? "clean",
-    })),
+    rows: all.slice(start, start + options.pageSize),
   };
+}
+
+/** a session's value for a sort; no recorded tokens sort below zero; statuses from clean to aborted */
+function sortKey(sort: SessionSort): (row: SessionRow) => number | string {
+  switch (sort) {
+    case "last":
+      return (row) => row.lastAt;
+    case "first":
+      return (row) => row.firstAt;
+    case "denials":
+      return (row) => row.denials;
+    case "session":
+      return (row) => row.sessionId;
+    case "host":
+      return (row) => row.host ?? "";
+    case "status":
+      return (row) => SESSION_STATUSES.indexOf(row.status);
+    case "loops":
+      return (row) => row.loops;
+    case "aborts":
+      return (row) => row.aborts;
+    case "wasted":
+      return (row) => row.wastedCalls;
+    case "tokens":
+      return (row) => row.wastedTokens ?? -1;
+  }
+}
+
+/** loops, waste and status of the sessions (all of the window's, or the ids given) as core/figures.ts defines them */
+async function figuresOf(options: { reader: SqlReader; filters: DashboardFilters; sessionIds?: string[] }) {
+  const { reader, filters, sessionIds } = options;
+  const figures = new Map<string, SessionFigures & { aborts: number }>();
+  if (sessionIds !== undefined && sessionIds.length === 0) return figures;
+  const events = new SqlBuilder(reader);
+  const eventParts = [`at >= ${events.value(filters.since)}`];
+  if (filters.until !== undefined) eventParts.push(`at < ${events.value(filters.until)}`);
+  if (sessionIds !== undefined)
+    eventParts.push(`session_id IN (${sessionIds.map((id) => events.value(id)).join(", ")})`);
+  const facts = await queryFigureFacts({
+    all: (sql, params) => reader.all(sql, params),
+    placeholder: (index) => reader.placeholder(index),
+    decodeJson: reader.decodeJson,
+    denials: (add) => {
+      const from = callsFromFilters({ filters, builder: { value: add }, reader });
+      if (sessionIds === undefined) return from;
+      return `${from} WHERE session_id IN (${sessionIds.map((id) => add(id)).join(", ")})`;
+    },
+    events: { where: `WHERE ${eventParts.join(" AND ")}`, params: events.params },
+    // the events of sessions with a denial under the filters (the list shows no other session)
+    eventsOfDeniedSessionsOnly: sessionIds === undefined && (!reportCovers(filters) || filters.tool !== undefined),
+  });
+  for (const session of facts) {
+    const aborts = session.events.filter((event) => event.kind === "run.aborted").length;
+    figures.set(session.sessionId, { ...sessionFigures(session), aborts });
+  }
+  return figures;
+}
+
+function sessionRow(row: Record<string, unknown>, figures: (SessionFigures & { aborts: number }) | undefined) {
+  return {
+    sessionId: String(row.session_id),
+    host: row.host == null ? null : String(row.host),
+    parentSessionId: row.parent == null ? null : String(row.parent),
+    firstAt: Number(row.first_at),
+    lastAt: Number(row.last_at),
+    denials: Number(row.denials),
+    tools: Number(row.tools),
+    subagents: Number(row.subagents),
+    loops: figures?.loops.length ?? 0,
+    aborts: figures?.aborts ?? 0,
+    wastedCalls: figures?.wastedCalls ?? 0,
+    wastedTokens: figures?.wastedTokens ?? null,
+    savedCalls: figures?.savedCalls ?? 0,
+    status: figures?.status ?? "clean",
+  } satisfies SessionRow;
 }

@@ -112,7 +112,7 @@ async function viewContent(view: View, params: URLSearchParams, filters: URLSear
       if (embeddedReport()) throw new NotInReport();
       return liveView(filters);
     }
-    return await overviewView(filters);
+    return await overviewView(filters, params);
   } catch (error) {
     return h("p", { class: "error", role: "alert" }, describe(error));
   }

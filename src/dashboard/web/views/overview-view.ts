@@ -7,8 +7,14 @@ import type { Overview } from "../types.js";
 import { linkTo } from "../url-state.js";
 
 /** Overview: what was refused in the window, by day and source, which tools and patterns, which sessions looped. */
-export async function overviewView(filters: URLSearchParams): Promise<HTMLElement> {
-  const overview = await getJson<Overview>("/api/overview", filters);
+export async function overviewView(filters: URLSearchParams, params?: URLSearchParams): Promise<HTMLElement> {
+  // `top=500`: every row of the lists ("see all"); the server refuses other values with a sentence
+  const top = params?.get("top");
+  const overview = await getJson<Overview>(
+    "/api/overview",
+    top ? new URLSearchParams([...filters, ["top", top]]) : filters,
+  );
+  const limit = top ? Number(top) : TOP;
   if (overview.total === 0) {
     return h(
       "section",
@@ -111,31 +117,41 @@ export async function overviewView(filters: URLSearchParams): Promise<HTMLElemen
     h(
       "div",
       { class: "grid" },
-      table({
-        caption: "Top tools",
-        columns: [
-          {
-            label: "Tool",
-            // one row per canonical tool across hosts; a saved report has no filtered answers to link to
-            cell: (row) => {
-              const label = toolWithHostNames(row.tool, row.hostTools);
-              return embeddedReport() ? label : h("a", linkTo({ tool: row.tool }), label);
+      h(
+        "div",
+        {},
+        table({
+          caption: "Top tools",
+          columns: [
+            {
+              label: "Tool",
+              // one row per canonical tool across hosts; a saved report has no filtered answers to link to
+              cell: (row) => {
+                const label = toolWithHostNames(row.tool, row.hostTools);
+                return embeddedReport() ? label : h("a", linkTo({ tool: row.tool }), label);
+              },
             },
-          },
-          { label: "Denials", numeric: true, cell: (row) => count(row.count) },
-        ],
-        rows: overview.topTools,
-      }),
-      table({
-        caption: "Top patterns",
-        columns: [
-          { label: "Tool", cell: (row) => row.tool },
-          { label: "Pattern", cell: (row) => h("code", {}, row.pattern) },
-          { label: "Variants", numeric: true, cell: (row) => count(row.variantCount) },
-          { label: "Denials", numeric: true, cell: (row) => count(row.count) },
-        ],
-        rows: overview.topPatterns,
-      }),
+            { label: "Denials", numeric: true, cell: (row) => count(row.count) },
+          ],
+          rows: overview.topTools,
+        }),
+        seeAll(overview.topTools.length, limit, "every tool", "see-all-tools"),
+      ),
+      h(
+        "div",
+        {},
+        table({
+          caption: "Top patterns",
+          columns: [
+            { label: "Tool", cell: (row) => row.tool },
+            { label: "Pattern", cell: (row) => h("code", {}, row.pattern) },
+            { label: "Variants", numeric: true, cell: (row) => count(row.variantCount) },
+            { label: "Denials", numeric: true, cell: (row) => count(row.count) },
+          ],
+          rows: overview.topPatterns,
+        }),
+        seeAll(overview.topPatterns.length, limit, "every pattern", "see-all-patterns"),
+      ),
     ),
     overview.incidents.length === 0
       ? h("p", { class: "note" }, "No session in this window looped, was aborted or was blocked.")
@@ -153,7 +169,34 @@ export async function overviewView(filters: URLSearchParams): Promise<HTMLElemen
           ],
           rows: overview.incidents,
         }),
+    overview.incidents.length === 0 || embeddedReport()
+      ? null
+      : h(
+          "p",
+          { class: "see-all" },
+          h(
+            "a",
+            {
+              ...linkTo({ view: "sessions", status: "looped,aborted,blocked-required-call", sort: "loops", top: null }),
+              id: "see-all-incidents",
+            },
+            "See every session with loops, aborts or blocked calls",
+          ),
+        ),
   );
+}
+
+/** rows per list unless the page asks for all of them */
+const TOP = 10;
+const TOP_ALL = "500";
+
+/** "See all" under a list that may have been cut (it is full); a saved report has no other answers to show */
+function seeAll(shown: number, limit: number, what: string, id: string): HTMLElement | null {
+  if (embeddedReport()) return null;
+  if (shown >= limit && limit < Number(TOP_ALL))
+    return h("p", { class: "see-all" }, h("a", { ...linkTo({ top: TOP_ALL }), id }, `See ${what}`));
+  if (limit > TOP) return h("p", { class: "see-all" }, h("a", { ...linkTo({ top: null }), id }, "Show the top 10"));
+  return null;
 }
 
 function kpi(label: string, value: number, id: string, title?: string): HTMLElement {

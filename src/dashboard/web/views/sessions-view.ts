@@ -1,10 +1,32 @@
-import { getJson } from "../api.js";
+import { embeddedReport, getJson } from "../api.js";
 import { emptyState, h, table } from "../dom.js";
 import { count, dateTime, shortId, statusBadge } from "../format.js";
 import type { SessionsPage } from "../types.js";
 import { linkTo, navigate } from "../url-state.js";
 
-/** Sessions: every session with denials under the filters, sorted and paged by the server. */
+/** the sessions list's own narrowing in the URL (sent to /api/sessions as they are; the server validates them) */
+const LIST_KEYS = ["status", "min_denials", "min_loops", "min_aborts", "min_wasted", "min_tokens"] as const;
+
+const STATUS_CHOICES = [
+  ["", "Any status"],
+  ["looped,aborted,blocked-required-call", "Not clean"],
+  ["clean", "Clean"],
+  ["looped", "Looped"],
+  ["aborted", "Aborted"],
+  ["blocked-required-call", "Blocked required call"],
+] as const;
+
+const MINIMUMS = [
+  ["min_denials", "Denials ≥"],
+  ["min_loops", "Loops ≥"],
+  ["min_wasted", "Wasted calls ≥"],
+  ["min_tokens", "Wasted tokens ≥"],
+] as const;
+
+/**
+ * Sessions: every session with denials under the filters, sorted (by any column with a button) and paged by the
+ * server, narrowed by status and by minimums of its figures.
+ */
 export async function sessionsView(params: URLSearchParams, filters: URLSearchParams): Promise<HTMLElement> {
   const sort = params.get("sort") ?? "last";
   const descending = params.get("dir") !== "asc";
@@ -13,16 +35,30 @@ export async function sessionsView(params: URLSearchParams, filters: URLSearchPa
   if (params.has("sort")) query.set("sort", sort);
   if (params.has("dir")) query.set("dir", descending ? "desc" : "asc");
   if (page > 0) query.set("page", String(page));
+  for (const key of LIST_KEYS) {
+    const value = params.get(key);
+    if (value) query.set(key, value);
+  }
   const answer = await getJson<SessionsPage>("/api/sessions", query);
   const title = h("h2", { id: "sessions-title" }, "Sessions");
+  const narrowed = LIST_KEYS.some((key) => params.get(key));
+  // a saved report holds the list in each sort, not narrowed: it offers no narrowing
+  const controls = embeddedReport() ? null : listControls(params, narrowed);
   if (answer.total === 0) {
     return h(
       "section",
       { "aria-labelledby": "sessions-title" },
       title,
+      controls,
       emptyState(
-        "No session has denials in this window.",
-        h("p", {}, "Widen the time range, clear the filters, or run an agent with toolgate installed."),
+        narrowed ? "No session matches these figures." : "No session has denials in this window.",
+        h(
+          "p",
+          {},
+          narrowed
+            ? "Lower the minimums or choose another status."
+            : "Widen the time range, clear the filters, or run an agent with toolgate installed.",
+        ),
       ),
     );
   }
@@ -34,9 +70,11 @@ export async function sessionsView(params: URLSearchParams, filters: URLSearchPa
     "section",
     { "aria-labelledby": "sessions-title" },
     title,
+    controls,
     table({
       caption: `${count(answer.total)} sessions with denials, page ${shown + 1} of ${pages}`,
       sorted: { key: sort, descending, onSort },
+      className: "sessions",
       columns: [
         {
           label: "Session",
@@ -50,24 +88,91 @@ export async function sessionsView(params: URLSearchParams, filters: URLSearchPa
             row.parentSessionId ? h("span", { class: "muted" }, " subagent session") : null,
           ],
         },
-        { label: "Host", cell: (row) => row.host ?? "—" },
-        { label: "First denial (UTC)", sort: "first", cell: (row) => dateTime(row.firstAt) },
+        { label: "Host", sort: "host", cell: (row) => row.host ?? "—" },
+        { label: "Status", sort: "status", cell: (row) => statusBadge(row.status) },
         { label: "Last denial (UTC)", sort: "last", cell: (row) => dateTime(row.lastAt) },
+        { label: "First denial (UTC)", sort: "first", cell: (row) => dateTime(row.firstAt) },
         { label: "Denials", sort: "denials", numeric: true, cell: (row) => count(row.denials) },
+        { label: "Loops", sort: "loops", numeric: true, cell: (row) => count(row.loops) },
+        { label: "Aborts", sort: "aborts", numeric: true, cell: (row) => count(row.aborts) },
+        { label: "Wasted calls", sort: "wasted", numeric: true, cell: (row) => count(row.wastedCalls) },
+        {
+          label: "Wasted tokens",
+          sort: "tokens",
+          numeric: true,
+          cell: (row) => (row.wastedTokens === null ? "—" : count(row.wastedTokens)),
+        },
         { label: "Tools", numeric: true, cell: (row) => count(row.tools) },
         { label: "Subagents", numeric: true, cell: (row) => count(row.subagents) },
-        { label: "Status", cell: (row) => statusBadge(row.status) },
-        { label: "Loops", numeric: true, cell: (row) => count(row.loops) },
-        { label: "Aborts", numeric: true, cell: (row) => count(row.aborts) },
-        { label: "Wasted calls", numeric: true, cell: (row) => count(row.wastedCalls) },
       ],
       rows: answer.rows,
     }),
     h(
       "nav",
       { class: "pager", "aria-label": "Pages" },
-      shown > 0 ? h("a", linkTo({ page: shown - 1 === 0 ? null : String(shown - 1) }), "← Newer page") : null,
+      shown > 0 ? h("a", linkTo({ page: shown - 1 === 0 ? null : String(shown - 1) }), "← Previous page") : null,
       shown + 1 < pages ? h("a", linkTo({ page: String(shown + 1) }), "Next page →") : null,
     ),
+  );
+}
+
+/** status and minimums: plain form controls; each change is one history entry and goes back to the first page */
+function listControls(params: URLSearchParams, narrowed: boolean): HTMLElement {
+  const status = params.get("status") ?? "";
+  const statusKnown = STATUS_CHOICES.some(([value]) => value === status);
+  return h(
+    "form",
+    {
+      class: "filters list-filters",
+      "aria-label": "Narrow the sessions",
+      onsubmit: (event: Event) => event.preventDefault(),
+    },
+    h(
+      "label",
+      {},
+      "Status ",
+      h(
+        "select",
+        {
+          name: "status",
+          id: "sessions-status",
+          onchange: (event: Event) =>
+            navigate({ status: (event.target as HTMLSelectElement).value || null, page: null }),
+        },
+        ...STATUS_CHOICES.map(([value, text]) => h("option", { value, selected: value === status }, text)),
+        statusKnown ? null : h("option", { value: status, selected: true }, status),
+      ),
+    ),
+    ...MINIMUMS.map(([name, label]) =>
+      h(
+        "label",
+        {},
+        `${label} `,
+        h("input", {
+          type: "number",
+          min: 0,
+          step: 1,
+          inputmode: "numeric",
+          name,
+          id: `sessions-${name.replace("_", "-")}`,
+          value: params.get(name) ?? "",
+          placeholder: "0",
+          // on change (Enter or leaving the field), not on every keystroke
+          onchange: (event: Event) =>
+            navigate({ [name]: (event.target as HTMLInputElement).value || null, page: null }),
+        }),
+      ),
+    ),
+    narrowed
+      ? h(
+          "button",
+          {
+            type: "button",
+            id: "sessions-clear",
+            onclick: () => navigate(Object.fromEntries([...LIST_KEYS.map((key) => [key, null]), ["page", null]])),
+          },
+          "Show every session",
+        )
+      : null,
   );
 }

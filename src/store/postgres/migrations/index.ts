@@ -6,6 +6,7 @@ import { migration0004 } from "./0004-daily-sources.js";
 import { migration0005 } from "./0005-tool-identity.js";
 import { migration0006 } from "./0006-proxy-host-name.js";
 import { migration0007 } from "./0007-new-tool-names.js";
+import { migration0008 } from "./0008-daily-calls.js";
 
 /** Postgres migrations in order, with the same ids and meaning as the SQLite ones. Append only. */
 export const postgresMigrations: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const postgresMigrations: readonly Migration[] = [
   migration0005,
   migration0006,
   migration0007,
+  migration0008,
 ];
