@@ -2,6 +2,7 @@ import type { OsDenialKind } from "../core/events.js";
 import { lowerCase } from "./lower-case.js";
 import {
   ABSOLUTE_PATH,
+  mayNamePath,
   mayNameRefusal,
   NETWORK_SYMPTOM,
   NOT_A_PATH,
@@ -73,7 +74,7 @@ function cleanPath(raw: string | undefined): string | undefined {
 }
 
 function pathOf(line: string, fallback: boolean): string | undefined {
-  if (line.length === 0) return undefined; // no pattern matches an empty line: not compiled for one
+  if (!mayNamePath(line)) return undefined; // no pattern matches such a line: none is compiled for it
   for (const pattern of PATH_PATTERNS) {
     const path = cleanPath(pattern.exec(line)?.[1]);
     if (path !== undefined) return path;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { mayNameRefusal, PERMISSION_LINE, REFUSAL_WORDS, SOCKET_CONTEXT } from "./os-denial-patterns.js";
+import {
+  ABSOLUTE_PATH,
+  mayNamePath,
+  mayNameRefusal,
+  PATH_PATTERNS,
+  PERMISSION_LINE,
+  REFUSAL_WORDS,
+  SOCKET_CONTEXT,
+} from "./os-denial-patterns.js";
 
 /** The top-level alternatives of a pattern's source (`a|b(?:c|d)|e` → `a`, `b(?:c|d)`, `e`). */
 function alternatives(pattern: RegExp): string[] {
@@ -78,5 +86,39 @@ describe("REFUSAL_WORDS", () => {
     for (const text of ["exit code 1", "src/a.ts:12:3 - error ts2322", "command not found: foo", "1 failed, 3 passed"])
       expect(mayNameRefusal(text), text).toBe(false);
     expect(REFUSAL_WORDS.every((word) => word === word.toLowerCase())).toBe(true);
+  });
+});
+
+// One line for each of PATH_PATTERNS, in order, then one for ABSOLUTE_PATH.
+const PATH_EXAMPLES = [
+  "Error: EACCES: permission denied, open '/etc/shadow'",
+  "PermissionError: [Errno 13] Permission denied: '/etc/hosts'",
+  "Access to the path 'C:\\x' is denied.",
+  "cannot create `x`",
+  "error: could not lock config file .git/config: Permission denied",
+  "Cannot connect to unix:///var/run/docker.sock",
+  "find: '/proc/1/fd': Permission denied",
+  "ls: Desktop: Operation not permitted",
+  "failed to open: /home/u/.cargo/x",
+  "npm ERR! path x",
+  "denied at /x",
+];
+
+describe("mayNamePath", () => {
+  it("holds for a line each path pattern matches (the others are not run through them)", () => {
+    const patterns = [...PATH_PATTERNS, ABSOLUTE_PATH];
+    expect(patterns.length).toBe(PATH_EXAMPLES.length);
+    for (const [index, pattern] of patterns.entries()) {
+      const example = PATH_EXAMPLES[index] as string;
+      expect(pattern.test(example), `${pattern} on ${example}`).toBe(true);
+      expect(mayNamePath(example), example).toBe(true);
+    }
+  });
+
+  it("is false for a line no path pattern can match", () => {
+    for (const line of ["Exit code 1", "", "Permission denied", "command not found"]) {
+      expect(mayNamePath(line), line).toBe(false);
+      for (const pattern of [...PATH_PATTERNS, ABSOLUTE_PATH]) expect(pattern.test(line)).toBe(false);
+    }
   });
 });

@@ -82,6 +82,15 @@ export const PATH_PATTERNS: readonly RegExp[] = [
   /npm (?:ERR!|error) path (\S{1,4096})/,
 ];
 
+/**
+ * Whether a line may name a path for `PATH_PATTERNS` or `ABSOLUTE_PATH`: each needs a quote, a backquote, a slash or
+ * a colon, or npm's own words (a test has an example of each pattern). The lines around a refusal are searched for
+ * its path, and most of them (`Exit code 1`) hold none: the patterns are then not compiled for them.
+ */
+export function mayNamePath(line: string): boolean {
+  return /['`/:]/.test(line) || line.includes("npm");
+}
+
 /** Words that sit where a path would but name an operation (`sandbox-exec: sandbox_apply: ...`). */
 export const NOT_A_PATH =
   /^(?:sandbox_apply|sandbox-exec|connect|bind|listen|socket|open|write|read|mkdir|unlink|rename|chmod|chown|exec|execve|spawn|error|fatal)$/i;
