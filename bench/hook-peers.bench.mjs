@@ -27,7 +27,7 @@
 //   BENCH_CALLGRIND=on (instead of timing: instructions executed, from `valgrind --tool=callgrind`, one run per hook
 //     on BENCH_CALLGRIND_EVENTS (default 0,1: the allowed and the rule-denied call; "all": every event), clean
 //     environment: counts that do not depend on machine load; each run takes tens of seconds;
-//     BENCH_CALLGRIND_HOOKS=toolgate leaves out the peers, =entry the CLI too)
+//     BENCH_CALLGRIND_HOOKS=toolgate leaves out the peers, =entry the CLI too, =no-cli only the CLI)
 // Needs python3 (os.wait4 gives a child's own CPU time with microsecond resolution; Node has no per-child rusage).
 import { spawnSync } from "node:child_process";
 import {
@@ -83,7 +83,12 @@ if (existsSync(entry)) {
     });
   }
 } else console.log(`${entry} not found: the build has no bundled hook entry; measuring the CLI only`);
-hooks.push({ name: "toolgate hook (dist/cli/main.js)", argv: [node, main, "hook", "claude-code"], toolgate: true });
+hooks.push({
+  name: "toolgate hook (dist/cli/main.js)",
+  argv: [node, main, "hook", "claude-code"],
+  toolgate: true,
+  cli: true,
+});
 if (process.env.TOOLGATE_HOOK_BUNDLE) {
   const bundle = resolve(process.env.TOOLGATE_HOOK_BUNDLE);
   hooks.push({
@@ -255,7 +260,8 @@ function timeBlock({ block, events, input, check, env }) {
 function countInstructions({ events, input, check, env }) {
   const named = process.env.BENCH_CALLGRIND_EVENTS ?? "0,1";
   const chosen = named === "all" ? events.map((_, index) => index) : named.split(",").map(Number);
-  // BENCH_CALLGRIND_HOOKS=toolgate: only toolgate's rows (the peers' counts do not change with toolgate's code)
+  // BENCH_CALLGRIND_HOOKS=toolgate: only toolgate's rows (the peers' counts do not change with toolgate's code);
+  // =entry: only the bundled entries; =no-cli: all but the CLI (three times the entry's count, and as slow to count)
   const only = process.env.BENCH_CALLGRIND_HOOKS;
   const project = join(root, "project");
   const output = join(root, "callgrind.out");
@@ -301,6 +307,7 @@ function countInstructions({ events, input, check, env }) {
       if (hook === 0) continue;
       if (only === "toolgate" && !hooks[hook].toolgate) continue;
       if (only === "entry" && !hooks[hook].entry) continue;
+      if (only === "no-cli" && hooks[hook].cli) continue;
       if (hooks[hook].toolgate) {
         // Under valgrind a run takes 10-30 s, and a non-gating event drains the spool once its oldest batch is 30 s
         // old: a SessionEnd of another session first empties the spool, so each count is of the event itself, as in
