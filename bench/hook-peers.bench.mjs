@@ -308,16 +308,15 @@ function countInstructions({ events, input, check, env }) {
       if (only === "toolgate" && !hooks[hook].toolgate) continue;
       if (only === "entry" && !hooks[hook].entry) continue;
       if (only === "no-cli" && hooks[hook].cli) continue;
-      if (hooks[hook].toolgate) {
-        // Under valgrind a run takes 10-30 s, and a non-gating event drains the spool once its oldest batch is 30 s
-        // old: a SessionEnd of another session first empties the spool, so each count is of the event itself, as in
-        // the timed rounds. SessionEnd is counted with a session's worth of records to drain (every other event of
-        // the session, run first without valgrind).
-        plain(hook, sessionEnd, -2);
-      }
       plain(hook, event, -1);
-      if (hooks[hook].toolgate && event === sessionEnd)
-        for (let other = 0; other < sessionEnd; other += 1) plain(hook, other, 0, 1);
+      if (hooks[hook].toolgate) {
+        // Under valgrind a run takes 10-60 s, and a non-gating event drains the spool once its oldest batch is 30 s
+        // old: a SessionEnd of another session empties the spool just before the count, so each count is of the
+        // event itself, as in the timed rounds. SessionEnd is counted with a session's worth of records to drain
+        // (every other event of the session, run first without valgrind).
+        plain(hook, sessionEnd, -2);
+        if (event === sessionEnd) for (let other = 0; other < sessionEnd; other += 1) plain(hook, other, 0, 1);
+      }
       const count = ir(hook, event, 0);
       console.log(`| ${events[event][0]} | ${name} | ${(count / 1e6).toFixed(1)} M | ${(count / base).toFixed(2)}x |`);
     }
