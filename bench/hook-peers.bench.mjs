@@ -25,8 +25,9 @@
 //     finds its transcript's denials recorded already; default one session per round and hook)
 //   BENCH_TRANSCRIPT_REPEAT=14 (Stop's transcript: the 150 KB fixture that many times over, ids made unique: 2.1 MB)
 //   BENCH_CALLGRIND=on (instead of timing: instructions executed, from `valgrind --tool=callgrind`, one run per hook
-//     on BENCH_CALLGRIND_EVENTS (default 0,1: the allowed and the rule-denied call), clean environment: counts that do
-//     not depend on machine load; each run takes tens of seconds)
+//     on BENCH_CALLGRIND_EVENTS (default 0,1: the allowed and the rule-denied call; "all": every event), clean
+//     environment: counts that do not depend on machine load; each run takes tens of seconds;
+//     BENCH_CALLGRIND_HOOKS=toolgate leaves out the peers, =entry the CLI too, =no-cli only the CLI)
 // Needs python3 (os.wait4 gives a child's own CPU time with microsecond resolution; Node has no per-child rusage).
 import { spawnSync } from "node:child_process";
 import {
@@ -72,6 +73,7 @@ if (existsSync(entry)) {
     name: "toolgate hook entry (dist/hook, bundled)",
     argv: [node, entry, "hook", "claude-code"],
     toolgate: true,
+    entry: true,
   });
   if (process.env.BENCH_NO_CACHE === "on") {
     hooks.push({
@@ -81,13 +83,19 @@ if (existsSync(entry)) {
     });
   }
 } else console.log(`${entry} not found: the build has no bundled hook entry; measuring the CLI only`);
-hooks.push({ name: "toolgate hook (dist/cli/main.js)", argv: [node, main, "hook", "claude-code"], toolgate: true });
+hooks.push({
+  name: "toolgate hook (dist/cli/main.js)",
+  argv: [node, main, "hook", "claude-code"],
+  toolgate: true,
+  cli: true,
+});
 if (process.env.TOOLGATE_HOOK_BUNDLE) {
   const bundle = resolve(process.env.TOOLGATE_HOOK_BUNDLE);
   hooks.push({
     name: `toolgate hook (${bundle.split("/").slice(-2).join("/")})`,
     argv: [node, bundle, "hook", "claude-code"],
     toolgate: true,
+    entry: true,
   });
 }
 // Reference rows, not hooks: what the hot path's storage alone costs in a cold process (read the event from stdin,
@@ -247,12 +255,27 @@ function timeBlock({ block, events, input, check, env }) {
 
 /**
  * Instructions executed (callgrind's `Ir`, every thread) for one cold run of each hook on each chosen event, after
- * one warm-up run of the same case: a count that does not move with machine load, unlike CPU time.
+ * one warm-up run of the same case (without valgrind): a count that does not move with machine load, unlike CPU time.
  */
 function countInstructions({ events, input, check, env }) {
-  const chosen = (process.env.BENCH_CALLGRIND_EVENTS ?? "0,1").split(",").map(Number);
+  const named = process.env.BENCH_CALLGRIND_EVENTS ?? "0,1";
+  const chosen = named === "all" ? events.map((_, index) => index) : named.split(",").map(Number);
+  // BENCH_CALLGRIND_HOOKS=toolgate: only toolgate's rows (the peers' counts do not change with toolgate's code);
+  // =entry: only the bundled entries; =no-cli: all but the CLI (three times the entry's count, and as slow to count)
+  const only = process.env.BENCH_CALLGRIND_HOOKS;
   const project = join(root, "project");
   const output = join(root, "callgrind.out");
+  // a run without valgrind: warms the code caches and the file cache, and sets up the spool (below)
+  const plain = (hook, event, round, index = 0) => {
+    const result = spawnSync(hooks[hook].argv[0], hooks[hook].argv.slice(1), {
+      input: input({ block: "callgrind", round, hook, event, index }),
+      env,
+      cwd: project,
+      encoding: "utf8",
+    });
+    check({ hook, event }, result);
+  };
+  const sessionEnd = events.length - 1;
   const ir = (hook, event, round) => {
     const job = { hook, event };
     const result = spawnSync("valgrind", ["--tool=callgrind", `--callgrind-out-file=${output}`, ...hooks[hook].argv], {
@@ -264,18 +287,38 @@ function countInstructions({ events, input, check, env }) {
     check(job, { ...result, stderr: result.stderr.slice(-2000) });
     const match = /==\d+== Collected : (\d+)/.exec(result.stderr);
     if (match === null) throw new Error(`no callgrind total for ${hooks[hook].name}: ${result.stderr.slice(-500)}`);
-    return Number(match[1]);
+    return Number(match[1]) - hashSeedSearch(output);
   };
-  ir(0, 0, -1); // a warm-up run, not counted
+  // V8 draws its string hash seed at start-up and searches primes for it (`detail::sprp`, Node 20): 5-13 M
+  // instructions that vary from run to run with the draw, whatever the process does; left out of every count
+  const hashSeedSearch = (file) => {
+    const annotated = spawnSync("callgrind_annotate", ["--threshold=100", file], { encoding: "utf8" }).stdout ?? "";
+    const line = /^\s*([\d,]+) \([^)]*\)\s+\S*detail::sprp\(/m.exec(annotated);
+    return line === null ? 0 : Number(line[1].replaceAll(",", ""));
+  };
+  plain(0, 0, -1); // a warm-up run, not counted
   const base = ir(0, 0, 0);
-  console.log(`\ninstructions executed (callgrind Ir, clean environment); node -e 0: ${(base / 1e6).toFixed(0)} M\n`);
+  console.log(
+    `\ninstructions executed (callgrind Ir, clean environment, V8's hash-seed prime search left out); node -e 0: ${(base / 1e6).toFixed(1)} M\n`,
+  );
   console.log("| event | hook | instructions | ratio |\n|---|---|---|---|");
   for (const event of chosen) {
     for (const [hook, { name }] of hooks.entries()) {
       if (hook === 0) continue;
-      ir(hook, event, -1);
+      if (only === "toolgate" && !hooks[hook].toolgate) continue;
+      if (only === "entry" && !hooks[hook].entry) continue;
+      if (only === "no-cli" && hooks[hook].cli) continue;
+      plain(hook, event, -1);
+      if (hooks[hook].toolgate) {
+        // Under valgrind a run takes 10-60 s, and a non-gating event drains the spool once its oldest batch is 30 s
+        // old: a SessionEnd of another session empties the spool just before the count, so each count is of the
+        // event itself, as in the timed rounds. SessionEnd is counted with a session's worth of records to drain
+        // (every other event of the session, run first without valgrind).
+        plain(hook, sessionEnd, -2);
+        if (event === sessionEnd) for (let other = 0; other < sessionEnd; other += 1) plain(hook, other, 0, 1);
+      }
       const count = ir(hook, event, 0);
-      console.log(`| ${events[event][0]} | ${name} | ${(count / 1e6).toFixed(0)} M | ${(count / base).toFixed(2)}x |`);
+      console.log(`| ${events[event][0]} | ${name} | ${(count / 1e6).toFixed(1)} M | ${(count / base).toFixed(2)}x |`);
     }
   }
 }

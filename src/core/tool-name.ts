@@ -19,9 +19,19 @@
 /** The replacement character: what stands for a character toolgate cannot read, in records and messages. */
 export const UNREADABLE_MARK = "\uFFFD";
 
-const UNREADABLE_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}\uFFFD]/u;
-const UNREADABLE_CHARACTERS = new RegExp(UNREADABLE_CHARACTER.source, "gu");
-const EDGE_WHITESPACE = /^\p{White_Space}+|\p{White_Space}+$/gu;
+// Made on first use, not when the module loads: V8 parses a Unicode property class when it creates the expression,
+// and these cost a hook process about 9 M instructions (ICU builds the sets), while almost every name is plain ASCII
+// and never reaches them (`isPlainAscii`).
+const UNREADABLE_SOURCE = "[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Cs}\\p{Co}\\p{Cn}\\p{Default_Ignorable_Code_Point}\\uFFFD]";
+let unreadable: { one: RegExp; all: RegExp; edgeWhitespace: RegExp } | undefined;
+function unreadablePatterns(): { one: RegExp; all: RegExp; edgeWhitespace: RegExp } {
+  unreadable ??= {
+    one: new RegExp(UNREADABLE_SOURCE, "u"),
+    all: new RegExp(UNREADABLE_SOURCE, "gu"),
+    edgeWhitespace: /^\p{White_Space}+|\p{White_Space}+$/gu,
+  };
+  return unreadable;
+}
 
 /**
  * Letters of other scripts that look like an ASCII letter (Unicode's confusables for the Latin letters, the common
@@ -156,6 +166,7 @@ function isPlainAscii(name: string): boolean {
 export function unreadableToolName(name: string): string | undefined {
   if (name.length === 0) return "it is empty";
   if (isPlainAscii(name)) return undefined;
+  const { one: UNREADABLE_CHARACTER, edgeWhitespace: EDGE_WHITESPACE } = unreadablePatterns();
   const bad = UNREADABLE_CHARACTER.exec(name);
   if (bad !== null) {
     const code = `U+${(bad[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0")}`;
@@ -184,6 +195,12 @@ export function unreadableToolName(name: string): string | undefined {
  * replaced by U+FFFD (which keeps the name refused). A readable name is returned as it is.
  */
 export function readableToolName(name: string): string {
+  if (isPlainAscii(name)) return name;
+  const {
+    one: UNREADABLE_CHARACTER,
+    all: UNREADABLE_CHARACTERS,
+    edgeWhitespace: EDGE_WHITESPACE,
+  } = unreadablePatterns();
   if (!UNREADABLE_CHARACTER.test(name) && !/^\p{White_Space}|\p{White_Space}$/u.test(name)) return name;
   return name
     .replace(UNREADABLE_CHARACTERS, UNREADABLE_MARK)

@@ -2,6 +2,8 @@ import type { OsDenialKind } from "../core/events.js";
 import { lowerCase } from "./lower-case.js";
 import {
   ABSOLUTE_PATH,
+  mayNamePath,
+  mayNameRefusal,
   NETWORK_SYMPTOM,
   NOT_A_PATH,
   NOT_OS_PERMISSION,
@@ -72,6 +74,7 @@ function cleanPath(raw: string | undefined): string | undefined {
 }
 
 function pathOf(line: string, fallback: boolean): string | undefined {
+  if (!mayNamePath(line)) return undefined; // no pattern matches such a line: none is compiled for it
   for (const pattern of PATH_PATTERNS) {
     const path = cleanPath(pattern.exec(line)?.[1]);
     if (path !== undefined) return path;
@@ -106,12 +109,18 @@ export function classifyOsDenial(input: OsDenialInput): OsDenialClassification {
   // a process that exited 0 counts only with a per-path refusal line, which names one of these: most outputs name
   // none, and are passed over without compiling the line patterns (what a hook process would pay for every call)
   if (succeeded && !PER_PATH_REFUSALS.some((refusal) => lowerCase(text).includes(refusal))) return NONE;
+  // outside a sandbox only a refusal line counts, and it holds one of a few words: an output without any (most of
+  // them) is passed over without compiling the line patterns, and so is each line without any
+  const wordsOnly = !succeeded && !sandboxed;
+  if (wordsOnly && !mayNameRefusal(lowerCase(text)))
+    return isSigsys(input, sandboxed) ? sigsys(input, sandboxed) : NONE;
   const lines = text.split("\n");
   let permissionIndex: number | undefined;
   let socketLine: string | undefined;
   let symptomLine: string | undefined;
   for (const [index, line] of lines.entries()) {
-    if (line.length === 0 || SOURCE_LINE.test(line) || NOT_OS_PERMISSION.test(line)) continue;
+    if (line.length === 0 || (wordsOnly && !mayNameRefusal(line.toLowerCase()))) continue;
+    if (SOURCE_LINE.test(line) || NOT_OS_PERMISSION.test(line)) continue;
     if (succeeded) {
       // a process that exited 0 only counts when it printed an unambiguous per-path refusal
       if (permissionIndex === undefined && PER_PATH_LINE.test(line)) permissionIndex = index;
@@ -136,10 +145,11 @@ export function classifyOsDenial(input: OsDenialInput): OsDenialClassification {
     return fileDenial(sandboxed ? "sandbox-filesystem" : "os-permission", lines, permissionIndex);
   }
   if (sandboxed && symptomLine !== undefined) return { kind: "sandbox-network", evidence: evidenceOf(symptomLine) };
-  if (isSigsys(input, sandboxed)) {
-    // SIGSYS is how a seccomp filter kills a process; Linux sandboxes use seccomp for the network
-    const evidence = `exit ${input.exitCode ?? "-"} signal ${input.signal ?? "SIGSYS"}: a system call was blocked by a seccomp filter`;
-    return { kind: sandboxed ? "sandbox-network" : "os-permission", evidence };
-  }
-  return NONE;
+  return isSigsys(input, sandboxed) ? sigsys(input, sandboxed) : NONE;
+}
+
+/** SIGSYS is how a seccomp filter kills a process; Linux sandboxes use seccomp for the network. */
+function sigsys(input: OsDenialInput, sandboxed: boolean): OsDenialClassification {
+  const evidence = `exit ${input.exitCode ?? "-"} signal ${input.signal ?? "SIGSYS"}: a system call was blocked by a seccomp filter`;
+  return { kind: sandboxed ? "sandbox-network" : "os-permission", evidence };
 }

@@ -4,13 +4,43 @@
  * host's denial-texts file names the ones it has). Every pattern is matched per line and runs in linear time.
  *
  * To extend: add to `PERMISSION_LINE` (a refusal of a file or resource), `SOCKET_CONTEXT` (that refusal concerned
- * the network), `NETWORK_SYMPTOM` (what a blocked network looks like from inside a sandbox), or `PATH_PATTERNS`
+ * the network; for either, a word of the new alternative to `REFUSAL_WORDS` unless one is there already), `NETWORK_SYMPTOM` (what a blocked network looks like from inside a sandbox), or `PATH_PATTERNS`
  * (how a tool names the refused path), with a row in `classify-os-denial.test.ts`.
  */
 
 /** A line that reports a refusal by the OS or a sandbox. */
 export const PERMISSION_LINE =
   /operation not permitted|permission denied|\beacces\b|\beperm\b|read-only file system|\berofs\b|access is denied|access to the path .{0,300} is denied|unauthorizedaccessexception|permissionerror|\[errno (?:1|13|30)\]|os error (?:1|13|30)\)|insufficient permission|sandbox_apply|sandbox-exec|\bdeny\(\d+\)|\blandlock\b|\bseccomp\b|fs\.permissiondenied|networkaccessdenied|blocked by (?:the )?sandbox|sandbox (?:denied|blocked)|not permitted by (?:the )?sandbox/i;
+
+/**
+ * Words one of which every match of `PERMISSION_LINE` and of `SOCKET_CONTEXT` holds, lower-cased (each alternative of
+ * both names one: a test has an example of every alternative). A line without any of them cannot be a refusal, so
+ * its patterns are not run: a hook process would otherwise compile them (about 16 M instructions: V8 compiles each
+ * pattern at its first run and again at its second, and the bounded repeats unroll) for every output it looks at.
+ */
+export const REFUSAL_WORDS: readonly string[] = [
+  "permi",
+  "eacces",
+  "eperm",
+  "read-only",
+  "erofs",
+  "denied",
+  "unauthorizedaccess",
+  "[errno ",
+  "os error ",
+  "sandbox",
+  "deny(",
+  "landlock",
+  "seccomp",
+  "network-",
+  "network access",
+];
+
+/** Whether a lower-cased text holds one of `REFUSAL_WORDS` (else neither pattern can match it). */
+export function mayNameRefusal(lowerCased: string): boolean {
+  for (const word of REFUSAL_WORDS) if (lowerCased.includes(word)) return true;
+  return false;
+}
 
 /** Lines that mention permission but are about authentication or access control on a server. */
 export const NOT_OS_PERMISSION =
@@ -51,6 +81,15 @@ export const PATH_PATTERNS: readonly RegExp[] = [
   // npm: npm ERR! path /usr/lib/node_modules/x
   /npm (?:ERR!|error) path (\S{1,4096})/,
 ];
+
+/**
+ * Whether a line may name a path for `PATH_PATTERNS` or `ABSOLUTE_PATH`: each needs a quote, a backquote, a slash or
+ * a colon, or npm's own words (a test has an example of each pattern). The lines around a refusal are searched for
+ * its path, and most of them (`Exit code 1`) hold none: the patterns are then not compiled for them.
+ */
+export function mayNamePath(line: string): boolean {
+  return /['`/:]/.test(line) || line.includes("npm");
+}
 
 /** Words that sit where a path would but name an operation (`sandbox-exec: sandbox_apply: ...`). */
 export const NOT_A_PATH =
