@@ -44,7 +44,7 @@ export function evaluateShell(
   if ("unreadable" in reading) return unreadable(reading.unreadable);
   const { command } = reading;
   const analysis = shell ?? analyzeShellCommand(command);
-  const whole: CompiledRule[] = [...rules.whole];
+  const whole: CompiledRule[] = rules.whole.slice();
   for (const rule of rules.parameter) if (rule.testInput(input)) whole.push(rule);
   if (rules.argv.length > 0) {
     const lines = lineArgvs(command);
