@@ -37,6 +37,22 @@ describe("parseShellCommand on arbitrary text", () => {
   });
 });
 
+describe("analyzeShellCommand", () => {
+  it("each subcommand's plain text is its words joined by one space, and its heads are their first tokens", () => {
+    const firstToken = (text: string) => text.split(" ")[0];
+    fc.assert(
+      fc.property(shellish, (text) => {
+        for (const sub of analyzeShellCommand(text).subcommands) {
+          expect(sub.plain).toBe(sub.words.join(" "));
+          expect(sub.plainHead).toBe(firstToken(sub.plain));
+          expect(sub.head).toBe(firstToken(sub.text));
+        }
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
 describe("parsePlainShellCommand (the fast path) against the full parser", () => {
   const unit = fc.constantFrom(
     ...["git", "status", "-la", "--flag=x", "a/b.c", "VAR=1", "x+y@z%", "é", "日本", "1", "2", "0"],
