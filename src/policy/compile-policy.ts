@@ -186,7 +186,8 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     }
     const outcome =
       family === "shell"
-        ? evaluateShell(call.input, { rules: applicable, context, shell: call.shell })
+        ? // a cacheable shell call's subject is its command line, already read
+          evaluateShell(call.input, { rules: applicable, context, shell: call.shell, command: subject })
         : evaluateTool({ tool, input: call.input, rules: applicable, context, neverGrant: forbidden });
     const decision = applyMode(outcome, { mode, interactive });
     return subject === undefined ? decision : cache.set(tool, variant, subject, decision);

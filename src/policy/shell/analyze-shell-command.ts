@@ -88,8 +88,9 @@ function firstToken(text: string): string {
 
 /** The script of `bash -c "..."` (also sh, zsh, dash), or undefined. */
 export function shellScriptOf(subcommand: Subcommand): string | undefined {
-  const [program, ...rest] = subcommand.words;
+  const program = subcommand.words[0];
   if (program === undefined || !/^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k)?sh$/.test(program)) return undefined;
+  const rest = subcommand.words.slice(1);
   const flagIndex = rest.findIndex((word) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(word));
   if (flagIndex < 0) return undefined;
   return rest[flagIndex + 1];
