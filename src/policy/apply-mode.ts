@@ -13,47 +13,68 @@ import type { PermissionMode, PolicyDecision } from "./policy-types.js";
  */
 export function applyMode(outcome: Outcome, options: { mode: PermissionMode; interactive: boolean }): PolicyDecision {
   const { mode, interactive } = options;
-  const base = {
-    ...(outcome.rule === undefined ? {} : { rule: outcome.rule }),
-    ...(outcome.origin === undefined ? {} : { origin: outcome.origin }),
-  };
   if (outcome.behavior === "deny") {
-    return {
-      behavior: "deny",
-      ...base,
-      source: outcome.source,
-      reason: outcome.reason,
-      denialSource: outcome.denialSource ?? (outcome.source === "mode" ? "mode" : "rule"),
-      ...(outcome.removesTool ? { removesTool: true } : {}),
-    };
+    return decision(
+      "deny",
+      outcome,
+      outcome.source,
+      outcome.reason,
+      outcome.denialSource ?? (outcome.source === "mode" ? "mode" : "rule"),
+      outcome.removesTool === true,
+    );
   }
-  if (outcome.behavior === "allow")
-    return { behavior: "allow", ...base, source: outcome.source, reason: outcome.reason };
+  if (outcome.behavior === "allow") return decision("allow", outcome, outcome.source, outcome.reason);
   if (outcome.behavior === undefined) {
-    if (mode === "bypassPermissions") {
-      return { behavior: "allow", ...base, source: "mode", reason: "Allowed by bypassPermissions mode." };
-    }
-    if (mode === "dontAsk" || mode === "plan") return modeDeny(mode, base);
+    if (mode === "bypassPermissions") return decision("allow", outcome, "mode", "Allowed by bypassPermissions mode.");
+    if (mode === "dontAsk" || mode === "plan") return modeDeny(mode, outcome);
   } else if (mode === "dontAsk") {
-    return modeDeny(mode, base);
+    return modeDeny(mode, outcome);
   }
   const source = outcome.behavior === "ask" ? outcome.source : "default";
   if (!interactive) {
-    return {
-      behavior: "deny",
-      ...base,
+    return decision(
+      "deny",
+      outcome,
       source,
-      reason: `${outcome.reason} Nobody can approve it in this non-interactive session, so it is denied.`,
-      denialSource: "headless",
-    };
+      `${outcome.reason} Nobody can approve it in this non-interactive session, so it is denied.`,
+      "headless",
+    );
   }
-  return { behavior: "ask", ...base, source, reason: outcome.reason };
+  return decision("ask", outcome, source, outcome.reason);
 }
 
-function modeDeny(mode: PermissionMode, base: { rule?: string; origin?: string }): PolicyDecision {
+/**
+ * A decision with the outcome's rule and origin (when it has them), its fields always in one order: behavior, rule,
+ * origin, source, reason, denialSource, removesTool. Built field by field (no object spreads: this runs on every
+ * first-seen call).
+ */
+function decision(
+  behavior: PolicyDecision["behavior"],
+  outcome: Outcome,
+  source: PolicyDecision["source"],
+  reason: string,
+  denialSource?: PolicyDecision["denialSource"],
+  removesTool = false,
+): PolicyDecision {
+  const { rule, origin } = outcome;
+  let result: PolicyDecision;
+  if (rule === undefined) {
+    result = origin === undefined ? ({ behavior } as PolicyDecision) : ({ behavior, origin } as PolicyDecision);
+  } else {
+    result =
+      origin === undefined ? ({ behavior, rule } as PolicyDecision) : ({ behavior, rule, origin } as PolicyDecision);
+  }
+  result.source = source;
+  result.reason = reason;
+  if (denialSource !== undefined) result.denialSource = denialSource;
+  if (removesTool) result.removesTool = true;
+  return result;
+}
+
+function modeDeny(mode: PermissionMode, outcome: Outcome): PolicyDecision {
   const reason =
     mode === "dontAsk"
       ? "Denied because the session runs in dontAsk mode: only pre-approved calls run."
       : "Denied because the session is in plan mode: nothing that changes the system runs while planning.";
-  return { behavior: "deny", ...base, source: "mode", reason, denialSource: "mode" };
+  return decision("deny", outcome, "mode", reason, "mode");
 }

@@ -127,43 +127,67 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     return lastTargets;
   };
 
-  const evaluate = (call: ToolCallInput, evaluateOptions: EvaluateOptions = {}): PolicyDecision => {
+  const makeContext = (
+    mode: PermissionMode,
+    grants: readonly CompiledRule[],
+    forbidden: readonly CompiledRule[],
+  ): EvaluationContext => ({
+    pathContext,
+    workingDirectories,
+    defaults,
+    mode,
+    grants,
+    grantForbidden: (sub: Subcommand) =>
+      forbidden.some((rule) => rule.kind === "tool" || rule.test(sub.text) || rule.test(sub.plain)),
+    shellPathRules,
+    fileTargets,
+  });
+  /** the context of a call without grants and without `neverGrant` rules for its tool, one per mode */
+  const plainContexts: (EvaluationContext | undefined)[] = [];
+
+  const evaluate = (call: ToolCallInput, evaluateOptions?: EvaluateOptions): PolicyDecision => {
     // a tool name toolgate cannot read (a control or invisible character, whitespace at an end, a look-alike letter
     // among ASCII ones) is refused, whatever the rules, grants and mode say: never taken for another tool
     const unreadable = unreadableToolDecision(call.tool);
     if (unreadable !== undefined) return unreadable;
     const tool = canonicalToolName(call.tool);
-    const mode = evaluateOptions.mode ?? options.defaultMode ?? "default";
-    const interactive = evaluateOptions.interactive ?? true;
+    const mode = evaluateOptions?.mode ?? options.defaultMode ?? "default";
+    const interactive = evaluateOptions?.interactive ?? true;
     const applicable = rulesFor(tool, mode, interactive);
-    const grants: CompiledRule[] = [];
-    for (const grant of evaluateOptions.grants ?? []) {
-      const compiled = compileGrant(grant);
-      if (compiled?.appliesTo(tool)) grants.push(compiled);
+    let grants: readonly CompiledRule[] = NO_RULES;
+    const grantTexts = evaluateOptions?.grants;
+    if (grantTexts !== undefined && grantTexts.length > 0) {
+      const applying: CompiledRule[] = [];
+      for (const grant of grantTexts) {
+        const compiled = compileGrant(grant);
+        if (compiled?.appliesTo(tool)) applying.push(compiled);
+      }
+      grants = applying;
     }
     const family = toolFamily(tool);
     const subject =
       grants.length === 0 && applicable.parameter.length === 0 ? cacheSubject(family, call.input) : undefined;
-    const variant = PERMISSION_MODES.indexOf(mode) * 2 + (interactive ? 1 : 0);
+    const modeIndex = PERMISSION_MODES.indexOf(mode);
+    const variant = modeIndex * 2 + (interactive ? 1 : 0);
     if (subject !== undefined) {
       const cached = cache.get(tool, variant, subject);
       if (cached !== undefined) return cached;
     }
     const forbidden = neverGrant.length === 0 ? neverGrant : neverGrant.filter((rule) => rule.appliesTo(tool));
-    const context: EvaluationContext = {
-      pathContext,
-      workingDirectories,
-      defaults,
-      mode,
-      grants,
-      grantForbidden: (sub: Subcommand) =>
-        forbidden.some((rule) => rule.kind === "tool" || rule.test(sub.text) || rule.test(sub.plain)),
-      shellPathRules,
-      fileTargets,
-    };
+    let context: EvaluationContext | undefined;
+    if (grants.length === 0 && forbidden.length === 0) {
+      context = plainContexts[modeIndex];
+      if (context === undefined || context.mode !== mode) {
+        context = makeContext(mode, NO_RULES, NO_RULES);
+        if (modeIndex >= 0) plainContexts[modeIndex] = context;
+      }
+    } else {
+      context = makeContext(mode, grants, forbidden);
+    }
     const outcome =
       family === "shell"
-        ? evaluateShell(call.input, { rules: applicable, context, shell: call.shell })
+        ? // a cacheable shell call's subject is its command line, already read
+          evaluateShell(call.input, { rules: applicable, context, shell: call.shell, command: subject })
         : evaluateTool({ tool, input: call.input, rules: applicable, context, neverGrant: forbidden });
     const decision = applyMode(outcome, { mode, interactive });
     return subject === undefined ? decision : cache.set(tool, variant, subject, decision);
@@ -172,6 +196,8 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     evaluate(call, { ...evaluateOptions, grants: [canonicalToolName(call.tool)] }).source === "grant";
   return { evaluate, canGrant, warnings, rules, workingDirectories };
 }
+
+const NO_RULES: readonly CompiledRule[] = Object.freeze([]);
 
 function compileList(
   rules: readonly string[],

@@ -1,6 +1,6 @@
 import type { Behavior } from "../core/decision.js";
 import { toolMatchKey } from "../core/tool-name.js";
-import { compileBashSpecifier } from "./match/bash-specifier.js";
+import { bashSpecifierLiteral, compileBashSpecifier } from "./match/bash-specifier.js";
 import { compileDomainSpecifier } from "./match/domain-specifier.js";
 import {
   anchorPattern,
@@ -57,6 +57,11 @@ export interface CompiledRule {
   pathName?: string;
   /** command rules: the literal first word every matching command starts with (an index key); else undefined */
   firstWord?: string;
+  /**
+   * command rules without a wildcard (but an optional trailing ` *`): the text a command must equal, and whether
+   * it may also continue after a space (`tail`); an index key, so such rules are never tested one by one
+   */
+  commandLiteral?: { text: string; tail: boolean };
 }
 
 export interface CompileRuleResult {
@@ -231,6 +236,8 @@ export function compileRule(rule: PolicyRule, context: PathSpecifierContext): Co
         test: compileBashSpecifier(specifier),
       };
       if (first !== "" && !first.includes("*")) compiled.firstWord = first;
+      const literal = bashSpecifierLiteral(specifier);
+      if (literal !== undefined) compiled.commandLiteral = literal;
       return { compiled, warnings };
     }
     case "read":

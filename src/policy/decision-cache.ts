@@ -28,8 +28,9 @@ export function cacheSubject(family: RuleFamily, input: unknown): string | undef
  */
 export function createDecisionCache(): DecisionCache {
   const scopes = new Map<string, Map<number, Map<string, PolicyDecision>>>();
-  /** insertion order as a ring buffer: slot `next` holds the oldest entry once the cache is full */
-  const order: ([Map<string, PolicyDecision>, string] | undefined)[] = new Array(LIMIT);
+  /** insertion order as a ring buffer (two parallel arrays: no allocation per entry): slot `next` holds the oldest */
+  const orderMaps: (Map<string, PolicyDecision> | undefined)[] = new Array(LIMIT).fill(undefined);
+  const orderSubjects: string[] = new Array(LIMIT).fill("");
   let next = 0;
   return {
     get: (tool, variant, subject) => scopes.get(tool)?.get(variant)?.get(subject),
@@ -46,9 +47,9 @@ export function createDecisionCache(): DecisionCache {
       }
       const frozen = Object.freeze(decision);
       if (!entries.has(subject)) {
-        const oldest = order[next];
-        if (oldest !== undefined) oldest[0].delete(oldest[1]);
-        order[next] = [entries, subject];
+        orderMaps[next]?.delete(orderSubjects[next] as string);
+        orderMaps[next] = entries;
+        orderSubjects[next] = subject;
         next = (next + 1) % LIMIT;
       }
       entries.set(subject, frozen);

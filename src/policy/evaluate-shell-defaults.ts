@@ -99,6 +99,7 @@ function isUnknownPath(path: string): boolean {
 export function globMayReachDeniedPath(sub: Subcommand, context: EvaluationContext): CompiledRule | undefined {
   if (context.shellPathRules.length === 0) return undefined;
   const files = context.fileTargets(sub);
+  if (files.reads.length === 0 && files.writes.length === 0) return undefined;
   const reads = files.reads.filter((path) => VARIABLE_PATH.test(path));
   const writes = files.writes.filter((path) => VARIABLE_PATH.test(path));
   if (reads.length === 0 && writes.length === 0) return undefined;

@@ -36,15 +36,20 @@ export function evaluateShell(
     context: EvaluationContext;
     /** the command's analysis when the caller already has it */
     shell?: ShellAnalysis | undefined;
+    /** the command line when the caller has already read it from `input` (`commandOf(input)`) */
+    command?: string | undefined;
   },
 ): Outcome {
   const { rules, context, shell } = options;
-  const reading = readShellCommand(input);
-  // what toolgate cannot read, it cannot check: refused, whatever the rules, grants and mode say
-  if ("unreadable" in reading) return unreadable(reading.unreadable);
-  const { command } = reading;
+  let command = options.command;
+  if (command === undefined) {
+    const reading = readShellCommand(input);
+    // what toolgate cannot read, it cannot check: refused, whatever the rules, grants and mode say
+    if ("unreadable" in reading) return unreadable(reading.unreadable);
+    command = reading.command;
+  }
   const analysis = shell ?? analyzeShellCommand(command);
-  const whole: CompiledRule[] = [...rules.whole];
+  const whole: CompiledRule[] = rules.whole.slice();
   for (const rule of rules.parameter) if (rule.testInput(input)) whole.push(rule);
   if (rules.argv.length > 0) {
     const lines = lineArgvs(command);

@@ -48,13 +48,17 @@ export function evaluateTool(options: {
 }): Outcome {
   const { tool, input, rules, context } = options;
   const subject = subjects(tool, input, context);
-  const matches: CompiledRule[] = [...rules.whole];
+  const matches: CompiledRule[] = rules.whole.slice();
   for (const rule of rules.parameter) if (rule.testInput(input)) matches.push(rule);
   for (const rule of rules.subject) if (ruleMatches(rule, input, subject)) matches.push(rule);
   const winner = pickWinningRule(matches);
   if (winner?.behavior === "deny") return ruleOutcome(winner, deniedText(tool, subject, winner));
-  const forbidden = options.neverGrant.some((rule) => ruleMatches(rule, input, subject));
-  const grant = forbidden ? undefined : context.grants.find((rule) => ruleMatches(rule, input, subject));
+  const forbidden =
+    options.neverGrant.length > 0 && options.neverGrant.some((rule) => ruleMatches(rule, input, subject));
+  const grant =
+    forbidden || context.grants.length === 0
+      ? undefined
+      : context.grants.find((rule) => ruleMatches(rule, input, subject));
   if (grant !== undefined) {
     return grantOutcome(grant.rule);
   }

@@ -19,6 +19,11 @@ export function resolvePath(path: string, context: PathContext): string {
 }
 
 export function normalizePath(absolute: string): string {
+  return isNormalized(absolute) ? absolute : normalizeSegments(absolute);
+}
+
+/** `normalizePath` segment by segment, for every path (the reference the already-normalised check is tested against). */
+export function normalizeSegments(absolute: string): string {
   const parts: string[] = [];
   for (const part of absolute.split("/")) {
     if (part === "" || part === ".") continue;
@@ -26,6 +31,34 @@ export function normalizePath(absolute: string): string {
     else parts.push(part);
   }
   return `/${parts.join("/")}`;
+}
+
+const SLASH = 47;
+const DOT = 46;
+
+/**
+ * Whether `normalizePath` would return the path unchanged: `/`, or a slash before every segment, and no empty,
+ * `.` or `..` segment (no `//`, no trailing slash). One pass over the char codes, no allocation.
+ */
+function isNormalized(path: string): boolean {
+  if (path === "/") return true;
+  const length = path.length;
+  if (length === 0 || path.charCodeAt(0) !== SLASH || path.charCodeAt(length - 1) === SLASH) return false;
+  for (let index = 0; index < length; index++) {
+    if (path.charCodeAt(index) !== SLASH) continue;
+    const next = path.charCodeAt(index + 1);
+    if (next === SLASH) return false;
+    if (next === DOT) {
+      const after = path.charCodeAt(index + 2);
+      // `/.` or `/..` as a whole segment (NaN past the end)
+      if (Number.isNaN(after) || after === SLASH) return false;
+      if (after === DOT) {
+        const third = path.charCodeAt(index + 3);
+        if (Number.isNaN(third) || third === SLASH) return false;
+      }
+    }
+  }
+  return true;
 }
 
 /** Whether `path` is `directory` or lies below it (both absolute and normalised). */

@@ -5,8 +5,31 @@ import { analyzeShellCommand } from "./shell/analyze-shell-command.js";
 import { indexToolRules, matchingCommandRules } from "./tool-rules.js";
 
 /** The first-word index must find exactly the command rules a full scan finds. */
-const word = fc.constantFrom("git", "push", "ls", "npm", "run", '"a b"', "'x'", "-la", "*", "git:*", "ls*");
-const text = fc.array(word, { minLength: 1, maxLength: 4 }).map((words) => words.join(" "));
+const word = fc.constantFrom(
+  "git",
+  "push",
+  "ls",
+  "npm",
+  "run",
+  '"a b"',
+  "'x'",
+  '""',
+  "-la",
+  "*",
+  "git:*",
+  "ls*",
+  ":*",
+  "a\tb",
+  "git push",
+  "é",
+);
+const separator = fc.constantFrom(" ", "  ", "\t");
+const text = fc.array(fc.tuple(word, separator), { minLength: 1, maxLength: 5 }).map((words) =>
+  words
+    .map(([part, space]) => `${part}${space}`)
+    .join("")
+    .trimEnd(),
+);
 const context = { cwd: "/repo", homeDir: "/home/me", projectRoot: "/repo" };
 
 describe("indexToolRules", () => {
@@ -27,9 +50,10 @@ describe("indexToolRules", () => {
             (rule) => rule.kind === "command" && (rule.test(sub.text) || rule.test(sub.plain)),
           );
           expect(new Set(found)).toEqual(new Set(expected));
+          expect(found.length).toBe(new Set(found).size);
         }
       }),
-      { numRuns: 3000 },
+      { numRuns: 10000 },
     );
   });
 });

@@ -6,7 +6,11 @@ export interface ToolRules {
   /** bare tool rules and tool-name globs */
   whole: readonly CompiledRule[];
   parameter: readonly CompiledRule[];
-  /** command rules by their literal first word */
+  /** command rules without a wildcard (`git push *`, `git status`) by their literal text */
+  commandLiteral: ReadonlyMap<string, readonly CompiledRule[]>;
+  /** the most spaces in a key of `commandLiteral`: a command's prefixes are probed up to the space after that many */
+  commandLiteralSpaces: number;
+  /** other command rules by their literal first word */
   commandByWord: ReadonlyMap<string, readonly CompiledRule[]>;
   /** command rules whose first word has a wildcard: checked for every subcommand */
   commandWild: readonly CompiledRule[];
@@ -19,10 +23,20 @@ export interface ToolRules {
 }
 
 export function indexToolRules(rules: readonly CompiledRule[]): ToolRules {
+  const commandLiteral = new Map<string, CompiledRule[]>();
+  let commandLiteralSpaces = 0;
   const commandByWord = new Map<string, CompiledRule[]>();
   const commandWild: CompiledRule[] = [];
   for (const rule of rules) {
     if (rule.kind !== "command") continue;
+    if (rule.commandLiteral !== undefined) {
+      const { text } = rule.commandLiteral;
+      const list = commandLiteral.get(text);
+      if (list === undefined) commandLiteral.set(text, [rule]);
+      else list.push(rule);
+      commandLiteralSpaces = Math.max(commandLiteralSpaces, text.split(" ").length - 1);
+      continue;
+    }
     if (rule.firstWord === undefined) {
       commandWild.push(rule);
       continue;
@@ -33,6 +47,8 @@ export function indexToolRules(rules: readonly CompiledRule[]): ToolRules {
   }
   return {
     all: rules,
+    commandLiteral,
+    commandLiteralSpaces,
     whole: rules.filter((rule) => rule.kind === "tool"),
     parameter: rules.filter((rule) => rule.kind === "parameter"),
     commandByWord,
@@ -50,6 +66,11 @@ export function matchingCommandRules(
   options: { sub: { text: string; plain: string; head: string; plainHead: string }; into: CompiledRule[] },
 ): void {
   const { sub, into } = options;
+  if (rules.commandLiteral.size > 0) {
+    const start = into.length;
+    literalMatches(rules, sub.text, into, start);
+    if (sub.plain !== sub.text) literalMatches(rules, sub.plain, into, start);
+  }
   const first = rules.commandByWord.get(sub.head);
   if (first !== undefined) for (const rule of first) if (rule.test(sub.text) || rule.test(sub.plain)) into.push(rule);
   if (sub.plainHead !== sub.head) {
@@ -60,6 +81,33 @@ export function matchingCommandRules(
     }
   }
   for (const rule of rules.commandWild) if (rule.test(sub.text) || rule.test(sub.plain)) into.push(rule);
+}
+
+/**
+ * The literal command rules matching `command`: its prefixes that end before a space (up to one more space than
+ * the longest rule has) are looked up, each matching the rules that may continue (`tail`), and the whole command
+ * matching every rule of that text. The same rules `rule.test(command)` accepts, without testing each rule.
+ * Rules already in `into` after `start` are not added twice.
+ */
+function literalMatches(rules: ToolRules, command: string, into: CompiledRule[], start: number): void {
+  let from = 0;
+  for (let spaces = 0; spaces <= rules.commandLiteralSpaces; spaces++) {
+    const space = command.indexOf(" ", from);
+    const whole = space < 0;
+    const found = rules.commandLiteral.get(whole ? command : command.slice(0, space));
+    if (found !== undefined) {
+      for (const rule of found) {
+        if ((whole || rule.commandLiteral?.tail === true) && !includesFrom(into, rule, start)) into.push(rule);
+      }
+    }
+    if (whole) return;
+    from = space + 1;
+  }
+}
+
+function includesFrom(list: readonly CompiledRule[], rule: CompiledRule, start: number): boolean {
+  for (let index = start; index < list.length; index++) if (list[index] === rule) return true;
+  return false;
 }
 
 /**

@@ -25,15 +25,18 @@ export function isReadOnlyCommand(
     if (redirect.target.startsWith("&") || redirect.target === "/dev/null") continue;
     return false;
   }
-  return programReadsOnly({ program, args, preset });
+  // the words joined by one space (a subcommand's plain form)
+  return programReadsOnly({ program, args, preset, line: subcommand.plain });
 }
 
-function programReadsOnly(options: { program: string; args: string[]; preset: DefaultsPreset }): boolean {
-  const { program, args, preset } = options;
-  const line = [program, ...args].join(" ");
+function programReadsOnly(options: { program: string; args: string[]; preset: DefaultsPreset; line: string }): boolean {
+  const { program, args, preset, line } = options;
   if (preset.exactCommands?.has(line)) return true;
   if (args.length > 0 && preset.readOnlyPrefixes !== undefined) {
-    for (const prefix of preset.readOnlyPrefixes) if (line === prefix || line.startsWith(`${prefix} `)) return true;
+    for (const prefix of preset.readOnlyPrefixes) {
+      if (line.startsWith(prefix) && (line.length === prefix.length || line.charCodeAt(prefix.length) === 32))
+        return true;
+    }
   }
   if (preset.noArgumentCommands?.has(program)) return args.length === 0;
   const allowlist = preset.flagAllowlists?.[program];

@@ -29,3 +29,24 @@ export function compileBashSpecifier(specifier: string): (command: string) => bo
   const withTail = compileWildcardMatcher(`${pattern} *`, { question: false });
   return (command) => whole(command) || withTail(command);
 }
+
+/**
+ * The literal form of a Bash specifier that has no wildcard but an optional trailing ` *`: `git push *` is
+ * `{ text: "git push", tail: true }` (matches `git push` and `git push` + a space + anything), `git status` is
+ * `{ text: "git status", tail: false }` (matches only itself). Such rules are looked up by their text instead of
+ * being tested one by one (`indexToolRules`); undefined for every other specifier, which keeps its own test. Mirrors
+ * `compileBashSpecifier` exactly.
+ */
+export function bashSpecifierLiteral(specifier: string): { text: string; tail: boolean } | undefined {
+  let pattern = specifier.trim().replace(/\s+/g, " ");
+  if (pattern.endsWith(":*")) pattern = `${pattern.slice(0, -2)} *`;
+  if (pattern === "*" || pattern === "") return undefined;
+  let tail = false;
+  if (pattern.endsWith(" *")) {
+    pattern = pattern.slice(0, -2);
+    tail = true;
+  }
+  // words separated by single spaces only (no empty word at either end or between two spaces)
+  if (pattern.includes("*") || !/^[^ ]+(?: [^ ]+)*$/.test(pattern)) return undefined;
+  return { text: pattern, tail };
+}

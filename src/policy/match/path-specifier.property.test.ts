@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import picomatch from "picomatch/posix.js";
 import { describe, expect, it } from "vitest";
-import { anchorPattern, compileGlob, compilePathSpecifier } from "./path-specifier.js";
+import { compileGlobAutomaton } from "./glob-automaton.js";
+import { anchorPattern, compileGlob, compileLiteralGlob, compilePathSpecifier } from "./path-specifier.js";
 
 /** The prefilter (literal directory prefix) must never change what the glob itself decides. */
 const segment = fc.constantFrom("repo", "src", "a", ".env", "secret.env", "docs", "x.md", "home", "me");
@@ -102,5 +103,45 @@ describe("compileGlob", () => {
     // picomatch's regex needs far longer on this (exponential in the stars); the automaton makes one pass
     expect(compileGlob(stars)(segment)).toBe(false);
     expect(compileGlob(stars)(`${segment}b`)).toBe(true);
+  });
+});
+
+describe("compileLiteralGlob (the fast form of literal and literal-directory globs)", () => {
+  const part = fc.constantFrom("a", "b", "ab", ".env", "..", ".", "", "src", "a b", "é", "**", "/**", "*", "x*");
+  const glob = fc
+    .tuple(fc.constantFrom("", "/"), fc.array(part, { minLength: 0, maxLength: 5 }), fc.constantFrom("", "/", "/**"))
+    .map(([lead, parts, tail]) => `${lead}${parts.join("/")}${tail}`);
+  const target = fc.oneof(
+    fc
+      .array(fc.constantFrom("a", "b", "ab", ".env", "src", "a b", "é", ""), { maxLength: 5 })
+      .map((parts) => `/${parts.join("/")}`),
+    fc.string({ maxLength: 12 }),
+  );
+
+  it("decides exactly as the automaton does wherever it applies", () => {
+    let fast = 0;
+    fc.assert(
+      fc.property(glob, target, (pattern, path) => {
+        const literal = compileLiteralGlob(pattern);
+        const automaton = compileGlobAutomaton(pattern);
+        fc.pre(literal !== undefined && automaton !== undefined);
+        fast++;
+        expect(literal?.(path)).toBe(automaton?.(path));
+        // also on the path and everything below it, as compilePathSpecifier asks
+        expect(literal?.(`${path}/x`)).toBe(automaton?.(`${path}/x`));
+      }),
+      { numRuns: 20000 },
+    );
+    expect(fast).toBeGreaterThan(1000);
+  });
+
+  it("applies to the literal and literal-directory forms only", () => {
+    expect(compileLiteralGlob("/repo/src/**")?.("/repo/src")).toBe(true);
+    expect(compileLiteralGlob("/repo/src/**/**")?.("/repo/src/a/b")).toBe(true);
+    expect(compileLiteralGlob("/repo/src/**")?.("/repo/srcx")).toBe(false);
+    expect(compileLiteralGlob("/repo/.env")?.("/repo/.env")).toBe(true);
+    expect(compileLiteralGlob("/repo/*.env")).toBeUndefined();
+    expect(compileLiteralGlob("/repo/**/.env")).toBeUndefined();
+    expect(compileLiteralGlob("/re\\*po/**")).toBeUndefined();
   });
 });

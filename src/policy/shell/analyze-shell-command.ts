@@ -39,17 +39,25 @@ export function analyzeShellCommand(command: string): ShellAnalysis {
     if (stripped.words.length === 0 && simple.redirects.length === 0) continue;
     let text = "";
     let plain = "";
+    /** whether every word is its own value (nothing to remove): then `plain` is `text` */
+    let bare = true;
     const words: string[] = [];
     for (const word of stripped.words) {
       text = text === "" ? word.raw : `${text} ${word.raw}`;
-      plain = words.length === 0 ? word.value : `${plain} ${word.value}`;
+      if (bare && word.value !== word.raw) {
+        bare = false;
+        plain = words.join(" ");
+      }
+      if (!bare) plain = words.length === 0 ? word.value : `${plain} ${word.value}`;
       words.push(word.value);
     }
+    if (bare) plain = text;
+    const head = firstToken(text);
     subcommands.push({
       text,
       plain,
-      head: firstToken(text),
-      plainHead: firstToken(plain),
+      head,
+      plainHead: bare ? head : firstToken(plain),
       words,
       argv: simple.words.map((word) => word.value),
       redirects: simple.redirects,
@@ -80,8 +88,9 @@ function firstToken(text: string): string {
 
 /** The script of `bash -c "..."` (also sh, zsh, dash), or undefined. */
 export function shellScriptOf(subcommand: Subcommand): string | undefined {
-  const [program, ...rest] = subcommand.words;
+  const program = subcommand.words[0];
   if (program === undefined || !/^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k)?sh$/.test(program)) return undefined;
+  const rest = subcommand.words.slice(1);
   const flagIndex = rest.findIndex((word) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(word));
   if (flagIndex < 0) return undefined;
   return rest[flagIndex + 1];

@@ -89,8 +89,29 @@ export interface FileArguments {
 const OUTPUT_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 const HARMLESS_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"]);
 
-/** The paths a subcommand reads and writes, as written (relative paths are resolved by the caller). */
-export function fileArguments(subcommand: Subcommand): FileArguments {
+/** What callers get: shared between the calls for one subcommand, so never to be changed. */
+export type SharedFileArguments = {
+  readonly recognised: boolean;
+  readonly reads: readonly string[];
+  readonly writes: readonly string[];
+};
+
+let lastSubcommand: Subcommand | undefined;
+let lastArguments: SharedFileArguments | undefined;
+
+/**
+ * The paths a subcommand reads and writes, as written (relative paths are resolved by the caller). One decision
+ * asks several times for the same subcommand: the answer for the last one is kept.
+ */
+export function fileArguments(subcommand: Subcommand): SharedFileArguments {
+  if (subcommand !== lastSubcommand || lastArguments === undefined) {
+    lastArguments = readFileArguments(subcommand);
+    lastSubcommand = subcommand;
+  }
+  return lastArguments;
+}
+
+function readFileArguments(subcommand: Subcommand): FileArguments {
   const reads: string[] = [];
   const writes: string[] = [];
   for (const redirect of subcommand.redirects) {

@@ -43,9 +43,74 @@ interface Cursor {
 }
 
 export function parseShellCommand(text: string): ShellParse {
+  return parsePlainShellCommand(text) ?? parseFullShellCommand(text);
+}
+
+/** The full parser, for every command line (the reference the plain fast path is tested against). */
+export function parseFullShellCommand(text: string): ShellParse {
   const cursor: Cursor = { text, at: 0, complete: true, commands: [], heredocs: [] };
   parseList(cursor, undefined);
   return { commands: cursor.commands, complete: cursor.complete };
+}
+
+/**
+ * Character codes of a plain word: letters, digits and `_ - . / : = , + @ %`. None of them is special to the full
+ * parser anywhere in a word (no quote, escape, expansion, comment, glob, brace, redirection or operator).
+ */
+const PLAIN_WORD_CODE = new Uint8Array(128);
+for (const char of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./:=,+@%") {
+  PLAIN_WORD_CODE[char.charCodeAt(0)] = 1;
+}
+const SPACE = 32;
+const TAB = 9;
+const AMPERSAND = 38;
+const BAR = 124;
+const SEMICOLON = 59;
+
+/**
+ * The fast path for the commands agents send most: plain words (see `PLAIN_WORD_CODE`) separated by spaces or
+ * tabs and the operators `&&`, `||`, `|` and `;`. One pass, no quote removal needed (each word's value is its
+ * text). Undefined for anything else (any other character, `&`, `|&`, `;;`...): the full parser reads it. Decides
+ * exactly as the full parser does (property-tested against it).
+ */
+export function parsePlainShellCommand(text: string): ShellParse | undefined {
+  const commands: ShellCommand[] = [];
+  let words: ShellWord[] = [];
+  const length = text.length;
+  let index = 0;
+  while (index < length) {
+    const code = text.charCodeAt(index);
+    if (code === SPACE || code === TAB) {
+      index++;
+      continue;
+    }
+    if (code < 128 && PLAIN_WORD_CODE[code] === 1) {
+      const start = index;
+      index++;
+      while (index < length) {
+        const next = text.charCodeAt(index);
+        if (next >= 128 || PLAIN_WORD_CODE[next] !== 1) break;
+        index++;
+      }
+      const word = text.slice(start, index);
+      words.push({ value: word, raw: word });
+      continue;
+    }
+    if (code === AMPERSAND || code === BAR) {
+      const next = text.charCodeAt(index + 1);
+      if (next === code) index += 2;
+      else if (code === BAR && next !== AMPERSAND) index++;
+      else return undefined;
+    } else if (code === SEMICOLON && text.charCodeAt(index + 1) !== SEMICOLON) {
+      index++;
+    } else {
+      return undefined;
+    }
+    if (words.length > 0) commands.push({ words, redirects: [] });
+    words = [];
+  }
+  if (words.length > 0) commands.push({ words, redirects: [] });
+  return { commands, complete: true };
 }
 
 /** Parses commands until `closer` (`)` for a subshell) or the end of the text. */

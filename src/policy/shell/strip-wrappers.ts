@@ -44,7 +44,7 @@ export function stripWrappers(words: readonly ShellWord[]): StrippedCommand {
   for (;;) {
     const word = words[index];
     if (word === undefined) break;
-    if (ASSIGNMENT.test(word.raw)) {
+    if (word.raw.includes("=") && ASSIGNMENT.test(word.raw)) {
       assignments.push(word.raw);
       index++;
       continue;
