@@ -1,6 +1,7 @@
 import { embeddedReport, getJson } from "../api.js";
 import { stackedBars } from "../chart.js";
 import { emptyState, h, table } from "../dom.js";
+import { exportLinks } from "../export-links.js";
 import { count, shortId, statusBadge, toolWithHostNames } from "../format.js";
 import { sourceColour } from "../source-colours.js";
 import type { Overview } from "../types.js";
@@ -107,52 +108,66 @@ export async function overviewView(filters: URLSearchParams): Promise<HTMLElemen
       legend,
       stackedBars({ days, sources, counts, label: chartLabel, since: overview.window.since, end: overview.window.end }),
       h("details", {}, h("summary", {}, "Show the figures as a table"), seriesTable),
+      exportLinks("per-day", { query: filters, rows: () => overview }),
     ),
     h(
       "div",
       { class: "grid" },
-      table({
-        caption: "Top tools",
-        columns: [
-          {
-            label: "Tool",
-            // one row per canonical tool across hosts; a saved report has no filtered answers to link to
-            cell: (row) => {
-              const label = toolWithHostNames(row.tool, row.hostTools);
-              return embeddedReport() ? label : h("a", linkTo({ tool: row.tool }), label);
+      h(
+        "div",
+        {},
+        table({
+          caption: "Top tools",
+          columns: [
+            {
+              label: "Tool",
+              // one row per canonical tool across hosts; a saved report has no filtered answers to link to
+              cell: (row) => {
+                const label = toolWithHostNames(row.tool, row.hostTools);
+                return embeddedReport() ? label : h("a", linkTo({ tool: row.tool }), label);
+              },
             },
-          },
-          { label: "Denials", numeric: true, cell: (row) => count(row.count) },
-        ],
-        rows: overview.topTools,
-      }),
-      table({
-        caption: "Top patterns",
-        columns: [
-          { label: "Tool", cell: (row) => row.tool },
-          { label: "Pattern", cell: (row) => h("code", {}, row.pattern) },
-          { label: "Variants", numeric: true, cell: (row) => count(row.variantCount) },
-          { label: "Denials", numeric: true, cell: (row) => count(row.count) },
-        ],
-        rows: overview.topPatterns,
-      }),
+            { label: "Denials", numeric: true, cell: (row) => count(row.count) },
+          ],
+          rows: overview.topTools,
+        }),
+        exportLinks("top-tools", { query: filters, rows: () => overview }),
+      ),
+      h(
+        "div",
+        {},
+        table({
+          caption: "Top patterns",
+          columns: [
+            { label: "Tool", cell: (row) => row.tool },
+            { label: "Pattern", cell: (row) => h("code", {}, row.pattern) },
+            { label: "Variants", numeric: true, cell: (row) => count(row.variantCount) },
+            { label: "Denials", numeric: true, cell: (row) => count(row.count) },
+          ],
+          rows: overview.topPatterns,
+        }),
+        exportLinks("top-patterns", { query: filters, rows: () => overview }),
+      ),
     ),
     overview.incidents.length === 0
       ? h("p", { class: "note" }, "No session in this window looped, was aborted or was blocked.")
-      : table({
-          caption: "Sessions with loops, aborts or blocked calls",
-          columns: [
-            {
-              label: "Session",
-              cell: (row) => h("a", linkTo({ view: "session", session: row.sessionId }), shortId(row.sessionId)),
-            },
-            { label: "Status", cell: (row) => statusBadge(row.status) },
-            { label: "Loops", numeric: true, cell: (row) => count(row.loops) },
-            { label: "Aborts", numeric: true, cell: (row) => count(row.aborts) },
-            { label: "Denials", numeric: true, cell: (row) => count(row.denials) },
-          ],
-          rows: overview.incidents,
-        }),
+      : [
+          table({
+            caption: "Sessions with loops, aborts or blocked calls",
+            columns: [
+              {
+                label: "Session",
+                cell: (row) => h("a", linkTo({ view: "session", session: row.sessionId }), shortId(row.sessionId)),
+              },
+              { label: "Status", cell: (row) => statusBadge(row.status) },
+              { label: "Loops", numeric: true, cell: (row) => count(row.loops) },
+              { label: "Aborts", numeric: true, cell: (row) => count(row.aborts) },
+              { label: "Denials", numeric: true, cell: (row) => count(row.denials) },
+            ],
+            rows: overview.incidents,
+          }),
+          exportLinks("incidents", { query: filters, rows: () => overview }),
+        ],
   );
 }
 
