@@ -19,7 +19,7 @@ export interface AllowRule {
 export interface PolicyRow {
   /** the host tool name with the most denials of this call (one of `tools`) */
   tool: string;
-  /** every host's name for the tool under which this call was denied, most denials first */
+  /** every host's name for the tool under which this call was denied, in byte order (as Top tools lists them) */
   tools: string[];
   /** its canonical tool (core/tool-families.ts): one row per call across hosts */
   canonicalTool: string;
@@ -45,7 +45,7 @@ export interface PolicyRow {
    */
   allowRule: string | null;
   ruleLanguage: string | null;
-  /** the allow rule for each host tool of the row, one per rule language */
+  /** the allow rule for the row's host tools, one per rule text (`language` names each language that reads it) */
   allowRules: AllowRule[];
   /** why no allow rule is offered; null when one is */
   noRule: string | null;
@@ -138,16 +138,19 @@ export async function queryPolicy(options: {
       });
       if (suggestion.rule === null) noRule ??= suggestion.why;
       else {
+        // one entry per rule text: hosts whose languages write it alike share it (`in A or B`)
         const rule = options.redactText(suggestion.rule);
-        if (!allowRules.some((entry) => entry.rule === rule && entry.language === suggestion.language))
-          allowRules.push({ tool, rule, language: suggestion.language });
+        const same = allowRules.find((entry) => entry.rule === rule);
+        if (same === undefined) allowRules.push({ tool, rule, language: suggestion.language });
+        else if (!same.language.split(" or ").includes(suggestion.language))
+          same.language = `${same.language} or ${suggestion.language}`;
       }
     }
     const risk = attackKind(lead.tool, lead.sample.input) ?? null;
     const hit = sessions.get(call.members.map((member) => member.signature));
     rows.push({
       tool: lead.tool,
-      tools,
+      tools: [...tools].sort(compare),
       canonicalTool: lead.canonicalTool,
       signature: lead.signature,
       signatures: call.members.map((member) => member.signature),
