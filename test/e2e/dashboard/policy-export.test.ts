@@ -185,7 +185,8 @@ describe("policy tuning, exports and the label picker in Chromium (issue 26 item
         const tight = page.locator("table.policy:not(.attacks) tbody tr", { hasText: "npm test" });
         expect(await tight.count()).toBe(1);
         expect(await tight.locator(".trend").getAttribute("class")).toContain("trend-down");
-        expect(await tight.locator(".trend").textContent()).toContain("9 in the window before");
+        expect(await tight.locator(".trend").textContent()).toBe("▼ 9 before");
+        expect(await tight.locator(".trend").getAttribute("title")).toBe("9 in the window before");
         const rules = await tight.locator(".allow-rule code").allTextContents();
         expect(rules).toContain("Bash(npm test)");
         expect(rules.some((rule) => rule.startsWith("prefix_rule("))).toBe(true);

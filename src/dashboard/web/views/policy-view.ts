@@ -139,28 +139,28 @@ function riskLabel(kind: AttackKind | null): string {
   return kind === null ? "" : RISK_LABELS[kind];
 }
 
-/** this window against the one of the same length before it */
+/** this window against the one of the same length before it: `▲ 2 before`, the sentence in its title */
 function trend(row: PolicyRow): HTMLElement {
   const { count: now, previousCount: before } = row;
-  const [arrow, words, className] =
+  const [text, words, className] =
     before === 0
       ? ["new", "none in the window before", "trend-up"]
       : now > before
-        ? ["▲", `${count(before)} in the window before`, "trend-up"]
+        ? [`▲ ${count(before)} before`, `${count(before)} in the window before`, "trend-up"]
         : now < before
-          ? ["▼", `${count(before)} in the window before`, "trend-down"]
-          : ["=", `${count(before)} in the window before too`, "trend-flat"];
-  return h("span", { class: `trend ${className}`, title: words }, arrow, " ", h("span", { class: "muted" }, words));
+          ? [`▼ ${count(before)} before`, `${count(before)} in the window before`, "trend-down"]
+          : [`= ${count(before)} before`, `${count(before)} in the window before too`, "trend-flat"];
+  return h("span", { class: `trend ${className}`, title: words, "aria-label": `trend: ${words}` }, text);
 }
 
+/** first and last denial of the call, one above the other */
 function seen(row: PolicyRow): HTMLElement {
+  const stamp = (at: number) => h("time", { datetime: new Date(at).toISOString() }, dateTime(at));
   return h(
     "span",
     { class: "seen" },
-    h("time", { datetime: new Date(row.firstAt).toISOString() }, dateTime(row.firstAt)),
-    row.lastAt === row.firstAt
-      ? null
-      : [" – ", h("time", { datetime: new Date(row.lastAt).toISOString() }, dateTime(row.lastAt))],
+    stamp(row.firstAt),
+    row.lastAt === row.firstAt ? null : [h("br"), "to ", stamp(row.lastAt)],
   );
 }
 
