@@ -17,6 +17,11 @@ export interface DashboardData {
   defaultSince: string;
   /** the configured redaction, applied to suggested rules */
   redactText: (text: string) => string;
+  /**
+   * whether the configured policy lets an allow rule grant this call (false: a deny rule in the settings still wins,
+   * so no allow rule is suggested for it); absent, only the stored denials say whether a deny rule refused a call
+   */
+  canGrant?: (call: { tool: string; input: unknown }) => boolean;
   now?: () => number;
 }
 
@@ -83,6 +88,7 @@ export async function answerApi(
         top: POLICY_TOP,
         redactText: data.redactText,
         now,
+        ...(data.canGrant === undefined ? {} : { canGrant: data.canGrant }),
       });
     default:
       return undefined;

@@ -51,12 +51,15 @@ export interface PolicyRow {
   noRule: string | null;
   /** denials of this call per source in the window, most first */
   sources: { source: string; count: number }[];
-  /** an explicit deny rule refused it (some of its denials): adding an allow rule would change nothing (deny wins) */
+  /**
+   * an explicit deny rule refused it (some of its denials), or one in the settings would still win over an allow rule
+   * for it: adding an allow rule would change nothing (deny wins)
+   */
   denyRuleWins: boolean;
   denyRule: string | null;
   /** what the call would do if it ran, when that is risky (attack-signals.ts), whoever refused it */
   risk: AttackKind | null;
-  /** set when a deny rule refused something risky: the "looks like an attack" list */
+  /** set when a deny rule refused something risky (its stored denials say so): the "looks like an attack" list */
   attack: AttackKind | null;
 }
 
@@ -82,6 +85,8 @@ export async function queryPolicy(options: {
   top: number;
   redactText: (text: string) => string;
   now: number;
+  /** the configured policy: false when a deny rule in the settings would still win over an allow rule for the call */
+  canGrant?: (call: { tool: string; input: unknown }) => boolean;
 }) {
   const { filters } = options;
   const report = reportCovers(filters)
@@ -123,7 +128,12 @@ export async function queryPolicy(options: {
     const sources = [...bySource]
       .map(([source, count]) => ({ source, count }))
       .sort((a, b) => b.count - a.count || compare(a.source, b.source));
-    const denyRuleWins = bySource.has("rule") || call.members.some((member) => member.deniedByRule);
+    // a deny rule refused it (the stored denials say so), or one in the settings would still win (the policy says so)
+    const deniedByRule = bySource.has("rule") || call.members.some((member) => member.deniedByRule);
+    const settingsDeny = call.members.some(
+      (member) => options.canGrant?.({ tool: member.tool, input: member.sample.input }) === false,
+    );
+    const denyRuleWins = deniedByRule || settingsDeny;
     const tools = [...new Set(call.members.map((member) => member.tool))];
     const allowRules: AllowRule[] = [];
     let noRule: string | null = null;
@@ -169,7 +179,7 @@ export async function queryPolicy(options: {
       denyRuleWins,
       denyRule: denyRule?.rule ?? (lead.deniedByRule ? lead.denyRule : null),
       risk,
-      attack: denyRuleWins ? risk : null,
+      attack: deniedByRule ? risk : null,
     });
   }
   const attacks = rows

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -143,6 +143,8 @@ describe("policy tuning, exports and the label picker in Chromium (issue 26 item
     });
     await store.denials.append(records);
     await store.close();
+    // a deny rule in the settings that no stored denial names: `make deploy` must get no allow rule it would beat
+    writeFileSync(join(home, "toolgate.config.json"), JSON.stringify({ permissions: { deny: ["Bash(make:*)"] } }));
     dashboard = await startDashboard({ env, cwd: home, args: ["--since", "30d"] });
     browser = await launchChromium();
   }, 180_000);
@@ -190,6 +192,10 @@ describe("policy tuning, exports and the label picker in Chromium (issue 26 item
         const rules = await tight.locator(".allow-rule code").allTextContents();
         expect(rules).toContain("Bash(npm test)");
         expect(rules.some((rule) => rule.startsWith("prefix_rule("))).toBe(true);
+        // the settings' deny rule would still win over any allow rule for `make deploy`: none is offered
+        const make = page.locator("table.policy:not(.attacks) tbody tr", { hasText: "make deploy" });
+        expect(await make.locator(".allow-rule").count()).toBe(0);
+        expect(await make.textContent()).toContain("a deny rule wins");
         // nothing wider than the screen: a wide table scrolls in its own box
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         await links.first().click();
