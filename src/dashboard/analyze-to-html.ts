@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { AnalysisDocument } from "../analyze/analysis-types.js";
+import { loadAnalysisSetup } from "../analyze/load-analysis-setup.js";
 import { type RunAnalyzeOptions, runAnalyze } from "../analyze/run-analyze.js";
 import { ToolgateError } from "../core/errors.js";
 import { plural } from "../core/plural.js";
@@ -44,7 +45,14 @@ export async function analyzeToHtml(options: RunAnalyzeOptions & { file: string 
       const readSide = openReadSide({ cwd: options.cwd, env: options.env, homeDir: options.homeDir });
       const { redactor } = readSide;
       const report = await renderReportFile({
-        data: { reader, denials: store.denials, redactText: (text) => redactor.redactText(text) },
+        data: {
+          reader,
+          denials: store.denials,
+          redactText: (text) => redactor.redactText(text),
+          // the real policy: no allow rule where a deny rule in the settings would still win
+          canGrant: (await loadAnalysisSetup({ cwd: options.cwd, homeDir: options.homeDir, env: options.env }))
+            .canGrant,
+        },
         assets: loadDashboardAssets(),
         title: "toolgate analyze report",
         generatedAt: new Date(),

@@ -3,6 +3,7 @@ import type { HookAnswer, HookHost } from "../hosts/common/hook-host.js";
 import { openTranscript, readTranscript } from "../hosts/common/read-transcript.js";
 import { openToolgate, type Toolgate } from "../root/open-toolgate.js";
 import { noteRunAbort, noteRunSession, RUN_DIRECTORY_ENV, type RunAbort, runAbort } from "../root/run-sessions.js";
+import { labelsFromEnv } from "./session-labels.js";
 
 export interface RunHookOptions {
   stdinText: string;
@@ -82,7 +83,12 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
       for (const warning of toolgate.policy.warnings) if (warning.code === "SETTINGS_IGNORED") onError(warning.message);
       const sessionId = host.sessionId(input);
       noteRunSession(env, sessionId);
-      const session = toolgate.guard.session(sessionId, { interactive, host: host.name });
+      const labels = labelsFromEnv(env);
+      const session = toolgate.guard.session(sessionId, {
+        interactive,
+        host: host.name,
+        ...(labels === undefined ? {} : { labels }),
+      });
       return await host.handle(input, { session, interactive, readTranscript, openTranscript, env });
     } catch (error) {
       return failClosed(errorText(error));

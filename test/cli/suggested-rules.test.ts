@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadAnalysisSetup } from "../../src/analyze/load-analysis-setup.js";
 import type { DenialRecord } from "../../src/core/records.js";
 import { answerApi } from "../../src/dashboard/server/dashboard-api.js";
 import { openSqlReader } from "../../src/dashboard/server/open-sql-reader.js";
@@ -93,15 +94,38 @@ describe("suggested allow rules change the outcome, in the host's language (issu
     const reader = await openSqlReader({ engine: "sqlite", filename: database });
     const store = await createSqliteStore({ filename: database });
     try {
+      // the dashboard's composition root hands it the configured policy, as `toolgate report` reads it
+      const setup = await loadAnalysisSetup({ cwd: fixture.project, homeDir: fixture.home, env: {} });
       const policy = (await answerApi(
-        { reader, denials: store.denials, defaultSince: "2000-01-01", redactText: (text) => text },
+        {
+          reader,
+          denials: store.denials,
+          defaultSince: "2000-01-01",
+          redactText: (text) => text,
+          canGrant: setup.canGrant,
+        },
         { path: "/api/policy", query: new URLSearchParams() },
       )) as {
-        tooTight: { signature: string; allowRule: string | null; noRule: string | null; ruleLanguage: string | null }[];
+        tooTight: {
+          signature: string;
+          allowRule: string | null;
+          allowRules: unknown[];
+          denyRuleWins: boolean;
+          noRule: string | null;
+          ruleLanguage: string | null;
+        }[];
       };
       const rows = new Map(policy.tooTight.map((row) => [row.signature, row]));
       expect(rows.get("sig-heredoc")).toMatchObject({ allowRule: null, noRule: expect.stringContaining("heredoc") });
       expect(rows.get("sig-os")).toMatchObject({ allowRule: null });
+      // a headless denial of `rm -rf build3` under a `Bash(rm:*)` deny rule in the settings: no rule it would beat
+      expect(rows.get("sig-rm")).toMatchObject({
+        allowRule: null,
+        allowRules: [],
+        denyRuleWins: true,
+        noRule: expect.stringContaining("deny rule"),
+      });
+      expect(rows.get("sig-test")).toMatchObject({ allowRule: "Bash(npm test)", denyRuleWins: false });
       expect(rows.get("sig-push")).toMatchObject({
         allowRule: 'prefix_rule(pattern=["git", "push", "origin", "main"], decision="allow")',
         ruleLanguage: "Codex execpolicy .rules",

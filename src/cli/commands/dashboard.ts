@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { homedir } from "node:os";
+import { loadAnalysisSetup } from "../../analyze/load-analysis-setup.js";
 import { loadDashboardAssets } from "../../dashboard/server/load-dashboard-assets.js";
 import { openSqlReader } from "../../dashboard/server/open-sql-reader.js";
 import { isLoopback, serveDashboard } from "../../dashboard/server/serve-dashboard.js";
@@ -48,6 +50,7 @@ export default defineCommand({
     }
     await withStore("dashboard", async (store, { redactor, readSide, drain }) => {
       parseSince(args.since, Date.now()); // a bad --since is a usage error now, not a broken page later
+      const setup = await loadAnalysisSetup({ cwd: process.cwd(), homeDir: homedir(), env: process.env });
       const reader = await openSqlReader(readSide.storeLocation());
       try {
         const remote = !isLoopback(args.host);
@@ -61,6 +64,8 @@ export default defineCommand({
           denials: store.denials,
           defaultSince: args.since,
           redactText: (text) => redactor.redactText(text),
+          // no allow rule is suggested where a deny rule in the settings would still win (as `toolgate report`)
+          canGrant: setup.canGrant,
           refresh: drain,
           assets: loadDashboardAssets(),
           host: args.host,

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { ToolgateError } from "../../core/errors.js";
-import { answerApi, type DashboardData } from "./dashboard-api.js";
+import { answerApi, answerExport, type DashboardData } from "./dashboard-api.js";
 import { type DashboardFilters, parseDashboardFilters } from "./dashboard-filters.js";
 import { denialHighWaterMark, denialsAfter } from "./live-query.js";
 import { renderPage } from "./render-page.js";
@@ -141,6 +141,21 @@ export function createDashboardApp(options: DashboardAppOptions): Hono {
     });
   });
 
+  app.get("/api/export", async (context) => {
+    const url = new URL(context.req.url);
+    url.searchParams.delete("token");
+    try {
+      await refresh();
+      const file = await answerExport(options, url.searchParams);
+      return context.body(file.text, 200, {
+        "Content-Type": file.type,
+        "Content-Disposition": `attachment; filename="${file.name}"`,
+      });
+    } catch (error) {
+      return errorAnswer(context, error, onError);
+    }
+  });
+
   app.get("/api/*", async (context) => {
     const url = new URL(context.req.url);
     url.searchParams.delete("token");
@@ -151,17 +166,22 @@ export function createDashboardApp(options: DashboardAppOptions): Hono {
         return context.json({ error: { code: "NOT_FOUND", message: "No such endpoint." } }, 404);
       return context.json(answer);
     } catch (error) {
-      if (ToolgateError.is(error) && error.code === "INPUT_INVALID") {
-        return context.json({ error: { code: error.code, message: error.message } }, 400);
-      }
-      onError(error);
-      return context.json(
-        { error: { code: "INTERNAL", message: "The store could not answer; the dashboard's terminal says why." } },
-        500,
-      );
+      return errorAnswer(context, error, onError);
     }
   });
 
   app.notFound((context) => context.text("404\n", 404));
   return app;
+}
+
+/** 400 with the sentence for bad parameters; anything else is 500, reported, and never an answer */
+function errorAnswer(context: Context, error: unknown, onError: (error: unknown) => void) {
+  if (ToolgateError.is(error) && error.code === "INPUT_INVALID") {
+    return context.json({ error: { code: error.code, message: error.message } }, 400);
+  }
+  onError(error);
+  return context.json(
+    { error: { code: "INTERNAL", message: "The store could not answer; the dashboard's terminal says why." } },
+    500,
+  );
 }

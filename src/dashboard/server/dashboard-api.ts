@@ -1,6 +1,7 @@
 import { ToolgateError } from "../../core/errors.js";
 import { SESSION_STATUSES, type SessionStatus } from "../../core/figures.js";
 import type { DenialStore } from "../../store/ports.js";
+import { EXPORT_TABLES, type ExportRecord, exportFile, exportRecords, isExportTable } from "../export-tables.js";
 import { parseDashboardFilters } from "./dashboard-filters.js";
 import { queryFilterOptions } from "./filter-options-query.js";
 import { queryOverview } from "./overview-query.js";
@@ -17,6 +18,11 @@ export interface DashboardData {
   defaultSince: string;
   /** the configured redaction, applied to suggested rules */
   redactText: (text: string) => string;
+  /**
+   * whether the configured policy lets an allow rule grant this call (false: a deny rule in the settings still wins,
+   * so no allow rule is suggested for it); absent, only the stored denials say whether a deny rule refused a call
+   */
+  canGrant?: (call: { tool: string; input: unknown }) => boolean;
   now?: () => number;
 }
 
@@ -33,7 +39,12 @@ const POLICY_TOP = 50;
  */
 export async function answerApi(
   data: DashboardData,
-  request: { path: string; query: URLSearchParams },
+  request: {
+    path: string;
+    query: URLSearchParams;
+    /** rows per page of the sessions table: larger for an export (`SESSIONS_PAGE_SIZE` otherwise) */
+    sessionsPageSize?: number;
+  },
 ): Promise<unknown> {
   const { path, query } = request;
   const now = (data.now ?? Date.now)();
@@ -55,6 +66,7 @@ export async function answerApi(
       const page = Number(query.get("page") || "0");
       if (!Number.isInteger(page) || page < 0 || page > 100_000) throw invalid("page takes a whole number from 0.");
       const list = sessionListFilter(query);
+      const pageSize = request.sessionsPageSize ?? SESSIONS_PAGE_SIZE;
       const ask = (wanted: number) =>
         querySessions({
           reader: data.reader,
@@ -62,12 +74,12 @@ export async function answerApi(
           sort: sort as SessionSort,
           descending: dir === "desc",
           page: wanted,
-          pageSize: SESSIONS_PAGE_SIZE,
           list,
+          pageSize,
         });
       const answer = await ask(page);
       // a page past the last (`page=99` of 2) answers the last page, which says which page it is
-      const last = Math.max(0, Math.ceil(answer.total / SESSIONS_PAGE_SIZE) - 1);
+      const last = Math.max(0, Math.ceil(answer.total / pageSize) - 1);
       return answer.rows.length === 0 && page > last ? ask(last) : answer;
     }
     case "/api/session": {
@@ -82,10 +94,55 @@ export async function answerApi(
         filters: filters(),
         top: POLICY_TOP,
         redactText: data.redactText,
+        now,
+        ...(data.canGrant === undefined ? {} : { canGrant: data.canGrant }),
       });
     default:
       return undefined;
   }
+}
+
+/** the most rows one export of the sessions table holds */
+export const EXPORT_SESSIONS_LIMIT = 100_000;
+const EXPORT_PAGE_SIZE = 5_000;
+
+/**
+ * One table of the dashboard as a file (`/api/export?table=...&format=csv|json` and the view's filters): every row
+ * of the table under the filters (the sessions table: every page, up to 100,000 sessions, in the view's sort).
+ * The live table is the page's own list: the server has no export of it.
+ */
+export async function answerExport(data: DashboardData, query: URLSearchParams) {
+  const table = query.get("table") ?? "";
+  const format = query.get("format") ?? "csv";
+  if (!isExportTable(table) || table === "live")
+    throw invalid(
+      `table takes one of ${Object.keys(EXPORT_TABLES)
+        .filter((name) => name !== "live")
+        .join(", ")}.`,
+    );
+  if (format !== "csv" && format !== "json") throw invalid("format takes csv or json.");
+  const { path } = EXPORT_TABLES[table];
+  const rest = new URLSearchParams(query);
+  for (const key of ["table", "format", "page"]) rest.delete(key);
+  let records: ExportRecord[];
+  if (table === "sessions") {
+    records = [];
+    for (let page = 0; records.length < EXPORT_SESSIONS_LIMIT; page += 1) {
+      rest.set("page", String(page));
+      const answer = (await answerApi(data, { path, query: rest, sessionsPageSize: EXPORT_PAGE_SIZE })) as {
+        page: number;
+        rows: unknown[];
+      };
+      if (answer.page !== page) break;
+      records.push(...exportRecords(table, answer));
+      if (answer.rows.length < EXPORT_PAGE_SIZE) break;
+    }
+    records = records.slice(0, EXPORT_SESSIONS_LIMIT);
+  } else {
+    records = exportRecords(table, await answerApi(data, { path, query: rest }));
+  }
+  const now = (data.now ?? Date.now)();
+  return exportFile({ table, format, records, day: new Date(now).toISOString().slice(0, 10) });
 }
 
 function windowOf(filters: ReturnType<typeof parseDashboardFilters>, now: number) {

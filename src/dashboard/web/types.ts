@@ -100,22 +100,36 @@ export interface SessionTimeline {
   childSessions: { sessionId: string; denials: number }[];
 }
 
+export type AttackKind = "exfiltration" | "secrets" | "force-push" | "destructive" | "routine-delete";
+
+/** one call across hosts (src/dashboard/server/policy-query.ts) */
 export interface PolicyRow {
-  /** the host's tool name */
+  /** the host tool name with the most denials of this call */
   tool: string;
+  /** every host's name for the tool this call was denied under */
+  tools: string[];
   canonicalTool: string;
   signature: string;
+  signatures: string[];
   count: number;
   example: string;
+  firstAt: number;
+  lastAt: number;
+  /** denials in the window before, of the same length */
+  previousCount: number;
+  sessionCount: number;
+  sessions: { sessionId: string; host: string | null; count: number; lastAt: number }[];
   allowRule: string | null;
   /** where the rule goes, as the host's rule language names it */
   ruleLanguage: string | null;
+  allowRules: { tool: string; rule: string; language: string }[];
   /** why no allow rule is offered */
   noRule: string | null;
   sources: { source: string; count: number }[];
   denyRuleWins: boolean;
   denyRule: string | null;
-  attack: "destructive" | "exfiltration" | null;
+  risk: AttackKind | null;
+  attack: AttackKind | null;
 }
 
 export interface Policy {

@@ -104,6 +104,19 @@ describe("handleClaudeHook (recorded payloads)", () => {
       ["toolu_main_003_0", "Read", "rule"],
       ["toolu_main_004_0", "Bash", "headless"],
     ]);
+    // each keeps the time Claude Code wrote its refusal, not the Stop's: a timeline shows them in transcript order
+    const lines = fixture("transcript-denials.jsonl").split("\n");
+    const written = records.map((record) =>
+      Date.parse(
+        JSON.parse(
+          lines.find(
+            (line) => line.includes('"is_error":true') && line.includes(`"tool_use_id":"${record.toolUseId}"`),
+          ) as string,
+        ).timestamp,
+      ),
+    );
+    expect(records.map((record) => record.at)).toEqual(written);
+    expect(Math.max(...written)).toBeLessThan(Date.now() - 60_000);
   });
 
   it("PermissionDenied records a classifier denial; a subagent's call is attributed to it", async () => {

@@ -21,6 +21,10 @@ describe("findTranscriptDenials (recorded 2.1.330 transcript)", () => {
     expect(read?.decisionReasonType).toBe("rule");
     expect(read?.ruleSource).toBe("projectSettings");
     expect(denials[0]?.input).toMatchObject({ command: "rm -rf ./build" });
+    // when Claude Code wrote each refusal, from its result line: a denial found at Stop keeps its place in time
+    const times = denials.map((denial) => denial.at);
+    expect(times.every((at) => typeof at === "number" && at > Date.UTC(2025, 0, 1))).toBe(true);
+    expect(times).toEqual([...times].sort((a, b) => (a as number) - (b as number)));
   });
 
   it("attributes a subagent transcript's denials to the subagent", () => {

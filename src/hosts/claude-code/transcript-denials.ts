@@ -21,10 +21,13 @@ export interface TranscriptDenial {
   /** the rule source Claude Code named (`projectSettings`, ...) */
   ruleSource?: string;
   agentId?: string;
+  /** when Claude Code wrote the refusal (the result line's `timestamp`), so a denial found at Stop keeps its place */
+  at?: number;
 }
 
 interface TranscriptLine {
   type?: string;
+  timestamp?: string;
   agentId?: string;
   toolDenialKind?: string;
   permissionDecision?: { decision?: string; source?: string; reasonType?: string; ruleSource?: string };
@@ -122,6 +125,8 @@ export function findTranscriptDenialsIn(transcript: TranscriptLines): Transcript
         denial.decisionReasonType = line.permissionDecision.reasonType;
       if (rejected && line.permissionDecision?.ruleSource) denial.ruleSource = line.permissionDecision.ruleSource;
       if (line.agentId) denial.agentId = line.agentId;
+      const written = typeof line.timestamp === "string" ? Date.parse(line.timestamp) : Number.NaN;
+      if (Number.isFinite(written) && written > 0) denial.at = written;
       pending.push({ denial, at });
     }
   }

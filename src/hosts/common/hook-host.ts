@@ -119,6 +119,8 @@ export interface TranscriptDenialRecord {
   rule?: string;
   decisionReasonType?: string;
   agentId?: string;
+  /** when the host wrote the refusal (its transcript's time); absent: when it is recorded */
+  at?: number;
 }
 
 /** A transcript's denials as the calls and options `GuardSession.deniedUnlessRecorded` (or `decide`) takes. */
@@ -136,6 +138,7 @@ export function transcriptDenialCalls(
         ...(denial.rule === undefined ? {} : { rule: denial.rule }),
         ...(denial.decisionReasonType === undefined ? {} : { decisionReasonType: denial.decisionReasonType }),
         ...(agent === undefined ? {} : { agentId: agent }),
+        ...(denial.at === undefined ? {} : { at: denial.at }),
       },
     };
   });

@@ -63,6 +63,9 @@ function referenceDenials(text: string): TranscriptDenial[] {
         denial.decisionReasonType = line.permissionDecision.reasonType;
       if (rejected && line.permissionDecision?.ruleSource) denial.ruleSource = line.permissionDecision.ruleSource;
       if (line.agentId) denial.agentId = line.agentId;
+      // when Claude Code wrote the refusal
+      const written = typeof line.timestamp === "string" ? Date.parse(line.timestamp) : Number.NaN;
+      if (Number.isFinite(written) && written > 0) denial.at = written;
       denials.push(denial);
     }
   }

@@ -1,5 +1,6 @@
 import { embeddedReport, token } from "../api.js";
 import { emptyState, h } from "../dom.js";
+import { exportLinks } from "../export-links.js";
 import { dateTime, shortId } from "../format.js";
 import { sourceColour } from "../source-colours.js";
 import type { LiveDenial } from "../types.js";
@@ -34,6 +35,7 @@ export function liveView(filters: URLSearchParams = new URLSearchParams()): HTML
   const status = h("p", { class: "status", role: "status", id: "live-status" }, "Connecting…");
   const list = h("ol", { class: "live", "aria-live": "polite", "aria-label": "New denials, newest first" });
   let received = 0;
+  const shown: LiveDenial[] = [];
   stopLive();
   const query = new URLSearchParams({ token: token() });
   for (const key of ["host", "tool", "label"]) {
@@ -49,12 +51,22 @@ export function liveView(filters: URLSearchParams = new URLSearchParams()): HTML
     received += 1;
     status.textContent = `Connected · ${received} new ${received === 1 ? "denial" : "denials"} since you opened this view.`;
     list.prepend(item(denial));
+    shown.unshift(denial);
+    if (shown.length > KEEP) shown.length = KEEP;
     while (list.children.length > KEEP) list.lastElementChild?.remove();
   });
   source.addEventListener("error", () => {
     status.textContent = "Disconnected; reconnecting…";
   });
-  return h("section", { "aria-labelledby": "live-title" }, title, status, list);
+  // the denials this page received (newest first, up to 200): made in the page, the server keeps no live list
+  return h(
+    "section",
+    { "aria-labelledby": "live-title" },
+    title,
+    status,
+    list,
+    exportLinks("live", { rows: () => shown }),
+  );
 }
 
 function item(denial: LiveDenial): HTMLElement {

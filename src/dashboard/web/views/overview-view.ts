@@ -1,6 +1,7 @@
 import { embeddedReport, getJson } from "../api.js";
 import { stackedBars } from "../chart.js";
 import { emptyState, h, table } from "../dom.js";
+import { exportLinks } from "../export-links.js";
 import { count, shortId, statusBadge, toolWithHostNames } from "../format.js";
 import { sourceColour } from "../source-colours.js";
 import type { Overview } from "../types.js";
@@ -113,6 +114,7 @@ export async function overviewView(filters: URLSearchParams, params?: URLSearchP
       legend,
       stackedBars({ days, sources, counts, label: chartLabel, since: overview.window.since, end: overview.window.end }),
       h("details", {}, h("summary", {}, "Show the figures as a table"), seriesTable),
+      exportLinks("per-day", { query: filters, rows: () => overview }),
     ),
     h(
       "div",
@@ -136,6 +138,7 @@ export async function overviewView(filters: URLSearchParams, params?: URLSearchP
           rows: overview.topTools,
         }),
         seeAll(overview.topTools.length, limit, "every tool", "see-all-tools"),
+        exportLinks("top-tools", { query: filters, rows: () => overview }),
       ),
       h(
         "div",
@@ -151,24 +154,28 @@ export async function overviewView(filters: URLSearchParams, params?: URLSearchP
           rows: overview.topPatterns,
         }),
         seeAll(overview.topPatterns.length, limit, "every pattern", "see-all-patterns"),
+        exportLinks("top-patterns", { query: filters, rows: () => overview }),
       ),
     ),
     overview.incidents.length === 0
       ? h("p", { class: "note" }, "No session in this window looped, was aborted or was blocked.")
-      : table({
-          caption: "Sessions with loops, aborts or blocked calls",
-          columns: [
-            {
-              label: "Session",
-              cell: (row) => h("a", linkTo({ view: "session", session: row.sessionId }), shortId(row.sessionId)),
-            },
-            { label: "Status", cell: (row) => statusBadge(row.status) },
-            { label: "Loops", numeric: true, cell: (row) => count(row.loops) },
-            { label: "Aborts", numeric: true, cell: (row) => count(row.aborts) },
-            { label: "Denials", numeric: true, cell: (row) => count(row.denials) },
-          ],
-          rows: overview.incidents,
-        }),
+      : [
+          table({
+            caption: "Sessions with loops, aborts or blocked calls",
+            columns: [
+              {
+                label: "Session",
+                cell: (row) => h("a", linkTo({ view: "session", session: row.sessionId }), shortId(row.sessionId)),
+              },
+              { label: "Status", cell: (row) => statusBadge(row.status) },
+              { label: "Loops", numeric: true, cell: (row) => count(row.loops) },
+              { label: "Aborts", numeric: true, cell: (row) => count(row.aborts) },
+              { label: "Denials", numeric: true, cell: (row) => count(row.denials) },
+            ],
+            rows: overview.incidents,
+          }),
+          exportLinks("incidents", { query: filters, rows: () => overview }),
+        ],
     overview.incidents.length === 0 || embeddedReport()
       ? null
       : h(

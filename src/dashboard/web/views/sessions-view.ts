@@ -1,5 +1,6 @@
 import { embeddedReport, getJson } from "../api.js";
 import { emptyState, h, table } from "../dom.js";
+import { exportLinks } from "../export-links.js";
 import { count, dateTime, shortId, statusBadge } from "../format.js";
 import type { SessionsPage } from "../types.js";
 import { linkTo, navigate } from "../url-state.js";
@@ -107,6 +108,11 @@ export async function sessionsView(params: URLSearchParams, filters: URLSearchPa
       ],
       rows: answer.rows,
     }),
+    // every page, in this sort: the server's export, or in a saved report the pages it holds
+    exportLinks("sessions", {
+      query: exportQuery(query),
+      rows: async () => ({ rows: await savedPages(query) }),
+    }),
     h(
       "nav",
       { class: "pager", "aria-label": "Pages" },
@@ -175,4 +181,23 @@ function listControls(params: URLSearchParams, narrowed: boolean): HTMLElement {
         )
       : null,
   );
+}
+
+function exportQuery(query: URLSearchParams): URLSearchParams {
+  const copy = new URLSearchParams(query);
+  copy.delete("page");
+  return copy;
+}
+
+/** a saved report's pages of this sort, in order, as far as it holds them */
+async function savedPages(query: URLSearchParams): Promise<unknown[]> {
+  const rows: unknown[] = [];
+  for (let page = 0; ; page += 1) {
+    const ask = exportQuery(query);
+    if (page > 0) ask.set("page", String(page));
+    const answer = await getJson<SessionsPage>("/api/sessions", ask).catch(() => undefined);
+    if (answer === undefined || answer.page !== page) return rows;
+    rows.push(...answer.rows);
+    if ((page + 1) * answer.pageSize >= answer.total) return rows;
+  }
 }
