@@ -150,8 +150,8 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
   }
   // one session read from two formats (a chat file and its stream-json log) is one session: the fuller reading
   // (more tool calls, then more denials, then the first read) counts, the other file is listed as skipped. Keyed by
-  // the session id alone, as the store keys sessions: a Kilo session's `kilo run --format json` log reads as
-  // opencode's (the same lines) while its database reads as Kilo's, and it is still one session
+  // the session id alone, as the store keys sessions: a forked host's run log can read as its parent's (the same
+  // lines) while its database reads as its own, and it is still one session
   const byId = new Map<string, AnalyzedSession>();
   for (const replay of replays.values()) {
     if (options.since !== undefined && replay.lastEventAt < options.since) continue;

@@ -69,7 +69,7 @@ const SESSIONS_PER_ROW = 10;
 
 /**
  * Policy tuning: the most-denied calls of the window, one row per call across hosts (its canonical tool and its
- * stored summary: `rm -rf build` denied as Claude Code's `Bash` and Codex's `exec_command` is one row), each with
+ * stored summary: `rm -rf build` denied as one host's `Bash` and another's `exec_command` is one row), each with
  * first and last seen, the count of the window before (trend), the sessions behind it, and the narrowest allow
  * rule in each host's rule language where one would change the outcome. Split into attack-like denials (a deny
  * rule refused a risky call), worst risk first, and the rest (a policy that may be too tight), most denials first.

@@ -1,13 +1,12 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
-import { OpencodeSteps } from "./opencode-parts.js";
+import { PartSteps } from "./message-parts.js";
 import { asString, parseObject } from "./read-lines.js";
 import type { ReaderFact, ReaderSource } from "./reader-event.js";
 
 /**
- * The SQLite session database of opencode 1.18 (`~/.local/share/opencode/opencode.db`) and of Kilo CLI 7.7, which
- * kept its parent's storage (`~/.local/share/kilo/kilo.db`: the same `session`, `message` and `part` tables, plus
- * its own). Opened read-only; parts are streamed in session order with `iterate()` (one row in memory at a time); a
+ * A SQLite session database of message parts (`session`, `message` and `part` tables; a forked host keeps its
+ * parent's tables and adds its own; each host's format names its file). Opened read-only; parts are streamed in session order with `iterate()` (one row in memory at a time); a
  * user message's first part is a turn; a session with a `parent_id` is a subagent's child session.
  */
 const require = createRequire(import.meta.url);
@@ -80,7 +79,7 @@ export async function* readPartsDb(source: ReaderSource): AsyncGenerator<ReaderF
           "FROM part p JOIN message m ON m.id = p.message_id ORDER BY p.session_id, p.time_created, p.id",
       )
       .iterate() as Iterable<PartRow>;
-    const steps = new OpencodeSteps();
+    const steps = new PartSteps();
     let current: string | undefined;
     let lastUserMessage: string | undefined;
     for (const row of rows) {

@@ -1,4 +1,4 @@
-import { isPartsRunLine, readPartsRun } from "../common/opencode-parts.js";
+import { isPartsRunLine, readPartsRun } from "../common/message-parts.js";
 import type { TranscriptFormat } from "../common/reader-event.js";
 
 /** `opencode run --format json` (1.18): one `{type, timestamp, sessionID, part}` event per line. */

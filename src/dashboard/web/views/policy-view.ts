@@ -27,7 +27,7 @@ export async function policyView(filters: URLSearchParams): Promise<HTMLElement>
     h(
       "p",
       { class: "note" },
-      "One row per call across hosts (the same command denied as Claude Code's Bash and Codex's exec_command is one row). Trend: denials in this window against the window of the same length before it.",
+      "One row per call across hosts (the same command denied as one host's Bash and another's exec_command is one row). Trend: denials in this window against the window of the same length before it.",
     ),
     h("h3", {}, "Looks like an attack"),
     h(

@@ -3,12 +3,12 @@ import type { CallFact, ReaderFact, ReaderSource, ResultFact } from "./reader-ev
 import { usageTokens } from "./usage-tokens.js";
 
 /**
- * opencode 1.18 message parts, as both the SQLite `part` table and `opencode run --format json` hold them; Kilo CLI
- * 7.7 (a fork of opencode) writes the same parts, in its own database and its own `kilo run --format json`. A
+ * Message parts, as both a SQLite `part` table and a `run --format json` log hold them: the shape of one host and of
+ * the host that forked it, each in its own database and its own log (their formats name them and their versions). A
  * `tool` part in a final state (`completed`, `error`) is one call and its result; the `step-finish` part after it
  * carries the tokens of the model step that made the calls.
  */
-export class OpencodeSteps {
+export class PartSteps {
   private pending: [CallFact, ResultFact][] = [];
 
   /** facts for one part (buffered until the step's usage is known) */
@@ -52,22 +52,22 @@ export class OpencodeSteps {
   }
 }
 
-/** `opencode run --format json` (1.18) and `kilo run --format json` (7.7): one `{type, timestamp, sessionID, part}` line each. */
+/** a `run --format json` log of message parts: one `{type, timestamp, sessionID, part}` line each */
 export function isPartsRunLine(line: string): boolean {
   const record = parseObject(line);
   return record !== undefined && typeof record["sessionID"] === "string" && asRecord(record["part"]) !== undefined;
 }
 
-/** Reads a `run --format json` log of opencode-shaped parts. */
+/** Reads a `run --format json` log of message parts. */
 export async function* readPartsRun(source: ReaderSource): AsyncGenerator<ReaderFact> {
-  const steps = new OpencodeSteps();
+  const steps = new PartSteps();
   let announced: string | undefined;
   for await (const line of source.lines()) {
     if (line.length === 0) continue;
     const record = parseObject(line);
     const part = record === undefined ? undefined : asRecord(record["part"]);
     if (record === undefined || part === undefined) {
-      // `opencode run` also prints `! permission requested: ...; auto-rejecting` outside the JSON
+      // `run` also prints `! permission requested: ...; auto-rejecting` outside the JSON
       if (!line.startsWith("! permission requested")) source.skip();
       continue;
     }
