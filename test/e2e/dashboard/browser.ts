@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium } from "playwright-core";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
 
 /** Debian's Chromium (`apt-get install -y chromium`; .ci/run installs it), or CHROMIUM_PATH. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -44,4 +44,17 @@ export async function launchChromium(options: { offline?: boolean } = {}): Promi
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** A new page of `context` at `url`, `width` x `height` px, once the dashboard has rendered (`body[data-ready]`). */
+export async function openReadyPage(
+  context: BrowserContext,
+  url: string,
+  size: { width: number; height?: number },
+): Promise<Page> {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: size.width, height: size.height ?? 900 });
+  await page.goto(url);
+  await page.waitForSelector("body[data-ready]");
+  return page;
 }

@@ -7,7 +7,7 @@ import type { DenialRecord } from "../../../src/core/records.js";
 import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import { makeRecord } from "../../store/fixtures.js";
 import { assertBuilt } from "../claude/toolgate-cli.js";
-import { launchChromium } from "./browser.js";
+import { launchChromium, openReadyPage } from "./browser.js";
 import { startDashboard } from "./start-dashboard.js";
 
 /**
@@ -59,13 +59,8 @@ describe("dashboard chart and filters in Chromium (issue 26 problems 1 and 5)", 
     if (home) rmSync(home, { recursive: true, force: true });
   }, 60_000);
 
-  const open = async (query: string, width = 1440): Promise<Page> => {
-    const page = await browser.context.newPage();
-    await page.setViewportSize({ width, height: 900 });
-    await page.goto(`${dashboard.url}${query}`);
-    await page.waitForSelector("body[data-ready]");
-    return page;
-  };
+  const open = (query: string, width = 1440): Promise<Page> =>
+    openReadyPage(browser.context, `${dashboard.url}${query}`, { width });
   const chart = (page: Page) =>
     page.evaluate(() => {
       const element = document.querySelector(".chart");

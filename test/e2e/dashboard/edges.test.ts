@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import { makeRecord } from "../../store/fixtures.js";
 import { assertBuilt } from "../claude/toolgate-cli.js";
-import { launchChromium } from "./browser.js";
+import { launchChromium, openReadyPage } from "./browser.js";
 import { startDashboard } from "./start-dashboard.js";
 
 /**
@@ -70,13 +70,8 @@ describe("dashboard edges in Chromium (issue 26 problem 11)", () => {
     if (home) rmSync(home, { recursive: true, force: true });
   }, 60_000);
 
-  const open = async (query: string, width = 390): Promise<Page> => {
-    const page = await browser.context.newPage();
-    await page.setViewportSize({ width, height: 800 });
-    await page.goto(`${dashboard.url}${query}`);
-    await page.waitForSelector("body[data-ready]");
-    return page;
-  };
+  const open = (query: string, width = 390): Promise<Page> =>
+    openReadyPage(browser.context, `${dashboard.url}${query}`, { width, height: 800 });
 
   it("no view is wider than a 390 px phone", { timeout: 180_000 }, async () => {
     for (const view of ["overview", "sessions", "policy", "live", "session&session=bidi"]) {

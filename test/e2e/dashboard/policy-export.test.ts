@@ -7,7 +7,7 @@ import type { DenialRecord } from "../../../src/core/records.js";
 import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import { makeRecord } from "../../store/fixtures.js";
 import { assertBuilt } from "../claude/toolgate-cli.js";
-import { launchChromium } from "./browser.js";
+import { launchChromium, openReadyPage } from "./browser.js";
 import { startDashboard } from "./start-dashboard.js";
 
 /**
@@ -155,13 +155,8 @@ describe("policy tuning, exports and the label picker in Chromium (issue 26 item
     if (home) rmSync(home, { recursive: true, force: true });
   }, 60_000);
 
-  const open = async (query: string, width: number): Promise<Page> => {
-    const page = await browser.context.newPage();
-    await page.setViewportSize({ width, height: 900 });
-    await page.goto(`${dashboard.url}${query}`);
-    await page.waitForSelector("body[data-ready]");
-    return page;
-  };
+  const open = (query: string, width: number): Promise<Page> =>
+    openReadyPage(browser.context, `${dashboard.url}${query}`, { width });
 
   for (const width of [1440, 390]) {
     it(`at ${width} px: one row per call across hosts, risky hits worst first, seen, trend and sessions`, async () => {

@@ -7,7 +7,7 @@ import type { DenialRecord } from "../../../src/core/records.js";
 import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import { makeRecord } from "../../store/fixtures.js";
 import { assertBuilt } from "../claude/toolgate-cli.js";
-import { launchChromium } from "./browser.js";
+import { launchChromium, openReadyPage } from "./browser.js";
 import { startDashboard } from "./start-dashboard.js";
 
 /**
@@ -81,13 +81,8 @@ describe("the sessions list and the overview's see-all links in Chromium (issue 
     if (home) rmSync(home, { recursive: true, force: true });
   }, 60_000);
 
-  const open = async (query: string, width: number): Promise<Page> => {
-    const page = await browser.context.newPage();
-    await page.setViewportSize({ width, height: 900 });
-    await page.goto(`${dashboard.url}${query}`);
-    await page.waitForSelector("body[data-ready]");
-    return page;
-  };
+  const open = (query: string, width: number): Promise<Page> =>
+    openReadyPage(browser.context, `${dashboard.url}${query}`, { width });
   /** waits for the render that follows a click or a change (the page counts its renders in data-ready) */
   const settled = async (page: Page, before: string | null) => {
     await page.waitForFunction((ticket) => {

@@ -396,28 +396,33 @@ async function recordQwen(scenario: Scenario): Promise<void> {
   }
 }
 
+/**
+ * The settings file of opencode and of Kilo (which reads its parent's settings): the scripted model as the only
+ * provider, every shell command allowed but `rm *` (denied, or asked in the `ask` scenario).
+ */
+function partsHostConfig(modelUrl: string, scenario: Scenario): string {
+  return JSON.stringify({
+    autoupdate: false,
+    share: "disabled",
+    provider: {
+      fake: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "Fake",
+        options: { baseURL: `${modelUrl}/v1`, apiKey: "fake-key" },
+        models: { "fake-model": { name: "Fake", tool_call: true, limit: { context: 100000, output: 4000 } } },
+      },
+    },
+    model: "fake/fake-model",
+    small_model: "fake/fake-model",
+    permission: { bash: { "*": "allow", "rm *": scenario === "ask" ? "ask" : "deny" } },
+  });
+}
+
 async function recordOpencode(scenario: Scenario): Promise<void> {
   const box = sandbox("opencode");
   const fake = await startFakeModel({ steps: SCENARIOS[scenario] });
   try {
-    writeFileSync(
-      join(box.project, "opencode.json"),
-      JSON.stringify({
-        autoupdate: false,
-        share: "disabled",
-        provider: {
-          fake: {
-            npm: "@ai-sdk/openai-compatible",
-            name: "Fake",
-            options: { baseURL: `${fake.url}/v1`, apiKey: "fake-key" },
-            models: { "fake-model": { name: "Fake", tool_call: true, limit: { context: 100000, output: 4000 } } },
-          },
-        },
-        model: "fake/fake-model",
-        small_model: "fake/fake-model",
-        permission: { bash: { "*": "allow", "rm *": scenario === "ask" ? "ask" : "deny" } },
-      }),
-    );
+    writeFileSync(join(box.project, "opencode.json"), partsHostConfig(fake.url, scenario));
     const opencode = (format: string[]) =>
       runHost({
         command: bin("opencode"),
@@ -460,24 +465,7 @@ async function recordKilo(scenario: Scenario): Promise<void> {
   const box = sandbox("kilo");
   const fake = await startFakeModel({ steps: SCENARIOS[scenario] });
   try {
-    writeFileSync(
-      join(box.project, "kilo.json"),
-      JSON.stringify({
-        autoupdate: false,
-        share: "disabled",
-        provider: {
-          fake: {
-            npm: "@ai-sdk/openai-compatible",
-            name: "Fake",
-            options: { baseURL: `${fake.url}/v1`, apiKey: "fake-key" },
-            models: { "fake-model": { name: "Fake", tool_call: true, limit: { context: 100000, output: 4000 } } },
-          },
-        },
-        model: "fake/fake-model",
-        small_model: "fake/fake-model",
-        permission: { bash: { "*": "allow", "rm *": scenario === "ask" ? "ask" : "deny" } },
-      }),
-    );
+    writeFileSync(join(box.project, "kilo.json"), partsHostConfig(fake.url, scenario));
     const temporary = join(box.root, "tmp");
     mkdirSync(temporary, { recursive: true });
     const run = await runHost({
