@@ -133,7 +133,8 @@ const UNRECOGNIZABLE = new Set(["gemini/legitimate.text.log", "qwen/legitimate.t
 function everyFixture(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const path = join(directory, entry.name);
-    if (entry.isDirectory()) return everyFixture(path);
+    // public/: other people's captures, each with its own expectations (test/analyze/public-captures.test.ts)
+    if (entry.isDirectory()) return entry.name === "public" ? [] : everyFixture(path);
     return /\.(jsonl|log|db)$/.test(entry.name) ? [path] : [];
   });
 }

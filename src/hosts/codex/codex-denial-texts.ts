@@ -11,7 +11,11 @@ import type { HostDenialTable } from "../../detect/denial-text-rule.js";
 export const CODEX_DENIAL_TEXTS: HostDenialTable = {
   host: "codex",
   rules: [
-    { source: "user", pattern: /^rejected by user$/, note: "the user declined the approval prompt" },
+    {
+      source: "user",
+      pattern: /^(?:exec command |patch )?rejected by user$/,
+      note: "the user declined the approval prompt (a shell command's or, as `patch ...`, an apply_patch's; 0.40 on)",
+    },
     {
       source: "headless",
       pattern: /^approval required by policy, but AskForApproval is set to Never$/,

@@ -22,10 +22,26 @@ export const codexRollout: TranscriptFormat = {
   read: readCodexRollout,
 };
 
-/** `Process exited with code N` in an exec output, or a JSON output's `metadata.exit_code`. */
+/**
+ * Codex 0.4x (2025) wrapped every command that exited non-zero inside its sandbox in this text, whatever the cause
+ * (`rg` finding nothing, a shell syntax error): the command's own exit code and output say whether the sandbox refused
+ * it, so they are what the result carries.
+ */
+const SANDBOX_WRAPPED =
+  /^failed in sandbox \S+ with execution error: sandbox denied exec error, exit code: (-?\d+), stdout: ([\s\S]*?), stderr: ([\s\S]*)$/;
+
+/**
+ * `Process exited with code N` in an exec output, a JSON output's `metadata.exit_code`, or Codex 0.4x's sandbox
+ * wrapper (`failed in sandbox ... exit code: N, stdout: ..., stderr: ...`).
+ */
 export function codexOutput(raw: unknown): { text: string; exitCode?: number } {
   let text = typeof raw === "string" ? raw : JSON.stringify(raw ?? "");
   let exitCode: number | undefined;
+  const wrapped = text.startsWith("failed in sandbox ") ? SANDBOX_WRAPPED.exec(text) : null;
+  if (wrapped !== null) {
+    const output = [wrapped[2], wrapped[3]].filter((part) => part !== undefined && part.trim() !== "").join("\n");
+    return { text: output, exitCode: Number(wrapped[1]) };
+  }
   if (text.startsWith("{")) {
     const parsed = parseObject(text);
     const metadata = asRecord(parsed?.["metadata"]);
@@ -62,7 +78,36 @@ function mayMatter(bytes: Buffer): boolean {
   return MATTERS.some((needle) => bytes.includes(needle));
 }
 
+/** What a refusal line holds (lower case); a line without one is never a startup line to drop. */
+const REFUSAL_WORDS = /operation not permitted|permission denied|read-only file system/i;
+const MAX_STARTUP_LINES = 64;
+
+/**
+ * A shell's login profile can print a refusal before every command inside the sandbox (Homebrew's `shellenv` on
+ * macOS: `.../shellenv.sh: line 18: /bin/ps: Operation not permitted`), successful ones too: those leading lines are
+ * the shell starting, not the command being refused, so they are dropped from a failed command's output once a
+ * command that succeeded printed them first.
+ */
+class StartupLines {
+  private readonly lines = new Set<string>();
+  learn(output: { text: string; exitCode?: number }): void {
+    if (output.exitCode !== 0) return;
+    for (const line of output.text.split("\n", 8)) {
+      if (!REFUSAL_WORDS.test(line)) break;
+      if (this.lines.size < MAX_STARTUP_LINES) this.lines.add(line);
+    }
+  }
+  strip(output: { text: string; exitCode?: number }): { text: string; exitCode?: number } {
+    if (this.lines.size === 0 || output.exitCode === 0) return output;
+    const lines = output.text.split("\n");
+    let start = 0;
+    while (start < lines.length && this.lines.has(lines[start] as string)) start += 1;
+    return start === 0 ? output : { ...output, text: lines.slice(start).join("\n") };
+  }
+}
+
 async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFact> {
+  const startup = new StartupLines();
   let sessionId = source.fallbackSessionId;
   let interactive: boolean | undefined;
   let pending: CallFact[] = [];
@@ -117,7 +162,9 @@ async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFac
     }
     yield* flush(0);
     if (itemType !== "function_call_output" && itemType !== "custom_tool_call_output") continue;
-    const output = codexOutput(payload["output"]);
+    const read = codexOutput(payload["output"]);
+    startup.learn(read);
+    const output = startup.strip(read);
     const failed =
       output.exitCode === undefined ? /\bfailed\b|\brejected\b/.test(output.text.slice(0, 500)) : output.exitCode !== 0;
     yield {

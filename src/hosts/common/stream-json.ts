@@ -46,6 +46,8 @@ export async function* readStreamJson(
   // the session is announced at its first timed line (its `init` line has no time), or before its first fact
   let pending: SessionFact | undefined;
   const structured = new Map<string, { source: DenialSource; reason: string }>();
+  // ids of the calls whose result the log holds: the `result` line's `permission_denials` adds only the others
+  const answered = new Set<string>();
   for await (const line of source.lines()) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);
@@ -77,6 +79,10 @@ export async function* readStreamJson(
       }
       continue;
     }
+    if (type === "result") {
+      yield* unansweredDenials(record["permission_denials"], answered, base);
+      continue;
+    }
     const message = asRecord(record["message"]);
     const content = message?.["content"];
     if (!Array.isArray(content)) continue;
@@ -92,6 +98,7 @@ export async function* readStreamJson(
       if (result?.["type"] !== "tool_result") continue;
       sawResult = true;
       const id = String(result["tool_use_id"]);
+      answered.add(id);
       const text = contentText(result["content"]);
       const meta = metas.map(asRecord).find((entry) => entry?.["id"] === id);
       const denial = structured.get(id);
@@ -112,6 +119,36 @@ export async function* readStreamJson(
     if (!sawResult && userLinesAreTurns && record["isSynthetic"] !== true) yield { type: "turn", ...base };
   }
   if (pending !== undefined) yield pending;
+}
+
+/**
+ * The refusals a `result` line lists in `permission_denials` whose result the log does not hold: a
+ * `--output-format json` run (the `result` line is all it prints) or a log cut before the results. Each is a refused
+ * call (the list names no source: the default, `rule`, applies); one whose result was read was classified there.
+ */
+function* unansweredDenials(
+  list: unknown,
+  answered: ReadonlySet<string>,
+  base: { sessionId: string; at: number; agentId?: string },
+): Generator<ReaderFact> {
+  if (!Array.isArray(list)) return;
+  for (const item of list) {
+    const entry = asRecord(item);
+    const id = asString(entry?.["tool_use_id"]);
+    const tool = asString(entry?.["tool_name"]);
+    if (entry === undefined || id === undefined || tool === undefined || answered.has(id)) continue;
+    yield {
+      type: "result",
+      sessionId: base.sessionId,
+      at: base.at,
+      id,
+      tool,
+      input: entry["tool_input"] ?? {},
+      outcome: "error",
+      text: "",
+      denial: {},
+    };
+  }
 }
 
 /**

@@ -14,7 +14,11 @@ export const geminiStreamJson: TranscriptFormat = {
   sniff(head) {
     return head.some((line) => {
       const record = parseObject(line);
-      return record?.["type"] === "init" && typeof record["session_id"] === "string" && !("subtype" in record);
+      if (record?.["type"] === "init") return typeof record["session_id"] === "string" && !("subtype" in record);
+      // a log cut before its init line (an excerpt, a CI log's tail): Gemini's flat tool lines carry a `tool_id`
+      return (
+        (record?.["type"] === "tool_use" || record?.["type"] === "tool_result") && typeof record["tool_id"] === "string"
+      );
     });
   },
   read: readGeminiStream,
