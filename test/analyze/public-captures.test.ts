@@ -50,6 +50,21 @@ describe("Claude Code", () => {
     expect(session.denials[0]).toMatchObject({ tool: "Edit", canonicalTool: "edit" });
     expect(session.denials[0]?.summary).toContain("test-file.txt");
   });
+
+  test("2.1.277 stream-json lines in auto mode: 8 calls needed approval, 1 with its result, 7 named only by the result", async () => {
+    const session = await analyze("claude-code/auto-mode-approvals.stream.jsonl");
+    expect(session.format).toBe("claude-code-stream-json");
+    expect(session.sessionId).toBe("96b5ccc6-613b-444c-a111-d64895c81768");
+    expect(session.toolCalls).toBe(8);
+    expect(session.denialCount).toBe(8);
+    expect(session.denials.map((denial) => denial.tool).sort()).toEqual([...Array(7).fill("Bash"), "WebFetch"]);
+    // the one whose result the excerpt holds: "This command requires approval", nobody to approve it in `-p`
+    expect(session.denials[0]).toMatchObject({
+      tool: "Bash",
+      source: "headless",
+      summary: "gh-axi issue view 25 --comments",
+    });
+  });
 });
 
 describe("Codex", () => {
@@ -103,7 +118,7 @@ test("the whole folder: every capture read, one session each, nothing unrecogniz
   const result = await analyzeTranscripts({ files, config: setup.config, canGrant: setup.canGrant });
   expect(result.unrecognizedFiles).toEqual([]);
   expect(result.skippedFiles).toEqual([]);
-  expect(result.filesRead).toBe(6);
-  expect(result.sessions).toHaveLength(6);
-  expect(result.sessions.reduce((sum, session) => sum + session.analysis.denialCount, 0)).toBe(1 + 1 + 2);
+  expect(result.filesRead).toBe(7);
+  expect(result.sessions).toHaveLength(7);
+  expect(result.sessions.reduce((sum, session) => sum + session.analysis.denialCount, 0)).toBe(1 + 1 + 8 + 2);
 });
