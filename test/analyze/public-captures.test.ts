@@ -111,6 +111,23 @@ describe("Gemini CLI", () => {
   });
 });
 
+describe("Gemini CLI, a log captured through an 80-column terminal", () => {
+  test("`-o json` after its stderr, every long line cut at 80 columns: 9 calls, the 3 writes plan mode refused", async () => {
+    const session = await analyze("gemini/plan-mode-80-columns.output.log");
+    expect(session.format).toBe("gemini-json-output");
+    // read from the JSON document, whose strings the terminal cut (a cut even falls inside a `\"` escape)
+    expect(session.sessionId).toBe("649564a2-eb03-44ea-a3be-7085f593ebe2");
+    // stats.tools: read_file 4, update_topic 2, write_file 3 (all 3 failed)
+    expect(session.toolCalls).toBe(9);
+    expect(session.denialCount).toBe(3);
+    expect(session.denials.map((denial) => denial.tool)).toEqual(["write_file", "write_file", "write_file"]);
+    // the stderr line and its two cut-off pieces are one refusal text again
+    expect(session.denials[0]?.reason).toBe(
+      "You are in Plan Mode and cannot modify source code. You may ONLY use write_file or replace to save plans to the designated plans directory as .md files.",
+    );
+  });
+});
+
 test("the whole folder: every capture read, one session each, nothing unrecognized or skipped", async () => {
   const files = findTranscripts([publicCaptures], empty).filter(
     (file) => !file.endsWith(".md") && !file.endsWith(".mjs"),
@@ -118,7 +135,7 @@ test("the whole folder: every capture read, one session each, nothing unrecogniz
   const result = await analyzeTranscripts({ files, config: setup.config, canGrant: setup.canGrant });
   expect(result.unrecognizedFiles).toEqual([]);
   expect(result.skippedFiles).toEqual([]);
-  expect(result.filesRead).toBe(7);
-  expect(result.sessions).toHaveLength(7);
-  expect(result.sessions.reduce((sum, session) => sum + session.analysis.denialCount, 0)).toBe(1 + 1 + 8 + 2);
+  expect(result.filesRead).toBe(8);
+  expect(result.sessions).toHaveLength(8);
+  expect(result.sessions.reduce((sum, session) => sum + session.analysis.denialCount, 0)).toBe(1 + 1 + 8 + 2 + 3);
 });
