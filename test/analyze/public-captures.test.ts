@@ -40,6 +40,15 @@ describe("Claude Code", () => {
     expect(session.denials[0]?.reason).toMatch(/^The user doesn't want to proceed with this tool use\./);
   });
 
+  test("a 2.0.27 session transcript: 27 calls, a test run that failed is no denial", async () => {
+    const session = await analyze("claude-code/test-failure.session.jsonl");
+    expect(session.format).toBe("claude-code-session");
+    expect(session.sessionId).toBe("2d984148-cddb-4605-aac1-13e720fe613c");
+    expect(session.toolCalls).toBe(27);
+    expect(session.denialCount).toBe(0);
+    expect(session.loops).toEqual([]);
+  });
+
   test("`claude -p --output-format json`: the result line alone is a session, its permission_denials the denials", async () => {
     const session = await analyze("claude-code/edit-denied.json-output.json");
     expect(session.format).toBe("claude-code-stream-json");
@@ -135,7 +144,7 @@ test("the whole folder: every capture read, one session each, nothing unrecogniz
   const result = await analyzeTranscripts({ files, config: setup.config, canGrant: setup.canGrant });
   expect(result.unrecognizedFiles).toEqual([]);
   expect(result.skippedFiles).toEqual([]);
-  expect(result.filesRead).toBe(8);
-  expect(result.sessions).toHaveLength(8);
+  expect(result.filesRead).toBe(9);
+  expect(result.sessions).toHaveLength(9);
   expect(result.sessions.reduce((sum, session) => sum + session.analysis.denialCount, 0)).toBe(1 + 1 + 8 + 2 + 3);
 });
