@@ -111,6 +111,16 @@ describe("Codex", () => {
   });
 });
 
+describe("opencode", () => {
+  test("`opencode run --format json`: one bash call that ran, no denial", async () => {
+    const session = await analyze("opencode/go-version.run.jsonl");
+    expect(session.format).toBe("opencode-run-json");
+    expect(session.sessionId).toBe("ses_17991b726ffezSLOoMYnmU961P");
+    expect(session.toolCalls).toBe(1);
+    expect(session.denialCount).toBe(0);
+  });
+});
+
 describe("Gemini CLI", () => {
   test("a stream-json excerpt cut before its init line: 3 calls, a tool that does not exist is no denial", async () => {
     const session = await analyze("gemini/tool-not-found.stream.jsonl");
@@ -144,7 +154,7 @@ test("the whole folder: every capture read, one session each, nothing unrecogniz
   const result = await analyzeTranscripts({ files, config: setup.config, canGrant: setup.canGrant });
   expect(result.unrecognizedFiles).toEqual([]);
   expect(result.skippedFiles).toEqual([]);
-  expect(result.filesRead).toBe(9);
-  expect(result.sessions).toHaveLength(9);
+  expect(result.filesRead).toBe(10);
+  expect(result.sessions).toHaveLength(10);
   expect(result.sessions.reduce((sum, session) => sum + session.analysis.denialCount, 0)).toBe(1 + 1 + 8 + 2 + 3);
 });
