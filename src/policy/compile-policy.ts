@@ -5,6 +5,7 @@ import { type DefaultsPreset, READ_ONLY_DEFAULTS } from "./defaults/read-only-de
 import { evaluateShell } from "./evaluate-shell.js";
 import { evaluateTool } from "./evaluate-tool.js";
 import type { EvaluationContext, FileTargets } from "./evaluation-context.js";
+import { indexPathRules } from "./match/path-rule-index.js";
 import type { PathSpecifierContext } from "./match/path-specifier.js";
 import { resolvePath } from "./paths.js";
 import {
@@ -77,6 +78,8 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     ...(options.additionalDirectories ?? []).map((directory) => resolvePath(directory, pathContext)),
   ];
   const shellPathRules = rules.filter((rule) => rule.kind === "path" && rule.behavior !== "allow");
+  const shellReadRules = indexPathRules(shellPathRules.filter((rule) => toolFamily(rule.tool) === "read"));
+  const shellWriteRules = indexPathRules(shellPathRules.filter((rule) => toolFamily(rule.tool) !== "read"));
   const conditional = rules.some((rule) => rule.interactive !== undefined || rule.modes !== undefined);
   const byTool = new Map<string, ToolRules>();
   /** the rules that can apply to a tool (in a mode and session kind when some rules are conditional), indexed */
@@ -140,6 +143,8 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     grantForbidden: (sub: Subcommand) =>
       forbidden.some((rule) => rule.kind === "tool" || rule.test(sub.text) || rule.test(sub.plain)),
     shellPathRules,
+    shellReadRules,
+    shellWriteRules,
     fileTargets,
   });
   /** the context of a call without grants and without `neverGrant` rules for its tool, one per mode */
