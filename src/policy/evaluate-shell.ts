@@ -11,7 +11,6 @@ import {
   shellScriptOf,
 } from "./shell/analyze-shell-command.js";
 import { readShellCommand } from "./shell/read-shell-command.js";
-import { toolFamily } from "./tool-families.js";
 import { indexToolRules, matchingArgvRules, matchingCommandRules, type ToolRules } from "./tool-rules.js";
 
 /**
