@@ -65,9 +65,11 @@ export function createDecisionCache(): DecisionCache {
   const variants: number[] = new Array(ways).fill(-1);
   const subjects: string[] = new Array(ways).fill("");
   const decisions: (PolicyDecision | undefined)[] = new Array(ways).fill(undefined);
+  /** each way's hash: compared before the subject, so a different subject of the same length is not read */
+  const hashes = new Int32Array(ways);
   const seen = new Int32Array(DOORKEEPER);
-  const matches = (way: number, tool: string, variant: number, subject: string): boolean =>
-    variants[way] === variant && subjects[way] === subject && tools[way] === tool;
+  const matches = (way: number, full: number, tool: string, variant: number, subject: string): boolean =>
+    hashes[way] === full && variants[way] === variant && subjects[way] === subject && tools[way] === tool;
   /** the last lookup's hash, reused by the `set` of the same entry that follows a miss (one hash per new call) */
   let lastTool = "";
   let lastVariant = -1;
@@ -83,9 +85,10 @@ export function createDecisionCache(): DecisionCache {
   };
   return {
     get(tool, variant, subject) {
-      const first = 2 * (hash(tool, variant, subject) & (SETS - 1));
-      if (matches(first, tool, variant, subject)) return decisions[first];
-      if (matches(first + 1, tool, variant, subject)) return decisions[first + 1];
+      const full = hash(tool, variant, subject);
+      const first = 2 * (full & (SETS - 1));
+      if (matches(first, full, tool, variant, subject)) return decisions[first];
+      if (matches(first + 1, full, tool, variant, subject)) return decisions[first + 1];
       return undefined;
     },
     set(tool, variant, subject, decision) {
@@ -99,11 +102,13 @@ export function createDecisionCache(): DecisionCache {
         return frozen;
       }
       const first = 2 * (full & (SETS - 1));
-      if (matches(first + 1, tool, variant, subject)) {
+      if (matches(first + 1, full, tool, variant, subject)) {
         decisions[first + 1] = frozen;
         return frozen;
       }
-      if (!matches(first, tool, variant, subject)) {
+      if (!matches(first, full, tool, variant, subject)) {
+        hashes[first + 1] = hashes[first] as number;
+        hashes[first] = full;
         tools[first + 1] = tools[first] as string;
         variants[first + 1] = variants[first] as number;
         subjects[first + 1] = subjects[first] as string;

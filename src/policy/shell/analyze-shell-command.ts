@@ -1,4 +1,4 @@
-import { parseShellCommand, type ShellRedirect } from "./parse-shell-command.js";
+import { parseShellCommand, type ShellRedirect, type ShellWord } from "./parse-shell-command.js";
 import { stripWrappers } from "./strip-wrappers.js";
 
 /** One subcommand of a command line, ready for matching. */
@@ -36,30 +36,36 @@ export function analyzeShellCommand(command: string): ShellAnalysis {
   const subcommands: Subcommand[] = [];
   for (const simple of parsed.commands) {
     const stripped = stripWrappers(simple.words);
-    if (stripped.words.length === 0 && simple.redirects.length === 0) continue;
-    let text = "";
-    let plain = "";
+    const count = stripped.words.length;
+    if (count === 0 && simple.redirects.length === 0) continue;
+    // the words as written and after quote removal, each joined once (one flat string, not a chain of concatenations)
+    const raws: string[] = new Array(count);
+    const words: string[] = new Array(count);
     /** whether every word is its own value (nothing to remove): then `plain` is `text` */
     let bare = true;
-    const words: string[] = [];
-    for (const word of stripped.words) {
-      text = text === "" ? word.raw : `${text} ${word.raw}`;
-      if (bare && word.value !== word.raw) {
-        bare = false;
-        plain = words.join(" ");
-      }
-      if (!bare) plain = words.length === 0 ? word.value : `${plain} ${word.value}`;
-      words.push(word.value);
+    for (let index = 0; index < count; index++) {
+      const word = stripped.words[index] as ShellWord;
+      raws[index] = word.raw;
+      words[index] = word.value;
+      if (word.value !== word.raw) bare = false;
     }
-    if (bare) plain = text;
+    const text = raws.join(" ");
+    const plain = bare ? text : words.join(" ");
     const head = firstToken(text);
+    const all = simple.words;
+    let argv: string[];
+    if (count === all.length) argv = words.slice();
+    else {
+      argv = new Array(all.length);
+      for (let index = 0; index < all.length; index++) argv[index] = (all[index] as ShellWord).value;
+    }
     subcommands.push({
       text,
       plain,
       head,
       plainHead: bare ? head : firstToken(plain),
       words,
-      argv: simple.words.map((word) => word.value),
+      argv,
       redirects: simple.redirects,
       wrappers: stripped.wrappers,
     });
