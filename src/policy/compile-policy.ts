@@ -120,11 +120,16 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
   const fileTargets = (sub: Subcommand): FileTargets => {
     if (sub !== lastSubcommand) {
       const files = fileArguments(sub);
-      lastTargets = {
-        recognised: files.recognised,
-        reads: files.reads.map((path) => resolvePath(path, pathContext)),
-        writes: files.writes.map((path) => resolvePath(path, pathContext)),
-      };
+      lastTargets =
+        files.reads.length === 0 && files.writes.length === 0
+          ? files.recognised
+            ? NO_FILES_RECOGNISED
+            : NO_FILES
+          : {
+              recognised: files.recognised,
+              reads: files.reads.map((path) => resolvePath(path, pathContext)),
+              writes: files.writes.map((path) => resolvePath(path, pathContext)),
+            };
       lastSubcommand = sub;
     }
     return lastTargets;
@@ -203,6 +208,13 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
 }
 
 const NO_RULES: readonly CompiledRule[] = Object.freeze([]);
+/** the file targets of a subcommand that names no file (shared, so never changed) */
+const NO_FILES: FileTargets = Object.freeze({ recognised: false, reads: Object.freeze([]), writes: Object.freeze([]) });
+const NO_FILES_RECOGNISED: FileTargets = Object.freeze({
+  recognised: true,
+  reads: Object.freeze([]),
+  writes: Object.freeze([]),
+});
 
 function compileList(
   rules: readonly string[],

@@ -20,13 +20,13 @@ interface WrapperSpec {
   positional: number;
 }
 
-const WRAPPERS: Record<string, WrapperSpec> = {
-  timeout: { valueOptions: new Set(["-s", "--signal", "-k", "--kill-after"]), positional: 1 },
-  time: { valueOptions: new Set(["-f", "--format", "-o", "--output"]), positional: 0 },
-  nice: { valueOptions: new Set(["-n", "--adjustment"]), positional: 0 },
-  nohup: { valueOptions: new Set(), positional: 0 },
-  stdbuf: { valueOptions: new Set(["-i", "-o", "-e", "--input", "--output", "--error"]), positional: 0 },
-};
+const WRAPPERS = new Map<string, WrapperSpec>([
+  ["timeout", { valueOptions: new Set(["-s", "--signal", "-k", "--kill-after"]), positional: 1 }],
+  ["time", { valueOptions: new Set(["-f", "--format", "-o", "--output"]), positional: 0 }],
+  ["nice", { valueOptions: new Set(["-n", "--adjustment"]), positional: 0 }],
+  ["nohup", { valueOptions: new Set(), positional: 0 }],
+  ["stdbuf", { valueOptions: new Set(["-i", "-o", "-e", "--input", "--output", "--error"]), positional: 0 }],
+]);
 
 export interface StrippedCommand {
   /** the words that are matched against rules */
@@ -58,7 +58,8 @@ export function stripWrappers(words: readonly ShellWord[]): StrippedCommand {
     wrappers.push(word.value);
     index = next;
   }
-  const rest = words.slice(index);
+  // nothing removed (most commands): the words themselves, not a copy (callers never change them)
+  const rest = index === 0 ? (words as ShellWord[]) : words.slice(index);
   if (rest.length > 0 && STRUCTURE_WORDS.has(rest[0]?.raw ?? "")) return { words: [], wrappers, assignments };
   return { words: rest, wrappers, assignments };
 }
@@ -71,7 +72,7 @@ function skipWrapper(words: readonly ShellWord[], index: number): number | undef
     if (next === undefined || next.value.startsWith("-")) return undefined;
     return index + 1;
   }
-  const spec = WRAPPERS[name];
+  const spec = WRAPPERS.get(name);
   if (spec === undefined) return undefined;
   let at = index + 1;
   while (at < words.length) {
