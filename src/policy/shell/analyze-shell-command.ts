@@ -1,5 +1,5 @@
-import { parseShellCommand, type ShellRedirect, type ShellWord } from "./parse-shell-command.js";
-import { stripWrappers } from "./strip-wrappers.js";
+import { parsePlainWords, parseShellCommand, type ShellRedirect, type ShellWord } from "./parse-shell-command.js";
+import { stripWrappers, stripWrapperWords } from "./strip-wrappers.js";
 
 /** One subcommand of a command line, ready for matching. */
 export interface Subcommand {
@@ -32,6 +32,8 @@ export interface ShellAnalysis {
  * times (pattern, decision, suggested rule) compute it once and pass it along (`ToolCallInput.shell`).
  */
 export function analyzeShellCommand(command: string): ShellAnalysis {
+  const plain = parsePlainWords(command);
+  if (plain !== undefined) return new Analysis(command, plainSubcommands(plain), true);
   const parsed = parseShellCommand(command);
   const subcommands: Subcommand[] = [];
   for (const simple of parsed.commands) {
@@ -71,6 +73,33 @@ export function analyzeShellCommand(command: string): ShellAnalysis {
     });
   }
   return new Analysis(command, subcommands, parsed.complete);
+}
+
+/**
+ * The subcommands of a plain line (`parsePlainWords`): every word is its own value and there are no redirections,
+ * so the words are matched as they are (no word objects, no quote removal); the same subcommands the general path
+ * builds from the same line (property-tested against it).
+ */
+function plainSubcommands(simple: readonly string[][]): Subcommand[] {
+  const subcommands: Subcommand[] = [];
+  for (const all of simple) {
+    const stripped = stripWrapperWords(all, all);
+    const words = stripped.structure ? [] : stripped.start === 0 ? all.slice() : all.slice(stripped.start);
+    if (words.length === 0) continue;
+    const text = words.join(" ");
+    const head = firstToken(text);
+    subcommands.push({
+      text,
+      plain: text,
+      head,
+      plainHead: head,
+      words,
+      argv: all as string[],
+      redirects: [],
+      wrappers: stripped.wrappers,
+    });
+  }
+  return subcommands;
 }
 
 class Analysis implements ShellAnalysis {
