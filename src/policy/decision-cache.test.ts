@@ -51,6 +51,26 @@ describe("createDecisionCache", () => {
     expect(cache.get("Read", 1, "/f19999")).toBeDefined();
   });
 
+  it("keeps every call of a working set that comes round again and again (no two calls keep each other out)", () => {
+    const cache = createDecisionCache();
+    const calls: [string, string][] = [];
+    for (let index = 0; index < 300; index++) {
+      if (index % 3 === 0) calls.push(["Bash", `git status --short ${index}`]);
+      else if (index % 3 === 1) calls.push(["Read", `/repo/src/module${index % 50}/file${index}.ts`]);
+      else calls.push(["WebFetch", `https://site${index % 30}.example.com/page${index}`]);
+    }
+    for (let round = 0; round < 3; round++) {
+      for (const [tool, subject] of calls) {
+        if (cache.get(tool, 1, subject) === undefined) {
+          cache.set(tool, 1, subject, { behavior: "allow", source: "default", reason: subject });
+        }
+      }
+    }
+    let missing = 0;
+    for (const [tool, subject] of calls) if (cache.get(tool, 1, subject)?.reason !== subject) missing++;
+    expect(missing).toBeLessThanOrEqual(3);
+  });
+
   it("keeps a working set of a few hundred calls, long subjects included", () => {
     const cache = createDecisionCache();
     const subjects = Array.from({ length: 300 }, (_, index) =>

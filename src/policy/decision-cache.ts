@@ -43,7 +43,12 @@ function hashOf(tool: string, variant: number, subject: string): number {
       hash = Math.imul(hash ^ subject.charCodeAt(index), 16777619);
     }
   }
-  return hash ^ (hash >>> 15);
+  // murmur3's finaliser: every bit of the state reaches the low bits the set and the doorkeeper slots are taken from
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  return hash ^ (hash >>> 16);
 }
 
 /**
@@ -54,7 +59,7 @@ function hashOf(tool: string, variant: number, subject: string): number {
  *   entry takes its set's first way and moves the one there to the second, dropping the older of the two. Bounded
  *   (4,096 entries).
  * - A decision is stored the second time its call is seen: the first time only the call's hash is noted (a
- *   doorkeeper of 8,192 numbers). A call seen once, most calls of a long session, then leaves no decision to keep
+ *   doorkeeper of 8,192 numbers, two slots per call). A call seen once, most calls of a long session, then leaves no decision to keep
  *   alive (kept decisions outlive the young generation and cost the garbage collector more than the lookup saves);
  *   a repeated call is decided twice, then found.
  * Decisions are frozen (whether stored or not) because they may be shared.
@@ -94,11 +99,14 @@ export function createDecisionCache(): DecisionCache {
     set(tool, variant, subject, decision) {
       const frozen = Object.freeze(decision);
       const full = hash(tool, variant, subject);
-      // the doorkeeper: zero marks an empty slot, so a hash of zero is noted as one
+      // the doorkeeper notes a call in two slots (two calls sharing one slot would otherwise keep each other out);
+      // zero marks an empty slot, so a hash of zero is noted as one
       const slot = (full >>> 11) & (DOORKEEPER - 1);
+      const other = ((full >>> 24) | (full << 8)) & (DOORKEEPER - 1);
       const mark = full === 0 ? 1 : full;
-      if (seen[slot] !== mark) {
+      if (seen[slot] !== mark && seen[other] !== mark) {
         seen[slot] = mark;
+        seen[other] = mark;
         return frozen;
       }
       const first = 2 * (full & (SETS - 1));
