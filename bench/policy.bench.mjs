@@ -1,7 +1,9 @@
 // Policy engine benchmark: decisions/s and p50/p99 per decision for 200 mixed rules and a realistic call mix, and
 // the same rules and calls through Gemini CLI's own PolicyEngine (@google/gemini-cli-core, devDependency) in the
 // same run. Run: npm run bench -- policy   (BENCH_SHORT=1: the short mode the test suite runs, 1,000 distinct calls,
-// a few rounds; Gemini CLI's engine comes from bench/node_modules: npm run bench:deps)
+// a few rounds; Gemini CLI's engine comes from bench/node_modules: npm run bench:deps).
+// BENCH_POLICY_BEFORE=<a dist directory of another build> also times that build's engine on the same distinct calls,
+// alternating with this one (before, after, before, after, ...), for a before/after measured side by side in one run.
 import { compilePolicy } from "../dist/policy/compile-policy.js";
 import { size } from "./support/short.mjs";
 
@@ -28,9 +30,9 @@ for (let index = 0; index < 20; index++) {
 }
 
 // ---- a realistic call mix: 60% shell (a third compound), 25% files, 10% web, 5% MCP -------------------------------
-function makeCalls(count) {
+function makeCalls(count, first = 0) {
   const calls = [];
-  for (let index = 0; calls.length < count; index++) {
+  for (let index = first; calls.length < count; index++) {
     const slot = index % 20;
     const n = index % 150;
     if (slot < 12) {
@@ -65,7 +67,7 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 const formatNs = (ns) => (ns >= 1000 ? `${(ns / 1000).toFixed(2)} µs` : `${Math.round(ns)} ns`);
 
 /** Times each decision; subtracts the measured cost of an empty timed call. */
-async function measure(label, decide, calls, rounds, isAsync = false) {
+async function measure(label, decide, calls, rounds, isAsync = false, warmCalls = calls) {
   let overhead = [];
   for (let index = 0; index < size(20_000, 1_000); index++) {
     const start = process.hrtime.bigint();
@@ -74,7 +76,7 @@ async function measure(label, decide, calls, rounds, isAsync = false) {
   overhead.sort((a, b) => a - b);
   const timerCost = percentile(overhead, 50);
   overhead = undefined;
-  for (const call of calls.slice(0, 2000)) await decide(call); // warm-up
+  for (const call of warmCalls.slice(0, 2000)) await decide(call); // warm-up
   const samples = new Float64Array(calls.length * rounds);
   let sampleIndex = 0;
   const wallStart = process.hrtime.bigint();
@@ -111,13 +113,57 @@ const SAME = size(4000, 500); // the calls both engines are timed on
 const cold = JSON.parse(JSON.stringify(makeCalls(COLD))); // distinct calls: every shell call is parsed
 const warm = cold.slice(0, 300); // an agent's working set: repeated commands hit the parse cache
 console.log(`200 rules (120 shell, 40 path, 20 domain, 20 MCP); call mix 60% shell / 25% file / 10% web / 5% MCP\n`);
-await measure("toolgate, distinct calls (parse every command)", (call) => policy.evaluate(call), cold, size(3, 1));
+// warm-up on other calls of the same mix, so no measured call is in the decision cache when it is first timed
+const warmUpOther = JSON.parse(JSON.stringify(makeCalls(2000, 30 * COLD)));
+await measure(
+  "toolgate, distinct calls (parse every command)",
+  (call) => policy.evaluate(call),
+  cold,
+  size(3, 1),
+  false,
+  warmUpOther,
+);
 const oursWarm = await measure(
   "toolgate, repeated working set (cache hit)",
   (call) => policy.evaluate(call),
   warm,
   size(200, 5),
 );
+if (process.env.BENCH_POLICY_BEFORE !== undefined) {
+  const before = await import(`${process.env.BENCH_POLICY_BEFORE}/policy/compile-policy.js`);
+  const beforePolicy = before.compilePolicy({ rules, cwd, homeDir });
+  // calls neither engine has seen (so neither has them cached), the same mix, one JSON copy per engine
+  // (warmed up on other calls)
+  const fresh = (first) => JSON.parse(JSON.stringify(makeCalls(COLD, first)));
+  const [theirCalls, ourCalls, warmUp] = [fresh(10 * COLD), fresh(10 * COLD), fresh(20 * COLD)];
+  const pairs = [];
+  console.log(`\nbefore/after, alternating (before: ${process.env.BENCH_POLICY_BEFORE})`);
+  for (let pair = 0; pair < size(3, 1); pair++) {
+    const was = await measure(
+      "  before, distinct calls",
+      (call) => beforePolicy.evaluate(call),
+      theirCalls,
+      1,
+      false,
+      warmUp,
+    );
+    const now = await measure("  after, distinct calls", (call) => policy.evaluate(call), ourCalls, 1, false, warmUp);
+    pairs.push((now.p50 / was.p50).toFixed(2));
+  }
+  console.log(`after / before p50, each pair: ${pairs.join(", ")}`);
+  const warmPairs = [];
+  for (let pair = 0; pair < size(2, 1); pair++) {
+    const was = await measure(
+      "  before, repeated working set",
+      (call) => beforePolicy.evaluate(call),
+      warm,
+      size(50, 5),
+    );
+    const now = await measure("  after, repeated working set", (call) => policy.evaluate(call), warm, size(50, 5));
+    warmPairs.push((now.p50 / was.p50).toFixed(2));
+  }
+  console.log(`after / before p50 on the repeated working set, each pair: ${warmPairs.join(", ")}\n`);
+}
 const byBehavior = { allow: 0, ask: 0, deny: 0 };
 for (const call of cold) byBehavior[policy.evaluate(call).behavior]++;
 console.log(`decisions over the mix: ${JSON.stringify(byBehavior)}`);
@@ -190,12 +236,15 @@ if (gemini !== undefined) {
     geminiWarm,
     size(5, 1),
   );
-  // toolgate on exactly the calls Gemini was timed on
+  // toolgate on exactly the calls Gemini was timed on (a fresh copy of them: none in the decision cache)
+  const sameCalls = JSON.parse(JSON.stringify(cold.slice(0, SAME)));
   const oursSame = await measure(
     "toolgate on the same calls",
     (call) => policy.evaluate(call),
-    cold.slice(0, SAME),
-    size(3, 1),
+    sameCalls,
+    1, // one round, as Gemini's: a second round over 4,000 calls would find some in the decision cache
+    false,
+    warmUpOther,
   );
   console.log(
     `\nratio (toolgate / Gemini decisions per second): distinct calls ${(oursSame.perSecond / theirs.perSecond).toFixed(0)}x, ` +

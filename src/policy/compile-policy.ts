@@ -5,6 +5,7 @@ import { type DefaultsPreset, READ_ONLY_DEFAULTS } from "./defaults/read-only-de
 import { evaluateShell } from "./evaluate-shell.js";
 import { evaluateTool } from "./evaluate-tool.js";
 import type { EvaluationContext, FileTargets } from "./evaluation-context.js";
+import { indexPathRules } from "./match/path-rule-index.js";
 import type { PathSpecifierContext } from "./match/path-specifier.js";
 import { resolvePath } from "./paths.js";
 import {
@@ -77,6 +78,8 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     ...(options.additionalDirectories ?? []).map((directory) => resolvePath(directory, pathContext)),
   ];
   const shellPathRules = rules.filter((rule) => rule.kind === "path" && rule.behavior !== "allow");
+  const shellReadRules = indexPathRules(shellPathRules.filter((rule) => toolFamily(rule.tool) === "read"));
+  const shellWriteRules = indexPathRules(shellPathRules.filter((rule) => toolFamily(rule.tool) !== "read"));
   const conditional = rules.some((rule) => rule.interactive !== undefined || rule.modes !== undefined);
   const byTool = new Map<string, ToolRules>();
   /** the rules that can apply to a tool (in a mode and session kind when some rules are conditional), indexed */
@@ -117,11 +120,16 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
   const fileTargets = (sub: Subcommand): FileTargets => {
     if (sub !== lastSubcommand) {
       const files = fileArguments(sub);
-      lastTargets = {
-        recognised: files.recognised,
-        reads: files.reads.map((path) => resolvePath(path, pathContext)),
-        writes: files.writes.map((path) => resolvePath(path, pathContext)),
-      };
+      lastTargets =
+        files.reads.length === 0 && files.writes.length === 0
+          ? files.recognised
+            ? NO_FILES_RECOGNISED
+            : NO_FILES
+          : {
+              recognised: files.recognised,
+              reads: files.reads.map((path) => resolvePath(path, pathContext)),
+              writes: files.writes.map((path) => resolvePath(path, pathContext)),
+            };
       lastSubcommand = sub;
     }
     return lastTargets;
@@ -140,6 +148,8 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     grantForbidden: (sub: Subcommand) =>
       forbidden.some((rule) => rule.kind === "tool" || rule.test(sub.text) || rule.test(sub.plain)),
     shellPathRules,
+    shellReadRules,
+    shellWriteRules,
     fileTargets,
   });
   /** the context of a call without grants and without `neverGrant` rules for its tool, one per mode */
@@ -198,6 +208,13 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
 }
 
 const NO_RULES: readonly CompiledRule[] = Object.freeze([]);
+/** the file targets of a subcommand that names no file (shared, so never changed) */
+const NO_FILES: FileTargets = Object.freeze({ recognised: false, reads: Object.freeze([]), writes: Object.freeze([]) });
+const NO_FILES_RECOGNISED: FileTargets = Object.freeze({
+  recognised: true,
+  reads: Object.freeze([]),
+  writes: Object.freeze([]),
+});
 
 function compileList(
   rules: readonly string[],

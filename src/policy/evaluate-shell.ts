@@ -1,6 +1,7 @@
 import type { CompiledRule } from "./compile-rule.js";
 import { defaultForSubcommand, globMayReachDeniedPath, traversalIn } from "./evaluate-shell-defaults.js";
 import type { EvaluationContext } from "./evaluation-context.js";
+import { matchingPathRules as matchingIndexedPathRules, type PathRuleIndex } from "./match/path-rule-index.js";
 import { fromOrigin, grantOutcome, type Outcome, ruleOutcome } from "./outcome.js";
 import { combineParts, pickWinningRule } from "./precedence.js";
 import {
@@ -10,7 +11,6 @@ import {
   shellScriptOf,
 } from "./shell/analyze-shell-command.js";
 import { readShellCommand } from "./shell/read-shell-command.js";
-import { toolFamily } from "./tool-families.js";
 import { indexToolRules, matchingArgvRules, matchingCommandRules, type ToolRules } from "./tool-rules.js";
 
 /**
@@ -172,18 +172,23 @@ function decideSubcommand(options: {
   return defaultForSubcommand(options);
 }
 
+/**
+ * The Read/Edit deny and ask rules matching a path the subcommand reads (Read rules) or writes (the others), each
+ * once, found through the rules' directory index (the order of `into` does not change the winner).
+ */
 function matchingPathRules(sub: Subcommand, context: EvaluationContext, into: CompiledRule[]): void {
   const files = context.fileTargets(sub);
   if (files.reads.length === 0 && files.writes.length === 0) return;
-  for (const rule of context.shellPathRules) {
-    const targets = toolFamily(rule.tool) === "read" ? files.reads : files.writes;
-    for (const path of targets) {
-      if (rule.test(path)) {
-        into.push(rule);
-        break;
-      }
-    }
-  }
+  const start = into.length;
+  for (const path of files.reads) matchingPathRulesOnce(context.shellReadRules, path, into, start);
+  for (const path of files.writes) matchingPathRulesOnce(context.shellWriteRules, path, into, start);
+}
+
+function matchingPathRulesOnce(index: PathRuleIndex, path: string, into: CompiledRule[], start: number): void {
+  if (index.rules.length === 0) return;
+  const found: CompiledRule[] = [];
+  matchingIndexedPathRules(index, path, found);
+  for (const rule of found) if (into.indexOf(rule, start) < 0) into.push(rule);
 }
 
 function unreadable(why: string): Outcome {

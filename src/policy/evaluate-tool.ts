@@ -1,6 +1,7 @@
 import type { CompiledRule } from "./compile-rule.js";
 import type { EvaluationContext } from "./evaluation-context.js";
 import { hostOf } from "./match/domain-specifier.js";
+import { matchingPathRules } from "./match/path-rule-index.js";
 import { fromOrigin, grantOutcome, type Outcome, ruleOutcome } from "./outcome.js";
 import { isInsideAny, resolvePath } from "./paths.js";
 import { pickWinningRule } from "./precedence.js";
@@ -50,7 +51,11 @@ export function evaluateTool(options: {
   const subject = subjects(tool, input, context);
   const matches: CompiledRule[] = rules.whole.slice();
   for (const rule of rules.parameter) if (rule.testInput(input)) matches.push(rule);
-  for (const rule of rules.subject) if (ruleMatches(rule, input, subject)) matches.push(rule);
+  // path rules through their index (only those whose directory holds the path are tested), then domain rules;
+  // the order of `matches` does not change the winner (ties go by rule order)
+  if (subject.path !== undefined && rules.pathIndex.rules.length > 0)
+    matchingPathRules(rules.pathIndex, subject.path, matches);
+  if (subject.host !== undefined) for (const rule of rules.domain) if (rule.test(subject.host)) matches.push(rule);
   const winner = pickWinningRule(matches);
   if (winner?.behavior === "deny") return ruleOutcome(winner, deniedText(tool, subject, winner));
   const forbidden =

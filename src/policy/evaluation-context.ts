@@ -1,5 +1,6 @@
 import type { CompiledRule } from "./compile-rule.js";
 import type { DefaultsPreset } from "./defaults/read-only-defaults.js";
+import type { PathRuleIndex } from "./match/path-rule-index.js";
 import type { PathSpecifierContext } from "./match/path-specifier.js";
 import type { PermissionMode } from "./policy-types.js";
 import type { Subcommand } from "./shell/analyze-shell-command.js";
@@ -17,6 +18,10 @@ export interface EvaluationContext {
   grantForbidden: (subcommand: Subcommand) => boolean;
   /** Read/Edit/Write deny and ask rules, applied to the paths shell readers and writers name */
   shellPathRules: readonly CompiledRule[];
+  /** the Read-family rules of `shellPathRules` (tested on the paths a subcommand reads), indexed */
+  shellReadRules: PathRuleIndex;
+  /** the other rules of `shellPathRules` (tested on the paths a subcommand writes), indexed */
+  shellWriteRules: PathRuleIndex;
   /** the absolute paths a shell subcommand reads and writes */
   fileTargets: (subcommand: Subcommand) => FileTargets;
 }

@@ -14,15 +14,24 @@ async function compilers() {
   vi.resetModules();
   vi.doMock("./shell/parse-shell-command.js", async (importOriginal) => {
     const original = await importOriginal<typeof import("./shell/parse-shell-command.js")>();
-    return { ...original, parseShellCommand: original.parseFullShellCommand };
+    return { ...original, parseShellCommand: original.parseFullShellCommand, parsePlainWords: () => undefined };
   });
   vi.doMock("./match/bash-specifier.js", async (importOriginal) => {
     const original = await importOriginal<typeof import("./match/bash-specifier.js")>();
     return { ...original, bashSpecifierLiteral: () => undefined };
   });
+  vi.doMock("./match/path-rule-index.js", async (importOriginal) => {
+    const original = await importOriginal<typeof import("./match/path-rule-index.js")>();
+    // every path rule tested on its own, in rule order
+    const matchingPathRules: typeof original.matchingPathRules = (index, path, into) => {
+      for (const rule of index.rules) if (rule.test(path)) into.push(rule);
+    };
+    return { ...original, matchingPathRules };
+  });
   const reference = await import("./compile-policy.js");
   vi.doUnmock("./shell/parse-shell-command.js");
   vi.doUnmock("./match/bash-specifier.js");
+  vi.doUnmock("./match/path-rule-index.js");
   vi.resetModules();
   return { fast: fast.compilePolicy, reference: reference.compilePolicy };
 }
@@ -54,6 +63,21 @@ function rules(): PolicyRule[] {
     ["Bash(ls -la)", "allow"],
     ["Read(./.env)", "deny"],
     ["Edit(./secret/**)", "deny"],
+    // path rules of every shape the directory index must leave alone
+    ["Read(//etc/**)", "deny"],
+    ["Read(~/.ssh/**)", "deny"],
+    ["Edit(src/*.ts)", "ask"],
+    ["Read(*.pem)", "deny"],
+    ["Edit(//)", "ask"],
+    ["Read(/src/a*/x/**)", "ask"],
+    ["Read(//tmp/a//b/*)", "deny"],
+    ["Read(./docs)", "allow"],
+    ["Read(/src/module1)", "ask"],
+    ["Edit(//repo/src/module1/**)", "ask"],
+    ["Write(//repo/out/**)", "deny"],
+    ["Read(//repo/{a,b}/**)", "deny"],
+    ["Edit(/src/**/gen/**)", "deny"],
+    ["Read(//)", "allow"],
   ] as const) {
     list.push({ rule, behavior });
   }
@@ -86,6 +110,26 @@ const unit = fc.constantFrom(
 );
 const line = fc.array(unit, { minLength: 1, maxLength: 24 }).map((units) => units.join(""));
 
+const segment = fc.constantFrom(
+  ...["repo", "src", "module1", "module10", "module13", "module3", "a", "ab", "b", "x", "gen", "docs", "out", ".ssh"],
+  ...["etc", "tmp", "home", "dev", ".env", "key.pem", "f.ts", "", ".", "..", "*", "a b", "é", "~", "$HOME", "{a,b}"],
+);
+/** absolute, relative and home paths, normalised or not */
+const path = fc
+  .tuple(fc.constantFrom("/", "/repo/", "", "./", "~/", "//", "/repo/src/"), fc.array(segment, { maxLength: 6 }))
+  .map(([start, segments]) => `${start}${segments.join("/")}`);
+const fileCall = fc
+  .tuple(fc.constantFrom("Read", "Edit", "Write", "Grep", "Glob", "MultiEdit", "read_file"), path)
+  .map(([tool, file]): ToolCallInput => ({ tool, input: { file_path: file, path: file } }));
+const shellFileCall = fc
+  .tuple(fc.constantFrom("cat", "rm", "cp", "head -n 1", "echo x >", "sed -i s/a/b/", "touch", "grep -r x"), path, path)
+  .map(
+    ([program, first, second]): ToolCallInput => ({
+      tool: "Bash",
+      input: { command: `${program} ${first} ${second}` },
+    }),
+  );
+
 describe("shell decisions with the fast paths", () => {
   it("are the full path's decisions, field for field, on the benchmark's mix and on arbitrary command lines", async () => {
     const { fast, reference } = await compilers();
@@ -96,9 +140,13 @@ describe("shell decisions with the fast paths", () => {
     const compare = (call: ToolCallInput, index: number) => {
       const mode = modes[index % modes.length] as PermissionMode;
       const interactive = index % 7 !== 0;
-      expect(ours.evaluate(call, { mode, interactive })).toEqual(theirs.evaluate(call, { mode, interactive }));
-      // the same again through the decision cache
-      expect(ours.evaluate(call, { mode, interactive })).toEqual(theirs.evaluate(call, { mode, interactive }));
+      // first seen, seen again (kept in the decision cache), then found in it: every field, in the same order
+      for (let round = 0; round < 3; round++) {
+        const decision = ours.evaluate(call, { mode, interactive });
+        const expected = theirs.evaluate(call, { mode, interactive });
+        expect(decision).toStrictEqual(expected);
+        expect(JSON.stringify(decision)).toBe(JSON.stringify(expected));
+      }
     };
     benchCalls(3000).forEach(compare);
     let index = 0;
@@ -108,8 +156,14 @@ describe("shell decisions with the fast paths", () => {
       }),
       { numRuns: 20000 },
     );
+    fc.assert(
+      fc.property(fc.oneof(fileCall, shellFileCall), (call) => {
+        compare(call, index++);
+      }),
+      { numRuns: 10000 },
+    );
     // long inputs
     compare({ tool: "Bash", input: { command: `git push ${"x ".repeat(20000)}` } }, 1);
     compare({ tool: "Bash", input: { command: `zz task3 ${"a".repeat(50000)} && rm -rf /` } }, 2);
-  });
+  }, 120_000);
 });

@@ -19,14 +19,19 @@ export interface Outcome {
 
 /** What a rule decided; `reason` is toolgate's sentence, unless the rule brings the host's own (`PolicyRule.reason`). */
 export function ruleOutcome(rule: CompiledRule, reason: string): Outcome {
-  return {
-    behavior: rule.behavior,
-    source: "policy",
-    rule: rule.rule,
-    ...(rule.origin === undefined ? {} : { origin: rule.origin }),
-    reason: rule.reason ?? reason,
-    ...(rule.behavior === "deny" && rule.removesTool ? { removesTool: true } : {}),
-  };
+  // built field by field (no spreads: this runs on most first-seen calls), fields in the same order
+  const outcome: Outcome =
+    rule.origin === undefined
+      ? { behavior: rule.behavior, source: "policy", rule: rule.rule, reason: rule.reason ?? reason }
+      : {
+          behavior: rule.behavior,
+          source: "policy",
+          rule: rule.rule,
+          origin: rule.origin,
+          reason: rule.reason ?? reason,
+        };
+  if (rule.behavior === "deny" && rule.removesTool) outcome.removesTool = true;
+  return outcome;
 }
 
 /** A session grant let the call through. */

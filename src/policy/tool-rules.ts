@@ -1,4 +1,5 @@
 import type { CompiledRule } from "./compile-rule.js";
+import { indexPathRules, type PathRuleIndex } from "./match/path-rule-index.js";
 
 /** The rules that can apply to one tool, pre-sorted by what they test, so evaluation never scans all rules. */
 export interface ToolRules {
@@ -18,6 +19,10 @@ export interface ToolRules {
   argv: readonly CompiledRule[];
   /** path and domain rules */
   subject: readonly CompiledRule[];
+  /** the path rules of `subject`, indexed by their literal directory */
+  pathIndex: PathRuleIndex;
+  /** the domain rules of `subject` */
+  domain: readonly CompiledRule[];
   /** deny rules (for looking inside `bash -c` scripts) */
   deny: readonly CompiledRule[];
 }
@@ -55,6 +60,8 @@ export function indexToolRules(rules: readonly CompiledRule[]): ToolRules {
     commandWild,
     argv: rules.filter((rule) => rule.kind === "argv"),
     subject: rules.filter((rule) => rule.kind === "path" || rule.kind === "domain"),
+    pathIndex: indexPathRules(rules.filter((rule) => rule.kind === "path")),
+    domain: rules.filter((rule) => rule.kind === "domain"),
     deny: rules.filter((rule) => rule.behavior === "deny"),
   };
 }

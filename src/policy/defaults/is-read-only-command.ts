@@ -3,6 +3,7 @@ import type { FlagAllowlist } from "./flag-allowlists.js";
 import { allowlistedOperands, followsFlagAllowlist } from "./follows-flag-allowlist.js";
 import type { DefaultsPreset } from "./read-only-defaults.js";
 
+const NO_REDIRECTS: readonly Subcommand["redirects"][number][] = [];
 const GIT_NEEDS_NO_POSITIONAL = new Set(["branch", "tag"]);
 const GIT_CONFIG_READS = ["--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch"];
 const GIT_STASH_READS = new Set(["list", "show"]);
@@ -16,11 +17,12 @@ export function isReadOnlyCommand(
   preset: DefaultsPreset,
   options: { ignoreOutputRedirects?: boolean } = {},
 ): boolean {
-  const [program, ...args] = subcommand.words;
+  const program = subcommand.words[0];
   if (program === undefined) return false;
+  const args = subcommand.words.slice(1);
   const wrappers = preset.readOnlyWrappers;
   if (wrappers !== undefined && !subcommand.wrappers.every((wrapper) => wrappers.has(wrapper))) return false;
-  for (const redirect of options.ignoreOutputRedirects ? [] : subcommand.redirects) {
+  for (const redirect of options.ignoreOutputRedirects ? NO_REDIRECTS : subcommand.redirects) {
     if (redirect.operator === "<" || redirect.operator === "<<<" || redirect.operator.startsWith("<<")) continue;
     if (redirect.target.startsWith("&") || redirect.target === "/dev/null") continue;
     return false;

@@ -1,5 +1,5 @@
-import { parseShellCommand, type ShellRedirect } from "./parse-shell-command.js";
-import { stripWrappers } from "./strip-wrappers.js";
+import { parsePlainWords, parseShellCommand, type ShellRedirect, type ShellWord } from "./parse-shell-command.js";
+import { stripWrappers, stripWrapperWords } from "./strip-wrappers.js";
 
 /** One subcommand of a command line, ready for matching. */
 export interface Subcommand {
@@ -32,39 +32,74 @@ export interface ShellAnalysis {
  * times (pattern, decision, suggested rule) compute it once and pass it along (`ToolCallInput.shell`).
  */
 export function analyzeShellCommand(command: string): ShellAnalysis {
+  const plain = parsePlainWords(command);
+  if (plain !== undefined) return new Analysis(command, plainSubcommands(plain), true);
   const parsed = parseShellCommand(command);
   const subcommands: Subcommand[] = [];
   for (const simple of parsed.commands) {
     const stripped = stripWrappers(simple.words);
-    if (stripped.words.length === 0 && simple.redirects.length === 0) continue;
-    let text = "";
-    let plain = "";
+    const count = stripped.words.length;
+    if (count === 0 && simple.redirects.length === 0) continue;
+    // the words as written and after quote removal, each joined once (one flat string, not a chain of concatenations)
+    const raws: string[] = new Array(count);
+    const words: string[] = new Array(count);
     /** whether every word is its own value (nothing to remove): then `plain` is `text` */
     let bare = true;
-    const words: string[] = [];
-    for (const word of stripped.words) {
-      text = text === "" ? word.raw : `${text} ${word.raw}`;
-      if (bare && word.value !== word.raw) {
-        bare = false;
-        plain = words.join(" ");
-      }
-      if (!bare) plain = words.length === 0 ? word.value : `${plain} ${word.value}`;
-      words.push(word.value);
+    for (let index = 0; index < count; index++) {
+      const word = stripped.words[index] as ShellWord;
+      raws[index] = word.raw;
+      words[index] = word.value;
+      if (word.value !== word.raw) bare = false;
     }
-    if (bare) plain = text;
+    const text = raws.join(" ");
+    const plain = bare ? text : words.join(" ");
     const head = firstToken(text);
+    const all = simple.words;
+    let argv: string[];
+    if (count === all.length) argv = words.slice();
+    else {
+      argv = new Array(all.length);
+      for (let index = 0; index < all.length; index++) argv[index] = (all[index] as ShellWord).value;
+    }
     subcommands.push({
       text,
       plain,
       head,
       plainHead: bare ? head : firstToken(plain),
       words,
-      argv: simple.words.map((word) => word.value),
+      argv,
       redirects: simple.redirects,
       wrappers: stripped.wrappers,
     });
   }
   return new Analysis(command, subcommands, parsed.complete);
+}
+
+/**
+ * The subcommands of a plain line (`parsePlainWords`): every word is its own value and there are no redirections,
+ * so the words are matched as they are (no word objects, no quote removal); the same subcommands the general path
+ * builds from the same line (property-tested against it).
+ */
+function plainSubcommands(simple: readonly string[][]): Subcommand[] {
+  const subcommands: Subcommand[] = [];
+  for (const all of simple) {
+    const stripped = stripWrapperWords(all, all);
+    const words = stripped.structure ? [] : stripped.start === 0 ? all.slice() : all.slice(stripped.start);
+    if (words.length === 0) continue;
+    const text = words.join(" ");
+    const head = firstToken(text);
+    subcommands.push({
+      text,
+      plain: text,
+      head,
+      plainHead: head,
+      words,
+      argv: all as string[],
+      redirects: [],
+      wrappers: stripped.wrappers,
+    });
+  }
+  return subcommands;
 }
 
 class Analysis implements ShellAnalysis {

@@ -111,7 +111,17 @@ export function fileArguments(subcommand: Subcommand): SharedFileArguments {
   return lastArguments;
 }
 
-function readFileArguments(subcommand: Subcommand): FileArguments {
+/** the answer for a subcommand with no redirection whose program reads and writes no file it names (shared) */
+const NONE: SharedFileArguments = Object.freeze({
+  recognised: false,
+  reads: Object.freeze([]),
+  writes: Object.freeze([]),
+});
+
+function readFileArguments(subcommand: Subcommand): SharedFileArguments {
+  const first = subcommand.words[0];
+  const spec = first === undefined ? undefined : FILE_COMMANDS[first];
+  if (spec === undefined && subcommand.redirects.length === 0) return NONE;
   const reads: string[] = [];
   const writes: string[] = [];
   for (const redirect of subcommand.redirects) {
@@ -119,9 +129,9 @@ function readFileArguments(subcommand: Subcommand): FileArguments {
     if (OUTPUT_REDIRECTS.has(redirect.operator)) writes.push(redirect.target);
     else if (redirect.operator === "<") reads.push(redirect.target);
   }
-  const [program, ...args] = subcommand.words;
-  const spec = program === undefined ? undefined : FILE_COMMANDS[program];
   if (spec === undefined) return { recognised: false, reads, writes };
+  const program = first;
+  const args = subcommand.words.slice(1);
   const target = spec.operation === "read" ? reads : writes;
   let skip = spec.skipPositional;
   let optionsDone = false;

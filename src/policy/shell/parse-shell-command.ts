@@ -74,8 +74,22 @@ const SEMICOLON = 59;
  * exactly as the full parser does (property-tested against it).
  */
 export function parsePlainShellCommand(text: string): ShellParse | undefined {
-  const commands: ShellCommand[] = [];
-  let words: ShellWord[] = [];
+  const simple = parsePlainWords(text);
+  if (simple === undefined) return undefined;
+  const commands: ShellCommand[] = simple.map((words) => ({
+    words: words.map((word) => ({ value: word, raw: word })),
+    redirects: [],
+  }));
+  return { commands, complete: true };
+}
+
+/**
+ * `parsePlainShellCommand` as word texts only: each simple command's words (each word its own value), without a
+ * word object per word. Undefined for a line that is not plain.
+ */
+export function parsePlainWords(text: string): string[][] | undefined {
+  const commands: string[][] = [];
+  let words: string[] = [];
   const length = text.length;
   let index = 0;
   while (index < length) {
@@ -92,8 +106,7 @@ export function parsePlainShellCommand(text: string): ShellParse | undefined {
         if (next >= 128 || PLAIN_WORD_CODE[next] !== 1) break;
         index++;
       }
-      const word = text.slice(start, index);
-      words.push({ value: word, raw: word });
+      words.push(text.slice(start, index));
       continue;
     }
     if (code === AMPERSAND || code === BAR) {
@@ -106,11 +119,11 @@ export function parsePlainShellCommand(text: string): ShellParse | undefined {
     } else {
       return undefined;
     }
-    if (words.length > 0) commands.push({ words, redirects: [] });
+    if (words.length > 0) commands.push(words);
     words = [];
   }
-  if (words.length > 0) commands.push({ words, redirects: [] });
-  return { commands, complete: true };
+  if (words.length > 0) commands.push(words);
+  return commands;
 }
 
 /** Parses commands until `closer` (`)` for a subshell) or the end of the text. */

@@ -20,12 +20,6 @@ const UNREADABLE_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 /** Words that need no quoting in a POSIX shell. */
 const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
-function field(input: unknown, name: string): unknown {
-  return typeof input === "object" && input !== null && !Array.isArray(input)
-    ? (input as Record<string, unknown>)[name]
-    : undefined;
-}
-
 /** One argv word as a POSIX shell would need it written to pass it unchanged. */
 export function quoteShellWord(word: string): string {
   if (PLAIN_WORD.test(word)) return word;
@@ -60,8 +54,13 @@ function kindOf(value: unknown): string {
 }
 
 export function readShellCommand(input: unknown): ShellCommandReading {
-  const command = field(input, "command");
-  const cmd = field(input, "cmd");
+  // the two fields read by name (one property load each, not a lookup by a variable name)
+  const record =
+    typeof input === "object" && input !== null && !Array.isArray(input)
+      ? (input as { command?: unknown; cmd?: unknown })
+      : undefined;
+  const command = record?.command;
+  const cmd = record?.cmd;
   if (command === undefined && cmd === undefined) return { unreadable: "it has no command (nor cmd) field" };
   const reading = command === undefined ? readValue(cmd, "cmd") : readValue(command, "command");
   if (command === undefined || cmd === undefined || "unreadable" in reading) return reading;

@@ -20,13 +20,13 @@ interface WrapperSpec {
   positional: number;
 }
 
-const WRAPPERS: Record<string, WrapperSpec> = {
-  timeout: { valueOptions: new Set(["-s", "--signal", "-k", "--kill-after"]), positional: 1 },
-  time: { valueOptions: new Set(["-f", "--format", "-o", "--output"]), positional: 0 },
-  nice: { valueOptions: new Set(["-n", "--adjustment"]), positional: 0 },
-  nohup: { valueOptions: new Set(), positional: 0 },
-  stdbuf: { valueOptions: new Set(["-i", "-o", "-e", "--input", "--output", "--error"]), positional: 0 },
-};
+const WRAPPERS = new Map<string, WrapperSpec>([
+  ["timeout", { valueOptions: new Set(["-s", "--signal", "-k", "--kill-after"]), positional: 1 }],
+  ["time", { valueOptions: new Set(["-f", "--format", "-o", "--output"]), positional: 0 }],
+  ["nice", { valueOptions: new Set(["-n", "--adjustment"]), positional: 0 }],
+  ["nohup", { valueOptions: new Set(), positional: 0 }],
+  ["stdbuf", { valueOptions: new Set(["-i", "-o", "-e", "--input", "--output", "--error"]), positional: 0 }],
+]);
 
 export interface StrippedCommand {
   /** the words that are matched against rules */
@@ -38,44 +38,66 @@ export interface StrippedCommand {
 }
 
 export function stripWrappers(words: readonly ShellWord[]): StrippedCommand {
+  const raws = words.map((word) => word.raw);
+  const values = words.map((word) => word.value);
+  const stripped = stripWrapperWords(raws, values);
+  if (stripped.structure) return { words: [], wrappers: stripped.wrappers, assignments: stripped.assignments };
+  // nothing removed (most commands): the words themselves, not a copy (callers never change them)
+  const rest = stripped.start === 0 ? (words as ShellWord[]) : words.slice(stripped.start);
+  return { words: rest, wrappers: stripped.wrappers, assignments: stripped.assignments };
+}
+
+/** What `stripWrappers` removes, on the words as written and after quote removal (the same array for plain words). */
+export interface StrippedWords {
+  /** the index of the first word that is matched against rules */
+  start: number;
+  /** the wrappers removed, outermost first */
+  wrappers: string[];
+  /** `VAR=value` prefixes removed */
+  assignments: string[];
+  /** the rest is a structure line with nothing to run (`done`, `for x in ...`): no words are matched */
+  structure: boolean;
+}
+
+/** `stripWrappers` on word texts: `raws` as written, `values` after quote removal. */
+export function stripWrapperWords(raws: readonly string[], values: readonly string[]): StrippedWords {
   const wrappers: string[] = [];
   const assignments: string[] = [];
   let index = 0;
   for (;;) {
-    const word = words[index];
-    if (word === undefined) break;
-    if (word.raw.includes("=") && ASSIGNMENT.test(word.raw)) {
-      assignments.push(word.raw);
+    const raw = raws[index];
+    if (raw === undefined) break;
+    if (raw.includes("=") && ASSIGNMENT.test(raw)) {
+      assignments.push(raw);
       index++;
       continue;
     }
-    if (LEADING_KEYWORDS.has(word.raw)) {
+    if (LEADING_KEYWORDS.has(raw)) {
       index++;
       continue;
     }
-    const next = skipWrapper(words, index);
+    const next = skipWrapper(values, index);
     if (next === undefined) break;
-    wrappers.push(word.value);
+    wrappers.push(values[index] as string);
     index = next;
   }
-  const rest = words.slice(index);
-  if (rest.length > 0 && STRUCTURE_WORDS.has(rest[0]?.raw ?? "")) return { words: [], wrappers, assignments };
-  return { words: rest, wrappers, assignments };
+  const structure = index < raws.length && STRUCTURE_WORDS.has(raws[index] as string);
+  return { start: index, wrappers, assignments, structure };
 }
 
-/** The index of the wrapped command when `words[index]` is a wrapper, else undefined. */
-function skipWrapper(words: readonly ShellWord[], index: number): number | undefined {
-  const name = words[index]?.value ?? "";
+/** The index of the wrapped command when `values[index]` is a wrapper, else undefined. */
+function skipWrapper(values: readonly string[], index: number): number | undefined {
+  const name = values[index] ?? "";
   if (name === "xargs") {
-    const next = words[index + 1];
-    if (next === undefined || next.value.startsWith("-")) return undefined;
+    const next = values[index + 1];
+    if (next === undefined || next.startsWith("-")) return undefined;
     return index + 1;
   }
-  const spec = WRAPPERS[name];
+  const spec = WRAPPERS.get(name);
   if (spec === undefined) return undefined;
   let at = index + 1;
-  while (at < words.length) {
-    const value = (words[at] as ShellWord).value;
+  while (at < values.length) {
+    const value = values[at] as string;
     if (value === "--") {
       at++;
       break;
@@ -84,5 +106,5 @@ function skipWrapper(words: readonly ShellWord[], index: number): number | undef
     at += spec.valueOptions.has(value) ? 2 : 1;
   }
   at += spec.positional;
-  return at < words.length ? at : undefined;
+  return at < values.length ? at : undefined;
 }
