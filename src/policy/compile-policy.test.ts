@@ -123,6 +123,15 @@ describe("shell commands", () => {
     expect(decide(policy({}), bash("echo $(whoami)"))).toBe("ask");
     expect(decide(policy({}), bash("echo $HOME"))).toBe("allow");
   });
+  it("never reads a program named after an Object.prototype member as a table entry", () => {
+    const p = policy({ deny: ["Edit(/docs/**)"] });
+    for (const program of ["hasOwnProperty", "constructor", "toString", "valueOf", "__proto__", "isPrototypeOf"]) {
+      // not a read-only command (it would be allowed by default), not a file writer (Edit rules would deny it)
+      expect(decide(p, bash(`${program} x`)), program).toBe("ask");
+      expect(decide(p, bash(`${program} docs/a.md`)), program).toBe("ask");
+    }
+  });
+
   it("treats read-only commands inside the working directories as allowed by default", () => {
     const p = policy({});
     for (const command of [

@@ -1,3 +1,4 @@
+import { ownEntry } from "../own-entry.js";
 import type { Subcommand } from "../shell/analyze-shell-command.js";
 import type { FlagAllowlist } from "./flag-allowlists.js";
 import { allowlistedOperands, followsFlagAllowlist } from "./follows-flag-allowlist.js";
@@ -41,7 +42,7 @@ function programReadsOnly(options: { program: string; args: string[]; preset: De
     }
   }
   if (preset.noArgumentCommands?.has(program)) return args.length === 0;
-  const allowlist = preset.flagAllowlists?.[program];
+  const allowlist = ownEntry(preset.flagAllowlists, program);
   if (allowlist !== undefined) {
     if (!followsFlagAllowlist(args, allowlist)) return false;
     if (program === "ps") return !psShowsEnvironment(args);
@@ -49,7 +50,7 @@ function programReadsOnly(options: { program: string; args: string[]; preset: De
     return true;
   }
   if (!preset.readOnlyCommands.has(program)) return false;
-  if (hasUnsafeFlag(preset.unsafeFlags[program], args)) return false;
+  if (hasUnsafeFlag(ownEntry(preset.unsafeFlags, program), args)) return false;
   if (program !== "git") return true;
   return isReadOnlyGit(args, preset);
 }
@@ -105,7 +106,7 @@ function isReadOnlyGit(args: string[], preset: DefaultsPreset): boolean {
   const subcommand = args[index];
   if (subcommand === undefined || !preset.readOnlyGitSubcommands.has(subcommand)) return false;
   const rest = args.slice(index + 1);
-  if (hasUnsafeFlag(preset.unsafeFlags[`git ${subcommand}`], rest)) return false;
+  if (hasUnsafeFlag(ownEntry(preset.unsafeFlags, `git ${subcommand}`), rest)) return false;
   if (GIT_NEEDS_NO_POSITIONAL.has(subcommand)) {
     const listing = rest.some((word) => word === "-l" || word === "--list" || word === "-a" || word === "-r");
     if (!listing && rest.some((word) => !word.startsWith("-"))) return false;

@@ -1,3 +1,4 @@
+import { ownEntry } from "../own-entry.js";
 /**
  * How many leading words name a command's family: `git push origin main` -> `git push` (git has arity 2),
  * `npm run test -- --watch` -> `npm run test` (`npm run` has arity 3). Like the BashArity table some hosts use: the longest
@@ -87,7 +88,7 @@ export function commandPrefix(words: readonly string[]): string[] {
   const [first, ...rest] = words;
   if (first === undefined) return [];
   const program = first.includes("/") && !first.startsWith("./") ? first.slice(first.lastIndexOf("/") + 1) : first;
-  const valueOptions = VALUE_OPTIONS[program] ?? [];
+  const valueOptions = ownEntry(VALUE_OPTIONS, program) ?? [];
   const positional: string[] = [];
   for (let index = 0; index < rest.length && positional.length < 3; index++) {
     const word = rest[index] as string;
@@ -98,10 +99,10 @@ export function commandPrefix(words: readonly string[]): string[] {
     positional.push(word);
   }
   const prefix = [program];
-  let arity = COMMAND_ARITY[program] ?? 1;
+  let arity = ownEntry(COMMAND_ARITY, program) ?? 1;
   while (prefix.length < arity && positional.length > 0) {
     prefix.push(positional.shift() as string);
-    const longer = COMMAND_ARITY[prefix.join(" ")];
+    const longer = ownEntry(COMMAND_ARITY, prefix.join(" "));
     if (longer !== undefined) arity = longer;
   }
   return prefix;

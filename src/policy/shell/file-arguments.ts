@@ -1,3 +1,4 @@
+import { ownEntry } from "../own-entry.js";
 import type { Subcommand } from "./analyze-shell-command.js";
 
 /**
@@ -120,7 +121,7 @@ const NONE: SharedFileArguments = Object.freeze({
 
 function readFileArguments(subcommand: Subcommand): SharedFileArguments {
   const first = subcommand.words[0];
-  const spec = first === undefined ? undefined : FILE_COMMANDS[first];
+  const spec = first === undefined ? undefined : ownEntry(FILE_COMMANDS, first);
   if (spec === undefined && subcommand.redirects.length === 0) return NONE;
   const reads: string[] = [];
   const writes: string[] = [];
