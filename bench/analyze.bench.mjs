@@ -9,7 +9,8 @@
 // own child process (peak RSS is per process); the corpus is deleted afterwards (ANALYZE_BENCH_KEEP=1 keeps it).
 // ANALYZE_BENCH_BASELINE_DIST=/path/to/dist also runs another build's analyze (an older commit's `dist/`) in the
 // same rounds, for a before/after under the same machine load. BENCH_SHORT=1: the short mode the test suite runs
-// (a 2 MB corpus of 256 KB files, one round).
+// (a 2 MB corpus of 256 KB files, one round). ANALYZE_BENCH_HOSTS=gemini,opencode runs the per-host part for those
+// hosts only; ANALYZE_BENCH_MB=0 skips the many-files corpus (for profiling one host's format).
 
 import { spawnSync } from "node:child_process";
 import {
@@ -191,37 +192,42 @@ if (process.argv[2] === "--child") {
       if (run.status !== 0) throw new Error(`${mode} failed: ${run.stderr}`);
       return JSON.parse(run.stdout);
     };
-    const results = { bare: [], analyze: [], baseline: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      results.bare.push(child("bare"));
-      results.analyze.push(child("analyze"));
-      if (baseline !== undefined) results.baseline.push(child("analyze", baseline));
-    }
-    const best = (list) => list.reduce((a, b) => (b.seconds < a.seconds ? b : a));
-    const bare = best(results.bare);
-    const analyze = best(results.analyze);
-    console.log(
-      `bare readline + JSON.parse: ${(mb / bare.seconds).toFixed(0)} MB/s (${bare.seconds.toFixed(2)} s, ${bare.lines} lines), peak RSS ${bare.maxRssMb.toFixed(0)} MB`,
-    );
-    console.log(
-      `toolgate analyze:           ${(mb / analyze.seconds).toFixed(0)} MB/s (${analyze.seconds.toFixed(2)} s; ${analyze.sessions} sessions, ${analyze.calls} calls, ${analyze.denials} denials, ${analyze.skipped} skipped lines), peak RSS ${analyze.maxRssMb.toFixed(0)} MB`,
-    );
-    if (baseline !== undefined) {
-      const old = best(results.baseline);
+    if (files.length > 0) {
+      const results = { bare: [], analyze: [], baseline: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        results.bare.push(child("bare"));
+        results.analyze.push(child("analyze"));
+        if (baseline !== undefined) results.baseline.push(child("analyze", baseline));
+      }
+      const best = (list) => list.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+      const bare = best(results.bare);
+      const analyze = best(results.analyze);
       console.log(
-        `baseline analyze (${baseline}): ${(mb / old.seconds).toFixed(0)} MB/s (${old.seconds.toFixed(2)} s; ${old.calls} calls, ${old.denials} denials), peak RSS ${old.maxRssMb.toFixed(0)} MB`,
+        `bare readline + JSON.parse: ${(mb / bare.seconds).toFixed(0)} MB/s (${bare.seconds.toFixed(2)} s, ${bare.lines} lines), peak RSS ${bare.maxRssMb.toFixed(0)} MB`,
+      );
+      console.log(
+        `toolgate analyze:           ${(mb / analyze.seconds).toFixed(0)} MB/s (${analyze.seconds.toFixed(2)} s; ${analyze.sessions} sessions, ${analyze.calls} calls, ${analyze.denials} denials, ${analyze.skipped} skipped lines), peak RSS ${analyze.maxRssMb.toFixed(0)} MB`,
+      );
+      if (baseline !== undefined) {
+        const old = best(results.baseline);
+        console.log(
+          `baseline analyze (${baseline}): ${(mb / old.seconds).toFixed(0)} MB/s (${old.seconds.toFixed(2)} s; ${old.calls} calls, ${old.denials} denials), peak RSS ${old.maxRssMb.toFixed(0)} MB`,
+        );
+      }
+      console.log(
+        `analyze / bare throughput: ${((bare.seconds / analyze.seconds) * 100).toFixed(0)}% (best of ${ROUNDS} round${ROUNDS === 1 ? "" : "s"} each)`,
       );
     }
-    console.log(
-      `analyze / bare throughput: ${((bare.seconds / analyze.seconds) * 100).toFixed(0)}% (best of ${ROUNDS} round${ROUNDS === 1 ? "" : "s"} each)`,
-    );
     // per host format, in the same run (issue 30 item 3): a corpus of the same size for each host, its recorded
     // formats only; the bare loop and analyze in turn, reading time only (after module loading and config), so a
     // host's figure is its reader and replay, not the process start
     console.log(
       `per host (${HOST_MB} MB of each host's recorded formats, reading time after start-up, best of ${ROUNDS}):`,
     );
-    const hosts = [...new Set(HOST_TEMPLATES.map(([host]) => host))];
+    const only = (process.env.ANALYZE_BENCH_HOSTS ?? "").split(",").filter((host) => host !== "");
+    const hosts = [...new Set(HOST_TEMPLATES.map(([host]) => host))].filter(
+      (host) => only.length === 0 || only.includes(host),
+    );
     for (const host of hosts) {
       const folder = join(directory, "..", `${basename(directory)}-${host}`);
       mkdirSync(folder);
@@ -232,10 +238,11 @@ if (process.argv[2] === "--child") {
           HOST_TEMPLATES.filter(([name]) => name === host),
         );
         const hostMb = hostFiles.reduce((sum, file) => sum + statSync(file).size, 0) / 1024 / 1024;
-        const runs = { bare: [], analyze: [] };
+        const runs = { bare: [], analyze: [], baseline: [] };
         for (let round = 0; round < ROUNDS; round++) {
           runs.bare.push(child("bare", undefined, folder));
           runs.analyze.push(child("analyze", undefined, folder));
+          if (baseline !== undefined) runs.baseline.push(child("analyze", baseline, folder));
         }
         const fastest = (list) => list.reduce((a, b) => (b.readSeconds < a.readSeconds ? b : a));
         const hostBare = fastest(runs.bare);
@@ -243,8 +250,15 @@ if (process.argv[2] === "--child") {
         console.log(
           `  ${host.padEnd(12)} ${hostMb.toFixed(0).padStart(4)} MB: bare ${(hostMb / hostBare.readSeconds).toFixed(0)} MB/s, analyze ${(hostMb / hostAnalyze.readSeconds).toFixed(0)} MB/s (${hostAnalyze.sessions} sessions, ${hostAnalyze.calls} calls, ${hostAnalyze.denials} denials), analyze / bare ${((hostBare.readSeconds / hostAnalyze.readSeconds) * 100).toFixed(0)}%`,
         );
+        if (baseline !== undefined) {
+          const old = fastest(runs.baseline);
+          console.log(
+            `  ${"".padEnd(12)}      baseline analyze ${(hostMb / old.readSeconds).toFixed(0)} MB/s (${old.calls} calls, ${old.denials} denials), baseline / bare ${((hostBare.readSeconds / old.readSeconds) * 100).toFixed(0)}%`,
+          );
+        }
       } finally {
-        rmSync(folder, { recursive: true, force: true });
+        if (process.env.ANALYZE_BENCH_KEEP === "1") console.log(`  ${host} corpus kept in ${folder}`);
+        else rmSync(folder, { recursive: true, force: true });
       }
     }
   } finally {

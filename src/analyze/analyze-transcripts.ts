@@ -56,7 +56,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
   const unrecognizedFiles: string[] = [];
   const skippedFiles: SkippedFile[] = [];
   const replays = new Map<string, SessionReplay>();
-  const config = memoizePorts(options.config);
+  const { config, describe } = memoizePorts(options.config);
   const tables = await denialTexts();
   const languages = await ruleLanguages();
   for (const [index, file] of options.files.entries()) {
@@ -122,6 +122,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
             // a transcript that does not say is replayed as a headless run (where thresholds stop a run)
             interactive: false,
             config,
+            describe,
             canGrant: options.canGrant,
             keepRecords: options.keepRecords === true,
             ...(languages.has(format.host) ? { ruleLanguage: languages.get(format.host) as RuleLanguage } : {}),

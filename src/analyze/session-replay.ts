@@ -15,6 +15,7 @@ import type { AnalyzedDenial, LoopKind, SessionAnalysis, StopPoint } from "./ana
 import { callTargets } from "./call-targets.js";
 import { classifyResult } from "./classify-result.js";
 import { LoopFinder } from "./loop-finder.js";
+import type { DescribedCall } from "./memoize-ports.js";
 import { RuleSuggestions } from "./rule-suggestions.js";
 import { WastedCalls } from "./wasted-calls.js";
 
@@ -39,6 +40,8 @@ export interface ReplayOptions {
   keepRecords: boolean;
   /** the host's own rule language for suggested allow rules (absent: toolgate's rules) */
   ruleLanguage?: RuleLanguage;
+  /** a call's facts and its interned input (memoize-ports.ts); absent: the config's `describeCall` */
+  describe?: (tool: string, input: unknown) => DescribedCall;
 }
 
 const MAX_PENDING = 10_000;
@@ -135,16 +138,18 @@ export class SessionReplay {
   }
 
   private describe(tool: string, input: unknown, id: string): { call: ToolCall; targets: () => readonly string[] } {
-    const facts = this.options.config.ports.describeCall(tool, input);
+    const described = this.options.describe?.(tool, input);
+    const facts = described?.facts ?? this.options.config.ports.describeCall(tool, input);
+    const interned = described === undefined ? input : described.input;
     const targets = () => {
       let found = TARGETS.get(facts);
       if (found === undefined) {
-        found = callTargets(input);
+        found = callTargets(interned);
         TARGETS.set(facts, found);
       }
       return found;
     };
-    return { call: { toolUseId: id, tool, input, ...facts }, targets };
+    return { call: { toolUseId: id, tool, input: interned, ...facts }, targets };
   }
 
   private onCall(fact: CallFact): void {
