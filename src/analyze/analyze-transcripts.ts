@@ -25,6 +25,11 @@ export interface AnalyzeTranscriptsOptions {
   keepRecords?: boolean;
   /** bytes read so far and in total, called now and then */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * replay with the config as given: no cached ports, no interned inputs, the core's full record buffer. The
+   * reference the fast path is tested against (same result on every recorded transcript); slower.
+   */
+  reference?: boolean;
 }
 
 export interface AnalyzedSession {
@@ -56,7 +61,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
   const unrecognizedFiles: string[] = [];
   const skippedFiles: SkippedFile[] = [];
   const replays = new Map<string, SessionReplay>();
-  const { config, describe } = memoizePorts(options.config);
+  const { config, describe } = options.reference === true ? { config: options.config } : replaySetup(options.config);
   const tables = await denialTexts();
   const languages = await ruleLanguages();
   for (const [index, file] of options.files.entries()) {
@@ -122,7 +127,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
             // a transcript that does not say is replayed as a headless run (where thresholds stop a run)
             interactive: false,
             config,
-            describe,
+            ...(describe === undefined ? {} : { describe }),
             canGrant: options.canGrant,
             keepRecords: options.keepRecords === true,
             ...(languages.has(format.host) ? { ruleLanguage: languages.get(format.host) as RuleLanguage } : {}),
@@ -179,6 +184,17 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
       a.analysis.sessionId.localeCompare(b.analysis.sessionId),
   );
   return { sessions, skippedLines, unrecognizedFiles, skippedFiles, filesRead };
+}
+
+/**
+ * The config the replay steps with: the ports cached for the run (memoize-ports.ts), and a record buffer of one.
+ * The core's buffer (`state.records`) is read only to flush records at a turn's or session's end, which the replay
+ * never asks for (it takes each record from its `record` effect), so a buffer of 100 would only be copied on every
+ * denial for nothing.
+ */
+function replaySetup(config: CompiledConfig): ReturnType<typeof memoizePorts> {
+  const memoized = memoizePorts(config);
+  return { ...memoized, config: { ...memoized.config, recordBufferSize: 1 } };
 }
 
 function errorText(error: unknown): string {
