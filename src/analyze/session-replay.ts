@@ -51,7 +51,21 @@ const MAX_FINISHED = 100_000;
  * `callTargets` of a call, keyed by its facts object: the memoized `describeCall` returns the same object for the
  * same tool and input, so each distinct call is parsed for targets once.
  */
-const TARGETS = new WeakMap<object, readonly string[]>();
+const TARGETS = new WeakMap<object, () => readonly string[]>();
+
+/** the call's targets, computed on first use, once per distinct call (one function per facts object) */
+function targetsOf(facts: object, input: unknown): () => readonly string[] {
+  let known = TARGETS.get(facts);
+  if (known === undefined) {
+    let found: readonly string[] | undefined;
+    known = () => {
+      found ??= callTargets(input);
+      return found;
+    };
+    TARGETS.set(facts, known);
+  }
+  return known;
+}
 const MAX_DENIALS = 1000;
 /** refusals the replay itself made (what toolgate would have done), never stored as what happened */
 const HYPOTHETICAL = new Set<string>(["loop", "aborted"]);
@@ -67,6 +81,8 @@ export class SessionReplay {
       opaque: boolean;
       agentId?: string;
       index: number;
+      /** the call's pattern key for wasted calls (agent, tool, pattern) */
+      key: string;
     }
   >();
   /** calls whose result was read: the same session read from two files of one format counts each call once */
@@ -141,15 +157,7 @@ export class SessionReplay {
     const described = this.options.describe?.(tool, input);
     const facts = described?.facts ?? this.options.config.ports.describeCall(tool, input);
     const interned = described === undefined ? input : described.input;
-    const targets = () => {
-      let found = TARGETS.get(facts);
-      if (found === undefined) {
-        found = callTargets(interned);
-        TARGETS.set(facts, found);
-      }
-      return found;
-    };
-    return { call: { toolUseId: id, tool, input: interned, ...facts }, targets };
+    return { call: { toolUseId: id, tool, input: interned, ...facts }, targets: targetsOf(facts, interned) };
   }
 
   private onCall(fact: CallFact): void {
@@ -165,15 +173,16 @@ export class SessionReplay {
     // a call whose input the log does not show is known by its id alone: two of them are not the same call
     const call = fact.opaque ? { ...described.call, signature: `opaque ${fact.id}` } : described.call;
     const { targets } = described;
+    const key = `${fact.agentId ?? ""} ${patternKeyOf(call)}`;
     this.pending.set(fact.id, {
       call,
       targets,
       tokens,
       opaque: fact.opaque === true,
       index: this.toolCalls,
+      key,
       ...agent(fact.agentId),
     });
-    const key = `${fact.agentId ?? ""} ${patternKeyOf(call)}`;
     const retry = this.wasted.onCall(key, tokens);
     this.loops.onCall({ call, retry, opaque: fact.opaque === true, targets, ...agent(fact.agentId) });
     const abortedBefore = this.state?.aborted !== undefined;
@@ -220,7 +229,7 @@ export class SessionReplay {
       denialTexts: this.options.denialTexts,
       interactive: this.interactive,
     });
-    const key = `${entry.agentId ?? ""} ${patternKeyOf(call)}`;
+    const { key } = entry;
     if (denial !== undefined) {
       const event: ToolgateEvent =
         denial.osDenial === undefined

@@ -24,7 +24,11 @@ export function agentKey(agentId: string | undefined): string {
   return agentId ?? MAIN_AGENT;
 }
 
-/** The agent's counters, copied on first write in this step (created if the agent is new). */
+/**
+ * The agent's counters, copied on first write in this step (created if the agent is new). The loop window and runs
+ * are shared, not copied: they are never written in place, only replaced (`advanceWindow` returns new arrays; a
+ * turn starts empty ones), so the caller's arrays stay untouched (the property test freezes them).
+ */
 export function writableAgent(context: StepContext, agentId: string | undefined): AgentState {
   const key = agentKey(agentId);
   if (context.copiedAgents.has(key)) return context.state.agents[key] as AgentState;
@@ -34,8 +38,6 @@ export function writableAgent(context: StepContext, agentId: string | undefined)
     ...current,
     tools: { ...current.tools },
     patterns: { ...current.patterns },
-    window: current.window.slice(),
-    runs: current.runs.slice(),
     loopLevels: { ...current.loopLevels },
   };
   context.state.agents[key] = copy;
