@@ -111,12 +111,16 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
       },
       lines: (keep) => readLines(file, { onLine, keep }),
     };
+    let lastSessionId: string | undefined;
+    let lastReplay: SessionReplay | undefined;
     try {
       for await (const fact of format.read(source)) {
         facts += 1;
         if (options.sessionId !== undefined && !fact.sessionId.startsWith(options.sessionId)) continue;
-        const key = `${format.id} ${fact.sessionId}`;
-        let replay = replays.get(key);
+        // consecutive facts are mostly of one session: its replay is looked up again only when the session changes
+        let replay = fact.sessionId === lastSessionId ? lastReplay : undefined;
+        const key = replay === undefined ? `${format.id} ${fact.sessionId}` : "";
+        replay ??= replays.get(key);
         if (replay === undefined) {
           replay = new SessionReplay({
             file,
@@ -134,6 +138,8 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
           });
           replays.set(key, replay);
         }
+        lastSessionId = fact.sessionId;
+        lastReplay = replay;
         replay.push(fact);
       }
     } catch (error) {
