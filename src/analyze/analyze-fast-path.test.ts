@@ -23,7 +23,11 @@ async function both(options: Omit<AnalyzeTranscriptsOptions, "config" | "canGran
 }
 
 /** A Claude Code session: each call's input and the denial text its result carries (none: a success). */
-function claudeSession(file: string, sessionId: string, calls: { input: unknown; denied?: string }[]): void {
+function claudeSession(
+  file: string,
+  sessionId: string,
+  calls: { input: unknown; denied?: string; kind?: "permission-rule" | "user-rejected" }[],
+): void {
   let at = Date.parse("2026-11-20T10:00:00.000Z");
   const base = (type: string) => {
     at += 1000;
@@ -43,8 +47,12 @@ function claudeSession(file: string, sessionId: string, calls: { input: unknown;
         ? { toolUseResult: { stdout: output, stderr: "" } }
         : {
             toolUseResult: `Error: ${output}`,
-            toolDenialKind: "permission-rule",
-            permissionDecision: { decision: "reject", source: "config", reasonType: "rule" },
+            toolDenialKind: call.kind ?? "permission-rule",
+            permissionDecision: {
+              decision: "reject",
+              source: "config",
+              reasonType: (call.kind ?? "permission-rule") === "permission-rule" ? "rule" : "other",
+            },
           }),
     });
   }
@@ -78,10 +86,15 @@ describe("the fast replay gives the reference replay's result", () => {
       { input: { command: "ls" } },
       { input: JSON.parse(JSON.stringify(curl)), denied: denied("first") },
       { input: { description: "fetch", command: curl.command }, denied: denied("third") },
+      { input: { command: "git push --force" }, denied: denied("by rule") },
+      { input: { command: "git push --force" }, denied: denied("by the user"), kind: "user-rejected" },
     ]);
     const [fast, reference] = await both({ files: [file] });
     expect(fast).toBe(reference);
     expect(fast).not.toContain(secret);
-    expect(JSON.parse(fast).sessions[0].analysis.denialCount).toBe(4);
+    const { analysis } = JSON.parse(fast).sessions[0];
+    expect(analysis.denialCount).toBe(6);
+    expect(analysis.deniedBySource).toEqual({ rule: 5, headless: 1 });
+    expect(analysis.suggestedRules.map((rule: { rule: string }) => rule.rule)).toContain("Bash(git push --force)");
   });
 });
