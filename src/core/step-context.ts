@@ -13,11 +13,12 @@ export interface StepContext {
   state: SessionState;
   effects: Effect[];
   config: CompiledConfig;
-  copiedAgents: Set<string>;
+  /** the agents already copied in this step (most steps touch one: a list, not a set) */
+  copiedAgents: string[];
 }
 
 export function createStepContext(state: SessionState, config: CompiledConfig): StepContext {
-  return { state: { ...state }, effects: [], config, copiedAgents: new Set() };
+  return { state: { ...state }, effects: [], config, copiedAgents: [] };
 }
 
 export function agentKey(agentId: string | undefined): string {
@@ -31,8 +32,8 @@ export function agentKey(agentId: string | undefined): string {
  */
 export function writableAgent(context: StepContext, agentId: string | undefined): AgentState {
   const key = agentKey(agentId);
-  if (context.copiedAgents.has(key)) return context.state.agents[key] as AgentState;
-  if (context.copiedAgents.size === 0) context.state.agents = { ...context.state.agents };
+  if (context.copiedAgents.includes(key)) return context.state.agents[key] as AgentState;
+  if (context.copiedAgents.length === 0) context.state.agents = { ...context.state.agents };
   const current = context.state.agents[key] ?? emptyAgentState();
   const copy: AgentState = {
     ...current,
@@ -41,7 +42,7 @@ export function writableAgent(context: StepContext, agentId: string | undefined)
     loopLevels: { ...current.loopLevels },
   };
   context.state.agents[key] = copy;
-  context.copiedAgents.add(key);
+  context.copiedAgents.push(key);
   return copy;
 }
 
