@@ -10,7 +10,8 @@
 // ANALYZE_BENCH_BASELINE_DIST=/path/to/dist also runs another build's analyze (an older commit's `dist/`) in the
 // same rounds, for a before/after under the same machine load. BENCH_SHORT=1: the short mode the test suite runs
 // (a 2 MB corpus of 256 KB files, one round). ANALYZE_BENCH_HOSTS=gemini,opencode runs the per-host part for those
-// hosts only; ANALYZE_BENCH_MB=0 skips the many-files corpus (for profiling one host's format).
+// hosts only; ANALYZE_BENCH_MB=0 skips the many-files corpus (for profiling one host's format). With a baseline,
+// ANALYZE_BENCH_REPLAY=1 also times the replay alone per host, both builds alternating in one process.
 
 import { spawnSync } from "node:child_process";
 import {
@@ -169,10 +170,96 @@ async function analyzeAll(directory, dist = join(here, "../dist")) {
   }
 }
 
+/**
+ * The replay alone, this build against the baseline build in one process (ANALYZE_BENCH_REPLAY=1 with
+ * ANALYZE_BENCH_BASELINE_DIST): a host's facts are read once, then replay passes of the two builds alternate and the
+ * fastest pass of each is kept, so both see the same machine load; reading is left out.
+ */
+async function replayPasses(directory, baselineDist, passes) {
+  const dist = join(here, "../dist");
+  const load = (root, path) => import(pathToFileURL(join(root, path)).href);
+  const { findTranscripts } = await load(dist, "analyze/find-transcripts.js");
+  const { loadAnalysisSetup } = await load(dist, "analyze/load-analysis-setup.js");
+  const { detectFormat, denialTexts, ruleLanguages } = await load(dist, "analyze/formats.js");
+  const { readLines } = await load(dist, "hosts/common/read-lines.js");
+  const empty = mkdtempSync(join(tmpdir(), "toolgate-bench-home-"));
+  try {
+    const setup = await loadAnalysisSetup({ cwd: empty, homeDir: empty, env: {} });
+    const tables = await denialTexts();
+    const languages = await ruleLanguages();
+    const read = [];
+    for (const file of findTranscripts([directory], empty)) {
+      const format = await detectFormat(file);
+      const facts = [];
+      const source = {
+        file,
+        fallbackAt: 0,
+        fallbackSessionId: basename(file),
+        skip() {},
+        lines: (keep) => readLines(file, { keep }),
+      };
+      for await (const fact of format.read(source)) facts.push(fact);
+      read.push({ file, format, facts });
+    }
+    const builds = [];
+    for (const root of [dist, baselineDist]) {
+      const { SessionReplay } = await load(root, "analyze/session-replay.js");
+      const transcripts = await load(root, "analyze/analyze-transcripts.js");
+      const { memoizePorts } = await load(root, "analyze/memoize-ports.js");
+      // this build: the replay's own setup; an older build: its memoized config (it had no replaySetup)
+      const prepare = () =>
+        transcripts.replaySetup === undefined
+          ? { config: memoizePorts(setup.config) }
+          : transcripts.replaySetup(setup.config);
+      builds.push({ SessionReplay, prepare, seconds: [] });
+    }
+    for (let pass = 0; pass < passes; pass++) {
+      for (const build of builds) {
+        const { config, describe } = build.prepare();
+        const started = performance.now();
+        for (const { file, format, facts } of read) {
+          const replays = new Map();
+          for (const fact of facts) {
+            let replay = replays.get(fact.sessionId);
+            if (replay === undefined) {
+              replay = new build.SessionReplay({
+                file,
+                host: format.host,
+                denialTexts: tables,
+                format: format.id,
+                sessionId: fact.sessionId,
+                interactive: false,
+                config,
+                ...(describe === undefined ? {} : { describe }),
+                canGrant: setup.canGrant,
+                keepRecords: false,
+                ...(languages.has(format.host) ? { ruleLanguage: languages.get(format.host) } : {}),
+              });
+              replays.set(fact.sessionId, replay);
+            }
+            replay.push(fact);
+          }
+          for (const replay of replays.values()) replay.finish();
+        }
+        build.seconds.push((performance.now() - started) / 1000);
+      }
+    }
+    const calls = read.reduce((sum, { facts }) => sum + facts.filter((fact) => fact.type === "call").length, 0);
+    return { calls, replay: Math.min(...builds[0].seconds), baseline: Math.min(...builds[1].seconds) };
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+}
+
 if (process.argv[2] === "--child") {
   const [, , , mode, directory, dist] = process.argv;
   const started = performance.now();
-  const outcome = mode === "bare" ? await bareLoop(directory) : await analyzeAll(directory, dist);
+  const outcome =
+    mode === "bare"
+      ? await bareLoop(directory)
+      : mode === "replay"
+        ? await replayPasses(directory, dist, size(10, 2))
+        : await analyzeAll(directory, dist);
   const seconds = (performance.now() - started) / 1000;
   process.stdout.write(JSON.stringify({ seconds, maxRssMb: process.resourceUsage().maxRSS / 1024, ...outcome }));
 } else {
@@ -254,6 +341,12 @@ if (process.argv[2] === "--child") {
         console.log(
           `  ${host.padEnd(12)} ${hostMb.toFixed(0).padStart(4)} MB: bare ${(hostMb / hostBare.readSeconds).toFixed(0)} MB/s, analyze ${(hostMb / hostAnalyze.readSeconds).toFixed(0)} MB/s (${hostAnalyze.sessions} sessions, ${hostAnalyze.calls} calls, ${hostAnalyze.denials} denials), analyze / bare ${((hostBare.readSeconds / hostAnalyze.readSeconds) * 100).toFixed(0)}%`,
         );
+        if (baseline !== undefined && process.env.ANALYZE_BENCH_REPLAY === "1") {
+          const passes = child("replay", baseline, folder);
+          console.log(
+            `  ${"".padEnd(12)}      replay alone (facts read once, ${size(10, 2)} alternating passes, fastest): ${(passes.replay * 1000).toFixed(0)} ms against the baseline's ${(passes.baseline * 1000).toFixed(0)} ms (${((passes.replay / passes.baseline) * 100).toFixed(0)}%), ${passes.calls} calls`,
+          );
+        }
         if (baseline !== undefined) {
           const old = fastest(runs.baseline);
           console.log(

@@ -198,7 +198,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
  * never asks for (it takes each record from its `record` effect), so a buffer of 100 would only be copied on every
  * denial for nothing.
  */
-function replaySetup(config: CompiledConfig): ReturnType<typeof memoizePorts> {
+export function replaySetup(config: CompiledConfig): ReturnType<typeof memoizePorts> {
   const memoized = memoizePorts(config);
   return { ...memoized, config: { ...memoized.config, recordBufferSize: 1 } };
 }
