@@ -9,7 +9,9 @@
 // own child process (peak RSS is per process); the corpus is deleted afterwards (ANALYZE_BENCH_KEEP=1 keeps it).
 // ANALYZE_BENCH_BASELINE_DIST=/path/to/dist also runs another build's analyze (an older commit's `dist/`) in the
 // same rounds, for a before/after under the same machine load. BENCH_SHORT=1: the short mode the test suite runs
-// (a 2 MB corpus of 256 KB files, one round).
+// (a 2 MB corpus of 256 KB files, one round). ANALYZE_BENCH_HOSTS=gemini,opencode runs the per-host part for those
+// hosts only; ANALYZE_BENCH_MB=0 skips the many-files corpus (for profiling one host's format). With a baseline,
+// ANALYZE_BENCH_REPLAY=1 also times the replay alone per host, both builds alternating in one process.
 
 import { spawnSync } from "node:child_process";
 import {
@@ -147,6 +149,10 @@ async function analyzeAll(directory, dist = join(here, "../dist")) {
   const empty = mkdtempSync(join(tmpdir(), "toolgate-bench-home-"));
   try {
     const setup = await loadAnalysisSetup({ cwd: empty, homeDir: empty, env: {} });
+    // the hosts' formats, denial texts and rule languages are modules `analyze` loads on first use: loaded here, so
+    // the reading time below is reading and replay only, as the bare loop's is (its `readline` is loaded at start)
+    const formats = await import(pathToFileURL(join(dist, "analyze/formats.js")).href);
+    await Promise.all([formats.transcriptFormats(), formats.denialTexts(), formats.ruleLanguages()]);
     // reading time: from here on (the modules are loaded and the config compiled, as they are in a long run)
     const readStarted = performance.now();
     const files = findTranscripts([directory], empty);
@@ -164,10 +170,96 @@ async function analyzeAll(directory, dist = join(here, "../dist")) {
   }
 }
 
+/**
+ * The replay alone, this build against the baseline build in one process (ANALYZE_BENCH_REPLAY=1 with
+ * ANALYZE_BENCH_BASELINE_DIST): a host's facts are read once, then replay passes of the two builds alternate and the
+ * fastest pass of each is kept, so both see the same machine load; reading is left out.
+ */
+async function replayPasses(directory, baselineDist, passes) {
+  const dist = join(here, "../dist");
+  const load = (root, path) => import(pathToFileURL(join(root, path)).href);
+  const { findTranscripts } = await load(dist, "analyze/find-transcripts.js");
+  const { loadAnalysisSetup } = await load(dist, "analyze/load-analysis-setup.js");
+  const { detectFormat, denialTexts, ruleLanguages } = await load(dist, "analyze/formats.js");
+  const { readLines } = await load(dist, "hosts/common/read-lines.js");
+  const empty = mkdtempSync(join(tmpdir(), "toolgate-bench-home-"));
+  try {
+    const setup = await loadAnalysisSetup({ cwd: empty, homeDir: empty, env: {} });
+    const tables = await denialTexts();
+    const languages = await ruleLanguages();
+    const read = [];
+    for (const file of findTranscripts([directory], empty)) {
+      const format = await detectFormat(file);
+      const facts = [];
+      const source = {
+        file,
+        fallbackAt: 0,
+        fallbackSessionId: basename(file),
+        skip() {},
+        lines: (keep) => readLines(file, { keep }),
+      };
+      for await (const fact of format.read(source)) facts.push(fact);
+      read.push({ file, format, facts });
+    }
+    const builds = [];
+    for (const root of [dist, baselineDist]) {
+      const { SessionReplay } = await load(root, "analyze/session-replay.js");
+      const transcripts = await load(root, "analyze/analyze-transcripts.js");
+      const { memoizePorts } = await load(root, "analyze/memoize-ports.js");
+      // this build: the replay's own setup; an older build: its memoized config (it had no replaySetup)
+      const prepare = () =>
+        transcripts.replaySetup === undefined
+          ? { config: memoizePorts(setup.config) }
+          : transcripts.replaySetup(setup.config);
+      builds.push({ SessionReplay, prepare, seconds: [] });
+    }
+    for (let pass = 0; pass < passes; pass++) {
+      for (const build of builds) {
+        const { config, describe } = build.prepare();
+        const started = performance.now();
+        for (const { file, format, facts } of read) {
+          const replays = new Map();
+          for (const fact of facts) {
+            let replay = replays.get(fact.sessionId);
+            if (replay === undefined) {
+              replay = new build.SessionReplay({
+                file,
+                host: format.host,
+                denialTexts: tables,
+                format: format.id,
+                sessionId: fact.sessionId,
+                interactive: false,
+                config,
+                ...(describe === undefined ? {} : { describe }),
+                canGrant: setup.canGrant,
+                keepRecords: false,
+                ...(languages.has(format.host) ? { ruleLanguage: languages.get(format.host) } : {}),
+              });
+              replays.set(fact.sessionId, replay);
+            }
+            replay.push(fact);
+          }
+          for (const replay of replays.values()) replay.finish();
+        }
+        build.seconds.push((performance.now() - started) / 1000);
+      }
+    }
+    const calls = read.reduce((sum, { facts }) => sum + facts.filter((fact) => fact.type === "call").length, 0);
+    return { calls, replay: Math.min(...builds[0].seconds), baseline: Math.min(...builds[1].seconds) };
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+}
+
 if (process.argv[2] === "--child") {
   const [, , , mode, directory, dist] = process.argv;
   const started = performance.now();
-  const outcome = mode === "bare" ? await bareLoop(directory) : await analyzeAll(directory, dist);
+  const outcome =
+    mode === "bare"
+      ? await bareLoop(directory)
+      : mode === "replay"
+        ? await replayPasses(directory, dist, size(10, 2))
+        : await analyzeAll(directory, dist);
   const seconds = (performance.now() - started) / 1000;
   process.stdout.write(JSON.stringify({ seconds, maxRssMb: process.resourceUsage().maxRSS / 1024, ...outcome }));
 } else {
@@ -191,37 +283,42 @@ if (process.argv[2] === "--child") {
       if (run.status !== 0) throw new Error(`${mode} failed: ${run.stderr}`);
       return JSON.parse(run.stdout);
     };
-    const results = { bare: [], analyze: [], baseline: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      results.bare.push(child("bare"));
-      results.analyze.push(child("analyze"));
-      if (baseline !== undefined) results.baseline.push(child("analyze", baseline));
-    }
-    const best = (list) => list.reduce((a, b) => (b.seconds < a.seconds ? b : a));
-    const bare = best(results.bare);
-    const analyze = best(results.analyze);
-    console.log(
-      `bare readline + JSON.parse: ${(mb / bare.seconds).toFixed(0)} MB/s (${bare.seconds.toFixed(2)} s, ${bare.lines} lines), peak RSS ${bare.maxRssMb.toFixed(0)} MB`,
-    );
-    console.log(
-      `toolgate analyze:           ${(mb / analyze.seconds).toFixed(0)} MB/s (${analyze.seconds.toFixed(2)} s; ${analyze.sessions} sessions, ${analyze.calls} calls, ${analyze.denials} denials, ${analyze.skipped} skipped lines), peak RSS ${analyze.maxRssMb.toFixed(0)} MB`,
-    );
-    if (baseline !== undefined) {
-      const old = best(results.baseline);
+    if (files.length > 0) {
+      const results = { bare: [], analyze: [], baseline: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        results.bare.push(child("bare"));
+        results.analyze.push(child("analyze"));
+        if (baseline !== undefined) results.baseline.push(child("analyze", baseline));
+      }
+      const best = (list) => list.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+      const bare = best(results.bare);
+      const analyze = best(results.analyze);
       console.log(
-        `baseline analyze (${baseline}): ${(mb / old.seconds).toFixed(0)} MB/s (${old.seconds.toFixed(2)} s; ${old.calls} calls, ${old.denials} denials), peak RSS ${old.maxRssMb.toFixed(0)} MB`,
+        `bare readline + JSON.parse: ${(mb / bare.seconds).toFixed(0)} MB/s (${bare.seconds.toFixed(2)} s, ${bare.lines} lines), peak RSS ${bare.maxRssMb.toFixed(0)} MB`,
+      );
+      console.log(
+        `toolgate analyze:           ${(mb / analyze.seconds).toFixed(0)} MB/s (${analyze.seconds.toFixed(2)} s; ${analyze.sessions} sessions, ${analyze.calls} calls, ${analyze.denials} denials, ${analyze.skipped} skipped lines), peak RSS ${analyze.maxRssMb.toFixed(0)} MB`,
+      );
+      if (baseline !== undefined) {
+        const old = best(results.baseline);
+        console.log(
+          `baseline analyze (${baseline}): ${(mb / old.seconds).toFixed(0)} MB/s (${old.seconds.toFixed(2)} s; ${old.calls} calls, ${old.denials} denials), peak RSS ${old.maxRssMb.toFixed(0)} MB`,
+        );
+      }
+      console.log(
+        `analyze / bare throughput: ${((bare.seconds / analyze.seconds) * 100).toFixed(0)}% (best of ${ROUNDS} round${ROUNDS === 1 ? "" : "s"} each)`,
       );
     }
-    console.log(
-      `analyze / bare throughput: ${((bare.seconds / analyze.seconds) * 100).toFixed(0)}% (best of ${ROUNDS} round${ROUNDS === 1 ? "" : "s"} each)`,
-    );
     // per host format, in the same run (issue 30 item 3): a corpus of the same size for each host, its recorded
     // formats only; the bare loop and analyze in turn, reading time only (after module loading and config), so a
     // host's figure is its reader and replay, not the process start
     console.log(
       `per host (${HOST_MB} MB of each host's recorded formats, reading time after start-up, best of ${ROUNDS}):`,
     );
-    const hosts = [...new Set(HOST_TEMPLATES.map(([host]) => host))];
+    const only = (process.env.ANALYZE_BENCH_HOSTS ?? "").split(",").filter((host) => host !== "");
+    const hosts = [...new Set(HOST_TEMPLATES.map(([host]) => host))].filter(
+      (host) => only.length === 0 || only.includes(host),
+    );
     for (const host of hosts) {
       const folder = join(directory, "..", `${basename(directory)}-${host}`);
       mkdirSync(folder);
@@ -232,10 +329,11 @@ if (process.argv[2] === "--child") {
           HOST_TEMPLATES.filter(([name]) => name === host),
         );
         const hostMb = hostFiles.reduce((sum, file) => sum + statSync(file).size, 0) / 1024 / 1024;
-        const runs = { bare: [], analyze: [] };
+        const runs = { bare: [], analyze: [], baseline: [] };
         for (let round = 0; round < ROUNDS; round++) {
           runs.bare.push(child("bare", undefined, folder));
           runs.analyze.push(child("analyze", undefined, folder));
+          if (baseline !== undefined) runs.baseline.push(child("analyze", baseline, folder));
         }
         const fastest = (list) => list.reduce((a, b) => (b.readSeconds < a.readSeconds ? b : a));
         const hostBare = fastest(runs.bare);
@@ -243,8 +341,21 @@ if (process.argv[2] === "--child") {
         console.log(
           `  ${host.padEnd(12)} ${hostMb.toFixed(0).padStart(4)} MB: bare ${(hostMb / hostBare.readSeconds).toFixed(0)} MB/s, analyze ${(hostMb / hostAnalyze.readSeconds).toFixed(0)} MB/s (${hostAnalyze.sessions} sessions, ${hostAnalyze.calls} calls, ${hostAnalyze.denials} denials), analyze / bare ${((hostBare.readSeconds / hostAnalyze.readSeconds) * 100).toFixed(0)}%`,
         );
+        if (baseline !== undefined && process.env.ANALYZE_BENCH_REPLAY === "1") {
+          const passes = child("replay", baseline, folder);
+          console.log(
+            `  ${"".padEnd(12)}      replay alone (facts read once, ${size(10, 2)} alternating passes, fastest): ${(passes.replay * 1000).toFixed(0)} ms against the baseline's ${(passes.baseline * 1000).toFixed(0)} ms (${((passes.replay / passes.baseline) * 100).toFixed(0)}%), ${passes.calls} calls`,
+          );
+        }
+        if (baseline !== undefined) {
+          const old = fastest(runs.baseline);
+          console.log(
+            `  ${"".padEnd(12)}      baseline analyze ${(hostMb / old.readSeconds).toFixed(0)} MB/s (${old.calls} calls, ${old.denials} denials), baseline / bare ${((hostBare.readSeconds / old.readSeconds) * 100).toFixed(0)}%`,
+          );
+        }
       } finally {
-        rmSync(folder, { recursive: true, force: true });
+        if (process.env.ANALYZE_BENCH_KEEP === "1") console.log(`  ${host} corpus kept in ${folder}`);
+        else rmSync(folder, { recursive: true, force: true });
       }
     }
   } finally {

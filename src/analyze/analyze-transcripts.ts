@@ -25,6 +25,11 @@ export interface AnalyzeTranscriptsOptions {
   keepRecords?: boolean;
   /** bytes read so far and in total, called now and then */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * replay with the config as given: no cached ports, no interned inputs, the core's full record buffer. The
+   * reference the fast path is tested against (same result on every recorded transcript); slower.
+   */
+  reference?: boolean;
 }
 
 export interface AnalyzedSession {
@@ -56,7 +61,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
   const unrecognizedFiles: string[] = [];
   const skippedFiles: SkippedFile[] = [];
   const replays = new Map<string, SessionReplay>();
-  const config = memoizePorts(options.config);
+  const { config, describe } = options.reference === true ? { config: options.config } : replaySetup(options.config);
   const tables = await denialTexts();
   const languages = await ruleLanguages();
   for (const [index, file] of options.files.entries()) {
@@ -106,12 +111,16 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
       },
       lines: (keep) => readLines(file, { onLine, keep }),
     };
+    let lastSessionId: string | undefined;
+    let lastReplay: SessionReplay | undefined;
     try {
       for await (const fact of format.read(source)) {
         facts += 1;
         if (options.sessionId !== undefined && !fact.sessionId.startsWith(options.sessionId)) continue;
-        const key = `${format.id} ${fact.sessionId}`;
-        let replay = replays.get(key);
+        // consecutive facts are mostly of one session: its replay is looked up again only when the session changes
+        let replay = fact.sessionId === lastSessionId ? lastReplay : undefined;
+        const key = replay === undefined ? `${format.id} ${fact.sessionId}` : "";
+        replay ??= replays.get(key);
         if (replay === undefined) {
           replay = new SessionReplay({
             file,
@@ -122,12 +131,15 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
             // a transcript that does not say is replayed as a headless run (where thresholds stop a run)
             interactive: false,
             config,
+            ...(describe === undefined ? {} : { describe }),
             canGrant: options.canGrant,
             keepRecords: options.keepRecords === true,
             ...(languages.has(format.host) ? { ruleLanguage: languages.get(format.host) as RuleLanguage } : {}),
           });
           replays.set(key, replay);
         }
+        lastSessionId = fact.sessionId;
+        lastReplay = replay;
         replay.push(fact);
       }
     } catch (error) {
@@ -178,6 +190,17 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
       a.analysis.sessionId.localeCompare(b.analysis.sessionId),
   );
   return { sessions, skippedLines, unrecognizedFiles, skippedFiles, filesRead };
+}
+
+/**
+ * The config the replay steps with: the ports cached for the run (memoize-ports.ts), and a record buffer of one.
+ * The core's buffer (`state.records`) is read only to flush records at a turn's or session's end, which the replay
+ * never asks for (it takes each record from its `record` effect), so a buffer of 100 would only be copied on every
+ * denial for nothing.
+ */
+export function replaySetup(config: CompiledConfig): ReturnType<typeof memoizePorts> {
+  const memoized = memoizePorts(config);
+  return { ...memoized, config: { ...memoized.config, recordBufferSize: 1 } };
 }
 
 function errorText(error: unknown): string {

@@ -1,10 +1,16 @@
-import type { CompiledConfig, CorePorts } from "../core/config.js";
+import type { CallFacts, CompiledConfig, CorePorts } from "../core/config.js";
 
 /**
  * The replay sees the same calls and texts again and again (a loop is the same call; a host's denial text is the
  * same sentence): the ports' pure results (redaction of texts and of JSON values, signature, pattern, suggested
- * rule) are cached, bounded, for
- * a whole `analyze` run. The cached values are never mutated (the core copies before it writes).
+ * rule) are cached, bounded, for a whole `analyze` run. The cached values are never mutated (the core copies
+ * before it writes).
+ *
+ * A call's input is interned (`describe`): every input with the same JSON is replaced by the first object seen
+ * with that JSON, so the per-call work after it (the core's redaction of a denied call's input with its reason,
+ * the record's bounded copy, the call's targets) is keyed by the object, not by a JSON text of the whole input
+ * built again for every denial. Equal JSON means an equal value to every pure function of it, so the results do
+ * not change.
  */
 const MAX_ENTRIES = 5000;
 const MAX_TEXT = 4000;
@@ -23,23 +29,91 @@ function memo<V>(): (key: string, compute: () => V) => V {
   };
 }
 
-export function memoizePorts(config: CompiledConfig): CompiledConfig {
+/** A call described once: its interned input and its facts (the same objects for every call with the same JSON). */
+export interface DescribedCall {
+  input: unknown;
+  facts: CallFacts;
+}
+
+export interface MemoizedPorts {
+  config: CompiledConfig;
+  /** the call's facts and its interned input */
+  describe: (tool: string, input: unknown) => DescribedCall;
+}
+
+export function memoizePorts(config: CompiledConfig): MemoizedPorts {
   const ports = config.ports;
-  const keyOf = (tool: string, input: unknown) => `${tool}\u0000${JSON.stringify(input) ?? ""}`;
-  const described = memo<ReturnType<CorePorts["describeCall"]>>();
+  const described = memo<DescribedCall>();
   const suggested = memo<string>();
   const redacted = memo<string>();
   const redactedValues = memo<unknown>();
+  /** interned inputs and their JSON length */
+  const interned = new WeakMap<object, { length: number }>();
+  const describe = (tool: string, input: unknown): DescribedCall => {
+    const json = JSON.stringify(input) ?? "";
+    return described(`${tool}\u0000${json}`, () => {
+      if (input !== null && typeof input === "object" && !interned.has(input)) {
+        interned.set(input, { length: json.length });
+      }
+      return { input, facts: ports.describeCall(tool, input) };
+    });
+  };
+  /**
+   * Redactions of values made of interned inputs and strings (the core's `[input, reason, rule, path]`), in a trie
+   * of maps keyed by each item itself (the input by identity, a string by value): no key text is built per call.
+   */
+  type Trie = Map<unknown, { next?: Trie; value?: unknown; done?: boolean }>;
+  let trie: Trie = new Map();
+  let trieEntries = 0;
+  const redactInterned = (value: unknown): { value: unknown } | undefined => {
+    if (!Array.isArray(value) || value.length === 0) return undefined;
+    let length = 0;
+    for (const item of value) {
+      if (typeof item === "string") length += item.length;
+      else {
+        const known = item !== null && typeof item === "object" ? interned.get(item) : undefined;
+        if (known === undefined) return undefined;
+        length += known.length;
+      }
+    }
+    if (length > MAX_VALUE) return { value: ports.redactValue(value) };
+    if (trieEntries >= MAX_ENTRIES) {
+      trie = new Map();
+      trieEntries = 0;
+    }
+    let level = trie;
+    for (let index = 0; ; index += 1) {
+      const item: unknown = value[index];
+      let node = level.get(item);
+      if (node === undefined) {
+        node = {};
+        level.set(item, node);
+      }
+      if (index === value.length - 1) {
+        if (node.done !== true) {
+          node.value = ports.redactValue(value);
+          node.done = true;
+          trieEntries += 1;
+        }
+        return { value: node.value };
+      }
+      node.next ??= new Map();
+      level = node.next;
+    }
+  };
+  const keyOf = (tool: string, input: unknown) => `${tool}\u0000${JSON.stringify(input) ?? ""}`;
   const memoized: CorePorts = {
     ...ports,
-    describeCall: (tool, input) => described(keyOf(tool, input), () => ports.describeCall(tool, input)),
+    describeCall: (tool, input) => describe(tool, input).facts,
     suggestRule: (tool, input) => suggested(keyOf(tool, input), () => ports.suggestRule(tool, input)),
     redactValue: (value) => {
+      const fast = redactInterned(value);
+      if (fast !== undefined) return fast.value;
       const key = JSON.stringify(value) ?? "";
       return key.length > MAX_VALUE ? ports.redactValue(value) : redactedValues(key, () => ports.redactValue(value));
     },
     redactText: (text) =>
       text.length > MAX_TEXT ? ports.redactText(text) : redacted(text, () => ports.redactText(text)),
   };
-  return { ...config, ports: memoized };
+  return { config: { ...config, ports: memoized }, describe };
 }

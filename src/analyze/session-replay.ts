@@ -15,6 +15,7 @@ import type { AnalyzedDenial, LoopKind, SessionAnalysis, StopPoint } from "./ana
 import { callTargets } from "./call-targets.js";
 import { classifyResult } from "./classify-result.js";
 import { LoopFinder } from "./loop-finder.js";
+import type { DescribedCall } from "./memoize-ports.js";
 import { RuleSuggestions } from "./rule-suggestions.js";
 import { WastedCalls } from "./wasted-calls.js";
 
@@ -39,6 +40,8 @@ export interface ReplayOptions {
   keepRecords: boolean;
   /** the host's own rule language for suggested allow rules (absent: toolgate's rules) */
   ruleLanguage?: RuleLanguage;
+  /** a call's facts and its interned input (memoize-ports.ts); absent: the config's `describeCall` */
+  describe?: (tool: string, input: unknown) => DescribedCall;
 }
 
 const MAX_PENDING = 10_000;
@@ -48,7 +51,21 @@ const MAX_FINISHED = 100_000;
  * `callTargets` of a call, keyed by its facts object: the memoized `describeCall` returns the same object for the
  * same tool and input, so each distinct call is parsed for targets once.
  */
-const TARGETS = new WeakMap<object, readonly string[]>();
+const TARGETS = new WeakMap<object, () => readonly string[]>();
+
+/** the call's targets, computed on first use, once per distinct call (one function per facts object) */
+function targetsOf(facts: object, input: unknown): () => readonly string[] {
+  let known = TARGETS.get(facts);
+  if (known === undefined) {
+    let found: readonly string[] | undefined;
+    known = () => {
+      found ??= callTargets(input);
+      return found;
+    };
+    TARGETS.set(facts, known);
+  }
+  return known;
+}
 const MAX_DENIALS = 1000;
 /** refusals the replay itself made (what toolgate would have done), never stored as what happened */
 const HYPOTHETICAL = new Set<string>(["loop", "aborted"]);
@@ -64,6 +81,8 @@ export class SessionReplay {
       opaque: boolean;
       agentId?: string;
       index: number;
+      /** the call's pattern key for wasted calls (agent, tool, pattern) */
+      key: string;
     }
   >();
   /** calls whose result was read: the same session read from two files of one format counts each call once */
@@ -135,16 +154,10 @@ export class SessionReplay {
   }
 
   private describe(tool: string, input: unknown, id: string): { call: ToolCall; targets: () => readonly string[] } {
-    const facts = this.options.config.ports.describeCall(tool, input);
-    const targets = () => {
-      let found = TARGETS.get(facts);
-      if (found === undefined) {
-        found = callTargets(input);
-        TARGETS.set(facts, found);
-      }
-      return found;
-    };
-    return { call: { toolUseId: id, tool, input, ...facts }, targets };
+    const described = this.options.describe?.(tool, input);
+    const facts = described?.facts ?? this.options.config.ports.describeCall(tool, input);
+    const interned = described === undefined ? input : described.input;
+    return { call: { toolUseId: id, tool, input: interned, ...facts }, targets: targetsOf(facts, interned) };
   }
 
   private onCall(fact: CallFact): void {
@@ -160,15 +173,16 @@ export class SessionReplay {
     // a call whose input the log does not show is known by its id alone: two of them are not the same call
     const call = fact.opaque ? { ...described.call, signature: `opaque ${fact.id}` } : described.call;
     const { targets } = described;
+    const key = `${fact.agentId ?? ""} ${patternKeyOf(call)}`;
     this.pending.set(fact.id, {
       call,
       targets,
       tokens,
       opaque: fact.opaque === true,
       index: this.toolCalls,
+      key,
       ...agent(fact.agentId),
     });
-    const key = `${fact.agentId ?? ""} ${patternKeyOf(call)}`;
     const retry = this.wasted.onCall(key, tokens);
     this.loops.onCall({ call, retry, opaque: fact.opaque === true, targets, ...agent(fact.agentId) });
     const abortedBefore = this.state?.aborted !== undefined;
@@ -215,7 +229,7 @@ export class SessionReplay {
       denialTexts: this.options.denialTexts,
       interactive: this.interactive,
     });
-    const key = `${entry.agentId ?? ""} ${patternKeyOf(call)}`;
+    const { key } = entry;
     if (denial !== undefined) {
       const event: ToolgateEvent =
         denial.osDenial === undefined

@@ -16,6 +16,24 @@ const RECENT_CALLS = 5;
 export const RECORD_STRING_LIMIT = 2000;
 
 /**
+ * The bounded copies of redacted inputs already made, by the redacted input: a caller that describes each distinct
+ * call once (the transcript replay) passes the same redacted input for every denial of that call, so it is walked
+ * once. A pure function of a value nobody mutates (the reducer never writes to a call's input or its redaction),
+ * so the cache changes no result.
+ */
+const RECORD_INPUTS = new WeakMap<object, unknown>();
+
+function recordInputOf(redactedInput: unknown): unknown {
+  if (redactedInput === null || typeof redactedInput !== "object") {
+    return truncateStrings(redactedInput, RECORD_STRING_LIMIT);
+  }
+  if (RECORD_INPUTS.has(redactedInput)) return RECORD_INPUTS.get(redactedInput);
+  const bounded = truncateStrings(redactedInput, RECORD_STRING_LIMIT);
+  RECORD_INPUTS.set(redactedInput, bounded);
+  return bounded;
+}
+
+/**
  * A denial from any source: count it (agent, tool, pattern; consecutive and total; turn and session), keep a
  * redacted record, then decide what the model is told and whether to escalate.
  */
@@ -23,7 +41,7 @@ export function onCallDenied(context: StepContext, event: CallDeniedEvent): void
   const { config } = context;
   const facts = callFacts(context, event.call);
   const agent = writableAgent(context, event.agentId);
-  const recordInput = truncateStrings(facts.redactedInput, RECORD_STRING_LIMIT);
+  const recordInput = recordInputOf(facts.redactedInput);
   const pattern = countDenial({ agent, event, facts, redactedInput: recordInput });
   const tool = agent.tools[event.call.tool];
   const texts = derivedTexts(context, event);
@@ -78,7 +96,7 @@ export function onCallDenied(context: StepContext, event: CallDeniedEvent): void
 export function recordRefusal(context: StepContext, event: CallDeniedEvent): void {
   const facts = callFacts(context, event.call);
   const agent = writableAgent(context, event.agentId);
-  const redactedInput = truncateStrings(facts.redactedInput, RECORD_STRING_LIMIT);
+  const redactedInput = recordInputOf(facts.redactedInput);
   countDenial({ agent, event, facts, redactedInput });
   const record = appendRecord(context, event, { ...facts, redactedInput }, derivedTexts(context, event));
   context.effects.push({ type: "record", record });

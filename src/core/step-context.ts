@@ -13,33 +13,36 @@ export interface StepContext {
   state: SessionState;
   effects: Effect[];
   config: CompiledConfig;
-  copiedAgents: Set<string>;
+  /** the agents already copied in this step (most steps touch one: a list, not a set) */
+  copiedAgents: string[];
 }
 
 export function createStepContext(state: SessionState, config: CompiledConfig): StepContext {
-  return { state: { ...state }, effects: [], config, copiedAgents: new Set() };
+  return { state: { ...state }, effects: [], config, copiedAgents: [] };
 }
 
 export function agentKey(agentId: string | undefined): string {
   return agentId ?? MAIN_AGENT;
 }
 
-/** The agent's counters, copied on first write in this step (created if the agent is new). */
+/**
+ * The agent's counters, copied on first write in this step (created if the agent is new). The loop window and runs
+ * are shared, not copied: they are never written in place, only replaced (`advanceWindow` returns new arrays; a
+ * turn starts empty ones), so the caller's arrays stay untouched (the property test freezes them).
+ */
 export function writableAgent(context: StepContext, agentId: string | undefined): AgentState {
   const key = agentKey(agentId);
-  if (context.copiedAgents.has(key)) return context.state.agents[key] as AgentState;
-  if (context.copiedAgents.size === 0) context.state.agents = { ...context.state.agents };
+  if (context.copiedAgents.includes(key)) return context.state.agents[key] as AgentState;
+  if (context.copiedAgents.length === 0) context.state.agents = { ...context.state.agents };
   const current = context.state.agents[key] ?? emptyAgentState();
   const copy: AgentState = {
     ...current,
     tools: { ...current.tools },
     patterns: { ...current.patterns },
-    window: current.window.slice(),
-    runs: current.runs.slice(),
     loopLevels: { ...current.loopLevels },
   };
   context.state.agents[key] = copy;
-  context.copiedAgents.add(key);
+  context.copiedAgents.push(key);
   return copy;
 }
 

@@ -506,3 +506,25 @@ describe("record size", () => {
     expect(JSON.stringify(state).length).toBeLessThan(10_000);
   });
 });
+
+describe("record inputs", () => {
+  it("each record keeps the bounded copy of its own call's redacted input, also when one redacted input is denied again", () => {
+    const long = "x".repeat(5000);
+    const facts = (redactedInput: unknown) => ({ signature: "sig", pattern: "cat", summary: "cat", redactedInput });
+    const shared = { command: `cat ${long}` };
+    const other = { command: `cat ${long}y` };
+    const { effects } = run([
+      denied({ ...bash("cat"), ...facts(shared) }),
+      denied({ ...bash("cat"), ...facts(other) }),
+      denied({ ...bash("cat"), ...facts(shared) }),
+      denied({ ...bash("cat"), ...facts({ command: "cat short" }) }),
+    ]);
+    const inputs = ofType(effects, "record").map(({ record }) => (record.input as { command: string }).command);
+    expect(inputs).toEqual([
+      `cat ${"x".repeat(1996)}…[3004 more characters]`,
+      `cat ${"x".repeat(1996)}…[3005 more characters]`,
+      `cat ${"x".repeat(1996)}…[3004 more characters]`,
+      "cat short",
+    ]);
+  });
+});

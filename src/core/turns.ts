@@ -33,7 +33,7 @@ export function onTurnStarted(context: StepContext, _event: TurnStartedEvent): v
     agents[id] = next;
   }
   state.agents = agents;
-  context.copiedAgents = new Set(Object.keys(agents));
+  context.copiedAgents = Object.keys(agents);
   state.nudge = { ...state.nudge, count: 0, os: false };
 }
 
