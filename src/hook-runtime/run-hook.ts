@@ -22,6 +22,11 @@ export interface RunHookOptions {
    * to end the host before it is answered (default `HOLD_AFTER_ABORT_MS`; the wait ends when the host is gone)
    */
   holdAfterAbortMs?: number;
+  /**
+   * when the event's close finds the spool due for a drain: hands it to another process instead of draining here
+   * (`drainInBackground` in the hook entry); without it, the drain runs in this process before `finish` resolves
+   */
+  deferDrain?: (where: { hostName: string; cwd: string }) => void;
 }
 
 /** Below every hook timeout a host applies (the shortest: 30 s), above run's SIGTERM-then-SIGKILL grace (5 s). */
@@ -74,6 +79,9 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
         ...(host.escalationDefaults === undefined ? {} : { hostDefaults: host.escalationDefaults }),
         cwd,
         env,
+        ...(options.deferDrain === undefined
+          ? {}
+          : { deferDrain: () => options.deferDrain?.({ hostName: host.name, cwd }) }),
         // `openToolgate` notes an abort for `toolgate run` (as the host's to end, so the model first reads why): a
         // host that goes on is ended at its next event (below)
         onError: (error, where) => onError(`${where}: ${errorText(error)}`),
@@ -114,6 +122,36 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
       return done;
     },
   };
+}
+
+/**
+ * Ships what the hook events spooled into the store the config for `cwd` selects, within `budgetMs`, then closes
+ * it: the work a SessionEnd (or a due spool) hands to a detached process (`toolgate-hook.cjs --drain`). Never
+ * throws; what it could not ship stays in the spool for the next drain.
+ */
+export async function drainSpool(options: {
+  hostName: string;
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  budgetMs: number;
+  onError?: (message: string) => void;
+}): Promise<{ replayed: number; failed: number }> {
+  const onError = options.onError ?? ((message: string) => process.stderr.write(`toolgate: ${message}\n`));
+  let toolgate: Toolgate | undefined;
+  try {
+    toolgate = await openToolgate({
+      host: options.hostName,
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      onError: (error, where) => onError(`${where}: ${errorText(error)}`),
+    });
+    return await toolgate.drain({ budgetMs: options.budgetMs });
+  } catch (error) {
+    onError(`draining the spool: ${errorText(error)}`);
+    return { replayed: 0, failed: 0 };
+  } finally {
+    await toolgate?.close().catch((error: unknown) => onError(`closing the store: ${errorText(error)}`));
+  }
 }
 
 /**
