@@ -3,6 +3,8 @@ import type { HookAnswer, HookHost } from "../hosts/common/hook-host.js";
 import { openTranscript, readTranscript } from "../hosts/common/read-transcript.js";
 import { openToolgate, type Toolgate } from "../root/open-toolgate.js";
 import { noteRunAbort, noteRunSession, RUN_DIRECTORY_ENV, type RunAbort, runAbort } from "../root/run-sessions.js";
+import { transcriptCursorFiles } from "../store/file/transcript-cursor.js";
+import { defaultStateDirectory } from "../store/resolve-store-location.js";
 import { labelsFromEnv } from "./session-labels.js";
 
 export interface RunHookOptions {
@@ -97,7 +99,21 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
         host: host.name,
         ...(labels === undefined ? {} : { labels }),
       });
-      return await host.handle(input, { session, interactive, readTranscript, openTranscript, env });
+      const home = env["HOME"]?.trim() ? env["HOME"] : undefined;
+      // where a Stop notes how far it recorded a transcript's denials: beside the session's state file (the
+      // directory the local-first store keeps; no HOME, no cursors)
+      const transcriptCursors =
+        home === undefined
+          ? undefined
+          : transcriptCursorFiles({ directory: defaultStateDirectory({ home }), sessionId });
+      return await host.handle(input, {
+        session,
+        interactive,
+        readTranscript,
+        openTranscript,
+        ...(transcriptCursors === undefined ? {} : { transcriptCursors }),
+        env,
+      });
     } catch (error) {
       return failClosed(errorText(error));
     }
