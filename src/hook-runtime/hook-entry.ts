@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { hookCacheDirectory, type LoadedHookBundle, loadHookBundle } from "./load-hook-bundle.js";
 import { readHookStdin } from "./read-hook-stdin.js";
@@ -42,7 +43,7 @@ export function runHookEntry(options: {
     const stdinText = readsEvent(argv) ? readStdinOrUndefined() : undefined;
     const loaded = loadHookBundle({
       bundlePath: options.bundlePath,
-      cacheDirectory: hookCacheDirectory(process.env),
+      cacheDirectory: drainCacheDirectory(argv, hookCacheDirectory(process.env)),
       path: codePath(argv, stdinText),
       require: options.require,
     });
@@ -83,6 +84,15 @@ export function enableNodeCompileCache(cacheDirectory: string | undefined): void
   } catch {
     // a cache that cannot be used only costs compiles
   }
+}
+
+/**
+ * A detached drain (`--drain`) uses the code cache only where the directory exists: it may outlive what started it
+ * (a test's or a benchmark's temporary home, removed meanwhile), and must not create that home again.
+ */
+function drainCacheDirectory(argv: readonly string[], directory: string | undefined): string | undefined {
+  if (argv[0] !== "--drain" || directory === undefined) return directory;
+  return existsSync(directory) ? directory : undefined;
 }
 
 /** Whether these arguments run a hook event (then stdin holds it), rather than `--version`. */

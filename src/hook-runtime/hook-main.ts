@@ -9,7 +9,7 @@
  * Exit codes: 0 answered, 1 a non-blocking error on a non-gating event, 2 blocked (the reason on stderr) or bad
  * usage (an unknown host). The same code path as `toolgate hook <host>`.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { drainSpool } from "./run-hook.js";
 import { runHookProcess } from "./run-hook-process.js";
 import { writeAll } from "./write-hook-answer.js";
@@ -42,6 +42,8 @@ export async function hookMain(
       writeAll(2, `toolgate hook: usage: ${DRAIN_FLAG} <host> <project dir>\n`);
       return 2;
     }
+    // the project (or the home it ran under) is gone: nothing to find the config by; the spool keeps the records
+    if (!existsSync(cwd)) return 0;
     await drainSpool({ hostName, cwd, budgetMs: BACKGROUND_DRAIN_BUDGET_MS });
     return 0;
   }
