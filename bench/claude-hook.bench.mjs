@@ -65,4 +65,4 @@ const base = results[0].median;
 console.log("| case | median ms | ratio to node -e 0 |\n|---|---|---|");
 for (const result of results)
   console.log(`| ${result.name} | ${result.median.toFixed(1)} | ${(result.median / base).toFixed(2)}x |`);
-rmSync(root, { recursive: true, force: true });
+rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); // a detached drain may still be writing

@@ -82,5 +82,5 @@ try {
       hook === 0 || event !== 1 || /"decision":"deny"/.test(stdout) ? undefined : "did not deny rm -rf",
   });
 } finally {
-  rmSync(root, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); // a detached drain may still be writing
 }

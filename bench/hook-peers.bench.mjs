@@ -228,7 +228,8 @@ try {
     `done ${new Date().toISOString()}, load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
   );
 } finally {
-  rmSync(root, { recursive: true, force: true });
+  // a SessionEnd's drain runs in a detached process that may still be writing under root: retried until it is done
+  rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }
 
 /** One block of interleaved rounds in one environment; prints its table. */

@@ -70,5 +70,5 @@ try {
         : "did not count the rule denial",
   });
 } finally {
-  rmSync(root, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); // a detached drain may still be writing
 }

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { hookCacheDirectory, type LoadedHookBundle, loadHookBundle } from "./load-hook-bundle.js";
 import { readHookStdin } from "./read-hook-stdin.js";
@@ -42,20 +43,23 @@ export function runHookEntry(options: {
     const stdinText = readsEvent(argv) ? readStdinOrUndefined() : undefined;
     const loaded = loadHookBundle({
       bundlePath: options.bundlePath,
-      cacheDirectory: hookCacheDirectory(process.env),
+      cacheDirectory: drainCacheDirectory(argv, hookCacheDirectory(process.env)),
       path: codePath(argv, stdinText),
       require: options.require,
     });
     enableNodeCompileCache(loaded.cacheDirectory);
     const hookMain = loaded.exports["hookMain"] as (
       argv: readonly string[],
-      options: { onAnswered: (exitCode: number) => void; stdinText?: string },
+      options: { onAnswered: (exitCode: number) => void; stdinText?: string; launcher?: string },
     ) => Promise<number>;
+    const launcher = process.argv[1];
     hookMain(argv, {
       onAnswered: (exitCode) => {
         answered = exitCode;
       },
       ...(stdinText === undefined ? {} : { stdinText }),
+      // a SessionEnd's drain runs in a detached `<launcher> --drain` process, not while the host waits
+      ...(launcher === undefined ? {} : { launcher }),
     }).then((code) => exit(code, loaded), crashed);
   } catch (error) {
     failed(error);
@@ -82,9 +86,18 @@ export function enableNodeCompileCache(cacheDirectory: string | undefined): void
   }
 }
 
+/**
+ * A detached drain (`--drain`) uses the code cache only where the directory exists: it may outlive what started it
+ * (a test's or a benchmark's temporary home, removed meanwhile), and must not create that home again.
+ */
+function drainCacheDirectory(argv: readonly string[], directory: string | undefined): string | undefined {
+  if (argv[0] !== "--drain" || directory === undefined) return directory;
+  return existsSync(directory) ? directory : undefined;
+}
+
 /** Whether these arguments run a hook event (then stdin holds it), rather than `--version`. */
 function readsEvent(argv: readonly string[]): boolean {
-  return argv[0] !== "--version" && argv[0] !== "-v";
+  return argv[0] !== "--version" && argv[0] !== "-v" && argv[0] !== "--drain";
 }
 
 /** The event text, or undefined when stdin cannot be read (the hook then reads it itself and reports the error). */
@@ -101,6 +114,9 @@ function readStdinOrUndefined(): string | undefined {
  * a pattern rather than a parse: it only picks a code cache, so a wrong guess costs a compile, never a decision.
  */
 export function codePath(argv: readonly string[], stdinText: string | undefined): string | undefined {
+  // a detached drain (`--drain <host> <dir>`): its own cache, as it runs the store's code and nothing else
+  if (argv[0] === "--drain")
+    return argv[1] !== undefined && /^[a-z-]{1,24}$/.test(argv[1]) ? `${argv[1]}-drain` : undefined;
   const host = argv[0] === "hook" ? argv[1] : argv[0];
   if (host === undefined || !/^[a-z-]{1,24}$/.test(host)) return undefined;
   const event = stdinText === undefined ? undefined : /"hook_event_name"\s*:\s*"([A-Za-z]{1,32})"/.exec(stdinText)?.[1];

@@ -5,10 +5,12 @@
  * one small process start: no CLI parser, no ESM loader, and only the modules the event reaches.
  *   <node> dist/hook/toolgate-hook.cjs hook <host> < event.json
  *   <node> dist/hook/toolgate-hook.cjs --version
+ *   <node> dist/hook/toolgate-hook.cjs --drain <host> <project dir>   (what a SessionEnd starts, detached)
  * Exit codes: 0 answered, 1 a non-blocking error on a non-gating event, 2 blocked (the reason on stderr) or bad
  * usage (an unknown host). The same code path as `toolgate hook <host>`.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { drainSpool } from "./run-hook.js";
 import { runHookProcess } from "./run-hook-process.js";
 import { writeAll } from "./write-hook-answer.js";
 
@@ -22,11 +24,27 @@ export async function hookMain(
     onAnswered?: (exitCode: 0 | 1 | 2) => void;
     /** the event, when the caller already read stdin (the launcher does, to pick its code cache) */
     stdinText?: string;
+    /**
+     * the launcher's own path (`dist/hook/toolgate-hook.cjs`): a due drain (SessionEnd's) is then handed to a
+     * detached `<launcher> --drain` process, so the host does not wait for the store; without it, drained here
+     */
+    launcher?: string;
   } = {},
 ): Promise<number> {
-  const { onAnswered, stdinText } = options;
+  const { onAnswered, stdinText, launcher } = options;
   if (argv[0] === "--version" || argv[0] === "-v") {
     writeAll(1, `${packageVersion()}\n`);
+    return 0;
+  }
+  if (argv[0] === DRAIN_FLAG) {
+    const [, hostName, cwd] = argv;
+    if (hostName === undefined || cwd === undefined) {
+      writeAll(2, `toolgate hook: usage: ${DRAIN_FLAG} <host> <project dir>\n`);
+      return 2;
+    }
+    // the project (or the home it ran under) is gone: nothing to find the config by; the spool keeps the records
+    if (!existsSync(cwd)) return 0;
+    await drainSpool({ hostName, cwd, budgetMs: BACKGROUND_DRAIN_BUDGET_MS });
     return 0;
   }
   // `hook <host>` (what installers write, so the command reads like the CLI's) or just `<host>`
@@ -38,7 +56,68 @@ export async function hookMain(
     ...(eventName === undefined ? {} : { eventName }),
     ...(onAnswered === undefined ? {} : { onAnswered }),
     ...(stdinText === undefined ? {} : { stdinText }),
+    ...(launcher === undefined ? {} : { deferDrain: (where) => drainInBackground(launcher, where) }),
   });
+}
+
+/** The launcher's argument for a detached drain (`--drain <host> <project dir>`). */
+export const DRAIN_FLAG = "--drain";
+
+/** How long a detached drain may take: nobody waits for it, and what it cannot ship stays in the spool. */
+const BACKGROUND_DRAIN_BUDGET_MS = 15_000;
+
+/**
+ * Starts `<node> <launcher> --drain <host> <cwd>` detached (its own process group, no stdio, not waited for), so the
+ * hook exits as soon as its answer is written. Throws when the process cannot be started synchronously (the caller
+ * then drains itself); a later failure leaves the records in the spool, where the next drain (a later SessionEnd,
+ * a spool older than 30 s at any non-gating event, `report`, `tail`, `run`, the dashboard) ships them.
+ */
+export function drainInBackground(launcher: string, where: { hostName: string; cwd: string }): void {
+  const argv = [process.execPath, launcher, DRAIN_FLAG, where.hostName, where.cwd];
+  if (process.platform !== "win32" && startedThroughShell(argv)) return;
+  // loaded only here, and only when the shell way failed: node:child_process loads node:net and streams (~20 M
+  // instructions), more than the drain's own start
+  const { spawn } = process.getBuiltinModule("node:child_process") as typeof import("node:child_process");
+  const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: "ignore", env: process.env });
+  child.on("error", () => undefined);
+  child.unref();
+}
+
+interface SpawnSyncBinding {
+  spawn(options: {
+    file: string;
+    args: string[];
+    envPairs: string[];
+    stdio: { type: "ignore" }[];
+    detached: boolean;
+    windowsHide: boolean;
+  }): { status: number | null; error?: number };
+}
+
+/**
+ * `argv` started in the background by `/bin/sh` (its own session; no stdin, stdout or stderr), the shell waited
+ * for (it exits as soon as the job is started). Through Node's `spawn_sync` binding, which `spawnSync` itself uses
+ * and `process.binding` still allows on Node 20-24: it costs a few hundred thousand instructions where
+ * node:child_process costs about 20 M. False when the binding is missing or the shell failed (the caller then uses
+ * node:child_process). The arguments reach the job as the shell's positional parameters, never parsed as shell text.
+ */
+function startedThroughShell(argv: readonly string[]): boolean {
+  try {
+    const binding = (process as unknown as { binding(name: string): SpawnSyncBinding }).binding("spawn_sync");
+    const envPairs: string[] = [];
+    for (const [key, value] of Object.entries(process.env)) if (value !== undefined) envPairs.push(`${key}=${value}`);
+    const result = binding.spawn({
+      file: "/bin/sh",
+      args: ["/bin/sh", "-c", '"$0" "$@" </dev/null >/dev/null 2>&1 &', ...argv],
+      envPairs,
+      stdio: [{ type: "ignore" }, { type: "ignore" }, { type: "ignore" }],
+      detached: true,
+      windowsHide: true,
+    });
+    return result.error === undefined && result.status === 0;
+  } catch {
+    return false;
+  }
 }
 
 function packageVersion(): string {

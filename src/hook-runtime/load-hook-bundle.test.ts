@@ -5,7 +5,6 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -86,21 +85,26 @@ describe("loadHookBundle (the hook's V8 code cache)", () => {
     expect(loadHookBundle({ bundlePath, cacheDirectory, path: "claude-code-PreToolUse" }).cache).toBe("missing");
   });
 
-  it("never runs old code for a changed bundle, even one of the same length under the old cache's name", () => {
+  it("never runs old code for a changed bundle, even one of the same size and time under the old cache's name", () => {
+    const time = new Date("2026-01-01T00:00:00Z");
     writeBundle("one");
+    utimesSync(bundlePath, time, time);
     load();
     const [forOne] = cacheFiles();
     writeBundle("two"); // same length: V8's own check (the source's length) would accept the old cache
     const changed = load();
     expect(changed.cache).toBe("missing");
     expect(changed.exports["value"]).toBe("two");
-    const [forTwo] = cacheFiles(); // the cache for the old content is gone, replaced by this one
+    const [forTwo] = cacheFiles(); // the cache for the old version is gone, replaced by this one
     expect(forTwo).not.toBe(forOne);
-    // the cache made from "one" planted under the name "two" maps to: the byte-for-byte source check refuses it
+    // "two" with the size and time of "one": the name of the cache made from "one", which is there; only the
+    // byte-for-byte source check can refuse it
     writeBundle("one");
+    utimesSync(bundlePath, time, time);
     load();
-    renameSync(join(cacheDirectory, forOne!), join(cacheDirectory, forTwo!));
+    expect(cacheFiles()).toEqual([forOne]);
     writeBundle("two");
+    utimesSync(bundlePath, time, time);
     const planted = loadHookBundle({ bundlePath, cacheDirectory });
     expect(planted.cache).toBe("missing");
     expect(planted.exports["value"]).toBe("two");

@@ -7,7 +7,6 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
   readSync,
   renameSync,
   statSync,
@@ -56,8 +55,8 @@ const HEADER_BYTES = MAGIC.length + 12;
 
 /**
  * Loads the bundled hook (a CommonJS file) through a V8 code cache, so a hook process skips most of the parse and
- * compile of its code. The cache can never serve stale code: its file is keyed on the bundle's path, its content
- * (crc32), the Node version, the architecture and the flags, and holds an exact copy of the source it was made
+ * compile of its code. The cache can never serve stale code: its file is keyed on the bundle's path, its version
+ * (size and modification time), the Node version, the architecture and the flags, and holds an exact copy of the source it was made
  * from, compared byte for byte before use, plus a crc32 of the cached code (V8 itself checks no checksum). A cache
  * that fails any check, or that V8 refuses, is ignored: the bundle just compiles, and a fresh cache is written
  * (write-temp-and-rename, in a directory only this user can read: 0700, checked with lstat). No cache directory:
@@ -84,10 +83,12 @@ export function loadHookBundle(options: {
   require?: NodeJS.Require | undefined;
 }): LoadedHookBundle {
   const { bundlePath } = options;
-  const source = readFileSync(bundlePath);
+  const { source, version } = readBundle(bundlePath);
   const directory = options.cacheDirectory === undefined ? undefined : privateDirectory(options.cacheDirectory);
   const prefix = `hook-${hex(crc32(cacheScope(bundlePath)))}-`;
-  const content = `${prefix}${hex(crc32(source))}`;
+  // the bundle's version in the name (its size and modification time, not a checksum of its 350 kB): it only groups
+  // the caches of one build, for the clean-up; the byte-for-byte comparison with the source the cache holds decides
+  const content = `${prefix}${version}`;
   const path = options.path !== undefined && /^[A-Za-z0-9-]{1,64}$/.test(options.path) ? `-${options.path}` : "";
   const file = directory === undefined ? undefined : join(directory, `${content}${path}.cache`);
   const cachedData = file === undefined ? undefined : readCache(file, source);
@@ -138,6 +139,26 @@ export function loadHookBundle(options: {
 
 /** How a bundle names one of its parts (scripts/bundle/10-hook.mjs): a file beside it, `hook-part-<name>.cjs`. */
 const PART = /^\.\/hook-part-([a-z][a-z0-9-]{0,31})\.cjs$/;
+
+/** The bundle's bytes and a version of them for cache file names: size and modification time (ns), from one open. */
+function readBundle(bundlePath: string): { source: Buffer; version: string } {
+  const descriptor = openSync(bundlePath, "r");
+  try {
+    const stat = fstatSync(descriptor, { bigint: true });
+    const source = Buffer.allocUnsafe(Number(stat.size));
+    let read = 0;
+    while (read < source.length) {
+      const count = readSync(descriptor, source, read, source.length - read, read);
+      if (count === 0) break;
+      read += count;
+    }
+    // a file that changed under the read: its bytes as read, under a name no other content gets
+    const bytes = read === source.length ? source : source.subarray(0, read);
+    return { source: bytes, version: `${stat.size.toString(16)}.${stat.mtimeNs.toString(16)}` };
+  } finally {
+    closeSync(descriptor);
+  }
+}
 
 /** Where the hook's code cache lives: `$XDG_CACHE_HOME/toolgate/hook`, else `~/.toolgate/cache/hook`. */
 export function hookCacheDirectory(env: Readonly<Record<string, string | undefined>>): string | undefined {
@@ -215,7 +236,8 @@ function writeCache(options: { file: string; prefix: string; content: string; so
     const path = join(directory, name);
     if (!name.startsWith("hook-") || !name.endsWith(".cache") || path === options.file) continue;
     // this bundle's caches for other contents, or any cache not rewritten for a month (another node, another path)
-    const otherContent = name.startsWith(options.prefix) && !name.startsWith(options.content);
+    const otherContent =
+      name.startsWith(options.prefix) && !name.startsWith(`${options.content}-`) && name !== `${options.content}.cache`;
     if (otherContent || statSync(path).mtimeMs < stale) unlinkSync(path);
   }
 }

@@ -18,6 +18,8 @@ export interface HookProcessOptions {
   drainBudgetMs?: number;
   /** told the exit code once the answer is written (a later crash must exit with it, not change the outcome) */
   onAnswered?: (exitCode: 0 | 1 | 2) => void;
+  /** hands a due drain to another process (see `RunHookOptions.deferDrain`); default: drained in this one */
+  deferDrain?: (where: { hostName: string; cwd: string }) => void;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function runHookProcess(options: HookProcessOptions): Promise<0 | 1
       ...(options.eventName === undefined ? {} : { eventName: options.eventName }),
       ...(options.env === undefined ? {} : { env: options.env }),
       answerBudgetMs: options.answerBudgetMs ?? HOOK_ANSWER_BUDGET_MS,
+      ...(options.deferDrain === undefined ? {} : { deferDrain: options.deferDrain }),
       onError: (message) => writeAll(descriptors.stderr, `toolgate: ${message}\n`),
     });
     writeHookAnswer(started.answer, descriptors);

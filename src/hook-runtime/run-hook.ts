@@ -3,6 +3,8 @@ import type { HookAnswer, HookHost } from "../hosts/common/hook-host.js";
 import { openTranscript, readTranscript } from "../hosts/common/read-transcript.js";
 import { openToolgate, type Toolgate } from "../root/open-toolgate.js";
 import { noteRunAbort, noteRunSession, RUN_DIRECTORY_ENV, type RunAbort, runAbort } from "../root/run-sessions.js";
+import { transcriptCursorFiles } from "../store/file/transcript-cursor.js";
+import { defaultStateDirectory } from "../store/resolve-store-location.js";
 import { labelsFromEnv } from "./session-labels.js";
 
 export interface RunHookOptions {
@@ -22,6 +24,11 @@ export interface RunHookOptions {
    * to end the host before it is answered (default `HOLD_AFTER_ABORT_MS`; the wait ends when the host is gone)
    */
   holdAfterAbortMs?: number;
+  /**
+   * when the event's close finds the spool due for a drain: hands it to another process instead of draining here
+   * (`drainInBackground` in the hook entry); without it, the drain runs in this process before `finish` resolves
+   */
+  deferDrain?: (where: { hostName: string; cwd: string }) => void;
 }
 
 /** Below every hook timeout a host applies (the shortest: 30 s), above run's SIGTERM-then-SIGKILL grace (5 s). */
@@ -74,6 +81,9 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
         ...(host.escalationDefaults === undefined ? {} : { hostDefaults: host.escalationDefaults }),
         cwd,
         env,
+        ...(options.deferDrain === undefined
+          ? {}
+          : { deferDrain: () => options.deferDrain?.({ hostName: host.name, cwd }) }),
         // `openToolgate` notes an abort for `toolgate run` (as the host's to end, so the model first reads why): a
         // host that goes on is ended at its next event (below)
         onError: (error, where) => onError(`${where}: ${errorText(error)}`),
@@ -89,7 +99,21 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
         host: host.name,
         ...(labels === undefined ? {} : { labels }),
       });
-      return await host.handle(input, { session, interactive, readTranscript, openTranscript, env });
+      const home = env["HOME"]?.trim() ? env["HOME"] : undefined;
+      // where a Stop notes how far it recorded a transcript's denials: beside the session's state file (the
+      // directory the local-first store keeps; no HOME, no cursors)
+      const transcriptCursors =
+        home === undefined
+          ? undefined
+          : transcriptCursorFiles({ directory: defaultStateDirectory({ home }), sessionId });
+      return await host.handle(input, {
+        session,
+        interactive,
+        readTranscript,
+        openTranscript,
+        ...(transcriptCursors === undefined ? {} : { transcriptCursors }),
+        env,
+      });
     } catch (error) {
       return failClosed(errorText(error));
     }
@@ -114,6 +138,36 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
       return done;
     },
   };
+}
+
+/**
+ * Ships what the hook events spooled into the store the config for `cwd` selects, within `budgetMs`, then closes
+ * it: the work a SessionEnd (or a due spool) hands to a detached process (`toolgate-hook.cjs --drain`). Never
+ * throws; what it could not ship stays in the spool for the next drain.
+ */
+export async function drainSpool(options: {
+  hostName: string;
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  budgetMs: number;
+  onError?: (message: string) => void;
+}): Promise<{ replayed: number; failed: number }> {
+  const onError = options.onError ?? ((message: string) => process.stderr.write(`toolgate: ${message}\n`));
+  let toolgate: Toolgate | undefined;
+  try {
+    toolgate = await openToolgate({
+      host: options.hostName,
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      onError: (error, where) => onError(`${where}: ${errorText(error)}`),
+    });
+    return await toolgate.drain({ budgetMs: options.budgetMs });
+  } catch (error) {
+    onError(`draining the spool: ${errorText(error)}`);
+    return { replayed: 0, failed: 0 };
+  } finally {
+    await toolgate?.close().catch((error: unknown) => onError(`closing the store: ${errorText(error)}`));
+  }
 }
 
 /**

@@ -47,6 +47,13 @@ export interface OpenToolgateOptions extends ToolgateSetupOptions {
   sinks?: AuditSink[];
   /** internal errors (failing sinks, fail-closed decisions); default: one line on stderr */
   onError?: (error: unknown, where: string) => void;
+  /**
+   * With `state: "store"`: when `close()` finds the spool due for a drain, it calls this instead of draining in this
+   * process (the hook entry hands the drain to a detached process, off the host's wait). The spool keeps every
+   * record until a drain ships it, so nothing is lost when that process fails; when this throws, `close()` drains
+   * here as it would without it.
+   */
+  deferDrain?: () => void;
 }
 
 /** Everything a host needs, wired once: the guard, plus what some hosts read back. */
@@ -157,11 +164,23 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
     async close() {
       await opened.drain();
       if (localFirst && activity.other && !activity.gating && (activity.boundary || spoolIsDue(trail.denials.spool))) {
-        await trail.drain({ budgetMs: CLOSE_DRAIN_BUDGET_MS });
+        if (!deferredDrain(options.deferDrain, onError)) await trail.drain({ budgetMs: CLOSE_DRAIN_BUDGET_MS });
       }
       await trail.close();
     },
   };
+}
+
+/** Whether `defer` took the drain over (false: none given, or it threw, and the caller drains itself). */
+function deferredDrain(defer: (() => void) | undefined, onError: OpenToolgateOptions["onError"]): boolean {
+  if (defer === undefined) return false;
+  try {
+    defer();
+    return true;
+  } catch (error) {
+    onError?.(error, "handing the drain to another process (draining here)");
+    return false;
+  }
 }
 
 /** How long a non-gating hook event may spend shipping the spool before it exits (each store operation: 1.5 s). */

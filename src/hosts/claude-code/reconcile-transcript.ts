@@ -5,7 +5,8 @@ import { findTranscriptDenialsIn } from "./transcript-denials.js";
 
 /**
  * Records the denials in a transcript that no hook recorded (path-denied Read/Edit, a person's "No", removed
- * tools, rule denials toolgate did not pre-empt), each once, keyed by tool_use_id.
+ * tools, rule denials toolgate did not pre-empt), each once, keyed by tool_use_id. With the session's transcript
+ * cursors, only the lines appended since the last reconcile that recorded everything are searched for results.
  */
 export async function reconcileTranscript(options: {
   context: ClaudeHookContext;
@@ -14,13 +15,19 @@ export async function reconcileTranscript(options: {
 }): Promise<Effect[]> {
   const { context, path } = options;
   if (path === undefined) return [];
+  const cursors = context.openTranscript === undefined ? undefined : context.transcriptCursors;
   const transcript =
-    context.openTranscript !== undefined ? context.openTranscript(path) : linesOf(context.readTranscript(path));
+    context.openTranscript !== undefined
+      ? context.openTranscript(path, cursors?.read(path))
+      : linesOf(context.readTranscript(path));
   if (transcript === undefined) return [];
-  return recordTranscriptDenials(context.session, {
+  const effects = await recordTranscriptDenials(context.session, {
     denials: findTranscriptDenialsIn(transcript),
     agentId: options.agentId,
   });
+  // every denial up to here is recorded (a failure above throws first): the next Stop reads only what follows
+  if (cursors !== undefined && transcript.next !== undefined) cursors.write(path, transcript.next);
+  return effects;
 }
 
 function linesOf(text: string | undefined): TranscriptLines | undefined {

@@ -2,6 +2,7 @@ import type { CoreOptions } from "../../core/config.js";
 import type { Effect } from "../../core/effects.js";
 import type { DenialSource } from "../../core/events.js";
 import type { DeniedOptions, GuardSession } from "../../guard/types.js";
+import type { TranscriptCursor, TranscriptCursors } from "../../store/file/transcript-cursor.js";
 
 /** How a hook process answers its host: JSON on stdout, an exit code, and text for stderr. */
 export interface HookAnswer {
@@ -23,7 +24,12 @@ export interface HookContext {
    * Optional: the same transcript as lines to search, for a host that needs only the lines holding some texts (the
    * rest is never decoded: a long session's transcript is megabytes). Without it, `readTranscript` is searched.
    */
-  openTranscript?: (path: string) => TranscriptLines | undefined;
+  openTranscript?: (path: string, from?: TranscriptCursor) => TranscriptLines | undefined;
+  /**
+   * Optional: where a reconciler keeps, per transcript, how far this session already recorded its denials (a
+   * cursor `openTranscript` gave as `next`), written only once they are recorded
+   */
+  transcriptCursors?: TranscriptCursors;
   /**
    * Optional: the hook process's environment, for a host whose payload does not name its transcript (the session's
    * events file is then found under the host's own home variable)
@@ -43,6 +49,8 @@ export interface TranscriptLines {
    * value, and that value; undefined when no line does.
    */
   lastWith<T>(needle: string, before: number, pick: (line: string) => T | undefined): T | undefined;
+  /** where a later read may start `linesWith` (after the last complete line), when the reader keeps cursors */
+  readonly next?: TranscriptCursor;
 }
 
 /** Lines of a transcript already read as text (what `openTranscript` gives, for a host that has only the text). */

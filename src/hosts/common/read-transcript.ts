@@ -1,4 +1,5 @@
 import { closeSync, constants as fs, fstatSync, openSync, readSync } from "node:fs";
+import { CURSOR_CHECK_BYTES, type TranscriptCursor } from "../../store/file/transcript-cursor.js";
 import type { TranscriptLines } from "./hook-host.js";
 
 /** Transcripts larger than this are read from their end (the newest lines are the ones a hook needs). */
@@ -11,17 +12,24 @@ const NEWLINE = 0x0a;
  * boundary). Undefined when it cannot be read.
  */
 export function readTranscript(path: string): string | undefined {
-  return readTranscriptBytes(path)?.toString("utf8");
+  return readTranscriptBytes(path)?.bytes.toString("utf8");
 }
 
 /**
  * The same transcript as lines to search (`HookContext.openTranscript`): the bytes are searched for each needle
  * and only the lines that hold one are decoded, so a Stop in a long session does not decode megabytes of tool output
- * to find its few denials. A line's `at` is its byte offset.
+ * to find its few denials. A line's `at` is its byte offset. With `from` (a cursor a previous read gave as `next`),
+ * `linesWith` searches only the lines appended since, unless the bytes before it changed.
  */
-export function openTranscript(path: string): TranscriptLines | undefined {
-  const bytes = readTranscriptBytes(path);
-  if (bytes === undefined) return undefined;
+export function openTranscript(path: string, from?: TranscriptCursor): TranscriptLines | undefined {
+  const read = readTranscriptBytes(path);
+  if (read === undefined) return undefined;
+  const { bytes, whole } = read;
+  // `linesWith` searches only after the cursor when the bytes before it are still the ones it saw (`lastWith`
+  // searches the whole text: a call made before the cursor may be answered after it)
+  const start = from !== undefined && whole && cursorHolds(bytes, from) ? from.offset : 0;
+  // the next cursor: after the last complete line (a partial last line is read again next time)
+  const end = whole ? bytes.lastIndexOf(NEWLINE) + 1 : 0;
   const lineAt = (start: number): string => {
     const end = bytes.indexOf(NEWLINE, start);
     return bytes.toString("utf8", start, end < 0 ? bytes.length : end);
@@ -32,7 +40,7 @@ export function openTranscript(path: string): TranscriptLines | undefined {
       for (const needle of needles) {
         const pattern = Buffer.from(needle, "utf8");
         if (pattern.length === 0) continue;
-        for (let hit = bytes.indexOf(pattern); hit >= 0; ) {
+        for (let hit = bytes.indexOf(pattern, start); hit >= 0; ) {
           const start = bytes.lastIndexOf(NEWLINE, hit) + 1;
           starts.add(start);
           const end = bytes.indexOf(NEWLINE, hit);
@@ -42,6 +50,7 @@ export function openTranscript(path: string): TranscriptLines | undefined {
       }
       return [...starts].sort((a, b) => a - b).map((start) => ({ line: lineAt(start), at: start }));
     },
+    ...(end > 0 ? { next: { offset: end, check: checkBefore(bytes, end) } } : {}),
     lastWith(needle, before, pick) {
       const pattern = Buffer.from(needle, "utf8");
       if (pattern.length === 0) return undefined;
@@ -59,8 +68,27 @@ export function openTranscript(path: string): TranscriptLines | undefined {
   };
 }
 
-/** The transcript's bytes (the last 32 MiB from a line boundary), or undefined when it is not a readable file. */
-function readTranscriptBytes(path: string): Buffer | undefined {
+/** Whether the bytes before the cursor's offset are the ones it was made after. */
+function cursorHolds(bytes: Buffer, cursor: TranscriptCursor): boolean {
+  return (
+    cursor.offset > 0 &&
+    cursor.offset <= bytes.length &&
+    bytes[cursor.offset - 1] === NEWLINE &&
+    checkBefore(bytes, cursor.offset) === cursor.check
+  );
+}
+
+/** The line before `offset` (its last `CURSOR_CHECK_BYTES` bytes), base64: a transcript's lines hold unique ids. */
+function checkBefore(bytes: Buffer, offset: number): string {
+  const lineStart = offset >= 2 ? bytes.lastIndexOf(NEWLINE, offset - 2) + 1 : 0;
+  return bytes.toString("base64", Math.max(lineStart, offset - CURSOR_CHECK_BYTES), offset);
+}
+
+/**
+ * The transcript's bytes (the last 32 MiB from a line boundary; `whole` when that is the whole file, so offsets are
+ * the file's), or undefined when it is not a readable file.
+ */
+function readTranscriptBytes(path: string): { bytes: Buffer; whole: boolean } | undefined {
   let descriptor: number | undefined;
   try {
     descriptor = openSync(path, fs.O_RDONLY | fs.O_NONBLOCK | fs.O_NOCTTY);
@@ -75,9 +103,9 @@ function readTranscriptBytes(path: string): Buffer | undefined {
       read += count;
     }
     const bytes = buffer.subarray(0, read);
-    if (length === stat.size) return bytes;
+    if (length === stat.size) return { bytes, whole: true };
     const newline = bytes.indexOf(NEWLINE);
-    return newline < 0 ? Buffer.alloc(0) : bytes.subarray(newline + 1);
+    return { bytes: newline < 0 ? Buffer.alloc(0) : bytes.subarray(newline + 1), whole: false };
   } catch {
     return undefined;
   } finally {
