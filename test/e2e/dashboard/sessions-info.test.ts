@@ -75,16 +75,16 @@ describe("sessions people can scan: project and first prompt in Chromium (issue 
       const page = await open("&view=sessions", width);
       await noOverflow(page, width, "sessions with long projects and prompts");
       const payments = rowOf(page, "payments-1");
-      expect(await payments.locator("a.project").innerText()).toBe("payments-service");
+      expect(await payments.locator("a.project").textContent()).toBe("payments-service");
       expect(await payments.locator("a.project").getAttribute("title")).toBe(LONG_PROJECT);
       expect(await payments.locator(".first-prompt").getAttribute("title")).toBe(LONG_PROMPT);
       // a long prompt is cut by its column, not by the page
       const box = await payments.locator(".first-prompt").boundingBox();
       expect(box?.width ?? 0).toBeLessThan(400);
-      expect(await rowOf(page, "payments-2").locator(".first-prompt").innerText()).toBe(
+      expect(await rowOf(page, "payments-2").locator(".first-prompt").textContent()).toBe(
         "rename ⟨U+202E⟩txt.exe please",
       );
-      expect(await rowOf(page, "undescribed").locator("td").nth(1).innerText()).toBe("—");
+      expect(await rowOf(page, "undescribed").locator("td").nth(1).textContent()).toBe("—");
 
       // the Project select: every project, named by its last segment
       expect(await page.locator("#sessions-project option").allInnerTexts()).toEqual([
@@ -116,8 +116,8 @@ describe("sessions people can scan: project and first prompt in Chromium (issue 
       await noOverflow(page, width, "a session page");
       const info = page.locator("dl.session-info");
       expect(await info.locator("dd").first().getAttribute("title")).toBe(LONG_PROJECT);
-      expect(await info.locator("dd strong").innerText()).toBe("payments-service");
-      expect(await info.locator("dd.first-prompt-line").innerText()).toBe("rename ⟨U+202E⟩txt.exe please");
+      expect(await info.locator("dd strong").textContent()).toBe("payments-service");
+      expect(await info.locator("dd.first-prompt-line").textContent()).toBe("rename ⟨U+202E⟩txt.exe please");
       const long = await open("&view=session&session=payments-1", width);
       await noOverflow(long, width, "a session page with a long project path");
       const undescribed = await open("&view=session&session=undescribed", width);
