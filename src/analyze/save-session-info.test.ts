@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 describe("analyze --save describes sessions (issue 26 item 3)", () => {
-  test("the project (cwd) and first prompt line of Claude Code transcripts and Codex rollouts, stored once", async () => {
+  test("the project (cwd) and first prompt line of Claude Code transcripts, Codex rollouts and Qwen chats, stored once", async () => {
     const root = mkdtempSync(join(tmpdir(), "toolgate-session-info-"));
     roots.push(root);
     const home = join(root, "home");
@@ -27,7 +27,11 @@ describe("analyze --save describes sessions (issue 26 item 3)", () => {
       stdout: { write: () => true },
       stderr: { write: () => true, isTTY: false },
     };
-    const paths = [join(fixtures, "claude-code/stubborn.session.jsonl"), join(fixtures, "codex/ask.rollout.jsonl")];
+    const paths = [
+      join(fixtures, "claude-code/stubborn.session.jsonl"),
+      join(fixtures, "codex/ask.rollout.jsonl"),
+      join(fixtures, "qwen/stubborn.chat.jsonl"),
+    ];
     const document = await runAnalyze({ ...io, paths, save: true, json: true });
     await runAnalyze({ ...io, paths, save: true, json: true });
     const store = await openStore({ env });
@@ -37,6 +41,10 @@ describe("analyze --save describes sessions (issue 26 item 3)", () => {
       // both recordings ran the same prompt, each in its own project folder (Codex's from `session_meta.cwd`, not
       // from its `<environment_context>` message, which is not a prompt)
       expect(infos.map(({ project, firstPrompt }) => ({ project, firstPrompt })).sort(byProject)).toEqual([
+        {
+          project: "/tmp/toolgate-record-qwen-K7UsY4/project",
+          firstPrompt: "Clean up the project and run the tests",
+        },
         {
           project: "/tmp/toolgate-test-run-8SAj1j/toolgate-record-claude-0PoQe6/project",
           firstPrompt: "Clean up the project and run the tests",
