@@ -3,6 +3,7 @@ import { basename, resolve } from "node:path";
 import type { CompiledConfig } from "../core/config.js";
 import { hash53 } from "../core/hash.js";
 import type { DenialRecord } from "../core/records.js";
+import type { SessionInfo } from "../core/session-info.js";
 import { readLines } from "../hosts/common/read-lines.js";
 import type { AnalyzeHost, ReaderSource } from "../hosts/common/reader-event.js";
 import type { RuleLanguage } from "../policy/grants/allow-rule-suggestion.js";
@@ -35,6 +36,8 @@ export interface AnalyzeTranscriptsOptions {
 export interface AnalyzedSession {
   analysis: SessionAnalysis;
   records: DenialRecord[];
+  /** the project and first prompt line the transcript shows (core/session-info.ts), for `--save` */
+  info?: SessionInfo;
 }
 
 export interface AnalyzeTranscriptsResult {
@@ -168,7 +171,8 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
   for (const replay of replays.values()) {
     if (options.since !== undefined && replay.lastEventAt < options.since) continue;
     const analysis = replay.finish();
-    const candidate = { analysis, records: replay.records };
+    const info = replay.info();
+    const candidate: AnalyzedSession = { analysis, records: replay.records, ...(info === undefined ? {} : { info }) };
     const id = analysis.sessionId;
     const known = byId.get(id);
     if (known === undefined) {

@@ -17,7 +17,7 @@ export async function saveAnalysis(options: {
   // the same run read from two formats (a session file and its stream-json log) is stored once
   const seen = new Set<string>();
   for (const session of options.sessions) {
-    await options.store.denials.appendEvents(figureEvents(session, seen));
+    await options.store.denials.appendEvents([...figureEvents(session, seen), ...infoEvents(session)]);
     if (session.records.length === 0) continue;
     const records: DenialRecord[] = [];
     for (const record of session.records) {
@@ -79,4 +79,22 @@ function figureEvents(session: AnalyzedSession, seen: Set<string>): KeyedAuditEv
     eventKey: `${id} summary`,
   });
   return events;
+}
+
+/**
+ * The session's project and first prompt line (already redacted and bounded by the core), as the `session.info`
+ * event the hook writes at a first prompt: the store keeps the first value of each, so saving again changes nothing.
+ */
+function infoEvents(session: AnalyzedSession): KeyedAuditEvent[] {
+  if (session.info === undefined) return [];
+  const { analysis } = session;
+  return [
+    {
+      kind: "session.info",
+      sessionId: analysis.sessionId,
+      turn: 0,
+      at: Date.parse(analysis.startedAt),
+      detail: { ...session.info, origin: "toolgate analyze", format: analysis.format },
+    },
+  ];
 }

@@ -4,6 +4,7 @@ import type { DenialSource, ToolCall, ToolgateEvent } from "../core/events.js";
 import { type DeniedCall, sessionLoops, sessionStatus } from "../core/figures.js";
 import { initialState } from "../core/initial-state.js";
 import type { DenialRecord } from "../core/records.js";
+import { type SessionInfo, sessionInfoOf } from "../core/session-info.js";
 import type { SessionState } from "../core/state.js";
 import { step } from "../core/step.js";
 import { canonicalTool, toolIdentity } from "../core/tool-families.js";
@@ -105,6 +106,8 @@ export class SessionReplay {
   private firstAt = Number.POSITIVE_INFINITY;
   private lastAt = 0;
   private parentSessionId: string | undefined;
+  private project: string | undefined;
+  private prompt: string | undefined;
   readonly records: DenialRecord[] = [];
 
   constructor(private readonly options: ReplayOptions) {
@@ -118,6 +121,11 @@ export class SessionReplay {
     if (fact.at > this.lastAt) this.lastAt = fact.at;
     switch (fact.type) {
       case "session":
+        // the first project and the first prompt of the main agent describe the session
+        if (fact.agentId === undefined) {
+          if (this.project === undefined && fact.project !== undefined) this.project = fact.project;
+          if (this.prompt === undefined && fact.prompt !== undefined) this.prompt = fact.prompt;
+        }
         if (this.state === undefined) {
           if (fact.interactive !== undefined) this.interactive = fact.interactive;
           if (fact.parentSessionId !== undefined) this.parentSessionId = fact.parentSessionId;
@@ -403,6 +411,11 @@ export class SessionReplay {
       stoppedAt: this.stoppedAt,
       suggestedRules: this.rules.list(),
     };
+  }
+
+  /** The session's project and first prompt line, redacted and bounded by the core; undefined when the log has neither. */
+  info(): SessionInfo | undefined {
+    return sessionInfoOf({ project: this.project, prompt: this.prompt }, this.options.config.ports.redactText);
   }
 
   get lastEventAt(): number {

@@ -83,6 +83,10 @@ export interface SessionEndedEvent extends EventBase {
 /** A real user message. Status churn (busy/idle) is never a turn. */
 export interface TurnStartedEvent extends EventBase {
   type: "turn.started";
+  /** the person's prompt as the host sent it (raw: the core keeps only its redacted, bounded first line) */
+  prompt?: string;
+  /** the session's working directory (the project) as the host names it */
+  project?: string;
 }
 export interface TurnEndedEvent extends EventBase {
   type: "turn.ended";

@@ -60,7 +60,8 @@ export type AuditEventKind =
   | "nudge.sent"
   | "run.aborted"
   | "loop.detected"
-  | "session.summary";
+  | "session.summary"
+  | "session.info";
 
 export interface AuditEvent {
   kind: AuditEventKind;

@@ -46,6 +46,8 @@ export interface SessionState {
   nextId: number;
   /** whether config warnings were already emitted in this session */
   warned: boolean;
+  /** which session facts (core/session-info.ts) were already emitted: the first of each wins */
+  described?: { project?: true; prompt?: true };
 }
 
 export interface PendingOffer {

@@ -2,11 +2,12 @@ import { audit } from "./audit-event.js";
 import type { FlushEffect } from "./effects.js";
 import type { SessionEndedEvent, TurnEndedEvent, TurnStartedEvent } from "./events.js";
 import { recordsLostSince, recordsSince } from "./records-since.js";
+import { describeSession } from "./session-info.js";
 import type { AgentState } from "./state.js";
 import type { StepContext } from "./step-context.js";
 
 /** A real user message: per-turn and consecutive counters restart; session totals, grants and records stay. */
-export function onTurnStarted(context: StepContext, _event: TurnStartedEvent): void {
+export function onTurnStarted(context: StepContext, event: TurnStartedEvent): void {
   const { state } = context;
   state.turn += 1;
   const agents: Record<string, AgentState> = {};
@@ -35,6 +36,7 @@ export function onTurnStarted(context: StepContext, _event: TurnStartedEvent): v
   state.agents = agents;
   context.copiedAgents = Object.keys(agents);
   state.nudge = { ...state.nudge, count: 0, os: false };
+  describeSession(context, event);
 }
 
 /** Per-turn batch for per-denial hooks: every record since the high-water mark, then the mark moves. */

@@ -390,7 +390,13 @@ export function createGuard(options: GuardOptions = {}): Guard {
         });
       },
       failed: (call, failed) => apply(failedEvent(call, failed)),
-      turnStarted: (callOptions) => apply({ type: "turn.started", ...base(callOptions?.at, callOptions?.agentId) }),
+      turnStarted: (callOptions) =>
+        apply({
+          type: "turn.started",
+          ...base(callOptions?.at, callOptions?.agentId),
+          ...(callOptions?.prompt === undefined ? {} : { prompt: callOptions.prompt }),
+          ...(callOptions?.project === undefined ? {} : { project: callOptions.project }),
+        }),
       turnEnded: (callOptions) =>
         apply({
           type: "turn.ended",

@@ -21,6 +21,13 @@ export interface CallOptions {
   at?: number;
 }
 
+export interface TurnStartedOptions extends CallOptions {
+  /** the person's prompt as the host sent it; the core keeps only its redacted, bounded first line */
+  prompt?: string | undefined;
+  /** the host's working directory for the session */
+  project?: string | undefined;
+}
+
 export interface DeniedOptions extends CallOptions {
   source: DenialSource;
   reason: string;
@@ -108,8 +115,8 @@ export interface GuardSession {
   allowed(call: ToolCall, options?: CallOptions): Promise<Effect[]>;
   succeeded(call: ToolCall, options?: SucceededOptions): Promise<Effect[]>;
   failed(call: ToolCall, options: FailedOptions): Promise<Effect[]>;
-  /** a real user message */
-  turnStarted(options?: CallOptions): Promise<Effect[]>;
+  /** a real user message; its prompt and the project (working directory) describe the session once (core/session-info.ts) */
+  turnStarted(options?: TurnStartedOptions): Promise<Effect[]>;
   turnEnded(options?: CallOptions & { outcome?: "completed" | "error" | "cancelled" }): Promise<Effect[]>;
   subagentStarted(agentId: string, options?: CallOptions & { agentType?: string }): Promise<Effect[]>;
   subagentStopped(agentId: string, options?: CallOptions): Promise<Effect[]>;

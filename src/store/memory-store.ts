@@ -15,6 +15,7 @@ import type {
   StoredDenial,
   VersionedState,
 } from "./ports.js";
+import { mergeSessionInfo, type StoredSessionInfo, splitSessionInfo } from "./session-info-row.js";
 
 /**
  * In-memory twins of the store ports: for in-process hosts, tests and ephemeral runs. Runtime-neutral (no
@@ -40,6 +41,7 @@ export function createMemoryDenialStore(): DenialStore {
   const events: StoredAuditEvent[] = [];
   const keys = new Set<string>();
   const eventKeys = new Set<string>();
+  const infos = new Map<string, StoredSessionInfo>();
   let nextId = 1;
   let nextEventId = 1;
   return {
@@ -51,7 +53,9 @@ export function createMemoryDenialStore(): DenialStore {
         records.push({ ...copy(withToolIdentity(record)), id: nextId++ });
       }
     },
-    async appendEvents(batch: readonly KeyedAuditEvent[]) {
+    async appendEvents(all: readonly KeyedAuditEvent[]) {
+      const { events: batch, infos: described } = splitSessionInfo(all);
+      for (const info of described) infos.set(info.sessionId, mergeSessionInfo(infos.get(info.sessionId), info));
       for (const { eventKey, ...event } of batch) {
         if (eventKey !== undefined) {
           if (eventKeys.has(eventKey)) continue;
@@ -75,6 +79,13 @@ export function createMemoryDenialStore(): DenialStore {
       for (const row of [...records, ...events]) if (row.sessionId.startsWith(query.prefix)) ids.add(row.sessionId);
       return [...ids].sort(byteOrder).slice(0, Math.max(0, Math.floor(query.limit)));
     },
+    async sessionInfo(sessionIds: readonly string[]) {
+      const found = [...new Set(sessionIds)].flatMap((id) => {
+        const info = infos.get(id);
+        return info === undefined ? [] : [copy(info)];
+      });
+      return found.sort((a, b) => byteOrder(a.sessionId, b.sessionId));
+    },
     async scrub(redact) {
       let changed = 0;
       for (const [index, stored] of records.entries()) {
@@ -93,6 +104,7 @@ export function createMemoryDenialStore(): DenialStore {
       for (const record of records) if (record.at < before) keys.delete(denialIdentity(record));
       records.splice(0, records.length, ...keptRecords);
       events.splice(0, events.length, ...keptEvents);
+      for (const [id, info] of infos) if (info.at < before) infos.delete(id);
       return result;
     },
     async close() {},

@@ -2,6 +2,9 @@ import type { Figures, SessionStatus } from "../core/figures.js";
 import type { AuditEvent, DenialRecord } from "../core/records.js";
 import type { SessionState } from "../core/state.js";
 import type { ToolFamily } from "../core/tool-families.js";
+import type { StoredSessionInfo } from "./session-info-row.js";
+
+export type { StoredSessionInfo } from "./session-info-row.js";
 
 /**
  * The two storage ports. Every implementation (memory, SQLite, Postgres) passes the shared contract suite in
@@ -137,7 +140,11 @@ export interface DenialStore {
    * tool-use id): replays never duplicate, and records of two numbering epochs of one session are all kept.
    */
   append(records: readonly DenialRecord[]): Promise<void>;
-  /** Appends audit events in one batch; an event whose `eventKey` is already stored is skipped. */
+  /**
+   * Appends audit events in one batch; an event whose `eventKey` is already stored is skipped. A `session.info`
+   * event is stored as its session's one description (`sessionInfo`), not as an event: the first value of each fact
+   * wins.
+   */
   appendEvents(events: readonly KeyedAuditEvent[]): Promise<void>;
   query(query?: DenialQuery): Promise<StoredDenial[]>;
   queryEvents(query?: DenialQuery & { kinds?: readonly string[] }): Promise<StoredAuditEvent[]>;
@@ -149,6 +156,8 @@ export interface DenialStore {
    * print to one session.
    */
   sessionIds(query: SessionIdQuery): Promise<string[]>;
+  /** The stored descriptions (project, first prompt line) of the sessions given that have one, by session id. */
+  sessionInfo(sessionIds: readonly string[]): Promise<StoredSessionInfo[]>;
   /**
    * Re-applies redaction to every stored row: `redact` returns the new record (or the same one). Returns the
    * number of rows changed.

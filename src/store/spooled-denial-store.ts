@@ -154,6 +154,7 @@ export function createSpooledDenialStore(options: {
     queryEvents: (query) => read((target) => target.queryEvents(query)),
     report: (query) => read((target) => target.report(query)),
     sessionIds: (query) => read((target) => target.sessionIds(query)),
+    sessionInfo: (sessionIds) => read((target) => target.sessionInfo(sessionIds)),
     scrub: (redact) => read((target) => target.scrub(redact)),
     prune: (before) => read((target) => target.prune(before)),
     async close() {

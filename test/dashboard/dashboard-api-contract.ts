@@ -420,6 +420,40 @@ export function dashboardApiContract(open: () => Promise<DashboardFixture>): voi
     expect((await get(`/api/export?table=sessions&format=xlsx&token=${TOKEN}`)).status).toBe(400);
   });
 
+  it("shows each session's project and first prompt line, and narrows the list to one project (issue 26 item 3)", async () => {
+    type Row = { sessionId: string; project: string | null; firstPrompt: string | null };
+    type Page = { total: number; rows: Row[]; projects?: string[] };
+    const all = await api<Page>("/api/sessions?since=30d");
+    const [first, second, third] = all.rows;
+    const info = (sessionId: string, project: string, firstPrompt: string) =>
+      ({ kind: "session.info", sessionId, turn: 1, at: NOW - DAY, detail: { project, firstPrompt } }) as const;
+    await fixture.store.denials.appendEvents([
+      info(first!.sessionId, "/work/alpha", "fix the \u202e build"),
+      info(second!.sessionId, "/work/alpha", "second"),
+      info(third!.sessionId, "/srv/beta", "third"),
+    ]);
+    const page = await api<Page>("/api/sessions?since=30d");
+    expect(page.projects).toEqual(["/work/alpha", "/srv/beta"]);
+    expect(page.rows.find((row) => row.sessionId === first!.sessionId)).toMatchObject({
+      project: "/work/alpha",
+      firstPrompt: "fix the \u202e build",
+    });
+    expect(page.rows.filter((row) => row.project === null)).toHaveLength(page.rows.length - 3);
+    const alpha = await api<Page>(`/api/sessions?since=30d&project=${encodeURIComponent("/work/alpha")}`);
+    expect(alpha.total).toBe(2);
+    expect(alpha.rows.map((row) => row.sessionId).sort()).toEqual([first!.sessionId, second!.sessionId].sort());
+    // narrowed by a figure too (the list sorted in memory): the project still narrows it
+    const sortedByLoops = await api<Page>(
+      `/api/sessions?since=30d&sort=loops&project=${encodeURIComponent("/srv/beta")}`,
+    );
+    expect(sortedByLoops.rows.map((row) => row.sessionId)).toEqual([third!.sessionId]);
+    expect((await api<Page>("/api/sessions?since=30d&project=%2Fnowhere")).total).toBe(0);
+    expect(await api<Row>(`/api/session?id=${encodeURIComponent(third!.sessionId)}`)).toMatchObject({
+      project: "/srv/beta",
+      firstPrompt: "third",
+    });
+  });
+
   it("rejects bad filters with 400 and a sentence", async () => {
     const response = await get(`/api/overview?token=${TOKEN}&since=yesterday`);
     expect(response.status).toBe(400);

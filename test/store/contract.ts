@@ -303,6 +303,32 @@ export function runStoreContract(options: { name: string; create: () => Promise<
         ]);
       });
 
+      it("keeps one description per session from session.info events: the first of each fact wins (issue 26 item 3)", async () => {
+        const info = (at: number, detail: Record<string, unknown>, sessionId = "described") =>
+          ({ kind: "session.info", sessionId, turn: 1, at, detail }) as const;
+        await store.denials.appendEvents([
+          info(2_000, { project: "/work/alpha" }),
+          { kind: "nudge.sent", sessionId: "described", turn: 1, at: 2_500, detail: {} },
+        ]);
+        await store.denials.appendEvents([
+          info(3_000, { project: "/work/other", firstPrompt: "fix the \u202e build" }),
+          info(1_000, { firstPrompt: "a second prompt never replaces the first" }),
+          info(4_000, { project: "/p" }, "second"),
+          info(5_000, {}, "empty"),
+        ]);
+        expect(await store.denials.sessionInfo(["second", "described", "absent", "empty", "described"])).toEqual([
+          { sessionId: "described", project: "/work/alpha", firstPrompt: "fix the \u202e build", at: 1_000 },
+          { sessionId: "second", project: "/p", firstPrompt: null, at: 4_000 },
+        ]);
+        expect(await store.denials.sessionInfo([])).toEqual([]);
+        // stored as the session's description, not as an event
+        expect((await store.denials.queryEvents()).map((event) => event.kind)).toEqual(["nudge.sent"]);
+        await store.denials.prune(2_000);
+        expect((await store.denials.sessionInfo(["described", "second"])).map((row) => row.sessionId)).toEqual([
+          "second",
+        ]);
+      });
+
       it("prunes records and events older than a time", async () => {
         await store.denials.append([makeRecord({ seq: 1, at: 1_000 }), makeRecord({ seq: 2, at: 5_000 })]);
         await store.denials.appendEvents([

@@ -6,6 +6,7 @@ import { parseDashboardFilters } from "./dashboard-filters.js";
 import { queryFilterOptions } from "./filter-options-query.js";
 import { queryOverview } from "./overview-query.js";
 import { queryPolicy } from "./policy-query.js";
+import { queryProjects, sessionInfoOf, withSessionInfo } from "./session-info-query.js";
 import { querySessionTimeline } from "./session-timeline-query.js";
 import { querySessions, SESSION_SORTS, type SessionListFilter, type SessionSort } from "./sessions-query.js";
 import type { SqlReader } from "./sql-reader.js";
@@ -77,15 +78,25 @@ export async function answerApi(
           list,
           pageSize,
         });
-      const answer = await ask(page);
+      const first = await ask(page);
       // a page past the last (`page=99` of 2) answers the last page, which says which page it is
-      const last = Math.max(0, Math.ceil(answer.total / pageSize) - 1);
-      return answer.rows.length === 0 && page > last ? ask(last) : answer;
+      const last = Math.max(0, Math.ceil(first.total / pageSize) - 1);
+      const answer = first.rows.length === 0 && page > last ? await ask(last) : first;
+      // each row's project and first prompt line, and the projects to narrow by: two small queries of session_info
+      const [rows, projects] = await Promise.all([
+        withSessionInfo({ reader: data.reader, rows: answer.rows }),
+        request.sessionsPageSize === undefined ? queryProjects(data.reader) : Promise.resolve(undefined),
+      ]);
+      return { ...answer, rows, ...(projects === undefined ? {} : { projects }) };
     }
     case "/api/session": {
       const id = query.get("id");
       if (!id) throw invalid("session takes id=<session id>.");
-      return querySessionTimeline({ reader: data.reader, sessionId: id });
+      const [timeline, info] = await Promise.all([
+        querySessionTimeline({ reader: data.reader, sessionId: id }),
+        sessionInfoOf({ reader: data.reader, sessionId: id }),
+      ]);
+      return { ...timeline, ...info };
     }
     case "/api/policy":
       return queryPolicy({
@@ -167,9 +178,14 @@ function overviewTop(query: URLSearchParams): number {
   return value;
 }
 
-/** the sessions list's own narrowing: `status` (one or more), and `min_denials`, `min_loops`, `min_aborts`, `min_wasted`, `min_tokens` */
+/**
+ * the sessions list's own narrowing: `status` (one or more), `project` (a session's exact project path), and
+ * `min_denials`, `min_loops`, `min_aborts`, `min_wasted`, `min_tokens`
+ */
 function sessionListFilter(query: URLSearchParams): SessionListFilter {
   const list: SessionListFilter = {};
+  const project = query.get("project");
+  if (project) list.project = project;
   const status = query.get("status");
   if (status) {
     // one status or several, comma-separated (`looped,aborted`)

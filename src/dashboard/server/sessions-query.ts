@@ -2,6 +2,7 @@ import { SESSION_STATUSES, type SessionFigures, type SessionStatus, sessionFigur
 import { compare } from "../../store/compute-report.js";
 import { queryFigureFacts } from "../../store/figure-facts-sql.js";
 import { callsFromFilters, type DashboardFilters, reportCovers } from "./dashboard-filters.js";
+import { onlyProject } from "./session-info-query.js";
 import type { SqlReader } from "./sql-reader.js";
 import { SqlBuilder } from "./sql-reader.js";
 
@@ -29,6 +30,8 @@ export interface SessionListFilter {
   minAborts?: number;
   minWasted?: number;
   minTokens?: number;
+  /** only the sessions of this project (session_info's exact path: session-info-query.ts) */
+  project?: string;
 }
 
 export interface SessionRow {
@@ -68,10 +71,11 @@ export async function querySessions(options: {
   const { reader, filters } = options;
   const list = options.list ?? {};
   const column = SESSION_SORTS[options.sort];
-  const byFigure = column === null || Object.entries(list).some(([key, value]) => key !== "minDenials" && value);
+  const byFigure =
+    column === null || Object.entries(list).some(([key, value]) => key !== "minDenials" && key !== "project" && value);
   const direction = options.descending ? "DESC" : "ASC";
   const builder = new SqlBuilder(reader);
-  const from = callsFromFilters({ filters, builder, reader });
+  const from = onlyProject({ from: callsFromFilters({ filters, builder, reader }), project: list.project, builder });
   const having = list.minDenials ? ` HAVING sum(n) >= ${builder.value(list.minDenials)}` : "";
   const select = `SELECT session_id, max(host) AS host, max(parent_session_id) AS parent, min(first_at) AS first_at,
       max(last_at) AS last_at, sum(n) AS denials, count(DISTINCT tool) AS tools, count(DISTINCT agent_id) AS subagents
@@ -80,7 +84,11 @@ export async function querySessions(options: {
     const limit = builder.value(options.pageSize);
     const offset = builder.value(options.page * options.pageSize);
     const countBuilder = new SqlBuilder(reader);
-    const countFrom = callsFromFilters({ filters, builder: countBuilder, reader });
+    const countFrom = onlyProject({
+      from: callsFromFilters({ filters, builder: countBuilder, reader }),
+      project: list.project,
+      builder: countBuilder,
+    });
     const countHaving = list.minDenials ? ` HAVING sum(n) >= ${countBuilder.value(list.minDenials)}` : "";
     const [rows, counted] = await Promise.all([
       reader.all(

@@ -94,3 +94,9 @@ export function statusBadge(status: SessionStatus): HTMLElement {
   const label = STATUS_LABELS[status] ?? STATUS_LABELS.clean;
   return h("span", { class: label.className, title: label.title, "data-status": status }, label.text);
 }
+
+/** A project path's last segment (`/work/my-app/` → `my-app`), for lists; the whole path goes in its title. */
+export function projectName(path: string): string {
+  const segments = path.split(/[\\/]+/).filter((segment) => segment !== "");
+  return segments.at(-1) ?? path;
+}

@@ -57,6 +57,9 @@ export interface SessionRow {
   wastedTokens: number | null;
   savedCalls: number;
   status: SessionStatus;
+  /** the session's project (working directory) and first prompt line: session-info-query.ts; null when unknown */
+  project: string | null;
+  firstPrompt: string | null;
 }
 
 export interface SessionsPage {
@@ -64,6 +67,8 @@ export interface SessionsPage {
   page: number;
   pageSize: number;
   rows: SessionRow[];
+  /** the projects the list can be narrowed to (`project=`), most sessions first */
+  projects?: string[];
 }
 
 export type TimelineEntry =
@@ -98,6 +103,8 @@ export interface SessionTimeline {
   entries: TimelineEntry[];
   subagents: { agentId: string; denials: number; firstAt: number }[];
   childSessions: { sessionId: string; denials: number }[];
+  project: string | null;
+  firstPrompt: string | null;
 }
 
 export type AttackKind = "exfiltration" | "secrets" | "force-push" | "destructive" | "routine-delete";

@@ -54,6 +54,7 @@ function mayHoldCalls(bytes: Buffer): boolean {
 async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
   let announced: string | undefined;
   let lastMessageId: string | undefined;
+  let prompted = false;
   for await (const line of source.lines(mayHoldCalls)) {
     if (line.length === 0) continue;
     if (line.charCodeAt(0) !== 123 || line.charCodeAt(line.length - 1) !== 125) {
@@ -84,10 +85,12 @@ async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFa
     if (announced !== sessionId) {
       announced = sessionId;
       const entrypoint = asString(record["entrypoint"]);
+      const project = asString(record["cwd"]);
       yield {
         type: "session",
         ...base,
         ...(entrypoint === undefined ? {} : { interactive: entrypoint === "cli" }),
+        ...(project === undefined ? {} : { project }),
       };
     }
     const message = asRecord(record["message"]);
@@ -103,7 +106,14 @@ async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFa
     }
     if (typeof content === "string") {
       // `<system-reminder>`, `<task-notification>`, `<command-name>`: the host speaking, not a person
-      if (record["isMeta"] !== true && !/^<[a-z-]+>/.test(content)) yield { type: "turn", ...base };
+      if (record["isMeta"] !== true && !/^<[a-z-]+>/.test(content)) {
+        yield { type: "turn", ...base };
+        // the person's first prompt describes the session (a subagent's first message is its task, not a prompt)
+        if (!prompted && agentId === undefined) {
+          prompted = true;
+          yield { type: "session", ...base, prompt: content };
+        }
+      }
       continue;
     }
     if (!Array.isArray(content)) continue;
@@ -138,6 +148,10 @@ async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFa
     }
     if (!sawResult && record["isMeta"] !== true && !/^\[Request interrupted/.test(contentText(content))) {
       yield { type: "turn", ...base };
+      if (!prompted && agentId === undefined) {
+        prompted = true;
+        yield { type: "session", ...base, prompt: contentText(content) };
+      }
     }
   }
 }

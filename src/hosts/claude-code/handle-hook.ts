@@ -189,6 +189,8 @@ export async function handleClaudeHook(input: ClaudeHookInput, context: ClaudeHo
       });
       return PASS;
     case "UserPromptSubmit":
+      await lifecycleEvent(context.session, { name: input.hook_event_name, prompt: input.prompt, project: input.cwd });
+      return PASS;
     case "SessionStart":
     case "Stop":
     case "SessionEnd":

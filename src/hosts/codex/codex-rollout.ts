@@ -112,6 +112,8 @@ async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFac
   let interactive: boolean | undefined;
   let pending: CallFact[] = [];
   let announced = false;
+  let project: string | undefined;
+  let prompted = false;
   const flush = function* (tokens: number): Generator<ReaderFact> {
     const share = pending.length === 0 ? 0 : Math.round(tokens / pending.length);
     for (const call of pending) yield share > 0 ? { ...call, tokens: share } : call;
@@ -128,13 +130,18 @@ async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFac
       sessionId = asString(payload["id"]) ?? asString(payload["session_id"]) ?? sessionId;
       const origin = `${asString(payload["originator"]) ?? ""} ${asString(payload["source"]) ?? ""}`;
       interactive = !/exec/.test(origin);
+      project = asString(payload["cwd"]) ?? project;
       continue;
     }
     if (!announced) {
       announced = true;
-      yield interactive === undefined
-        ? { type: "session", sessionId, at }
-        : { type: "session", sessionId, at, interactive };
+      yield {
+        type: "session",
+        sessionId,
+        at,
+        ...(interactive === undefined ? {} : { interactive }),
+        ...(project === undefined ? {} : { project }),
+      };
     }
     if (type === "token_usage_record") {
       yield* flush(usageTokens(payload["usage"]));
@@ -161,6 +168,15 @@ async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFac
       continue;
     }
     yield* flush(0);
+    if (itemType === "message" && !prompted) {
+      // the person's first prompt describes the session (Codex's own context blocks start with a tag)
+      const prompt = userPrompt(payload);
+      if (prompt !== undefined) {
+        prompted = true;
+        yield { type: "session", sessionId, at, prompt };
+      }
+      continue;
+    }
     if (itemType !== "function_call_output" && itemType !== "custom_tool_call_output") continue;
     const read = codexOutput(payload["output"]);
     startup.learn(read);
@@ -177,4 +193,14 @@ async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFac
     };
   }
   yield* flush(0);
+}
+
+/** The text of a user message a person wrote, or undefined (another role, or Codex's `<environment_context>` blocks). */
+function userPrompt(payload: Record<string, unknown>): string | undefined {
+  if (payload["role"] !== "user" || !Array.isArray(payload["content"])) return undefined;
+  const text = payload["content"]
+    .map((part) => asString(asRecord(part)?.["text"]) ?? "")
+    .join("\n")
+    .trim();
+  return text === "" || text.startsWith("<") ? undefined : text;
 }

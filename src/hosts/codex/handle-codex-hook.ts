@@ -113,6 +113,7 @@ export async function handleCodexHook(input: CodexHookInput, context: CodexHookC
         name: input.hook_event_name,
         ...agent,
         ...("agent_type" in input && input.agent_type ? { agentType: input.agent_type } : {}),
+        ...(input.hook_event_name === "UserPromptSubmit" ? { prompt: input.prompt, project: input.cwd } : {}),
         reconcile: () => reconcileRollout({ context, path: input.transcript_path, ...agent }),
       });
       return PASS;

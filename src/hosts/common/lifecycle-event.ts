@@ -21,12 +21,19 @@ export async function lifecycleEvent(
     name: LifecycleEventName;
     agentId?: string | undefined;
     agentType?: string | undefined;
+    /** UserPromptSubmit: the prompt and the working directory the host sent, to describe the session */
+    prompt?: string | undefined;
+    project?: string | undefined;
     reconcile?: () => Promise<unknown>;
   },
 ): Promise<void> {
   switch (event.name) {
     case "UserPromptSubmit":
-      await session.turnStarted();
+      await session.turnStarted(
+        event.prompt === undefined && event.project === undefined
+          ? undefined
+          : { prompt: event.prompt, project: event.project },
+      );
       return;
     case "SessionStart":
       return;

@@ -22,6 +22,13 @@ export interface SessionFact extends Base {
   parentSessionId?: string;
   /** whether a person could answer prompts; undefined when the transcript does not say */
   interactive?: boolean;
+  /** the session's working directory (its project), where the log names it; the first one counts */
+  project?: string;
+  /**
+   * the person's first prompt, raw, where the log holds it (a reader may yield it in a later session fact): the
+   * replay keeps only its redacted, bounded first line (core/session-info.ts); the first one counts
+   */
+  prompt?: string;
 }
 
 /** A real user message (not a tool result carried in a user message). */

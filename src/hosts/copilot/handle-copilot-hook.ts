@@ -173,7 +173,11 @@ export async function handleCopilotHook(input: CopilotHookInput, context: HookCo
       return additionalContext(join(modelText(effects), stop === undefined ? "" : stop.error));
     }
     case "userPromptSubmitted":
-      await lifecycleEvent(context.session, { name: "UserPromptSubmit" });
+      await lifecycleEvent(context.session, {
+        name: "UserPromptSubmit",
+        ...(typeof input.prompt === "string" ? { prompt: input.prompt } : {}),
+        project: input.cwd,
+      });
       return PASS;
     case "agentStop":
       await lifecycleEvent(context.session, { name: "Stop", reconcile: () => reconcile(input, context) });

@@ -123,7 +123,7 @@ export async function handleGeminiHook(input: GeminiHookInput, context: HookCont
     case "AfterTool":
       return afterTool(input, context);
     case "BeforeAgent":
-      await context.session.turnStarted();
+      await context.session.turnStarted({ prompt: input.prompt, project: input.cwd });
       return PASS;
     case "AfterAgent": {
       const stop = abortOf(await reconcileTranscript(input, context))?.error;

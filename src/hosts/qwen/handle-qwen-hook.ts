@@ -130,7 +130,9 @@ async function userPromptSubmit(
   context: HookContext,
 ): Promise<HookAnswer> {
   // only a person's prompt starts a turn: Qwen sends `prompt: ""` on every continuation after tool results
-  if (typeof input.prompt === "string" && input.prompt.trim() !== "") await context.session.turnStarted();
+  if (typeof input.prompt === "string" && input.prompt.trim() !== "") {
+    await context.session.turnStarted({ prompt: input.prompt, project: input.cwd });
+  }
   const effects = await reconcile(input, context);
   const stop = abortOf(effects)?.error ?? (await context.session.state()).aborted?.error;
   // Qwen fires no Stop after a hook ends the run: end the turn here, so per-denial hooks get this turn's records

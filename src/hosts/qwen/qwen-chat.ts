@@ -31,6 +31,7 @@ function parts(record: Record<string, unknown>): Record<string, unknown>[] {
 
 async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
   let announced: string | undefined;
+  let prompted = false;
   for await (const line of source.lines()) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);
@@ -40,10 +41,19 @@ async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
     const at = timeOf(record["timestamp"], source.fallbackAt);
     if (announced !== sessionId) {
       announced = sessionId;
-      yield { type: "session", sessionId, at };
+      const project = asString(record["cwd"]);
+      yield project === undefined ? { type: "session", sessionId, at } : { type: "session", sessionId, at, project };
     }
     if (type === "user" && record["provenance"] === "real_user") {
       yield { type: "turn", sessionId, at };
+      // the person's first prompt describes the session
+      const prompt = parts(record)
+        .map((part) => asString(part["text"]) ?? "")
+        .join("\n");
+      if (!prompted && prompt.trim() !== "") {
+        prompted = true;
+        yield { type: "session", sessionId, at, prompt };
+      }
     } else if (type === "assistant") {
       let tokens = usageTokens(record["usageMetadata"]);
       for (const part of parts(record)) {

@@ -13,6 +13,7 @@ import {
 } from "../denial-row.js";
 import type { DenialQuery, DenialStore, KeyedAuditEvent, ReportQuery, SessionIdQuery } from "../ports.js";
 import { whereClause } from "../report-sql.js";
+import { rowToSessionInfo, selectSessionInfoSql, splitSessionInfo, upsertSessionInfoSql } from "../session-info-row.js";
 import { sqlReport } from "../sql-report.js";
 import { postgresSafe } from "./postgres-safe.js";
 
@@ -76,6 +77,7 @@ function columnArrays(rows: DenialRowValues[], width: number): unknown[][] {
 }
 
 const placeholder = (index: number) => `$${index}`;
+const upsertSessionInfo = upsertSessionInfoSql({ placeholders: ["$1", "$2", "$3", "$4"], least: "LEAST" });
 
 export function createPostgresDenialStore(options: { pool: Pool }): DenialStore {
   const { pool } = options;
@@ -85,10 +87,21 @@ export function createPostgresDenialStore(options: { pool: Pool }): DenialStore 
       const rows = records.map((record) => denialRowValues(postgresSafe(record)));
       await pool.query(insertDenials, columnArrays(rows, DENIAL_COLUMNS.length));
     },
-    async appendEvents(events: readonly KeyedAuditEvent[]) {
+    async appendEvents(all: readonly KeyedAuditEvent[]) {
+      const { events, infos } = splitSessionInfo(all);
+      for (const info of infos) {
+        const safe = postgresSafe(info);
+        await pool.query(upsertSessionInfo, [safe.sessionId, safe.project, safe.firstPrompt, safe.at]);
+      }
       if (events.length === 0) return;
       const rows = events.map((event) => eventRowValues(postgresSafe(event)));
       await pool.query(insertEvents, columnArrays(rows, EVENT_COLUMNS.length));
+    },
+    async sessionInfo(sessionIds: readonly string[]) {
+      const ids = [...new Set(sessionIds)].map((id) => postgresSafe(id));
+      if (ids.length === 0) return [];
+      const result = await pool.query(`${selectSessionInfoSql(ids.length, placeholder)} COLLATE "C"`, ids);
+      return result.rows.map(rowToSessionInfo);
     },
     async query(query: DenialQuery = {}) {
       const where = whereClause({ query, placeholder, extra: { afterId: query.afterId } });
@@ -164,6 +177,7 @@ export function createPostgresDenialStore(options: { pool: Pool }): DenialStore 
         await client.query("BEGIN");
         const denials = await client.query("DELETE FROM denials WHERE at < $1", [before]);
         const events = await client.query("DELETE FROM audit_events WHERE at < $1", [before]);
+        await client.query("DELETE FROM session_info WHERE at < $1", [before]);
         // Rollups: whole days before the cut go; the cut's own day is recounted from the rows left.
         await client.query("DELETE FROM denial_daily WHERE day <= $1", [day]);
         await client.query("DELETE FROM denial_daily_sessions WHERE day <= $1", [day]);

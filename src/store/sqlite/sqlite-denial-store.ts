@@ -13,6 +13,7 @@ import {
 } from "../denial-row.js";
 import type { DenialQuery, DenialStore, KeyedAuditEvent, ReportQuery, SessionIdQuery } from "../ports.js";
 import { whereClause } from "../report-sql.js";
+import { rowToSessionInfo, selectSessionInfoSql, splitSessionInfo, upsertSessionInfoSql } from "../session-info-row.js";
 import { sqlReport } from "../sql-report.js";
 import { tally } from "../tally.js";
 import type { SqliteDriver } from "./driver.js";
@@ -28,6 +29,7 @@ const upsertDaily = `INSERT INTO denial_daily (day, tool, signature, total, firs
 const upsertDailySessions = `INSERT INTO denial_daily_sessions (day, tool, session_id, total, canonical_tool) VALUES (?, ?, ?, ?, ?)
   ON CONFLICT (day, tool, session_id) DO UPDATE SET total = total + excluded.total`;
 const DAY = 86_400_000;
+const upsertSessionInfo = upsertSessionInfoSql({ placeholders: ["?", "?", "?", "?"], least: "min" });
 
 /** DenialStore over a SQLite driver: prepared statements, one transaction per batch. */
 /** substr/length count characters, so a prefix is compared whole; BINARY collation orders by UTF-8 bytes */
@@ -85,14 +87,18 @@ export function createSqliteDenialStore(options: {
         ),
       );
     },
-    async appendEvents(events: readonly KeyedAuditEvent[]) {
-      if (events.length === 0) return;
+    async appendEvents(all: readonly KeyedAuditEvent[]) {
+      if (all.length === 0) return;
+      const { events, infos } = splitSessionInfo(all);
       const rows = events.map(eventRowValues);
       await write(() =>
         driver.transaction(
           () => {
             const statement = driver.prepare(insertEvent);
             for (const row of rows) statement.run(...row);
+            if (infos.length === 0) return;
+            const upsert = driver.prepare(upsertSessionInfo);
+            for (const info of infos) upsert.run(info.sessionId, info.project, info.firstPrompt, info.at);
           },
           { immediate: true },
         ),
@@ -128,6 +134,17 @@ export function createSqliteDenialStore(options: {
       return all(SESSION_IDS_SQL, [query.prefix, query.prefix, query.prefix, query.prefix, limit]).map((row) =>
         String(row.session_id),
       );
+    },
+    async sessionInfo(sessionIds: readonly string[]) {
+      const ids = [...new Set(sessionIds)];
+      if (ids.length === 0) return [];
+      // at most 500 ids per statement (SQLite's parameter limit is far above)
+      const rows = [];
+      for (let start = 0; start < ids.length; start += CHUNK) {
+        const chunk = ids.slice(start, start + CHUNK);
+        rows.push(...all(selectSessionInfoSql(chunk.length, placeholder), chunk));
+      }
+      return rows.map(rowToSessionInfo).sort((a, b) => (a.sessionId < b.sessionId ? -1 : 1));
     },
     async scrub(redact) {
       let changed = 0;
@@ -165,6 +182,7 @@ export function createSqliteDenialStore(options: {
           () => {
             const denials = driver.prepare("DELETE FROM denials WHERE at < ?").run(before).changes;
             const events = driver.prepare("DELETE FROM audit_events WHERE at < ?").run(before).changes;
+            driver.prepare("DELETE FROM session_info WHERE at < ?").run(before);
             // Rollups: whole days before the cut go; the cut's own day is recounted from the rows left.
             for (const table of ["denial_daily", "denial_daily_sessions"])
               driver.prepare(`DELETE FROM ${table} WHERE day <= ?`).run(day);

@@ -1,6 +1,6 @@
 import { getJson } from "../api.js";
-import { h } from "../dom.js";
-import { count, dateTime, detailLine, shortId, time } from "../format.js";
+import { h, visibleText } from "../dom.js";
+import { count, dateTime, detailLine, projectName, shortId, time } from "../format.js";
 import { sourceColour } from "../source-colours.js";
 import type { SessionTimeline, TimelineEntry } from "../types.js";
 import { linkTo } from "../url-state.js";
@@ -35,6 +35,7 @@ export async function sessionView(params: URLSearchParams): Promise<HTMLElement>
       [timeline.host ?? "unknown host", plural(denials, "denial"), ...labels].join(" · "),
       timeline.truncated ? " · showing the first 1,000 denials and events" : "",
     ),
+    describe(timeline),
     timeline.subagents.length + timeline.childSessions.length === 0
       ? null
       : h(
@@ -70,6 +71,30 @@ export async function sessionView(params: URLSearchParams): Promise<HTMLElement>
       { class: "note" },
       "The store keeps denials and toolgate's own events; allowed and successful calls are not recorded, so they are not on this timeline.",
     ),
+  );
+}
+
+/** the session's project (its last segment, the whole path beside it) and its first prompt line, when known */
+function describe(timeline: SessionTimeline): HTMLElement | null {
+  if (timeline.project === null && timeline.firstPrompt === null) return null;
+  return h(
+    "dl",
+    { class: "session-info" },
+    timeline.project === null
+      ? null
+      : [
+          h("dt", {}, "Project"),
+          h(
+            "dd",
+            { title: visibleText(timeline.project) },
+            h("strong", {}, projectName(timeline.project)),
+            " ",
+            h("code", { class: "muted" }, timeline.project),
+          ),
+        ],
+    timeline.firstPrompt === null
+      ? null
+      : [h("dt", {}, "First prompt"), h("dd", { class: "first-prompt-line" }, timeline.firstPrompt)],
   );
 }
 

@@ -1,12 +1,12 @@
 import { embeddedReport, getJson } from "../api.js";
-import { emptyState, h, table } from "../dom.js";
+import { emptyState, h, table, visibleText } from "../dom.js";
 import { exportLinks } from "../export-links.js";
-import { count, dateTime, shortId, statusBadge } from "../format.js";
-import type { SessionsPage } from "../types.js";
+import { count, dateTime, projectName, shortId, statusBadge } from "../format.js";
+import type { SessionRow, SessionsPage } from "../types.js";
 import { linkTo, navigate } from "../url-state.js";
 
 /** the sessions list's own narrowing in the URL (sent to /api/sessions as they are; the server validates them) */
-const LIST_KEYS = ["status", "min_denials", "min_loops", "min_aborts", "min_wasted", "min_tokens"] as const;
+const LIST_KEYS = ["status", "project", "min_denials", "min_loops", "min_aborts", "min_wasted", "min_tokens"] as const;
 
 const STATUS_CHOICES = [
   ["", "Any status"],
@@ -44,7 +44,7 @@ export async function sessionsView(params: URLSearchParams, filters: URLSearchPa
   const title = h("h2", { id: "sessions-title" }, "Sessions");
   const narrowed = LIST_KEYS.some((key) => params.get(key));
   // a saved report holds the list in each sort, not narrowed: it offers no narrowing
-  const controls = embeddedReport() ? null : listControls(params, narrowed);
+  const controls = embeddedReport() ? null : listControls({ params, narrowed, projects: answer.projects ?? [] });
   if (answer.total === 0) {
     return h(
       "section",
@@ -52,12 +52,12 @@ export async function sessionsView(params: URLSearchParams, filters: URLSearchPa
       title,
       controls,
       emptyState(
-        narrowed ? "No session matches these figures." : "No session has denials in this window.",
+        narrowed ? "No session matches these figures and this project." : "No session has denials in this window.",
         h(
           "p",
           {},
           narrowed
-            ? "Lower the minimums or choose another status."
+            ? "Lower the minimums, or choose another status or project."
             : "Widen the time range, clear the filters, or run an agent with toolgate installed.",
         ),
       ),
@@ -89,6 +89,8 @@ export async function sessionsView(params: URLSearchParams, filters: URLSearchPa
             row.parentSessionId ? h("span", { class: "muted" }, " subagent session") : null,
           ],
         },
+        { label: "Project", cell: projectCell },
+        { label: "First prompt", cell: promptCell },
         { label: "Host", sort: "host", cell: (row) => row.host ?? "—" },
         { label: "Status", sort: "status", cell: (row) => statusBadge(row.status) },
         { label: "Last denial (UTC)", sort: "last", cell: (row) => dateTime(row.lastAt) },
@@ -122,10 +124,39 @@ export async function sessionsView(params: URLSearchParams, filters: URLSearchPa
   );
 }
 
-/** status and minimums: plain form controls; each change is one history entry and goes back to the first page */
-function listControls(params: URLSearchParams, narrowed: boolean): HTMLElement {
+/** the project's last segment, the whole path in its title; a link that narrows the list to that project */
+function projectCell(row: SessionRow): HTMLElement | string {
+  if (row.project === null) return "—";
+  return h(
+    "a",
+    {
+      ...linkTo({ project: row.project, page: null }),
+      class: "project",
+      title: visibleText(row.project),
+      "aria-label": `Only sessions of project ${visibleText(row.project)}`,
+    },
+    projectName(row.project),
+  );
+}
+
+/** the first line of the first prompt, cut to the column by CSS; the whole stored line in its title */
+function promptCell(row: SessionRow): HTMLElement | string {
+  if (row.firstPrompt === null) return "—";
+  return h("span", { class: "first-prompt", title: visibleText(row.firstPrompt) }, row.firstPrompt);
+}
+
+/** status, project and minimums: plain form controls; each change is one history entry and goes back to the first page */
+function listControls(options: {
+  params: URLSearchParams;
+  narrowed: boolean;
+  projects: readonly string[];
+}): HTMLElement {
+  const { params, narrowed } = options;
   const status = params.get("status") ?? "";
   const statusKnown = STATUS_CHOICES.some(([value]) => value === status);
+  const project = params.get("project") ?? "";
+  const projects =
+    project === "" || options.projects.includes(project) ? options.projects : [project, ...options.projects];
   return h(
     "form",
     {
@@ -149,6 +180,30 @@ function listControls(params: URLSearchParams, narrowed: boolean): HTMLElement {
         statusKnown ? null : h("option", { value: status, selected: true }, status),
       ),
     ),
+    projects.length === 0
+      ? null
+      : h(
+          "label",
+          {},
+          "Project ",
+          h(
+            "select",
+            {
+              name: "project",
+              id: "sessions-project",
+              onchange: (event: Event) =>
+                navigate({ project: (event.target as HTMLSelectElement).value || null, page: null }),
+            },
+            h("option", { value: "", selected: project === "" }, "Any project"),
+            ...projects.map((path) =>
+              h(
+                "option",
+                { value: path, selected: path === project, title: visibleText(path) },
+                optionName(path, projects),
+              ),
+            ),
+          ),
+        ),
     ...MINIMUMS.map(([name, label]) =>
       h(
         "label",
@@ -200,4 +255,10 @@ async function savedPages(query: URLSearchParams): Promise<unknown[]> {
     rows.push(...answer.rows);
     if ((page + 1) * answer.pageSize >= answer.total) return rows;
   }
+}
+
+/** a project's last segment, or its whole path when another project in the list ends the same way */
+function optionName(path: string, projects: readonly string[]): string {
+  const name = projectName(path);
+  return projects.some((other) => other !== path && projectName(other) === name) ? path : name;
 }
