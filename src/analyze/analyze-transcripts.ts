@@ -116,6 +116,11 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
     };
     let lastSessionId: string | undefined;
     let lastReplay: SessionReplay | undefined;
+    // the sessions this file added to that earlier files had started, with their call counts before it: a file that
+    // adds no call to any of them (a copy, a backup) is listed as skipped, not silently merged
+    const earlier = new Map<SessionReplay, number>();
+    let newSessions = 0;
+    let callFacts = 0;
     try {
       for await (const fact of format.read(source)) {
         facts += 1;
@@ -140,7 +145,9 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
             ...(languages.has(format.host) ? { ruleLanguage: languages.get(format.host) as RuleLanguage } : {}),
           });
           replays.set(key, replay);
-        }
+          newSessions += 1;
+        } else if (replay.firstFile !== file && !earlier.has(replay)) earlier.set(replay, replay.callsCounted);
+        if (fact.type === "call" || fact.type === "result") callFacts += 1;
         lastSessionId = fact.sessionId;
         lastReplay = replay;
         replay.push(fact);
@@ -159,9 +166,17 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
       if (facts > 0) filesRead += 1;
       continue;
     }
-    filesRead += 1;
     done += stat.size;
     options.onProgress?.(done, total);
+    const first = earlier.keys().next().value;
+    if (newSessions === 0 && callFacts > 0 && first !== undefined && !addedCalls(earlier)) {
+      skippedFiles.push({
+        file,
+        reason: `holds only calls already read from ${first.firstFile} (the same ${format.host} session), counted once`,
+      });
+      continue;
+    }
+    filesRead += 1;
   }
   // one session read from two formats (a chat file and its stream-json log) is one session: the fuller reading
   // (more tool calls, then more denials, then the first read) counts, the other file is listed as skipped. Keyed by
@@ -194,6 +209,11 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
       a.analysis.sessionId.localeCompare(b.analysis.sessionId),
   );
   return { sessions, skippedLines, unrecognizedFiles, skippedFiles, filesRead };
+}
+
+function addedCalls(earlier: ReadonlyMap<SessionReplay, number>): boolean {
+  for (const [replay, before] of earlier) if (replay.callsCounted > before) return true;
+  return false;
 }
 
 /**

@@ -83,8 +83,16 @@ describe("toolgate analyze", () => {
         file: join(folder, "broken.jsonl"),
         reason: "cannot be read (ENOENT)",
       });
-      // a link to a readable transcript is read (the same session as the file it points to: counted once)
-      expect(document.totals.files).toBe(2);
+      // a link to a readable transcript, or a copy of it (a backup), holds only calls already read: counted once, and
+      // the second file is listed with the first, not merged without a word
+      expect(document.totals).toMatchObject({ files: 1, sessions: 1 });
+      const copies = document.skippedFiles.filter((skipped: { file: string }) => !skipped.file.endsWith("broken.jsonl"));
+      expect(copies).toEqual([
+        {
+          file: join(folder, "rollout.jsonl"),
+          reason: `holds only calls already read from ${join(folder, "linked.jsonl")} (the same codex session), counted once`,
+        },
+      ]);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

@@ -89,6 +89,14 @@ export class SessionReplay {
   /** calls whose result was read: the same session read from two files of one format counts each call once */
   private readonly finished = new Set<string>();
   private toolCalls = 0;
+  /** the calls counted so far (a call read again, under an id already seen, is not) */
+  get callsCounted(): number {
+    return this.toolCalls;
+  }
+  /** the file the session was first read from */
+  get firstFile(): string {
+    return this.options.file;
+  }
   private readonly denials: AnalyzedDenial[] = [];
   private denialCount = 0;
   private readonly bySource: Partial<Record<DenialSource, number>> = {};
