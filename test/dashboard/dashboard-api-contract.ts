@@ -421,37 +421,61 @@ export function dashboardApiContract(open: () => Promise<DashboardFixture>): voi
   });
 
   it("shows each session's project and first prompt line, and narrows the list to one project (issue 26 item 3)", async () => {
-    type Row = { sessionId: string; project: string | null; firstPrompt: string | null };
+    type Row = { sessionId: string; project: string | null; firstPrompt: string | null; parentSessionId?: string };
     type Page = { total: number; rows: Row[]; projects?: string[] };
+    // the history's sessions name their project and first prompt (generate-history.ts): only the first line is kept;
+    // its child sessions (no prompt of their own) name neither
     const all = await api<Page>("/api/sessions?since=30d");
-    const [first, second, third] = all.rows;
-    const info = (sessionId: string, project: string, firstPrompt: string) =>
-      ({ kind: "session.info", sessionId, turn: 1, at: NOW - DAY, detail: { project, firstPrompt } }) as const;
-    await fixture.store.denials.appendEvents([
-      info(first!.sessionId, "/work/alpha", "fix the \u202e build"),
-      info(second!.sessionId, "/work/alpha", "second"),
-      info(third!.sessionId, "/srv/beta", "third"),
+    for (let page = 1; all.rows.length < all.total; page += 1)
+      all.rows.push(...(await api<Page>(`/api/sessions?since=30d&page=${page}`)).rows);
+    expect(all.rows.length).toBeGreaterThan(2);
+    for (const row of all.rows) {
+      if (row.parentSessionId) {
+        expect(row).toMatchObject({ project: null, firstPrompt: null });
+        continue;
+      }
+      expect(row.project).toMatch(/^\/home\/dev\/src\/(?:toolgate|web-app|infra)$/);
+      expect(row.firstPrompt).toMatch(/^[A-Z][^\n]+$/);
+      expect(row.firstPrompt).not.toContain("more context");
+    }
+    expect([...(all.projects ?? [])].sort()).toEqual([
+      "/home/dev/src/infra",
+      "/home/dev/src/toolgate",
+      "/home/dev/src/web-app",
     ]);
-    const page = await api<Page>("/api/sessions?since=30d");
-    expect(page.projects).toEqual(["/work/alpha", "/srv/beta"]);
-    expect(page.rows.find((row) => row.sessionId === first!.sessionId)).toMatchObject({
-      project: "/work/alpha",
-      firstPrompt: "fix the \u202e build",
+    // the first description wins: a later one for the same session changes nothing
+    const first = all.rows.find((row) => !row.parentSessionId);
+    await fixture.store.denials.appendEvents([
+      {
+        kind: "session.info",
+        sessionId: first!.sessionId,
+        turn: 2,
+        at: NOW - DAY,
+        detail: { project: "/elsewhere", firstPrompt: "fix the \u202e build" },
+      },
+    ]);
+    expect(await api<Row>(`/api/session?id=${encodeURIComponent(first!.sessionId)}`)).toMatchObject({
+      project: first!.project,
+      firstPrompt: first!.firstPrompt,
     });
-    expect(page.rows.filter((row) => row.project === null)).toHaveLength(page.rows.length - 3);
-    const alpha = await api<Page>(`/api/sessions?since=30d&project=${encodeURIComponent("/work/alpha")}`);
-    expect(alpha.total).toBe(2);
-    expect(alpha.rows.map((row) => row.sessionId).sort()).toEqual([first!.sessionId, second!.sessionId].sort());
-    // narrowed by a figure too (the list sorted in memory): the project still narrows it
-    const sortedByLoops = await api<Page>(
-      `/api/sessions?since=30d&sort=loops&project=${encodeURIComponent("/srv/beta")}`,
-    );
-    expect(sortedByLoops.rows.map((row) => row.sessionId)).toEqual([third!.sessionId]);
+    // each project narrows the list to its sessions, and the three together are every session that names one
+    const children = all.rows.filter((row) => row.parentSessionId).length;
+    let together = 0;
+    for (const project of all.projects ?? []) {
+      const narrowed = await api<Page>(`/api/sessions?since=30d&project=${encodeURIComponent(project)}`);
+      expect(narrowed.total).toBeGreaterThan(0);
+      expect(narrowed.rows.every((row) => row.project === project)).toBe(true);
+      together += narrowed.total;
+      // narrowed by a figure too (the list sorted by loops): the project still narrows it
+      const sortedByLoops = await api<Page>(
+        `/api/sessions?since=30d&sort=loops&project=${encodeURIComponent(project)}`,
+      );
+      expect(sortedByLoops.total).toBe(narrowed.total);
+      expect(sortedByLoops.rows.every((row) => row.project === project)).toBe(true);
+    }
+    expect(all.rows.length).toBe(all.total);
+    expect(together).toBe(all.total - children);
     expect((await api<Page>("/api/sessions?since=30d&project=%2Fnowhere")).total).toBe(0);
-    expect(await api<Row>(`/api/session?id=${encodeURIComponent(third!.sessionId)}`)).toMatchObject({
-      project: "/srv/beta",
-      firstPrompt: "third",
-    });
   });
 
   it("rejects bad filters with 400 and a sentence", async () => {

@@ -43,12 +43,18 @@ export async function generateHistory(options: {
     const host = pick(HOSTS);
     const workflow = random() < 0.4 ? "ci" : "local";
     const sessionId = `${host.slice(0, 3)}-${(index + 1).toString(36).padStart(4, "0")}-${Math.floor(random() * 1e6).toString(36)}`;
+    const repo = pick(REPOS);
     const session = guard.session(sessionId, {
       interactive: workflow === "local",
       host,
-      labels: { repo: pick(REPOS), workflow },
+      labels: { repo, workflow },
     });
-    await session.turnStarted();
+    // the project and the person's first prompt (issue 26 item 3), from the session's index: no draw of `random`,
+    // so every later pick stays what it was
+    await session.turnStarted({
+      project: `/home/dev/src/${repo}`,
+      prompt: `${PROMPTS[index % PROMPTS.length]}\nmore context the list does not show`,
+    });
     const calls = 3 + Math.floor(random() * 10);
     for (let call = 0; call < calls; call += 1) {
       clock += 1_000 + Math.floor(random() * 20_000);
@@ -110,6 +116,13 @@ const SHELL_TOOLS: Record<(typeof HOSTS)[number], string> = {
   gemini: "run_shell_command",
 };
 const REPOS = ["toolgate", "web-app", "infra"] as const;
+const PROMPTS = [
+  "Fix the flaky checkout test and push the branch",
+  "Clean the build folder and rerun the release script",
+  "Update the deploy config for staging",
+  "Why does CI fail on the lint step?",
+  "Add retries to the payment webhook handler",
+] as const;
 
 type Source = "rule" | "user" | "headless" | "sandbox" | "hook";
 const DENIALS: { tool: string; input: Record<string, unknown>; source: Source; reason: string; rule?: string }[] = [
