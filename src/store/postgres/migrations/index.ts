@@ -7,6 +7,7 @@ import { migration0005 } from "./0005-tool-identity.js";
 import { migration0006 } from "./0006-proxy-host-name.js";
 import { migration0007 } from "./0007-new-tool-names.js";
 import { migration0008 } from "./0008-daily-calls.js";
+import { migration0009 } from "./0009-session-summary.js";
 
 /** Postgres migrations in order, with the same ids and meaning as the SQLite ones. Append only. */
 export const postgresMigrations: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const postgresMigrations: readonly Migration[] = [
   migration0006,
   migration0007,
   migration0008,
+  migration0009,
 ];
