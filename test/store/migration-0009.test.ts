@@ -61,7 +61,8 @@ const SESSIONS = `SELECT session_id, denials, saved_calls, patterns, loop_tools,
 const CALLS = "SELECT session_id, agent, tool, signature, total FROM denial_session_calls";
 const PATTERNS = "SELECT session_id, agent, tool, pattern, total FROM denial_session_patterns";
 
-const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const byKey = (a: { key?: unknown }, b: { key?: unknown }) =>
+  String(a.key) < String(b.key) ? -1 : String(a.key) > String(b.key) ? 1 : 0;
 
 /** the three tables as they should be: `denials` counted in JavaScript */
 function expected(rows: Record<string, unknown>[], labelsText: (value: unknown) => string) {
