@@ -1,8 +1,8 @@
 import { SESSION_STATUSES, type SessionFigures, type SessionStatus, sessionFigures } from "../../core/figures.js";
 import { compare } from "../../store/compute-report.js";
 import { queryFigureFacts } from "../../store/figure-facts-sql.js";
+import { fillCallCounts, SUMMARY_REST_LIMIT, summarySessions } from "../../store/session-summary-sql.js";
 import { callsFromFilters, type DashboardFilters, reportCovers } from "./dashboard-filters.js";
-import { fillCallCounts, summarySessions } from "./session-summary-query.js";
 import type { SqlReader } from "./sql-reader.js";
 import { SqlBuilder } from "./sql-reader.js";
 
@@ -170,13 +170,12 @@ async function figureRows(options: {
   if (filters.tool !== undefined) return fromDenials();
   const summary = await summarySessions({ reader, filters });
   if (summary.rest.length > SUMMARY_REST_LIMIT) return fromDenials();
-  const whole = summary.rows.filter((row) => row.denials >= (options.minDenials ?? 0));
+  const whole = summary.rows
+    .filter((row) => row.denials >= (options.minDenials ?? 0))
+    .map((row) => ({ ...row, tools: 0, subagents: 0 }) satisfies SessionRow);
   for (const row of whole) summarized.add(row);
   return [...whole, ...(await fromDenials(summary.rest))];
 }
-
-/** at most this many sessions of a window are counted from their denials beside the summary (one IN list) */
-const SUMMARY_REST_LIMIT = 2_000;
 
 /** a session's value for a sort; no recorded tokens sort below zero; statuses from clean to aborted */
 function sortKey(sort: SessionSort): (row: SessionRow) => number | string {

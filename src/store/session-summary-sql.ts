@@ -2,13 +2,57 @@ import {
   FIGURE_EVENT_KINDS,
   type FigureEvent,
   REPEATED_DENIAL_LOOP,
+  type SessionStatus,
   sessionLoops,
   sessionStatus,
   sessionWaste,
-} from "../../core/figures.js";
-import type { DashboardFilters } from "./dashboard-filters.js";
-import type { SessionRow } from "./sessions-query.js";
-import { SqlBuilder, type SqlReader } from "./sql-reader.js";
+} from "../core/figures.js";
+import type { JsonDecoder } from "./denial-row.js";
+
+type Row = Record<string, unknown>;
+type Params = (string | number)[];
+
+/** what the summary needs of a database: one engine's query function, its placeholders and JSON decoding */
+export interface SummaryReader {
+  all(sql: string, params: Params): Promise<Row[]>;
+  placeholder(index: number): string;
+  decodeJson: JsonDecoder;
+}
+
+/** the window and the filters the summary answers (a tool filter it does not: callers count those from denials) */
+export interface SummaryFilter {
+  /** epoch ms, inclusive; none: from the first denial */
+  since?: number;
+  /** epoch ms, exclusive */
+  until?: number;
+  host?: string;
+  label?: { key: string; value: string };
+}
+
+/** one session's figures over the window (core/figures.ts), read from the summary */
+export interface SummarizedSession {
+  sessionId: string;
+  host: string | null;
+  parentSessionId: string | null;
+  firstAt: number;
+  lastAt: number;
+  denials: number;
+  loops: number;
+  aborts: number;
+  wastedCalls: number;
+  wastedTokens: number | null;
+  savedCalls: number;
+  status: SessionStatus;
+}
+
+class Builder {
+  readonly params: Params = [];
+  constructor(private readonly placeholder: (index: number) => string) {}
+  value(value: string | number): string {
+    this.params.push(value);
+    return this.placeholder(this.params.length);
+  }
+}
 
 /**
  * The sessions of a window read from the per-session summary (migration 0009: `denial_sessions` and
@@ -17,24 +61,28 @@ import { SqlBuilder, type SqlReader } from "./sql-reader.js";
  * label filters take all of it or none of it): its figures over the window are its summary's. The others that have
  * denials in the window (straddling an edge, several hosts or label sets) are returned as `rest`, for the caller to
  * count from the denials as before. A tool filter narrows denials inside a session: the summary does not answer it
- * (the caller does not ask). `tools` and `subagents` are 0 here: `fillCallCounts` adds them for the rows shown.
+ * (the caller does not ask). `eventOnly`: the sessions with a figure event in the window and no denial near it
+ * (no summary row overlaps the window), with the figures their events give.
  */
-export async function summarySessions(options: {
-  reader: SqlReader;
-  filters: DashboardFilters;
-}): Promise<{ rows: (SessionRow & { aborts: number })[]; rest: string[] }> {
+export async function summarySessions(options: { reader: SummaryReader; filters: SummaryFilter }): Promise<{
+  rows: SummarizedSession[];
+  rest: string[];
+  eventOnly: SummarizedSession[];
+}> {
   const { reader, filters } = options;
-  const builder = new SqlBuilder(reader);
-  const parts = [`last_at >= ${builder.value(filters.since)}`];
+  const builder = new Builder(reader.placeholder);
+  const parts: string[] = [];
+  if (filters.since !== undefined) parts.push(`last_at >= ${builder.value(filters.since)}`);
   if (filters.until !== undefined) parts.push(`first_at < ${builder.value(filters.until)}`);
-  const eventsBuilder = new SqlBuilder(reader);
-  const eventParts = [`at >= ${eventsBuilder.value(filters.since)}`];
+  const eventsBuilder = new Builder(reader.placeholder);
+  const eventParts: string[] = [];
+  if (filters.since !== undefined) eventParts.push(`at >= ${eventsBuilder.value(filters.since)}`);
   if (filters.until !== undefined) eventParts.push(`at < ${eventsBuilder.value(filters.until)}`);
   eventParts.push(`kind IN (${FIGURE_EVENT_KINDS.map((kind) => eventsBuilder.value(kind)).join(", ")})`);
   const [sessions, eventRows] = await Promise.all([
     reader.all(
       `SELECT session_id, denials, saved_calls, patterns, loop_tools, first_at, last_at, host_min, host_max,
-        labels_min, labels_max, parent_session_id FROM denial_sessions WHERE ${parts.join(" AND ")}`,
+        labels_min, labels_max, parent_session_id FROM denial_sessions${parts.length === 0 ? "" : ` WHERE ${parts.join(" AND ")}`}`,
       builder.params,
     ),
     reader.all(
@@ -57,7 +105,9 @@ export async function summarySessions(options: {
   }
   const whole: Record<string, unknown>[] = [];
   const rest: string[] = [];
+  const overlapping = new Set<string>();
   for (const session of sessions) {
+    overlapping.add(String(session.session_id));
     const taken = takes(session, filters);
     if (taken === "none") continue;
     if (taken === "all") whole.push(session);
@@ -91,23 +141,41 @@ export async function summarySessions(options: {
       firstAt: Number(session.first_at),
       lastAt: Number(session.last_at),
       denials,
-      tools: 0,
-      subagents: 0,
       loops,
       aborts: own.filter((event) => event.kind === "run.aborted").length,
       wastedCalls: waste.calls,
       wastedTokens: waste.tokens,
       savedCalls: Number(session.saved_calls),
       status: sessionStatus({ events: own, loops }),
-    } satisfies SessionRow & { aborts: number };
+    } satisfies SummarizedSession;
   });
-  return { rows, rest };
+  const eventOnly: SummarizedSession[] = [];
+  for (const [id, own] of events) {
+    if (overlapping.has(id)) continue;
+    const loops = sessionLoops({ events: own, deniedCalls: [] }).length;
+    const waste = sessionWaste({ events: own, deniedPatterns: [] });
+    eventOnly.push({
+      sessionId: id,
+      host: null,
+      parentSessionId: null,
+      firstAt: own[0]!.at,
+      lastAt: own[own.length - 1]!.at,
+      denials: 0,
+      loops,
+      aborts: own.filter((event) => event.kind === "run.aborted").length,
+      wastedCalls: waste.calls,
+      wastedTokens: waste.tokens,
+      savedCalls: 0,
+      status: sessionStatus({ events: own, loops }),
+    });
+  }
+  return { rows, rest, eventOnly };
 }
 
 /** whether the filters take all of a summarized session's denials, none, or some (then it is counted from denials) */
-function takes(session: Record<string, unknown>, filters: DashboardFilters): "all" | "none" | "some" {
+function takes(session: Record<string, unknown>, filters: SummaryFilter): "all" | "none" | "some" {
   let taken: "all" | "some" =
-    Number(session.first_at) >= filters.since &&
+    (filters.since === undefined || Number(session.first_at) >= filters.since) &&
     (filters.until === undefined || Number(session.last_at) < filters.until)
       ? "all"
       : "some";
@@ -137,10 +205,10 @@ function labelValue(text: string, key: string): unknown {
 }
 
 /** the calls of these sessions denied REPEATED_DENIAL_LOOP times or more */
-async function repeatedCalls(reader: SqlReader, sessionIds: string[]) {
+async function repeatedCalls(reader: SummaryReader, sessionIds: string[]) {
   const calls = new Map<string, { agentId: string | null; tool: string; signature: string; count: number }[]>();
   for (let start = 0; start < sessionIds.length; start += 500) {
-    const builder = new SqlBuilder(reader);
+    const builder = new Builder(reader.placeholder);
     const ids = sessionIds.slice(start, start + 500).map((id) => builder.value(id));
     const rows = await reader.all(
       `SELECT session_id, agent, tool, signature, total FROM denial_session_calls
@@ -163,9 +231,12 @@ async function repeatedCalls(reader: SqlReader, sessionIds: string[]) {
 }
 
 /** adds the distinct tools and subagents of each summarized session shown (every denial of it is in the window) */
-export async function fillCallCounts(reader: SqlReader, rows: SessionRow[]): Promise<void> {
+export async function fillCallCounts(
+  reader: SummaryReader,
+  rows: { sessionId: string; tools: number; subagents: number }[],
+): Promise<void> {
   if (rows.length === 0) return;
-  const builder = new SqlBuilder(reader);
+  const builder = new Builder(reader.placeholder);
   const ids = rows.map((row) => builder.value(row.sessionId));
   const counted = await reader.all(
     `SELECT session_id, count(DISTINCT tool) AS tools, count(DISTINCT NULLIF(agent, '')) AS subagents
@@ -179,3 +250,6 @@ export async function fillCallCounts(reader: SqlReader, rows: SessionRow[]): Pro
     row.subagents = Number(found?.subagents ?? 0);
   }
 }
+
+/** at most this many sessions of a window are counted from their denials beside the summary (IN lists) */
+export const SUMMARY_REST_LIMIT = 2_000;
