@@ -172,7 +172,26 @@ async function figureRows(options: {
   if (summary.rest.length > SUMMARY_REST_LIMIT) return fromDenials();
   const whole = summary.rows
     .filter((row) => row.denials >= (options.minDenials ?? 0))
-    .map((row) => ({ ...row, tools: 0, subagents: 0 }) satisfies SessionRow);
+    .map(
+      // in SessionRow's order, so the JSON is the same whichever way a row was counted
+      (row) =>
+        ({
+          sessionId: row.sessionId,
+          host: row.host,
+          parentSessionId: row.parentSessionId,
+          firstAt: row.firstAt,
+          lastAt: row.lastAt,
+          denials: row.denials,
+          tools: 0,
+          subagents: 0,
+          loops: row.loops,
+          aborts: row.aborts,
+          wastedCalls: row.wastedCalls,
+          wastedTokens: row.wastedTokens,
+          savedCalls: row.savedCalls,
+          status: row.status,
+        }) satisfies SessionRow,
+    );
   for (const row of whole) summarized.add(row);
   return [...whole, ...(await fromDenials(summary.rest))];
 }
