@@ -12,16 +12,18 @@ import type { Migration } from "../../migration.js";
  * - `denial_sessions`: one row per session with its denials, saved calls (sources loop and aborted), distinct
  *   patterns, distinct tools among its calls denied 3 times or more (`loop_tools`), first and last time, smallest
  *   and largest host and labels (as text; equal when every denial has the same) and parent session.
- * An insert adds to the three rows; a delete, or an update of a keyed column, subtracts from the call and pattern
- * rows (deleting those at zero) and recounts the session row from `denials` through the (session_id, at) index.
+ * An insert statement adds to the three tables once per distinct key (a statement-level trigger over the inserted
+ * rows: the store appends a batch in one statement) and recounts the patterns and loop tools of the sessions it
+ * touched; a delete, or an update of a keyed column, subtracts from the call and pattern rows (deleting those at
+ * zero) and recounts the session row from `denials` through the (session_id, at) index (row-level triggers).
  * An absent agent or host is '' and absent labels '{}'. Indexes (last_at), (first_at). Additive: new tables
- * backfilled from existing rows, three functions and two triggers. Same tables and meaning as
+ * backfilled from existing rows, four functions and three triggers. Same tables and meaning as
  * sqlite/migrations/0009-session-summary.ts.
  */
 export const migration0009: Migration = {
   id: 9,
   name: "session-summary",
-  checksum: "3ad3f996b6cf3927",
+  checksum: "bdb56105b4d4135c",
   sql: `
 CREATE TABLE denial_sessions (
   session_id TEXT PRIMARY KEY,
@@ -101,42 +103,43 @@ BEGIN
   END IF;
 END
 $$;
+CREATE OR REPLACE FUNCTION toolgate_denial_sessions_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO denial_sessions (session_id, denials, saved_calls, first_at, last_at, host_min, host_max, labels_min,
+      labels_max, parent_session_id)
+    SELECT session_id, count(*), count(*) FILTER (WHERE source IN ('loop', 'aborted')), min(at), max(at),
+      min(coalesce(host, '')), max(coalesce(host, '')), min(coalesce(labels::text, '{}')),
+      max(coalesce(labels::text, '{}')), max(parent_session_id)
+    FROM inserted GROUP BY session_id
+    ON CONFLICT (session_id) DO UPDATE SET denials = denial_sessions.denials + excluded.denials,
+      saved_calls = denial_sessions.saved_calls + excluded.saved_calls,
+      first_at = LEAST(denial_sessions.first_at, excluded.first_at),
+      last_at = GREATEST(denial_sessions.last_at, excluded.last_at),
+      host_min = LEAST(denial_sessions.host_min, excluded.host_min),
+      host_max = GREATEST(denial_sessions.host_max, excluded.host_max),
+      labels_min = LEAST(denial_sessions.labels_min, excluded.labels_min),
+      labels_max = GREATEST(denial_sessions.labels_max, excluded.labels_max),
+      parent_session_id = GREATEST(denial_sessions.parent_session_id, excluded.parent_session_id);
+  INSERT INTO denial_session_calls (session_id, agent, tool, signature, total)
+    SELECT session_id, coalesce(agent_id, ''), tool, signature, count(*) FROM inserted
+    GROUP BY session_id, coalesce(agent_id, ''), tool, signature
+    ON CONFLICT (session_id, agent, tool, signature) DO UPDATE SET total = denial_session_calls.total + excluded.total;
+  INSERT INTO denial_session_patterns (session_id, agent, tool, pattern, total)
+    SELECT session_id, coalesce(agent_id, ''), tool, pattern, count(*) FROM inserted
+    GROUP BY session_id, coalesce(agent_id, ''), tool, pattern
+    ON CONFLICT (session_id, agent, tool, pattern) DO UPDATE SET total = denial_session_patterns.total + excluded.total;
+  UPDATE denial_sessions AS s SET
+      patterns = (SELECT count(*) FROM denial_session_patterns AS p WHERE p.session_id = s.session_id),
+      loop_tools = (SELECT count(DISTINCT tool) FROM denial_session_calls AS c
+        WHERE c.session_id = s.session_id AND c.total >= 3)
+    WHERE s.session_id IN (SELECT DISTINCT session_id FROM inserted);
+  RETURN NULL;
+END
+$$;
 CREATE OR REPLACE FUNCTION toolgate_denial_sessions() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   n BIGINT;
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO denial_sessions (session_id, denials, saved_calls, first_at, last_at, host_min, host_max, labels_min,
-        labels_max, parent_session_id)
-      VALUES (NEW.session_id, 1, CASE WHEN NEW.source IN ('loop', 'aborted') THEN 1 ELSE 0 END, NEW.at, NEW.at,
-        coalesce(NEW.host, ''), coalesce(NEW.host, ''), coalesce(NEW.labels::text, '{}'),
-        coalesce(NEW.labels::text, '{}'), NEW.parent_session_id)
-      ON CONFLICT (session_id) DO UPDATE SET denials = denial_sessions.denials + 1,
-        saved_calls = denial_sessions.saved_calls + excluded.saved_calls,
-        first_at = LEAST(denial_sessions.first_at, excluded.first_at),
-        last_at = GREATEST(denial_sessions.last_at, excluded.last_at),
-        host_min = LEAST(denial_sessions.host_min, excluded.host_min),
-        host_max = GREATEST(denial_sessions.host_max, excluded.host_max),
-        labels_min = LEAST(denial_sessions.labels_min, excluded.labels_min),
-        labels_max = GREATEST(denial_sessions.labels_max, excluded.labels_max),
-        parent_session_id = GREATEST(denial_sessions.parent_session_id, excluded.parent_session_id);
-    INSERT INTO denial_session_calls (session_id, agent, tool, signature, total)
-      VALUES (NEW.session_id, coalesce(NEW.agent_id, ''), NEW.tool, NEW.signature, 1)
-      ON CONFLICT (session_id, agent, tool, signature) DO UPDATE SET total = denial_session_calls.total + 1
-      RETURNING total INTO n;
-    IF n = 3 THEN
-      UPDATE denial_sessions SET loop_tools = (SELECT count(DISTINCT tool) FROM denial_session_calls
-        WHERE session_id = NEW.session_id AND total >= 3) WHERE session_id = NEW.session_id;
-    END IF;
-    INSERT INTO denial_session_patterns (session_id, agent, tool, pattern, total)
-      VALUES (NEW.session_id, coalesce(NEW.agent_id, ''), NEW.tool, NEW.pattern, 1)
-      ON CONFLICT (session_id, agent, tool, pattern) DO UPDATE SET total = denial_session_patterns.total + 1
-      RETURNING total INTO n;
-    IF n = 1 THEN
-      UPDATE denial_sessions SET patterns = patterns + 1 WHERE session_id = NEW.session_id;
-    END IF;
-    RETURN NULL;
-  END IF;
   PERFORM toolgate_denial_session_remove(OLD);
   IF TG_OP = 'UPDATE' THEN
     INSERT INTO denial_sessions (session_id, denials, saved_calls, first_at, last_at, host_min, host_max, labels_min,
@@ -158,7 +161,9 @@ BEGIN
   RETURN NULL;
 END
 $$;
-CREATE TRIGGER denials_session_summary_change AFTER INSERT OR DELETE ON denials
+CREATE TRIGGER denials_session_summary_insert AFTER INSERT ON denials REFERENCING NEW TABLE AS inserted
+  FOR EACH STATEMENT EXECUTE FUNCTION toolgate_denial_sessions_inserted();
+CREATE TRIGGER denials_session_summary_delete AFTER DELETE ON denials
   FOR EACH ROW EXECUTE FUNCTION toolgate_denial_sessions();
 CREATE TRIGGER denials_session_summary_update AFTER UPDATE OF session_id, agent_id, tool, signature, pattern, source,
     host, labels, at, parent_session_id ON denials
