@@ -192,7 +192,10 @@ export function sessionFigures(facts: SessionFacts): SessionFigures {
   };
 }
 
-export function totalFigures(sessions: Iterable<SessionFigures>): Figures {
+/** the totals of sessions' figures; a session may give its loops as a count (a store's per-session summary) */
+export function totalFigures(
+  sessions: Iterable<Omit<SessionFigures, "loops"> & { loops: readonly Loop[] | number }>,
+): Figures {
   const totals: Figures = {
     sessions: 0,
     denials: 0,
@@ -206,8 +209,9 @@ export function totalFigures(sessions: Iterable<SessionFigures>): Figures {
   for (const session of sessions) {
     totals.sessions += 1;
     totals.denials += session.denials;
-    totals.loops += session.loops.length;
-    if (session.loops.length > 0) totals.sessionsWithLoops += 1;
+    const loops = typeof session.loops === "number" ? session.loops : session.loops.length;
+    totals.loops += loops;
+    if (loops > 0) totals.sessionsWithLoops += 1;
     totals.wastedCalls += session.wastedCalls;
     if (session.wastedTokens !== null) totals.wastedTokens = (totals.wastedTokens ?? 0) + session.wastedTokens;
     totals.savedCalls += session.savedCalls;

@@ -1,4 +1,4 @@
-import { type Figures, type SessionFacts, sessionFigures, totalFigures } from "../core/figures.js";
+import { type Figures, type SessionFacts, type SessionStatus, sessionFigures, totalFigures } from "../core/figures.js";
 import type { SessionIncident } from "./ports.js";
 
 /**
@@ -10,16 +10,42 @@ export function reportFigures(
   facts: readonly SessionFacts[],
   options: { top: number },
 ): { figures: Figures; incidents: SessionIncident[] } {
-  const sessions = facts.map(sessionFigures);
-  const aborts = new Map(
-    facts.map((session) => [session.sessionId, session.events.filter((event) => event.kind === "run.aborted").length]),
-  );
+  return figuresOfSessions(facts.map(countSession), options);
+}
+
+/** one session's figures from its facts, its loops counted */
+export function countSession(facts: SessionFacts): CountedSession {
+  const figures = sessionFigures(facts);
+  return {
+    ...figures,
+    loops: figures.loops.length,
+    aborts: facts.events.filter((event) => event.kind === "run.aborted").length,
+  };
+}
+
+/** one session's figures with its loops counted, as a store's per-session summary gives them */
+export interface CountedSession {
+  sessionId: string;
+  denials: number;
+  loops: number;
+  aborts: number;
+  wastedCalls: number;
+  wastedTokens: number | null;
+  savedCalls: number;
+  status: SessionStatus;
+}
+
+/** reportFigures from each session's figures (computed from its facts, or read from a per-session summary) */
+export function figuresOfSessions(
+  sessions: readonly CountedSession[],
+  options: { top: number },
+): { figures: Figures; incidents: SessionIncident[] } {
   const incidents = sessions
     .filter((session) => session.status !== "clean")
     .map((session) => ({
       sessionId: session.sessionId,
-      loops: session.loops.length,
-      aborts: aborts.get(session.sessionId) ?? 0,
+      loops: session.loops,
+      aborts: session.aborts,
       denials: session.denials,
       status: session.status,
     }))

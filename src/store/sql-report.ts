@@ -5,8 +5,9 @@ import type { JsonDecoder } from "./denial-row.js";
 import { queryFigureFacts } from "./figure-facts-sql.js";
 import type { CountBySignature, DenialReport, ReportQuery } from "./ports.js";
 import { rankPatterns, type SignatureFacts } from "./rank-patterns.js";
-import { reportFigures } from "./report-figures.js";
+import { type CountedSession, countSession, figuresOfSessions } from "./report-figures.js";
 import { splitReportWindow } from "./report-window.js";
+import { SUMMARY_REST_LIMIT, summarySessions } from "./session-summary-sql.js";
 
 type Row = Record<string, unknown>;
 /** ids per `IN (...)` lookup, well under SQLite's and Postgres's parameter limits */
@@ -180,32 +181,59 @@ export async function sqlReport(options: {
     variants: pattern.variants.map(toRow),
   }));
 
-  // loops, waste and status as core/figures.ts defines them, from the calls of the window (rollup and edge rows)
-  const { figures, incidents } = reportFigures(
-    await queryFigureFacts({
+  // loops, waste and status as core/figures.ts defines them: the sessions wholly in the window from the
+  // per-session summary (migration 0009), the others from the calls of the window (rollup and edge rows)
+  const engine = placeholder(1) === "?" ? "sqlite" : "postgres";
+  const figureFacts = (sessionIds?: string[]) => {
+    const events = conditions([
+      ["at >= ?", query.since],
+      ["at < ?", query.until],
+      ["session_id = ?", query.sessionId],
+    ]);
+    if (sessionIds !== undefined) {
+      const ids = sessionIds.map((id) => {
+        events.params.push(id);
+        return placeholder(events.params.length);
+      });
+      events.where = `${events.where === "" ? "WHERE" : `${events.where} AND`} session_id IN (${ids.join(", ")})`;
+    }
+    return queryFigureFacts({
       all,
       placeholder,
       decodeJson: options.decodeJson,
-      denials: (add) =>
-        callsFrom({
+      denials: (add) => {
+        const from = callsFrom({
           filter: {
             ...(query.since === undefined ? {} : { since: query.since }),
             ...(query.until === undefined ? {} : { until: query.until }),
             ...(query.sessionId === undefined ? {} : { sessionId: query.sessionId }),
             ...(tool === undefined ? {} : { canonicalTool: tool }),
           },
-          engine: placeholder(1) === "?" ? "sqlite" : "postgres",
+          engine,
           add,
-        }),
-      events: conditions([
-        ["at >= ?", query.since],
-        ["at < ?", query.until],
-        ["session_id = ?", query.sessionId],
-      ]),
+        });
+        return sessionIds === undefined ? from : `${from} WHERE session_id IN (${sessionIds.map(add).join(", ")})`;
+      },
+      events,
       eventsOfDeniedSessionsOnly: tool !== undefined,
-    }),
-    { top },
-  );
+    });
+  };
+  let counted: CountedSession[] | undefined;
+  if (query.sessionId === undefined && tool === undefined) {
+    const summary = await summarySessions({
+      reader: { all, placeholder, decodeJson: options.decodeJson },
+      filters: {
+        ...(query.since === undefined ? {} : { since: query.since }),
+        ...(query.until === undefined ? {} : { until: query.until }),
+      },
+    });
+    if (summary.rest.length <= SUMMARY_REST_LIMIT) {
+      const rest = summary.rest.length === 0 ? [] : await figureFacts(summary.rest);
+      counted = [...summary.rows, ...summary.eventOnly, ...rest.map(countSession)];
+    }
+  }
+  counted ??= (await figureFacts()).map(countSession);
+  const { figures, incidents } = figuresOfSessions(counted, { top });
 
   return {
     total: [...tools.values()].reduce((sum, entry) => sum + entry.count, 0),

@@ -210,6 +210,8 @@ export function dashboardApiContract(open: () => Promise<DashboardFixture>): voi
   it("sorts and filters sessions by their figures, which add up to the overview's (core/figures.ts)", async () => {
     type Row = {
       sessionId: string;
+      firstAt: number;
+      lastAt: number;
       loops: number;
       aborts: number;
       wastedCalls: number;
@@ -253,6 +255,54 @@ export function dashboardApiContract(open: () => Promise<DashboardFixture>): voi
     expect(atLeastTwo.total).toBe(every.filter((row) => row.loops >= 2).length);
     const manyDenials = await api<Page>("/api/sessions?since=30d&host=codex&min_denials=5");
     expect(manyDenials.total).toBe(every.filter((row) => row.denials >= 5).length);
+
+    // sorted by a figure, the sessions wholly in the window come from the per-session summary (migration 0009),
+    // sorted by time, from the denials: every session shows the same figures both ways, under every filter
+    const pages = async (query: string) => {
+      const rows: Row[] = [];
+      for (let page = 0; ; page++) {
+        const answer = await api<Page>(`/api/sessions?${query}&page=${page}`);
+        rows.push(...answer.rows);
+        if ((page + 1) * 50 >= answer.total) return { total: answer.total, rows };
+      }
+    };
+    // window edges inside two sessions (their figures then count part of them), and a loop verdict of a kind no
+    // repeated denial gives, on a session wholly in the window (one loop more than its repeated calls)
+    const spans = (await pages("since=40d&sort=last")).rows.filter((row) => row.lastAt - row.firstAt > 1_000);
+    const cutEarly = spans[spans.length - 5]!;
+    const cutLate = spans[5]!;
+    const edge = new Date(cutEarly.firstAt + 1).toISOString();
+    const until = new Date(cutLate.lastAt).toISOString();
+    await fixture.store.denials.appendEvents([
+      {
+        kind: "loop.detected",
+        sessionId: spans[10]!.sessionId,
+        turn: 1,
+        at: spans[10]!.firstAt,
+        tool: "WebFetch",
+        detail: { kind: "intent-switch", after: "Bash", calls: 2 },
+      },
+    ]);
+    let summarized = 0;
+    for (const filters of [
+      "since=30d",
+      "since=40d",
+      `since=${edge}`,
+      `since=${edge}&until=${until}`,
+      "since=40d&host=codex",
+      "since=40d&label=workflow:ci",
+      "since=40d&host=claude-code&label=workflow:local",
+    ]) {
+      const fromSummary = await pages(`${filters}&sort=wasted`);
+      const fromDenials = await pages(`${filters}&sort=last`);
+      expect(fromSummary.total, filters).toBe(fromDenials.total);
+      const byId = new Map(fromDenials.rows.map((row) => [row.sessionId, row]));
+      // the same JSON, keys in the same order
+      for (const row of fromSummary.rows)
+        expect(JSON.stringify(row), filters).toBe(JSON.stringify(byId.get(row.sessionId)));
+      summarized += fromSummary.total;
+    }
+    expect(summarized).toBeGreaterThan(100);
 
     // the overview's lists stop at 10; `top` asks for more ("see all"), and a bad value is refused
     const all = await api<{ topPatterns: unknown[]; incidents: unknown[] }>("/api/overview?since=30d&top=500");

@@ -2,7 +2,8 @@ import type { Figures } from "../../core/figures.js";
 import { compare } from "../../store/compute-report.js";
 import { queryFigureFacts } from "../../store/figure-facts-sql.js";
 import type { CountByTool, DenialReport, DenialStore, SessionIncident } from "../../store/ports.js";
-import { reportFigures } from "../../store/report-figures.js";
+import { countSession, figuresOfSessions, reportFigures } from "../../store/report-figures.js";
+import { SUMMARY_REST_LIMIT, summarySessions } from "../../store/session-summary-sql.js";
 import { callsFromFilters, type DashboardFilters, reportCovers } from "./dashboard-filters.js";
 import { querySeriesBySource } from "./series-query.js";
 import type { SqlReader } from "./sql-reader.js";
@@ -135,21 +136,42 @@ async function filteredReport(options: { reader: SqlReader; filters: DashboardFi
   };
 }
 
-/** loops, waste, saved calls and status over the filtered rows (core/figures.ts, the report's own SQL) */
+/**
+ * loops, waste, saved calls and status over the filtered rows (core/figures.ts, the report's own SQL): without a
+ * tool filter, the sessions wholly in the window and wholly in or out of the host and label filters from the
+ * per-session summary (migration 0009), the others from their calls
+ */
 export async function filteredFigures(options: { reader: SqlReader; filters: DashboardFilters; top: number }) {
   const { reader, filters } = options;
-  const events = new SqlBuilder(reader);
-  const eventParts = [`at >= ${events.value(filters.since)}`];
-  if (filters.until !== undefined) eventParts.push(`at < ${events.value(filters.until)}`);
-  const facts = await queryFigureFacts({
-    all: (sql, params) => reader.all(sql, params),
-    placeholder: (index) => reader.placeholder(index),
-    decodeJson: reader.decodeJson,
-    denials: (add) => callsFromFilters({ filters, builder: { value: add }, reader }),
-    events: { where: `WHERE ${eventParts.join(" AND ")}`, params: events.params },
-    eventsOfDeniedSessionsOnly: !reportCovers(filters) || filters.tool !== undefined,
-  });
-  return reportFigures(facts, { top: options.top });
+  const deniedOnly = !reportCovers(filters) || filters.tool !== undefined;
+  const facts = async (sessionIds?: string[]) => {
+    const events = new SqlBuilder(reader);
+    const eventParts = [`at >= ${events.value(filters.since)}`];
+    if (filters.until !== undefined) eventParts.push(`at < ${events.value(filters.until)}`);
+    if (sessionIds !== undefined)
+      eventParts.push(`session_id IN (${sessionIds.map((id) => events.value(id)).join(", ")})`);
+    return queryFigureFacts({
+      all: (sql, params) => reader.all(sql, params),
+      placeholder: (index) => reader.placeholder(index),
+      decodeJson: reader.decodeJson,
+      denials: (add) => {
+        const from = callsFromFilters({ filters, builder: { value: add }, reader });
+        return sessionIds === undefined ? from : `${from} WHERE session_id IN (${sessionIds.map(add).join(", ")})`;
+      },
+      events: { where: `WHERE ${eventParts.join(" AND ")}`, params: events.params },
+      eventsOfDeniedSessionsOnly: deniedOnly,
+    });
+  };
+  if (filters.tool === undefined) {
+    const summary = await summarySessions({ reader, filters });
+    if (summary.rest.length <= SUMMARY_REST_LIMIT) {
+      const rest = summary.rest.length === 0 ? [] : await facts(summary.rest);
+      return figuresOfSessions([...summary.rows, ...(deniedOnly ? [] : summary.eventOnly), ...rest.map(countSession)], {
+        top: options.top,
+      });
+    }
+  }
+  return reportFigures(await facts(), { top: options.top });
 }
 
 /** rows of (canonical_tool, tool, n) as one entry per canonical tool, with the host names counted under it */

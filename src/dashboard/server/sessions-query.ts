@@ -1,6 +1,7 @@
 import { SESSION_STATUSES, type SessionFigures, type SessionStatus, sessionFigures } from "../../core/figures.js";
 import { compare } from "../../store/compute-report.js";
 import { queryFigureFacts } from "../../store/figure-facts-sql.js";
+import { fillCallCounts, SUMMARY_REST_LIMIT, summarySessions } from "../../store/session-summary-sql.js";
 import { callsFromFilters, type DashboardFilters, reportCovers } from "./dashboard-filters.js";
 import { onlyProject } from "./session-info-query.js";
 import type { SqlReader } from "./sql-reader.js";
@@ -109,17 +110,16 @@ export async function querySessions(options: {
       rows: rows.map((row) => sessionRow(row, figures.get(String(row.session_id)))),
     };
   }
-  const [rows, figures] = await Promise.all([reader.all(select, builder.params), figuresOf({ reader, filters })]);
-  const all = rows
-    .map((row) => sessionRow(row, figures.get(String(row.session_id))))
-    .filter(
-      (row) =>
-        (list.status === undefined || list.status.includes(row.status)) &&
-        row.loops >= (list.minLoops ?? 0) &&
-        row.aborts >= (list.minAborts ?? 0) &&
-        row.wastedCalls >= (list.minWasted ?? 0) &&
-        (row.wastedTokens ?? 0) >= (list.minTokens ?? 0),
-    );
+  const all = (
+    await figureRows({ reader, filters, select, params: builder.params, minDenials: list.minDenials })
+  ).filter(
+    (row) =>
+      (list.status === undefined || list.status.includes(row.status)) &&
+      row.loops >= (list.minLoops ?? 0) &&
+      row.aborts >= (list.minAborts ?? 0) &&
+      row.wastedCalls >= (list.minWasted ?? 0) &&
+      (row.wastedTokens ?? 0) >= (list.minTokens ?? 0),
+  );
   const key = sortKey(options.sort);
   const sign = options.descending ? -1 : 1;
   all.sort((a, b) => {
@@ -129,12 +129,79 @@ export async function querySessions(options: {
     return sign * (order || compare(a.sessionId, b.sessionId));
   });
   const start = options.page * options.pageSize;
-  return {
-    total: all.length,
-    page: options.page,
-    pageSize: options.pageSize,
-    rows: all.slice(start, start + options.pageSize),
+  const page = all.slice(start, start + options.pageSize);
+  await fillCallCounts(
+    reader,
+    page.filter((row) => summarized.has(row)),
+  );
+  return { total: all.length, page: options.page, pageSize: options.pageSize, rows: page };
+}
+
+/** the rows read from the per-session summary (their tools and subagents are added for the page shown) */
+const summarized = new WeakSet<SessionRow>();
+
+/**
+ * Every session of the window with its figures, for a sort or filter by a figure. Without a tool filter, the
+ * sessions wholly in the window (and wholly in or out of the host and label filters) come from the per-session
+ * summary (summarySessions), the few others from their denials as before; with a tool filter, or more than
+ * SUMMARY_REST_LIMIT others, every session from its denials.
+ */
+async function figureRows(options: {
+  reader: SqlReader;
+  filters: DashboardFilters;
+  select: string;
+  params: (string | number)[];
+  minDenials: number | undefined;
+}): Promise<SessionRow[]> {
+  const { reader, filters } = options;
+  const fromDenials = async (sessionIds?: string[]) => {
+    if (sessionIds !== undefined && sessionIds.length === 0) return [];
+    let select = options.select;
+    const params = [...options.params];
+    if (sessionIds !== undefined) {
+      const builder = new SqlBuilder(reader);
+      const from = callsFromFilters({ filters, builder, reader });
+      const ids = sessionIds.map((id) => builder.value(id)).join(", ");
+      const having = options.minDenials ? ` HAVING sum(n) >= ${builder.value(options.minDenials)}` : "";
+      select = `SELECT session_id, max(host) AS host, max(parent_session_id) AS parent, min(first_at) AS first_at,
+          max(last_at) AS last_at, sum(n) AS denials, count(DISTINCT tool) AS tools,
+          count(DISTINCT agent_id) AS subagents
+         FROM ${from} WHERE session_id IN (${ids}) GROUP BY session_id${having}`;
+      params.splice(0, params.length, ...builder.params);
+    }
+    const [rows, figures] = await Promise.all([
+      reader.all(select, params),
+      figuresOf({ reader, filters, ...(sessionIds === undefined ? {} : { sessionIds }) }),
+    ]);
+    return rows.map((row) => sessionRow(row, figures.get(String(row.session_id))));
   };
+  if (filters.tool !== undefined) return fromDenials();
+  const summary = await summarySessions({ reader, filters });
+  if (summary.rest.length > SUMMARY_REST_LIMIT) return fromDenials();
+  const whole = summary.rows
+    .filter((row) => row.denials >= (options.minDenials ?? 0))
+    .map(
+      // in SessionRow's order, so the JSON is the same whichever way a row was counted
+      (row) =>
+        ({
+          sessionId: row.sessionId,
+          host: row.host,
+          parentSessionId: row.parentSessionId,
+          firstAt: row.firstAt,
+          lastAt: row.lastAt,
+          denials: row.denials,
+          tools: 0,
+          subagents: 0,
+          loops: row.loops,
+          aborts: row.aborts,
+          wastedCalls: row.wastedCalls,
+          wastedTokens: row.wastedTokens,
+          savedCalls: row.savedCalls,
+          status: row.status,
+        }) satisfies SessionRow,
+    );
+  for (const row of whole) summarized.add(row);
+  return [...whole, ...(await fromDenials(summary.rest))];
 }
 
 /** a session's value for a sort; no recorded tokens sort below zero; statuses from clean to aborted */

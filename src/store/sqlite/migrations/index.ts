@@ -7,6 +7,7 @@ import { migration0005 } from "./0005-tool-identity.js";
 import { migration0006 } from "./0006-proxy-host-name.js";
 import { migration0007 } from "./0007-new-tool-names.js";
 import { migration0008 } from "./0008-daily-calls.js";
+import { migration0009 } from "./0009-session-summary.js";
 import { migration0010 } from "./0010-session-info.js";
 
 /** SQLite migrations in order. Append only. */
@@ -19,6 +20,6 @@ export const sqliteMigrations: readonly Migration[] = [
   migration0006,
   migration0007,
   migration0008,
-  // 0009 is Task D's (merged separately); ids stay in order once it lands
+  migration0009,
   migration0010,
 ];
