@@ -81,3 +81,11 @@ export function onlyProject(options: {
   const project = options.builder.value(options.project);
   return `(SELECT * FROM ${options.from} WHERE session_id IN (SELECT session_id FROM session_info WHERE project = ${project})) AS project_calls`;
 }
+
+/** The ids of one project's sessions (exact path): what a list built without `onlyProject` is narrowed by. */
+export async function projectSessionIds(reader: SqlReader, project: string): Promise<Set<string>> {
+  const rows = await reader.all(`SELECT session_id FROM session_info WHERE project = ${reader.placeholder(1)}`, [
+    project,
+  ]);
+  return new Set(rows.map((row) => String(row.session_id)));
+}

@@ -3,7 +3,7 @@ import { compare } from "../../store/compute-report.js";
 import { queryFigureFacts } from "../../store/figure-facts-sql.js";
 import { fillCallCounts, SUMMARY_REST_LIMIT, summarySessions } from "../../store/session-summary-sql.js";
 import { callsFromFilters, type DashboardFilters, reportCovers } from "./dashboard-filters.js";
-import { onlyProject } from "./session-info-query.js";
+import { onlyProject, projectSessionIds } from "./session-info-query.js";
 import type { SqlReader } from "./sql-reader.js";
 import { SqlBuilder } from "./sql-reader.js";
 
@@ -110,10 +110,14 @@ export async function querySessions(options: {
       rows: rows.map((row) => sessionRow(row, figures.get(String(row.session_id)))),
     };
   }
-  const all = (
-    await figureRows({ reader, filters, select, params: builder.params, minDenials: list.minDenials })
-  ).filter(
+  // the per-session summary knows no project: the list is narrowed to the project's sessions here
+  const [rows, inProject] = await Promise.all([
+    figureRows({ reader, filters, select, params: builder.params, minDenials: list.minDenials }),
+    list.project === undefined ? undefined : projectSessionIds(reader, list.project),
+  ]);
+  const all = rows.filter(
     (row) =>
+      (inProject === undefined || inProject.has(row.sessionId)) &&
       (list.status === undefined || list.status.includes(row.status)) &&
       row.loops >= (list.minLoops ?? 0) &&
       row.aborts >= (list.minAborts ?? 0) &&
