@@ -86,7 +86,9 @@ describe("toolgate analyze", () => {
       // a link to a readable transcript, or a copy of it (a backup), holds only calls already read: counted once, and
       // the second file is listed with the first, not merged without a word
       expect(document.totals).toMatchObject({ files: 1, sessions: 1 });
-      const copies = document.skippedFiles.filter((skipped: { file: string }) => !skipped.file.endsWith("broken.jsonl"));
+      const copies = document.skippedFiles.filter(
+        (skipped: { file: string }) => !skipped.file.endsWith("broken.jsonl"),
+      );
       expect(copies).toEqual([
         {
           file: join(folder, "rollout.jsonl"),
