@@ -15,7 +15,7 @@ import type {
   StoredDenial,
   VersionedState,
 } from "./ports.js";
-import { mergeSessionInfo, type StoredSessionInfo, splitSessionInfo } from "./session-info-row.js";
+import { mergeSessionInfo, type StoredSessionInfo, scrubbedSessionInfo, splitSessionInfo } from "./session-info-row.js";
 
 /**
  * In-memory twins of the store ports: for in-process hosts, tests and ephemeral runs. Runtime-neutral (no
@@ -93,6 +93,16 @@ export function createMemoryDenialStore(): DenialStore {
         const next = copy(redact(copy(record)));
         if (JSON.stringify(next) === JSON.stringify(record)) continue;
         records[index] = { ...withToolIdentity(next), id };
+        changed += 1;
+      }
+      return changed;
+    },
+    async scrubSessionInfo(redactText) {
+      let changed = 0;
+      for (const [id, info] of infos) {
+        const next = scrubbedSessionInfo(info, redactText);
+        if (next === undefined) continue;
+        infos.set(id, next);
         changed += 1;
       }
       return changed;

@@ -163,6 +163,12 @@ export interface DenialStore {
    * number of rows changed.
    */
   scrub(redact: (record: DenialRecord) => DenialRecord): Promise<number>;
+  /**
+   * Re-applies redaction to every stored session description (`session_info`: the project and the first prompt
+   * line, where a pasted key is likeliest): `redactText` returns the new text (or the same). Returns the number of
+   * sessions whose description changed.
+   */
+  scrubSessionInfo(redactText: (text: string) => string): Promise<number>;
   /** Deletes records and events older than `before` (epoch ms). Returns the number of records deleted. */
   prune(before: number): Promise<{ denials: number; events: number }>;
   close(): Promise<void>;

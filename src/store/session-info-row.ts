@@ -36,6 +36,17 @@ export function splitSessionInfo<E extends AuditEvent>(
   return { events: rest, infos };
 }
 
+/** A stored description with `redactText` applied to its texts, or undefined when nothing changes. */
+export function scrubbedSessionInfo(
+  info: StoredSessionInfo,
+  redactText: (text: string) => string,
+): StoredSessionInfo | undefined {
+  const project = info.project === null ? null : redactText(info.project);
+  const firstPrompt = info.firstPrompt === null ? null : redactText(info.firstPrompt);
+  if (project === info.project && firstPrompt === info.firstPrompt) return undefined;
+  return { ...info, project, firstPrompt };
+}
+
 /** Merges a later description into the stored one: the first value of each fact wins, the earliest `at` stays. */
 export function mergeSessionInfo(stored: StoredSessionInfo | undefined, next: StoredSessionInfo): StoredSessionInfo {
   if (stored === undefined) return next;

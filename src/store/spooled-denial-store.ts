@@ -156,6 +156,7 @@ export function createSpooledDenialStore(options: {
     sessionIds: (query) => read((target) => target.sessionIds(query)),
     sessionInfo: (sessionIds) => read((target) => target.sessionInfo(sessionIds)),
     scrub: (redact) => read((target) => target.scrub(redact)),
+    scrubSessionInfo: (redactText) => read((target) => target.scrubSessionInfo(redactText)),
     prune: (before) => read((target) => target.prune(before)),
     async close() {
       const pending = opening;

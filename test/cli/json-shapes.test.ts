@@ -159,7 +159,7 @@ describe("--json shapes", () => {
 
   it("scrub and prune", () => {
     expect(keys(JSON.parse(json(["scrub", "--json"]).documents[0] as string))).toEqual(
-      sorted(["store", "changed", "warnings"]),
+      sorted(["store", "changed", "sessions", "warnings"]),
     );
     expect(keys(JSON.parse(json(["prune", "--older-than", "3650d", "--json"]).documents[0] as string))).toEqual(
       sorted(["store", "before", "denials", "events", "warnings"]),

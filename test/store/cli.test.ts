@@ -113,12 +113,28 @@ describe("toolgate report / tail / scrub / prune", () => {
         input: { command: secret },
       }),
     ]);
+    // a description stored before the pattern that catches its key (an older toolgate, a pattern added since)
+    await store.denials.appendEvents([
+      {
+        kind: "session.info",
+        sessionId: "leaky",
+        turn: 1,
+        at: Date.now(),
+        detail: { project: "/work/app", firstPrompt: `deploy with token ${secret} please` },
+      },
+    ]);
     await store.close();
     const scrub = toolgate(["scrub", "--json"]);
     expect(scrub.status).toBe(EXIT.ok);
-    expect(JSON.parse(scrub.stdout).changed).toBe(1);
+    expect(JSON.parse(scrub.stdout)).toMatchObject({ changed: 1, sessions: 1 });
+    const reopened = await createSqliteStore({ filename: database });
+    const [described] = await reopened.denials.sessionInfo(["leaky"]);
+    await reopened.close();
+    expect(described?.project).toBe("/work/app");
+    expect(described?.firstPrompt).toMatch(/^deploy with token \S+ please$/);
+    expect(described?.firstPrompt).not.toContain(secret);
     expect(toolgate(["tail", "--lines", "100", "--no-follow", "--json"]).stdout).not.toContain(secret);
-    expect(JSON.parse(toolgate(["scrub", "--json"]).stdout).changed).toBe(0);
+    expect(JSON.parse(toolgate(["scrub", "--json"]).stdout)).toMatchObject({ changed: 0, sessions: 0 });
     const prune = toolgate(["prune", "--older-than", "1d", "--json"]);
     expect(prune.status).toBe(EXIT.ok);
     expect(JSON.parse(prune.stdout)).toMatchObject({ denials: 11, events: 4 });

@@ -222,6 +222,30 @@ export function runStoreContract(options: { name: string; create: () => Promise<
         expect(rows[0]!.input).toEqual({ command: "[REDACTED]" });
       });
 
+      it("scrubs stored session descriptions (project, first prompt line) and reports how many changed", async () => {
+        const info = (sessionId: string, firstPrompt: string) =>
+          ({
+            kind: "session.info",
+            sessionId,
+            turn: 1,
+            at: 1_000,
+            detail: { project: `/work/${sessionId}`, firstPrompt },
+          }) as const;
+        // more sessions than one chunk of the engines' keyset walk (500)
+        const many = Array.from({ length: 1_200 }, (_, index) => info(`s-${String(index).padStart(4, "0")}`, "ls"));
+        await store.denials.appendEvents([...many, info("leaky", "use sk-live-123 to deploy"), info("other", "fine")]);
+        const redactText = (text: string) => text.replaceAll("sk-live-123", "[REDACTED]");
+        expect(await store.denials.scrubSessionInfo(redactText)).toBe(1);
+        expect(await store.denials.scrubSessionInfo(redactText)).toBe(0);
+        expect(await store.denials.sessionInfo(["leaky", "other", "s-1199"])).toEqual([
+          { sessionId: "leaky", project: "/work/leaky", firstPrompt: "use [REDACTED] to deploy", at: 1_000 },
+          { sessionId: "other", project: "/work/other", firstPrompt: "fine", at: 1_000 },
+          { sessionId: "s-1199", project: "/work/s-1199", firstPrompt: "ls", at: 1_000 },
+        ]);
+        // every row is visited, the last chunk's too
+        expect(await store.denials.scrubSessionInfo((text) => text.replace(/^ls$/, "[ls]"))).toBe(1_200);
+      });
+
       it("stores each record's canonical tool and family, filling them from the tool table when a record has none", async () => {
         await store.denials.append([
           makeRecord({ seq: 1, tool: "run_shell_command" }),

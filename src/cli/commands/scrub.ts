@@ -6,7 +6,8 @@ import { withStore } from "./report.js";
 export default defineCommand({
   meta: {
     name: "scrub",
-    summary: "Re-apply the current secret redaction to every stored denial (after adding a pattern or upgrading).",
+    summary:
+      "Re-apply the current secret redaction to every stored denial and session description (after adding a pattern or upgrading).",
     details:
       "Uses the built-in detectors plus the config's redaction section, and rewrites only rows that change.\n" +
       "Reads the store chosen by TOOLGATE_DATABASE_URL, TOOLGATE_DB or the config's store section.",
@@ -30,8 +31,13 @@ export default defineCommand({
         return next;
       };
       const changed = await store.denials.scrub(redact);
-      if (args.json) writeJson({ store: store.location, changed, warnings: [] });
-      else process.stdout.write(`scrubbed ${changed} stored denial${changed === 1 ? "" : "s"} in ${store.location}\n`);
+      // a session's project and first prompt line (session_info): a pasted key in a prompt is the likeliest leak
+      const sessions = await store.denials.scrubSessionInfo((text) => redactor.redactText(text));
+      if (args.json) writeJson({ store: store.location, changed, sessions, warnings: [] });
+      else
+        process.stdout.write(
+          `scrubbed ${changed} stored denial${changed === 1 ? "" : "s"} and ${sessions} session description${sessions === 1 ? "" : "s"} in ${store.location}\n`,
+        );
     });
   },
 });

@@ -13,7 +13,13 @@ import {
 } from "../denial-row.js";
 import type { DenialQuery, DenialStore, KeyedAuditEvent, ReportQuery, SessionIdQuery } from "../ports.js";
 import { whereClause } from "../report-sql.js";
-import { rowToSessionInfo, selectSessionInfoSql, splitSessionInfo, upsertSessionInfoSql } from "../session-info-row.js";
+import {
+  rowToSessionInfo,
+  scrubbedSessionInfo,
+  selectSessionInfoSql,
+  splitSessionInfo,
+  upsertSessionInfoSql,
+} from "../session-info-row.js";
 import { sqlReport } from "../sql-report.js";
 import { postgresSafe } from "./postgres-safe.js";
 
@@ -167,6 +173,32 @@ export function createPostgresDenialStore(options: { pool: Pool }): DenialStore 
           [ids, ...arrays],
         );
         changed += ids.length;
+      }
+    },
+    async scrubSessionInfo(redactText) {
+      let changed = 0;
+      let after = "";
+      for (;;) {
+        const { rows } = await pool.query(
+          // the key's own order (its index): `>` and ORDER BY agree whatever the collation
+          "SELECT * FROM session_info WHERE session_id > $1 ORDER BY session_id LIMIT $2",
+          [after, CHUNK],
+        );
+        if (rows.length === 0) return changed;
+        after = String(rows.at(-1).session_id);
+        const updates = rows.flatMap((row) => scrubbedSessionInfo(rowToSessionInfo(row), redactText) ?? []);
+        if (updates.length === 0) continue;
+        await pool.query(
+          `UPDATE session_info SET project = u.project, first_prompt = u.first_prompt
+           FROM unnest($1::text[], $2::text[], $3::text[]) AS u(session_id, project, first_prompt)
+           WHERE session_info.session_id = u.session_id`,
+          [
+            updates.map((info) => info.sessionId),
+            updates.map((info) => (info.project === null ? null : postgresSafe(info.project))),
+            updates.map((info) => (info.firstPrompt === null ? null : postgresSafe(info.firstPrompt))),
+          ],
+        );
+        changed += updates.length;
       }
     },
     async prune(before: number) {

@@ -13,7 +13,13 @@ import {
 } from "../denial-row.js";
 import type { DenialQuery, DenialStore, KeyedAuditEvent, ReportQuery, SessionIdQuery } from "../ports.js";
 import { whereClause } from "../report-sql.js";
-import { rowToSessionInfo, selectSessionInfoSql, splitSessionInfo, upsertSessionInfoSql } from "../session-info-row.js";
+import {
+  rowToSessionInfo,
+  scrubbedSessionInfo,
+  selectSessionInfoSql,
+  splitSessionInfo,
+  upsertSessionInfoSql,
+} from "../session-info-row.js";
 import { sqlReport } from "../sql-report.js";
 import { tally } from "../tally.js";
 import type { SqliteDriver } from "./driver.js";
@@ -167,6 +173,29 @@ export function createSqliteDenialStore(options: {
             () => {
               for (const update of updates)
                 driver.prepare(`UPDATE denials SET ${sets} WHERE id = ?`).run(...update.values, update.id);
+            },
+            { immediate: true },
+          ),
+        );
+        changed += updates.length;
+      }
+    },
+    async scrubSessionInfo(redactText) {
+      let changed = 0;
+      let after = "";
+      for (;;) {
+        const rows = all("SELECT * FROM session_info WHERE session_id > ? ORDER BY session_id LIMIT ?", [after, CHUNK]);
+        if (rows.length === 0) return changed;
+        after = String(rows.at(-1)!.session_id);
+        const updates = rows.flatMap((row) => scrubbedSessionInfo(rowToSessionInfo(row), redactText) ?? []);
+        if (updates.length === 0) continue;
+        await write(() =>
+          driver.transaction(
+            () => {
+              const update = driver.prepare(
+                "UPDATE session_info SET project = ?, first_prompt = ? WHERE session_id = ?",
+              );
+              for (const info of updates) update.run(info.project, info.firstPrompt, info.sessionId);
             },
             { immediate: true },
           ),
