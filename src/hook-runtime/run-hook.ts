@@ -3,9 +3,9 @@ import type { HookAnswer, HookHost } from "../hosts/common/hook-host.js";
 import { openTranscript, readTranscript } from "../hosts/common/read-transcript.js";
 import { openToolgate, type Toolgate } from "../root/open-toolgate.js";
 import { noteRunAbort, noteRunSession, RUN_DIRECTORY_ENV, type RunAbort, runAbort } from "../root/run-sessions.js";
-import { transcriptCursorFiles } from "../store/file/transcript-cursor.js";
 import { defaultStateDirectory } from "../store/resolve-store-location.js";
 import { labelsFromEnv } from "./session-labels.js";
+import { transcriptCursorFiles } from "./transcript-cursor-files.js";
 
 export interface RunHookOptions {
   stdinText: string;

@@ -186,9 +186,7 @@ function matchingPathRules(sub: Subcommand, context: EvaluationContext, into: Co
 
 function matchingPathRulesOnce(index: PathRuleIndex, path: string, into: CompiledRule[], start: number): void {
   if (index.rules.length === 0) return;
-  const found: CompiledRule[] = [];
-  matchingIndexedPathRules(index, path, found);
-  for (const rule of found) if (into.indexOf(rule, start) < 0) into.push(rule);
+  for (const rule of matchingIndexedPathRules(index, path)) if (into.indexOf(rule, start) < 0) into.push(rule);
 }
 
 function unreadable(why: string): Outcome {

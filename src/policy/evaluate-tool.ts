@@ -54,7 +54,7 @@ export function evaluateTool(options: {
   // path rules through their index (only those whose directory holds the path are tested), then domain rules;
   // the order of `matches` does not change the winner (ties go by rule order)
   if (subject.path !== undefined && rules.pathIndex.rules.length > 0)
-    matchingPathRules(rules.pathIndex, subject.path, matches);
+    for (const rule of matchingPathRules(rules.pathIndex, subject.path)) matches.push(rule);
   if (subject.host !== undefined) for (const rule of rules.domain) if (rule.test(subject.host)) matches.push(rule);
   const winner = pickWinningRule(matches);
   if (winner?.behavior === "deny") return ruleOutcome(winner, deniedText(tool, subject, winner));

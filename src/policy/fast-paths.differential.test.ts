@@ -23,9 +23,8 @@ async function compilers() {
   vi.doMock("./match/path-rule-index.js", async (importOriginal) => {
     const original = await importOriginal<typeof import("./match/path-rule-index.js")>();
     // every path rule tested on its own, in rule order
-    const matchingPathRules: typeof original.matchingPathRules = (index, path, into) => {
-      for (const rule of index.rules) if (rule.test(path)) into.push(rule);
-    };
+    const matchingPathRules: typeof original.matchingPathRules = (index, path) =>
+      index.rules.filter((rule) => rule.test(path));
     return { ...original, matchingPathRules };
   });
   const reference = await import("./compile-policy.js");

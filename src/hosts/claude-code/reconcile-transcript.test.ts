@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { GuardSession } from "../../guard/types.js";
-import type { TranscriptCursor } from "../../store/file/transcript-cursor.js";
 import { openTranscript, readTranscript } from "../common/read-transcript.js";
+import type { TranscriptCursor } from "../common/transcript-cursor.js";
 import type { ClaudeHookContext } from "./handle-hook.js";
 import { reconcileTranscript } from "./reconcile-transcript.js";
 

@@ -2,7 +2,7 @@ import type { CoreOptions } from "../../core/config.js";
 import type { Effect } from "../../core/effects.js";
 import type { DenialSource } from "../../core/events.js";
 import type { DeniedOptions, GuardSession } from "../../guard/types.js";
-import type { TranscriptCursor, TranscriptCursors } from "../../store/file/transcript-cursor.js";
+import type { TranscriptCursor, TranscriptCursors } from "./transcript-cursor.js";
 
 /** How a hook process answers its host: JSON on stdout, an exit code, and text for stderr. */
 export interface HookAnswer {

@@ -1,6 +1,6 @@
 import { closeSync, constants as fs, fstatSync, openSync, readSync } from "node:fs";
-import { CURSOR_CHECK_BYTES, type TranscriptCursor } from "../../store/file/transcript-cursor.js";
 import type { TranscriptLines } from "./hook-host.js";
+import { CURSOR_CHECK_BYTES, type TranscriptCursor } from "./transcript-cursor.js";
 
 /** Transcripts larger than this are read from their end (the newest lines are the ones a hook needs). */
 const MAX_TRANSCRIPT_BYTES = 32 * 1024 * 1024;

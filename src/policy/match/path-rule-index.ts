@@ -43,7 +43,7 @@ export function indexPathRules(rules: readonly CompiledRule[]): PathRuleIndex {
  * Appends to `positions` the positions of the rules that may match `path` (the rules whose directory holds it):
  * a superset of the rules whose test accepts it, in no particular order, possibly with repeats across calls.
  */
-export function candidatePathRules(index: PathRuleIndex, path: string, positions: number[]): void {
+function candidatePathRules(index: PathRuleIndex, path: string, positions: number[]): void {
   const { lengths, byPrefix } = index;
   const length = path.length;
   for (const prefixLength of lengths) {
@@ -56,14 +56,18 @@ export function candidatePathRules(index: PathRuleIndex, path: string, positions
   }
 }
 
-/** The rules of `index` whose test accepts `path`, appended to `into` in rule order. */
-export function matchingPathRules(index: PathRuleIndex, path: string, into: CompiledRule[]): void {
+const NO_RULES: readonly CompiledRule[] = Object.freeze([]);
+
+/** The rules of `index` whose test accepts `path`, in rule order (one shared empty list when none does). */
+export function matchingPathRules(index: PathRuleIndex, path: string): readonly CompiledRule[] {
   const positions: number[] = [];
   candidatePathRules(index, path, positions);
-  if (positions.length === 0) return;
+  if (positions.length === 0) return NO_RULES;
   if (positions.length > 1) positions.sort((a, b) => a - b);
+  let found: CompiledRule[] | undefined;
   for (const position of positions) {
     const rule = index.rules[position] as CompiledRule;
-    if (rule.test(path)) into.push(rule);
+    if (rule.test(path)) (found ??= []).push(rule);
   }
+  return found ?? NO_RULES;
 }

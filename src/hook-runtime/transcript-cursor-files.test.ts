@@ -2,8 +2,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openTranscript } from "../../hosts/common/read-transcript.js";
-import { transcriptCursorFiles } from "./transcript-cursor.js";
+import { openTranscript } from "../hosts/common/read-transcript.js";
+import { transcriptCursorFiles } from "./transcript-cursor-files.js";
 
 let root: string;
 
