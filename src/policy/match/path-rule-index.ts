@@ -67,7 +67,9 @@ export function matchingPathRules(index: PathRuleIndex, path: string): readonly 
   let found: CompiledRule[] | undefined;
   for (const position of positions) {
     const rule = index.rules[position] as CompiledRule;
-    if (rule.test(path)) (found ??= []).push(rule);
+    if (!rule.test(path)) continue;
+    if (found === undefined) found = [rule];
+    else found.push(rule);
   }
   return found ?? NO_RULES;
 }
