@@ -151,6 +151,25 @@ export function dashboardApiContract(open: () => Promise<DashboardFixture>): voi
       expect(row.canonicalTool).toBe("shell");
   });
 
+  it("offers the hosts and labels of the window's sessions in the filter pickers, not those of the newest rows", async () => {
+    for (const days of [1, 3, 30]) {
+      const since = NOW - days * DAY;
+      const inWindow = new Set(records.filter((record) => record.at >= since).map((record) => record.sessionId));
+      const hosts = new Set<string>();
+      const labels = new Set<string>();
+      for (const record of records) {
+        if (!inWindow.has(record.sessionId)) continue;
+        if (record.host !== undefined) hosts.add(record.host);
+        for (const [key, value] of Object.entries(record.labels ?? {})) labels.add(`${key}:${value}`);
+      }
+      const options = await api<{ hosts: string[]; labels: string[] }>(
+        `/api/filters?since=${new Date(since).toISOString()}`,
+      );
+      expect(options.hosts, `${days}d`).toEqual([...hosts].sort());
+      expect(options.labels, `${days}d`).toEqual([...labels].sort());
+    }
+  });
+
   it("host and label filters combine, and their figures equal a count of the generated records", async () => {
     const since = NOW - 30 * DAY;
     const cases = [
