@@ -4,14 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { denialPayload } from "../../src/audit/record-payload.js";
 import { decideRunOutcome } from "../../src/cli/run/run-report.js";
 import type { Figures } from "../../src/core/figures.js";
-import type { AuditEvent, DenialRecord } from "../../src/core/records.js";
 import { answerApi } from "../../src/dashboard/server/dashboard-api.js";
 import { loadDashboardAssets } from "../../src/dashboard/server/load-dashboard-assets.js";
 import { openSqlReader } from "../../src/dashboard/server/open-sql-reader.js";
 import { renderReportFile } from "../../src/dashboard/server/render-report-file.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import { makeRecord } from "../store/fixtures.js";
 import { ensureBuilt, makeFixture, repoRoot, runCli } from "./cli-fixture.js";
+import { hookSessions } from "./one-truth-sessions.js";
 
 /**
  * Issue 26 item 1: one store, every view, the same figures. The store holds what `toolgate analyze --save` read
@@ -30,39 +29,6 @@ const cli = (args: string[]) =>
   runCli(args, { cwd: fixture.project, home: fixture.home, env: { TOOLGATE_DB: database } });
 const transcripts = join(repoRoot, "test/fixtures/transcripts");
 const SINCE = "2000-01-01";
-
-/** the sessions the hooks recorded: what toolgate itself did while the agents ran */
-function hookSessions(): { records: DenialRecord[]; events: AuditEvent[] } {
-  const at = Date.UTC(2026, 10, 20, 12);
-  const records: DenialRecord[] = [];
-  const add = (sessionId: string, count: number, extra: Partial<DenialRecord> = {}) => {
-    const start = records.filter((record) => record.sessionId === sessionId).length;
-    for (let index = 0; index < count; index += 1)
-      records.push(makeRecord({ seq: start + index + 1, sessionId, at: at + records.length * 1000, ...extra }));
-  };
-  add("hook-host-loop", 8, { signature: "sig-sh", pattern: "sh" });
-  add("hook-verdict", 3, { signature: "sig-curl", pattern: "curl" });
-  add("hook-verdict", 2, { signature: "sig-curl", pattern: "curl", source: "loop" });
-  add("hook-aborted", 2, { signature: "sig-push", pattern: "git push" });
-  add("hook-aborted", 1, { signature: "sig-push", pattern: "git push", source: "aborted" });
-  add("hook-blocked", 2, { signature: "sig-rm", pattern: "rm" });
-  add("hook-clean", 1, { signature: "sig-ls", pattern: "ls" });
-  const event = (sessionId: string, kind: AuditEvent["kind"], detail: Record<string, unknown>, offset: number) => ({
-    kind,
-    sessionId,
-    turn: 1,
-    at: at + 60_000 + offset,
-    tool: "Bash",
-    detail,
-  });
-  const events: AuditEvent[] = [
-    event("hook-verdict", "loop.detected", { kind: "identical-call", repeats: 3, level: "observe" }, 1),
-    event("hook-verdict", "loop.detected", { kind: "identical-call", repeats: 4, level: "steer" }, 2),
-    event("hook-aborted", "run.aborted", { reason: "loop", error: "stopped" }, 3),
-    event("hook-blocked", "escalation.reached", { pattern: "rm", count: 2 }, 4),
-  ];
-  return { records, events };
-}
 
 let analysis: { totals: Record<string, unknown>; sessions: { sessionId: string; denialCount: number }[] };
 let analysisFigures: Pick<Figures, "denials" | "loops" | "sessionsWithLoops" | "wastedCalls" | "wastedTokens">;

@@ -8,7 +8,13 @@ import { queryOverview } from "./overview-query.js";
 import { queryPolicy } from "./policy-query.js";
 import { queryProjects, sessionInfoOf, withSessionInfo } from "./session-info-query.js";
 import { querySessionTimeline } from "./session-timeline-query.js";
-import { querySessions, SESSION_SORTS, type SessionListFilter, type SessionSort } from "./sessions-query.js";
+import {
+  querySessionFigures,
+  querySessions,
+  SESSION_SORTS,
+  type SessionListFilter,
+  type SessionSort,
+} from "./sessions-query.js";
 import type { SqlReader } from "./sql-reader.js";
 
 export interface DashboardData {
@@ -92,11 +98,12 @@ export async function answerApi(
     case "/api/session": {
       const id = query.get("id");
       if (!id) throw invalid("session takes id=<session id>.");
-      const [timeline, info] = await Promise.all([
+      const [timeline, info, figures] = await Promise.all([
         querySessionTimeline({ reader: data.reader, sessionId: id }),
         sessionInfoOf({ reader: data.reader, sessionId: id }),
+        querySessionFigures({ reader: data.reader, sessionId: id }),
       ]);
-      return { ...timeline, ...info };
+      return { ...timeline, ...info, figures };
     }
     case "/api/policy":
       return queryPolicy({

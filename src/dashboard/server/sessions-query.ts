@@ -235,6 +235,30 @@ function sortKey(sort: SessionSort): (row: SessionRow) => number | string {
 }
 
 /** loops, waste and status of the sessions (all of the window's, or the ids given) as core/figures.ts defines them */
+/** One session's figures (core/figures.ts) over all its rows, whatever the filters: what its own page shows. */
+export async function querySessionFigures(options: {
+  reader: SqlReader;
+  sessionId: string;
+}): Promise<SessionFigureRow> {
+  const figures = await figuresOf({ reader: options.reader, filters: { since: 0 }, sessionIds: [options.sessionId] });
+  const found = figures.get(options.sessionId);
+  return {
+    status: found?.status ?? "clean",
+    denials: found?.denials ?? 0,
+    loops: found?.loops.length ?? 0,
+    aborts: found?.aborts ?? 0,
+    wastedCalls: found?.wastedCalls ?? 0,
+    wastedTokens: found?.wastedTokens ?? null,
+    savedCalls: found?.savedCalls ?? 0,
+  };
+}
+
+/** a session's figures as the sessions list shows them */
+export type SessionFigureRow = Pick<
+  SessionRow,
+  "status" | "denials" | "loops" | "aborts" | "wastedCalls" | "wastedTokens" | "savedCalls"
+>;
+
 async function figuresOf(options: { reader: SqlReader; filters: DashboardFilters; sessionIds?: string[] }) {
   const { reader, filters, sessionIds } = options;
   const figures = new Map<string, SessionFigures & { aborts: number }>();

@@ -105,6 +105,8 @@ export interface SessionTimeline {
   childSessions: { sessionId: string; denials: number }[];
   project: string | null;
   firstPrompt: string | null;
+  /** the session's figures over all its rows, as its row in the sessions list shows them (core/figures.ts) */
+  figures: Pick<SessionRow, "status" | "denials" | "loops" | "aborts" | "wastedCalls" | "wastedTokens" | "savedCalls">;
 }
 
 export type AttackKind = "exfiltration" | "secrets" | "force-push" | "destructive" | "routine-delete";

@@ -1,6 +1,6 @@
 import { getJson } from "../api.js";
 import { h, visibleText } from "../dom.js";
-import { count, dateTime, detailLine, projectName, shortId, time } from "../format.js";
+import { count, dateTime, detailLine, projectName, shortId, statusBadge, time } from "../format.js";
 import { sourceColour } from "../source-colours.js";
 import type { SessionTimeline, TimelineEntry } from "../types.js";
 import { linkTo } from "../url-state.js";
@@ -35,6 +35,7 @@ export async function sessionView(params: URLSearchParams): Promise<HTMLElement>
       [timeline.host ?? "unknown host", plural(denials, "denial"), ...labels].join(" · "),
       timeline.truncated ? " · showing the first 1,000 denials and events" : "",
     ),
+    figuresList(timeline),
     describe(timeline),
     timeline.subagents.length + timeline.childSessions.length === 0
       ? null
@@ -71,6 +72,28 @@ export async function sessionView(params: URLSearchParams): Promise<HTMLElement>
       { class: "note" },
       "The store keeps denials and toolgate's own events; allowed and successful calls are not recorded, so they are not on this timeline.",
     ),
+  );
+}
+
+/**
+ * The session's status badge and figures, as its row in the sessions list shows them (core/figures.ts, over all its
+ * rows): a page reached from a link says at once whether the run looped, was aborted or was blocked.
+ */
+function figuresList(timeline: SessionTimeline): HTMLElement | null {
+  const { figures } = timeline;
+  if (figures === undefined) return null;
+  const item = (label: string, value: HTMLElement | string, id: string) =>
+    h("div", { class: "kpi" }, h("dt", {}, label), h("dd", { id }, value));
+  return h(
+    "dl",
+    { class: "kpis session-figures", "aria-label": "This session's figures" },
+    item("Status", statusBadge(figures.status), "session-status"),
+    item("Denials", count(figures.denials), "session-denials"),
+    item("Loops", count(figures.loops), "session-loops"),
+    item("Aborts", count(figures.aborts), "session-aborts"),
+    item("Wasted calls", count(figures.wastedCalls), "session-wasted-calls"),
+    item("Wasted tokens", figures.wastedTokens === null ? "—" : count(figures.wastedTokens), "session-wasted-tokens"),
+    item("Calls saved", count(figures.savedCalls), "session-saved"),
   );
 }
 
