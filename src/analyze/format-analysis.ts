@@ -1,4 +1,4 @@
-import type { AnalysisDocument, SessionAnalysis, SuggestedAllowRule } from "./analysis-types.js";
+import type { AnalysisDocument, SessionAnalysis, StopPoint, SuggestedAllowRule } from "./analysis-types.js";
 
 /**
  * The terminal output of `toolgate analyze`: the one line that matters first, then the worst sessions and the top
@@ -36,6 +36,11 @@ function worstSessions(sessions: readonly SessionAnalysis[]): SessionAnalysis[] 
     .slice(0, WORST);
 }
 
+/** where toolgate would first have stopped or escalated a session, in words (the text output and the HTML file) */
+export function describeStop(stop: StopPoint): string {
+  return `toolgate would have ${STOP_VERBS[stop.action]} at call ${stop.call} (${stop.tool}, after repeated ${stop.reason})`;
+}
+
 function describeSession(session: SessionAnalysis): string[] {
   const parts = [
     `${session.denialCount} denied of ${plural(session.toolCalls, "call", "calls")}`,
@@ -43,12 +48,7 @@ function describeSession(session: SessionAnalysis): string[] {
     `${session.savedCalls} saved`,
   ];
   const lines = [`  ${session.host}  ${session.sessionId}  ${parts.join(", ")}`, `    ${session.file}`];
-  if (session.stoppedAt !== null) {
-    const stop = session.stoppedAt;
-    lines.push(
-      `    toolgate would have ${STOP_VERBS[stop.action]} at call ${stop.call} (${stop.tool}, after repeated ${stop.reason})`,
-    );
-  }
+  if (session.stoppedAt !== null) lines.push(`    ${describeStop(session.stoppedAt)}`);
   for (const loop of session.loops) {
     const after = loop.after === undefined ? "" : ` after ${loop.after} was denied`;
     lines.push(`    loop: ${loop.kind} ${loop.tool} x${loop.calls}${after}`);

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { AnalysisDocument } from "../analyze/analysis-types.js";
+import type { AnalysisDocument, StopPoint } from "../analyze/analysis-types.js";
+import { describeStop } from "../analyze/format-analysis.js";
 import { loadAnalysisSetup } from "../analyze/load-analysis-setup.js";
 import { type RunAnalyzeOptions, runAnalyze } from "../analyze/run-analyze.js";
 import { ToolgateError } from "../core/errors.js";
@@ -14,6 +15,8 @@ import { sqliteReader } from "./server/open-sql-reader.js";
 import { renderReportFile } from "./server/render-report-file.js";
 
 const COPY_BATCH = 5_000;
+/** the most "would have stopped at call N" lines the file lists */
+const STOPS_SHOWN = 200;
 
 /**
  * `toolgate analyze --html <file>`: the analysis runs as usual (its text or JSON on stdout), its denial records go
@@ -56,7 +59,19 @@ export async function analyzeToHtml(options: RunAnalyzeOptions & { file: string 
         assets: loadDashboardAssets(),
         title: "toolgate analyze report",
         generatedAt: new Date(),
-        analysis: { ...document.totals, skippedLines: document.skippedLines },
+        analysis: {
+          ...document.totals,
+          skippedLines: document.skippedLines,
+          // where toolgate would first have stopped or escalated each session, as the text output says it
+          stops: document.sessions
+            .filter((session) => session.stoppedAt !== null)
+            .slice(0, STOPS_SHOWN)
+            .map((session) => ({
+              sessionId: session.sessionId,
+              host: session.host,
+              text: describeStop(session.stoppedAt as StopPoint),
+            })),
+        },
       });
       const target = resolve(options.cwd, options.file);
       try {

@@ -353,7 +353,10 @@ describe("toolgate analyze --html", () => {
       mkdirSync(join(home, "out"));
       const written = runToolgate({ args: ["analyze", fixtures, "--json", "--html", html], cwd: home, env });
       expect(written.exitCode, written.stderr).toBe(0);
-      const document = JSON.parse(written.stdout) as { totals: { savedCalls: number; toolCalls: number } };
+      const document = JSON.parse(written.stdout) as {
+        totals: { savedCalls: number; toolCalls: number; wastedTokens: number | null };
+        sessions: { sessionId: string; stoppedAt: { call: number; tool: string } | null }[];
+      };
       expect(written.stderr).toMatch(/wrote .*report\.html: \d+ denials in \d+ sessions/);
       const saved = runToolgate({ args: ["analyze", fixtures, "--save"], cwd: home, env });
       expect(saved.exitCode, saved.stderr).toBe(0);
@@ -370,6 +373,17 @@ describe("toolgate analyze --html", () => {
       expect(Number((await page.textContent("#kpi-total"))?.replaceAll(",", ""))).toBe(report.total);
       expect(Number((await page.textContent("#kpi-sessions"))?.replaceAll(",", ""))).toBe(report.sessions);
       expect(Number((await page.textContent("#kpi-would-save"))?.replaceAll(",", ""))).toBe(document.totals.savedCalls);
+      // the CLI's wasted tokens and its "would have stopped at call N" lines, one per session it would have stopped
+      expect(document.totals.wastedTokens).toBeGreaterThan(0);
+      expect(Number((await page.textContent("#kpi-analysis-wasted-tokens"))?.replaceAll(",", ""))).toBe(
+        document.totals.wastedTokens,
+      );
+      const stopped = document.sessions.filter((session) => session.stoppedAt !== null);
+      expect(stopped.length).toBeGreaterThan(0);
+      const stops = await page.locator("ul.stops li").allTextContents();
+      expect(stops).toHaveLength(stopped.length);
+      for (const [index, session] of stopped.entries())
+        expect(stops[index]).toContain(`at call ${session.stoppedAt?.call} (${session.stoppedAt?.tool},`);
       await page.click("#nav-sessions");
       await page.waitForSelector("table tbody tr a");
       await page.click("table tbody tr a");

@@ -217,9 +217,18 @@ function filtersNarrow(filters: URLSearchParams): boolean {
 /** a saved analysis report: what the replay found beside the recorded denials */
 function analysisPanel(): HTMLElement | null {
   const analysis = embeddedReport()?.answers["/analysis"] as
-    | { toolCalls: number; wastedCalls: number; savedCalls: number; loops: number; files: number }
+    | {
+        toolCalls: number;
+        wastedCalls: number;
+        wastedTokens: number | null;
+        savedCalls: number;
+        loops: number;
+        files: number;
+        stops?: { sessionId: string; host: string; text: string }[];
+      }
     | undefined;
   if (!analysis) return null;
+  const stops = analysis.stops ?? [];
   return h(
     "div",
     { class: "panel" },
@@ -230,9 +239,31 @@ function analysisPanel(): HTMLElement | null {
       kpi("Transcript files", analysis.files, "kpi-files"),
       kpi("Tool calls", analysis.toolCalls, "kpi-calls"),
       kpi("Calls wasted after a denial", analysis.wastedCalls, "kpi-wasted"),
+      analysis.wastedTokens === null || analysis.wastedTokens === undefined
+        ? null
+        : kpi("Tokens of the wasted calls", analysis.wastedTokens, "kpi-analysis-wasted-tokens"),
       kpi("Calls toolgate would have saved", analysis.savedCalls, "kpi-would-save"),
       kpi("Loops found", analysis.loops, "kpi-analysis-loops"),
     ),
+    stops.length === 0
+      ? null
+      : h(
+          "details",
+          { class: "stops" },
+          h("summary", {}, `Where toolgate would have stopped or escalated: ${count(stops.length)} sessions`),
+          h(
+            "ul",
+            { class: "stops", "aria-label": "Where toolgate would have stopped each session" },
+            ...stops.map((stop) =>
+              h(
+                "li",
+                {},
+                h("a", linkTo({ view: "session", session: stop.sessionId }), shortId(stop.sessionId)),
+                ` (${stop.host}): ${stop.text}`,
+              ),
+            ),
+          ),
+        ),
     h(
       "p",
       { class: "note" },
