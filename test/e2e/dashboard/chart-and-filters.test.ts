@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DenialRecord } from "../../../src/core/records.js";
 import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import { makeRecord } from "../../store/fixtures.js";
-import { assertBuilt } from "../claude/toolgate-cli.js";
-import { launchChromium, openReadyPage } from "./browser.js";
-import { startDashboard } from "./start-dashboard.js";
+import { type DashboardFixture, startDashboardFixture } from "./dashboard-fixture.js";
 
 /**
  * Issue 26 problems 1 and 5 in Chromium: the chart's axis is the chosen window (not the data's extent), its ticks
@@ -27,40 +22,31 @@ declare const document: {
 const DAY = 86_400_000;
 
 describe("dashboard chart and filters in Chromium (issue 26 problems 1 and 5)", () => {
-  let home: string;
-  let env: Record<string, string>;
-  let dashboard: Awaited<ReturnType<typeof startDashboard>>;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let fixture: DashboardFixture;
   const now = Date.now();
   const today = new Date(now).toISOString().slice(0, 10);
   const dayStart = (at: number) => Math.floor(at / DAY) * DAY;
 
   beforeAll(async () => {
-    assertBuilt();
-    home = mkdtempSync(join(tmpdir(), "toolgate-chart-e2e-"));
-    env = { HOME: home, TOOLGATE_DB: join(home, "toolgate.db"), TOOLGATE_DATABASE_URL: "" };
-    const store = await createSqliteStore({ filename: env.TOOLGATE_DB as string });
-    // three denials in the last hour (today), one of them toolgate's own; one four days ago
-    const records: DenialRecord[] = [
-      makeRecord({ seq: 1, sessionId: "chart-a", at: now - 50 * 60_000 }),
-      makeRecord({ seq: 2, sessionId: "chart-a", at: now - 40 * 60_000 }),
-      makeRecord({ seq: 3, sessionId: "chart-a", at: now - 30 * 60_000, source: "loop" }),
-      makeRecord({ seq: 1, sessionId: "chart-old", at: now - 4 * DAY }),
-    ].map((record) => ({ ...record, timestamp: new Date(record.at).toISOString() }));
-    await store.denials.append(records);
-    await store.close();
-    dashboard = await startDashboard({ env, cwd: home, args: ["--since", "30d"] });
-    browser = await launchChromium();
+    fixture = await startDashboardFixture({
+      name: "chart",
+      fill: async (setup) => {
+        const store = await setup.store();
+        // three denials in the last hour (today), one of them toolgate's own; one four days ago
+        const records: DenialRecord[] = [
+          makeRecord({ seq: 1, sessionId: "chart-a", at: now - 50 * 60_000 }),
+          makeRecord({ seq: 2, sessionId: "chart-a", at: now - 40 * 60_000 }),
+          makeRecord({ seq: 3, sessionId: "chart-a", at: now - 30 * 60_000, source: "loop" }),
+          makeRecord({ seq: 1, sessionId: "chart-old", at: now - 4 * DAY }),
+        ].map((record) => ({ ...record, timestamp: new Date(record.at).toISOString() }));
+        await store.denials.append(records);
+      },
+    });
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    if (dashboard) expect(await dashboard.stop()).toBe(0);
-    if (home) rmSync(home, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => fixture?.close(), 60_000);
 
-  const open = (query: string, width = 1440): Promise<Page> =>
-    openReadyPage(browser.context, `${dashboard.url}${query}`, { width });
+  const open = (query: string, width = 1440): Promise<Page> => fixture.open(query, width);
   const chart = (page: Page) =>
     page.evaluate(() => {
       const element = document.querySelector(".chart");
@@ -150,7 +136,7 @@ describe("dashboard chart and filters in Chromium (issue 26 problems 1 and 5)", 
     await page.waitForSelector("#live-status:text('Connected')");
     expect(await page.locator("#filter-since").count()).toBe(0);
     expect(await page.locator("#filter-host").count()).toBe(1);
-    const store = await createSqliteStore({ filename: env.TOOLGATE_DB as string });
+    const store = await createSqliteStore({ filename: fixture.env.TOOLGATE_DB as string });
     const at = Date.now();
     await store.denials.append(
       [

@@ -9,7 +9,7 @@ import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import { generateHistory } from "../../dashboard/generate-history.js";
 import { assertBuilt, removeSnapshot, runToolgate } from "../claude/toolgate-cli.js";
 import { launchChromium } from "./browser.js";
-import { startDashboard } from "./start-dashboard.js";
+import { type DashboardFixture, startDashboardFixture } from "./dashboard-fixture.js";
 
 /**
  * `toolgate dashboard` (the built CLI) over a SQLite store filled with a realistic generated history, driven in
@@ -33,35 +33,27 @@ describe("toolgate dashboard in Chromium", () => {
   let home: string;
   let env: Record<string, string>;
   let records: DenialRecord[];
-  let dashboard: Awaited<ReturnType<typeof startDashboard>>;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let fixture: DashboardFixture;
   let context: BrowserContext;
   // a fixed window start (a date, not a duration), so the page and `toolgate report` read exactly the same rows
   const since = new Date(Math.floor((Date.now() - 20 * DAY) / DAY) * DAY + 3_600_000).toISOString();
 
   beforeAll(async () => {
-    assertBuilt();
-    home = mkdtempSync(join(tmpdir(), "toolgate-dashboard-e2e-"));
-    env = { HOME: home, TOOLGATE_DB: join(home, "toolgate.db"), TOOLGATE_DATABASE_URL: "" };
-    const store = await createSqliteStore({ filename: env.TOOLGATE_DB as string });
-    ({ records } = await generateHistory({
-      denials: store.denials,
-      sessions: 240,
-      days: 35,
-      now: Date.now() - 60_000,
-    }));
-    await store.close();
-    dashboard = await startDashboard({ env, cwd: home, args: ["--since", "30d"] });
-    browser = await launchChromium();
-    context = browser.context;
+    fixture = await startDashboardFixture({
+      name: "dashboard",
+      fill: async ({ store }) => {
+        ({ records } = await generateHistory({
+          denials: (await store()).denials,
+          sessions: 240,
+          days: 35,
+          now: Date.now() - 60_000,
+        }));
+      },
+    });
+    ({ home, env, context } = fixture);
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    if (dashboard) expect(await dashboard.stop()).toBe(0);
-    removeSnapshot();
-    if (home) rmSync(home, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => fixture?.close(), 60_000);
 
   const open = async (query = ""): Promise<Page> => {
     const page = await context.newPage();
@@ -71,7 +63,7 @@ describe("toolgate dashboard in Chromium", () => {
       if (message.type() === "error") errors.push(message.text());
     });
     (page as Page & { errors: string[] }).errors = errors;
-    await page.goto(`${dashboard.url}${query}`);
+    await page.goto(`${fixture.url}${query}`);
     await page.waitForSelector("body[data-ready]");
     return page;
   };
@@ -91,7 +83,7 @@ describe("toolgate dashboard in Chromium", () => {
   const inWindow = (record: DenialRecord) => record.at >= Date.parse(since);
 
   it("answers 401 without the token", { timeout: 180_000 }, async () => {
-    const bare = dashboard.url.replace(/\?token=.*/, "");
+    const bare = fixture.url.replace(/\?token=.*/, "");
     expect((await fetch(bare)).status).toBe(401);
     expect((await fetch(`${bare}api/overview`)).status).toBe(401);
     const page = await context.newPage();
@@ -203,7 +195,7 @@ describe("toolgate dashboard in Chromium", () => {
     );
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, "session.png") });
     const parent = records.find((record) => record.parentSessionId !== undefined)?.parentSessionId as string;
-    await page.goto(`${dashboard.url}&view=session&session=${encodeURIComponent(parent)}`);
+    await page.goto(`${fixture.url}&view=session&session=${encodeURIComponent(parent)}`);
     await page.waitForSelector("ol.timeline");
     await act(page, () => page.click(".panel a"));
     expect(page.url()).toContain(`session=${encodeURIComponent(`${parent}-sub`)}`);

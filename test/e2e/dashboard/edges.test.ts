@@ -1,13 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import { makeRecord } from "../../store/fixtures.js";
-import { assertBuilt } from "../claude/toolgate-cli.js";
-import { launchChromium, openReadyPage } from "./browser.js";
-import { startDashboard } from "./start-dashboard.js";
+import { type DashboardFixture, expectFits, startDashboardFixture } from "./dashboard-fixture.js";
 
 /**
  * Issue 26 problem 11's edges in Chromium: no view overflows a 390 px phone, `page=99` answers the last page and
@@ -20,64 +14,57 @@ declare const document: {
 };
 
 describe("dashboard edges in Chromium (issue 26 problem 11)", () => {
-  let home: string;
-  let dashboard: Awaited<ReturnType<typeof startDashboard>>;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let fixture: DashboardFixture;
   const at = Date.now() - 3_600_000;
   const reversed = "cat notes\u202Etxt.exe\u2066x\u2069";
 
   beforeAll(async () => {
-    assertBuilt();
-    home = mkdtempSync(join(tmpdir(), "toolgate-edges-e2e-"));
-    const env = { HOME: home, TOOLGATE_DB: join(home, "toolgate.db"), TOOLGATE_DATABASE_URL: "" };
-    const store = await createSqliteStore({ filename: env.TOOLGATE_DB });
-    await store.denials.append([
-      ...Array.from({ length: 6 }, (_, index) =>
-        makeRecord({
-          seq: index + 1,
-          sessionId: "a-rather-long-session-identifier-that-does-not-fit-a-phone-0001",
-          inputSummary: "npm run a-very-long-script-name-that-would-overflow-a-narrow-table --workspace packages/web",
-          at: at + index * 1000,
-        }),
-      ),
-      makeRecord({ seq: 1, sessionId: "bidi", inputSummary: reversed, input: { command: reversed }, at }),
-    ]);
-    await store.denials.appendEvents([
-      {
-        kind: "grant.offered",
-        sessionId: "bidi",
-        turn: 1,
-        at: at + 1,
-        tool: "Bash",
-        detail: { offerId: "offer-1", pattern: "cat" },
+    fixture = await startDashboardFixture({
+      name: "edges",
+      fill: async (setup) => {
+        const store = await setup.store();
+        await store.denials.append([
+          ...Array.from({ length: 6 }, (_, index) =>
+            makeRecord({
+              seq: index + 1,
+              sessionId: "a-rather-long-session-identifier-that-does-not-fit-a-phone-0001",
+              inputSummary:
+                "npm run a-very-long-script-name-that-would-overflow-a-narrow-table --workspace packages/web",
+              at: at + index * 1000,
+            }),
+          ),
+          makeRecord({ seq: 1, sessionId: "bidi", inputSummary: reversed, input: { command: reversed }, at }),
+        ]);
+        await store.denials.appendEvents([
+          {
+            kind: "grant.offered",
+            sessionId: "bidi",
+            turn: 1,
+            at: at + 1,
+            tool: "Bash",
+            detail: { offerId: "offer-1", pattern: "cat" },
+          },
+          {
+            kind: "session.summary",
+            sessionId: "bidi",
+            turn: 1,
+            at: at + 2,
+            detail: { permissionDenialCount: 1, permissionDeniedTools: { Bash: 5 } },
+          },
+        ]);
       },
-      {
-        kind: "session.summary",
-        sessionId: "bidi",
-        turn: 1,
-        at: at + 2,
-        detail: { permissionDenialCount: 1, permissionDeniedTools: { Bash: 5 } },
-      },
-    ]);
-    await store.close();
-    dashboard = await startDashboard({ env, cwd: home, args: ["--since", "30d"] });
-    browser = await launchChromium();
+    });
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    if (dashboard) expect(await dashboard.stop()).toBe(0);
-    if (home) rmSync(home, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => fixture?.close(), 60_000);
 
-  const open = (query: string, width = 390): Promise<Page> =>
-    openReadyPage(browser.context, `${dashboard.url}${query}`, { width, height: 800 });
+  const open = (query: string, width = 390): Promise<Page> => fixture.open(query, width);
 
   it("no view is wider than a 390 px phone", { timeout: 180_000 }, async () => {
     for (const view of ["overview", "sessions", "policy", "live", "session&session=bidi"]) {
       const page = await open(`&view=${view}`);
       await page.waitForFunction(() => document.documentElement.scrollWidth > 0);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), view).toBeLessThanOrEqual(390);
+      await expectFits(page, { width: 390, what: view });
       await page.close();
     }
   });
@@ -98,8 +85,8 @@ describe("dashboard edges in Chromium (issue 26 problem 11)", () => {
   });
 
   it("a far-future since returns no denial", async () => {
-    const bare = dashboard.url.replace(/\?token=.*/, "");
-    const token = new URL(dashboard.url).searchParams.get("token") ?? "";
+    const bare = fixture.url.replace(/\?token=.*/, "");
+    const token = new URL(fixture.url).searchParams.get("token") ?? "";
     const answer = await fetch(`${bare}api/overview?token=${token}&since=${encodeURIComponent("+010000-01-01")}`);
     expect(answer.status).toBe(200);
     expect(((await answer.json()) as { total: number }).total).toBe(0);

@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Figures } from "../../../src/core/figures.js";
-import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import { hookSessions } from "../../cli/one-truth-sessions.js";
-import { assertBuilt, removeSnapshot, runToolgate } from "../claude/toolgate-cli.js";
-import { launchChromium, openReadyPage } from "./browser.js";
-import { startDashboard } from "./start-dashboard.js";
+import { runToolgate } from "../claude/toolgate-cli.js";
+import { type DashboardFixture, expectFits, startDashboardFixture } from "./dashboard-fixture.js";
 
 /**
  * Issue 26's "done when", in Chromium: one store (what `toolgate analyze --save` read from the recorded transcripts
@@ -19,9 +15,6 @@ import { startDashboard } from "./start-dashboard.js";
 declare const document: {
   documentElement: { scrollWidth: number };
   querySelector(selector: string): { getAttribute(name: string): string | null } | null;
-  querySelectorAll(
-    selector: string,
-  ): Iterable<{ tagName: string; className: string; getBoundingClientRect(): { right: number } }>;
 };
 
 const REPOSITORY = join(import.meta.dirname, "..", "..", "..");
@@ -49,68 +42,42 @@ interface ShownRow {
 }
 
 describe("one store, every view, the same figures, at 1440 and 390 px (issue 26)", () => {
-  let home: string;
-  let dashboard: Awaited<ReturnType<typeof startDashboard>>;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let fixture: DashboardFixture;
   let analyzed: AnalyzedSession[];
   let report: { total: number; sessions: number; figures: Figures };
 
   beforeAll(async () => {
-    assertBuilt();
-    home = mkdtempSync(join(tmpdir(), "toolgate-one-truth-e2e-"));
-    const env = { HOME: home, TOOLGATE_DB: join(home, "toolgate.db"), TOOLGATE_DATABASE_URL: "" };
-    const transcripts = join(REPOSITORY, "test", "fixtures", "transcripts");
-    const analysis = runToolgate({ args: ["analyze", transcripts, "--save", "--json"], cwd: home, env });
-    expect(analysis.exitCode, analysis.stderr).toBe(0);
-    analyzed = (JSON.parse(analysis.stdout) as { sessions: AnalyzedSession[] }).sessions;
-    const hooks = hookSessions();
-    const store = await createSqliteStore({ filename: env.TOOLGATE_DB });
-    try {
-      await store.denials.append(hooks.records);
-      await store.denials.appendEvents(hooks.events);
-    } finally {
-      await store.close();
-    }
-    const reported = runToolgate({ args: ["report", "--json", "--since", SINCE], cwd: home, env });
+    fixture = await startDashboardFixture({
+      name: "one-truth",
+      args: ["--since", SINCE],
+      fill: async ({ home, env, store }) => {
+        const transcripts = join(REPOSITORY, "test", "fixtures", "transcripts");
+        const analysis = runToolgate({ args: ["analyze", transcripts, "--save", "--json"], cwd: home, env });
+        expect(analysis.exitCode, analysis.stderr).toBe(0);
+        analyzed = (JSON.parse(analysis.stdout) as { sessions: AnalyzedSession[] }).sessions;
+        const hooks = hookSessions();
+        const opened = await store();
+        await opened.denials.append(hooks.records);
+        await opened.denials.appendEvents(hooks.events);
+      },
+    });
+    const reported = runToolgate({ args: ["report", "--json", "--since", SINCE], cwd: fixture.home, env: fixture.env });
     expect(reported.exitCode, reported.stderr).toBe(0);
     report = JSON.parse(reported.stdout);
-    dashboard = await startDashboard({ env, cwd: home, args: ["--since", SINCE] });
-    browser = await launchChromium();
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    if (dashboard) expect(await dashboard.stop()).toBe(0);
-    removeSnapshot();
-    if (home) rmSync(home, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => fixture?.close(), 60_000);
 
   const open = async (query: string, width: number): Promise<Page & { errors: string[] }> => {
-    const page = (await openReadyPage(browser.context, `${dashboard.url}&since=${SINCE}${query}`, {
-      width,
-      height: 800,
-    })) as Page & { errors: string[] };
+    const page = (await fixture.open(`&since=${SINCE}${query}`, width)) as Page & { errors: string[] };
     page.errors = [];
     page.on("pageerror", (error) => page.errors.push(error.message));
     await page.waitForFunction(() => document.querySelector("main")?.getAttribute("aria-busy") === "false");
     return page;
   };
+  const fits = (page: Page, width: number, what: string) => expectFits(page, { width, what });
   const number = (text: string | null) =>
     text === null || text.trim() === "—" ? null : Number(text.replaceAll(",", ""));
-  /** no wider than the window; when it is, the message names the elements that reach past its right edge */
-  const fits = async (page: Page, width: number, view: string) => {
-    const measured = await page.evaluate((limit) => {
-      const wide: string[] = [];
-      for (const element of document.querySelectorAll("body *")) {
-        const right = Math.round(element.getBoundingClientRect().right);
-        if (right > limit && wide.length < 8)
-          wide.push(`${element.tagName.toLowerCase()}.${element.className} (${right} px)`);
-      }
-      return { scrollWidth: document.documentElement.scrollWidth, wide };
-    }, width);
-    expect(measured.scrollWidth, `${view} at ${width} px: ${measured.wide.join(", ")}`).toBeLessThanOrEqual(width);
-  };
-
   /** every row of the sessions table, page by page, read from its cells by their column headers */
   const sessionRows = async (width: number): Promise<ShownRow[]> => {
     const rows: ShownRow[] = [];
@@ -139,7 +106,7 @@ describe("one store, every view, the same figures, at 1440 and 390 px (issue 26)
         const cells = row.locator("td, th");
         const link = await cells.nth(at.session).locator("a").getAttribute("href");
         rows.push({
-          sessionId: new URL(link ?? "", dashboard.url).searchParams.get("session") ?? "",
+          sessionId: new URL(link ?? "", fixture.url).searchParams.get("session") ?? "",
           status: (await cells.nth(at.status).locator("[data-status]").getAttribute("data-status")) ?? "",
           denials: number(await cells.nth(at.denials).textContent()) ?? -1,
           loops: number(await cells.nth(at.loops).textContent()) ?? -1,

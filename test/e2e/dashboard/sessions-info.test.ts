@@ -1,13 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import { makeRecord } from "../../store/fixtures.js";
-import { assertBuilt } from "../claude/toolgate-cli.js";
-import { launchChromium, openReadyPage } from "./browser.js";
-import { startDashboard } from "./start-dashboard.js";
+import { type DashboardFixture, expectFits, startDashboardFixture } from "./dashboard-fixture.js";
 
 /**
  * Issue 26 item 3 in Chromium, at 1440 and 390 px: the sessions list names each session's project (its last path
@@ -15,57 +9,47 @@ import { startDashboard } from "./start-dashboard.js";
  * code points, never applied), narrows to one project (the Project select and a click on a project), and the
  * session page names both. No view is wider than the window, whatever the length of the path or the prompt.
  */
-declare const document: { documentElement: { scrollWidth: number } };
 declare const location: { search: string };
 
 const LONG_PROJECT = `/home/dev/${"nested-folder/".repeat(12)}payments-service`;
 const LONG_PROMPT = `Refactor the ${"very ".repeat(30)}long checkout flow`;
 
 describe("sessions people can scan: project and first prompt in Chromium (issue 26 item 3)", () => {
-  let home: string;
-  let dashboard: Awaited<ReturnType<typeof startDashboard>>;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let fixture: DashboardFixture;
   const at = Date.now() - 3_600_000;
 
   beforeAll(async () => {
-    assertBuilt();
-    home = mkdtempSync(join(tmpdir(), "toolgate-sessions-info-e2e-"));
-    const env = { HOME: home, TOOLGATE_DB: join(home, "toolgate.db"), TOOLGATE_DATABASE_URL: "" };
-    const store = await createSqliteStore({ filename: env.TOOLGATE_DB });
-    await store.denials.append([
-      makeRecord({ seq: 1, sessionId: "payments-1", at: at + 10 }),
-      makeRecord({ seq: 1, sessionId: "payments-2", at: at + 20 }),
-      makeRecord({ seq: 1, sessionId: "web-1", at: at + 30 }),
-      makeRecord({ seq: 1, sessionId: "undescribed", at: at + 40 }),
-    ]);
-    const info = (sessionId: string, detail: Record<string, unknown>) =>
-      ({ kind: "session.info", sessionId, turn: 1, at, detail }) as const;
-    await store.denials.appendEvents([
-      info("payments-1", { project: LONG_PROJECT, firstPrompt: LONG_PROMPT }),
-      info("payments-2", { project: LONG_PROJECT, firstPrompt: "rename \u202etxt.exe please" }),
-      info("web-1", { project: "/work/web", firstPrompt: "fix the header" }),
-    ]);
-    await store.close();
-    dashboard = await startDashboard({ env, cwd: home, args: ["--since", "30d"] });
-    browser = await launchChromium();
+    fixture = await startDashboardFixture({
+      name: "sessions-info",
+      fill: async (setup) => {
+        const store = await setup.store();
+        await store.denials.append([
+          makeRecord({ seq: 1, sessionId: "payments-1", at: at + 10 }),
+          makeRecord({ seq: 1, sessionId: "payments-2", at: at + 20 }),
+          makeRecord({ seq: 1, sessionId: "web-1", at: at + 30 }),
+          makeRecord({ seq: 1, sessionId: "undescribed", at: at + 40 }),
+        ]);
+        const info = (sessionId: string, detail: Record<string, unknown>) =>
+          ({ kind: "session.info", sessionId, turn: 1, at, detail }) as const;
+        await store.denials.appendEvents([
+          info("payments-1", { project: LONG_PROJECT, firstPrompt: LONG_PROMPT }),
+          info("payments-2", { project: LONG_PROJECT, firstPrompt: "rename \u202etxt.exe please" }),
+          info("web-1", { project: "/work/web", firstPrompt: "fix the header" }),
+        ]);
+      },
+    });
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    if (dashboard) expect(await dashboard.stop()).toBe(0);
-    if (home) rmSync(home, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => fixture?.close(), 60_000);
 
-  const open = (query: string, width: number): Promise<Page> =>
-    openReadyPage(browser.context, `${dashboard.url}${query}`, { width });
+  const open = (query: string, width: number): Promise<Page> => fixture.open(query, width);
   const settled = async (page: Page, before: string | null) => {
     await page.waitForFunction((ticket) => {
       const body = (globalThis as unknown as { document: { body: { dataset: { ready?: string } } } }).document.body;
       return body.dataset.ready !== undefined && body.dataset.ready !== ticket;
     }, before);
   };
-  const noOverflow = async (page: Page, width: number, what: string) =>
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), what).toBeLessThanOrEqual(width);
+  const noOverflow = (page: Page, width: number, what: string) => expectFits(page, { width, what });
   const rowOf = (page: Page, sessionId: string) =>
     page.locator("table.sessions tbody tr", { has: page.locator(`a:text-is("${sessionId}")`) });
   const sessionCells = (page: Page) => page.locator("table.sessions tbody tr td:first-child a").allInnerTexts();

@@ -1,14 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DenialRecord } from "../../../src/core/records.js";
-import { createSqliteStore } from "../../../src/store/sqlite/sqlite-store.js";
 import { makeRecord } from "../../store/fixtures.js";
-import { assertBuilt } from "../claude/toolgate-cli.js";
-import { launchChromium, openReadyPage } from "./browser.js";
-import { startDashboard } from "./start-dashboard.js";
+import { type DashboardFixture, expectFits, startDashboardFixture } from "./dashboard-fixture.js";
 
 /**
  * Issue 26 item 3 in Chromium, at 1440 and 390 px: the sessions list sorts by its figures (loops, wasted tokens),
@@ -23,66 +17,59 @@ declare const document: {
 declare const location: { search: string };
 
 describe("the sessions list and the overview's see-all links in Chromium (issue 26 item 3)", () => {
-  let home: string;
-  let dashboard: Awaited<ReturnType<typeof startDashboard>>;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let fixture: DashboardFixture;
   const at = Date.now() - 3_600_000;
 
   beforeAll(async () => {
-    assertBuilt();
-    home = mkdtempSync(join(tmpdir(), "toolgate-sessions-e2e-"));
-    const env = { HOME: home, TOOLGATE_DB: join(home, "toolgate.db"), TOOLGATE_DATABASE_URL: "" };
-    const store = await createSqliteStore({ filename: env.TOOLGATE_DB });
-    const records: DenialRecord[] = [];
-    // 12 clean sessions of one denial each, 12 patterns: the overview's lists are cut at 10
-    for (let index = 0; index < 12; index++)
-      records.push(
-        makeRecord({
-          seq: 1,
-          sessionId: `clean-${String(index).padStart(2, "0")}`,
-          signature: `sig-clean-${index}`,
-          pattern: `pattern-${index}`,
-          at: at + index * 1000,
-        }),
-      );
-    // the same call denied 4 times: a loop; another session loops with two tools and wastes recorded tokens
-    for (let seq = 1; seq <= 4; seq++) records.push(makeRecord({ seq, sessionId: "looped-once", at: at + seq * 10 }));
-    for (let seq = 1; seq <= 6; seq++)
-      records.push(
-        makeRecord({
-          seq,
-          sessionId: "looped-twice",
-          tool: seq % 2 === 0 ? "Bash" : "Read",
-          signature: seq % 2 === 0 ? "sig-a" : "sig-b",
-          pattern: seq % 2 === 0 ? "a" : "b",
-          at: at + seq * 20,
-        }),
-      );
-    records.push(makeRecord({ seq: 1, sessionId: "aborted-run", at: at + 5 }));
-    await store.denials.append(records);
-    await store.denials.appendEvents([
-      { kind: "run.aborted", sessionId: "aborted-run", turn: 1, at: at + 6, tool: "Bash", detail: {} },
-      {
-        kind: "session.summary",
-        sessionId: "looped-twice",
-        turn: 1,
-        at: at + 200,
-        detail: { wastedCalls: 4, wastedTokens: 5200, toolCalls: 9 },
+    fixture = await startDashboardFixture({
+      name: "sessions",
+      fill: async (setup) => {
+        const store = await setup.store();
+        const records: DenialRecord[] = [];
+        // 12 clean sessions of one denial each, 12 patterns: the overview's lists are cut at 10
+        for (let index = 0; index < 12; index++)
+          records.push(
+            makeRecord({
+              seq: 1,
+              sessionId: `clean-${String(index).padStart(2, "0")}`,
+              signature: `sig-clean-${index}`,
+              pattern: `pattern-${index}`,
+              at: at + index * 1000,
+            }),
+          );
+        // the same call denied 4 times: a loop; another session loops with two tools and wastes recorded tokens
+        for (let seq = 1; seq <= 4; seq++)
+          records.push(makeRecord({ seq, sessionId: "looped-once", at: at + seq * 10 }));
+        for (let seq = 1; seq <= 6; seq++)
+          records.push(
+            makeRecord({
+              seq,
+              sessionId: "looped-twice",
+              tool: seq % 2 === 0 ? "Bash" : "Read",
+              signature: seq % 2 === 0 ? "sig-a" : "sig-b",
+              pattern: seq % 2 === 0 ? "a" : "b",
+              at: at + seq * 20,
+            }),
+          );
+        records.push(makeRecord({ seq: 1, sessionId: "aborted-run", at: at + 5 }));
+        await store.denials.append(records);
+        await store.denials.appendEvents([
+          { kind: "run.aborted", sessionId: "aborted-run", turn: 1, at: at + 6, tool: "Bash", detail: {} },
+          {
+            kind: "session.summary",
+            sessionId: "looped-twice",
+            turn: 1,
+            at: at + 200,
+            detail: { wastedCalls: 4, wastedTokens: 5200, toolCalls: 9 },
+          },
+        ]);
       },
-    ]);
-    await store.close();
-    dashboard = await startDashboard({ env, cwd: home, args: ["--since", "30d"] });
-    browser = await launchChromium();
+    });
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    if (dashboard) expect(await dashboard.stop()).toBe(0);
-    if (home) rmSync(home, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => fixture?.close(), 60_000);
 
-  const open = (query: string, width: number): Promise<Page> =>
-    openReadyPage(browser.context, `${dashboard.url}${query}`, { width });
+  const open = (query: string, width: number): Promise<Page> => fixture.open(query, width);
   /** waits for the render that follows a click or a change (the page counts its renders in data-ready) */
   const settled = async (page: Page, before: string | null) => {
     await page.waitForFunction((ticket) => {
@@ -96,8 +83,7 @@ describe("the sessions list and the overview's see-all links in Chromium (issue 
     await settled(page, before);
   };
   const sessionCells = (page: Page) => page.locator("table.sessions tbody tr td:first-child a").allInnerTexts();
-  const noOverflow = async (page: Page, width: number, what: string) =>
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), what).toBeLessThanOrEqual(width);
+  const noOverflow = (page: Page, width: number, what: string) => expectFits(page, { width, what });
 
   for (const width of [1440, 390]) {
     it(`sorts sessions by loops and wasted tokens, narrows them by status and minimums (${width} px)`, {
