@@ -45,7 +45,7 @@ export async function analyzeToHtml(options: RunAnalyzeOptions & { file: string 
     const reader = sqliteReader(driver, { owned: true });
     try {
       // the real config, redaction and store, found as the hooks find them (not the private database's env)
-      const readSide = openReadSide({ cwd: options.cwd, env: options.env, homeDir: options.homeDir });
+      const readSide = await openReadSide({ cwd: options.cwd, env: options.env, homeDir: options.homeDir });
       const { redactor } = readSide;
       const report = await renderReportFile({
         data: {

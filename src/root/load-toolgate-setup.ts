@@ -1,11 +1,11 @@
 import { homedir } from "node:os";
-import { applyEnvOverrides, type ConfigWarning } from "../config/env-overrides.js";
+import type { ConfigWarning } from "../config/env-overrides.js";
 import type { ToolgateConfig } from "../config/schema.js";
 import type { RedactOptions } from "../detect/redaction-types.js";
-import { NUDGE_THRESHOLD_VARIABLES } from "../hosts/registry.js";
 import { buildPolicy, type Policy } from "./build-policy.js";
 import { configFiles } from "./config-files.js";
 import { hostPolicyRules } from "./host-policy-rules.js";
+import { loadConfigLazily } from "./load-config-lazily.js";
 
 export interface ToolgateSetupOptions {
   /** the project directory (config discovery, Claude settings, relative rules); default process.cwd() */
@@ -49,8 +49,7 @@ export async function loadToolgateSetup(options: ToolgateSetupOptions = {}): Pro
   const env = options.env ?? process.env;
   const homeDir = options.homeDir ?? env["HOME"] ?? homedir();
   const files = configFiles({ cwd, env, homeDir });
-  const loaded =
-    files.length === 0 ? noConfig(env) : (await import("./load-config.js")).loadConfig({ cwd, env, homeDir, files });
+  const loaded = await loadConfigLazily({ cwd, env, homeDir, files });
   const { config } = loaded;
   const hostPolicy =
     options.host === undefined ? undefined : await hostPolicyRules({ host: options.host, homeDir, cwd, env });
@@ -84,11 +83,3 @@ export async function loadToolgateSetup(options: ToolgateSetupOptions = {}): Pro
 }
 
 /** No config file: the env overrides over an empty config, with no schema loaded. */
-function noConfig(env: Readonly<Record<string, string | undefined>>) {
-  const overridden = applyEnvOverrides({}, env, { nudgeAliases: NUDGE_THRESHOLD_VARIABLES });
-  return {
-    config: overridden.config as ToolgateConfig,
-    warnings: overridden.warnings,
-    sources: overridden.applied.map((name) => `env:${name}`),
-  };
-}

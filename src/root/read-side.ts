@@ -6,7 +6,7 @@ import { type DrainedStore, openDrainedStore } from "../store/open-drained-store
 import { openStore } from "../store/open-store.js";
 import type { Store } from "../store/ports.js";
 import { resolveStoreLocation, type StoreLocation } from "../store/resolve-store-location.js";
-import { loadConfig } from "./load-config.js";
+import { loadConfigLazily } from "./load-config-lazily.js";
 
 /** Where the read side runs: the same inputs every hook's composition root reads its config from. */
 export interface ReadSideOptions {
@@ -38,9 +38,12 @@ export interface ReadSide {
   openDrainedStore(): Promise<DrainedStore<unknown>>;
 }
 
-/** Loads the config once and returns the read side's openers. Throws the config's CONFIG_* errors. */
-export function openReadSide(options: ReadSideOptions): ReadSide {
-  const { config } = loadConfig({ cwd: options.cwd, env: { ...options.env }, homeDir: options.homeDir });
+/**
+ * Loads the config once (its schema only when a config file applies) and returns the read side's openers. Rejects
+ * with the config's CONFIG_* errors.
+ */
+export async function openReadSide(options: ReadSideOptions): Promise<ReadSide> {
+  const { config } = await loadConfigLazily({ cwd: options.cwd, env: { ...options.env }, homeDir: options.homeDir });
   return readSideOf(config, options.env);
 }
 

@@ -24,9 +24,9 @@ function readInput(file: string | undefined): string {
   return readFileSync(file === undefined || file === "-" ? 0 : file, "utf8");
 }
 
-function redactOptions(useConfig: boolean, inputLength: number): RedactOptions {
+async function redactOptions(useConfig: boolean, inputLength: number): Promise<RedactOptions> {
   const base: RedactOptions = useConfig
-    ? openReadSide({ cwd: process.cwd(), env: process.env, homeDir: homedir() }).redactOptions
+    ? (await openReadSide({ cwd: process.cwd(), env: process.env, homeDir: homedir() })).redactOptions
     : {};
   // a person redacting a file wants all of it scanned, not the hot path's size bound
   return { maxTotalChars: Math.max(inputLength * 2, 4 * 1024 * 1024), maxNodes: 100_000_000, ...base };
@@ -68,7 +68,7 @@ export default defineCommand({
     },
     quiet: { type: "boolean", description: "do not print the counts on stderr", default: false },
   },
-  run({ args }) {
+  async run({ args }) {
     const format = args.format;
     if (!["auto", "text", "json", "jsonl"].includes(format)) {
       fail(`--format must be auto, text, json or jsonl (got ${format}).`);
@@ -88,7 +88,7 @@ export default defineCommand({
     }
     let options: RedactOptions;
     try {
-      options = redactOptions(args.config, input.length);
+      options = await redactOptions(args.config, input.length);
     } catch (error) {
       if (!ToolgateError.is(error)) throw error;
       fail(`${error.message} (or run with --no-config)`);

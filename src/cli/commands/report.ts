@@ -35,7 +35,7 @@ export async function withStore(
   let store: Store<unknown> | undefined;
   try {
     // config, redaction and store found as the hooks find them (the composition root's read side)
-    const readSide = openReadSide({ cwd: process.cwd(), env: process.env, homeDir: homedir() });
+    const readSide = await openReadSide({ cwd: process.cwd(), env: process.env, homeDir: homedir() });
     const { redactor } = readSide;
     const opened = await readSide.openDrainedStore();
     store = opened.store;
