@@ -105,6 +105,25 @@ describe("interactive sessions", () => {
   });
 });
 
+describe("sessions that do not say whether a person watched", () => {
+  test("a Claude Code 2.0 transcript (no entrypoint): a person's No stays a person's, not a headless denial", async () => {
+    const text = readFileSync(join(fixtures, "shapes/loop-kinds.session.jsonl"), "utf8").replaceAll(
+      '"entrypoint":"sdk-cli",',
+      "",
+    );
+    expect(text).not.toContain("entrypoint");
+    const file = join(scratch, "claude-2.0.jsonl");
+    writeFileSync(file, text);
+    const session = (await run([file])).sessions[0]?.analysis;
+    expect(session?.deniedBySource).toEqual({ rule: 1, user: 5 });
+  });
+
+  test("the same transcript from an SDK or -p run (entrypoint sdk-cli) still reads the rejections as headless", async () => {
+    const session = (await run([join(fixtures, "shapes/loop-kinds.session.jsonl")])).sessions[0]?.analysis;
+    expect(session?.deniedBySource).toEqual({ rule: 1, headless: 5 });
+  });
+});
+
 describe("filters", () => {
   test("--since leaves out files and sessions older than it; --session keeps ids with the prefix", async () => {
     const files = [join(fixtures, "qwen/stubborn.chat.jsonl"), join(fixtures, "gemini/stubborn.session.jsonl")];

@@ -32,8 +32,14 @@ export interface ReplayOptions {
   denialTexts: readonly HostDenialTable[];
   format: string;
   sessionId: string;
-  /** the format's default when the transcript does not say */
+  /** the format's default when the transcript does not say (thresholds: a headless run is stopped) */
   interactive: boolean;
+  /**
+   * whether a transcript that does not say is read as headless when classifying a person's rejection (`headless`
+   * source). False for a format that records the mode (`TranscriptFormat.recordsMode`): its silence is no evidence
+   * of a headless run (a Claude Code 2.0 transcript has no `entrypoint`), so its "no" stays a person's.
+   */
+  unknownIsHeadless: boolean;
   config: CompiledConfig;
   /** whether a grant could let this call through under the user's policy (false: a deny rule wins) */
   canGrant: (call: { tool: string; input: unknown }) => boolean;
@@ -111,6 +117,8 @@ export class SessionReplay {
   private stoppedAt: StopPoint | null = null;
   private sawUsage = false;
   private interactive: boolean;
+  /** what the transcript (or a headless format) says; undefined: unknown */
+  private saysInteractive: boolean | undefined;
   private firstAt = Number.POSITIVE_INFINITY;
   private lastAt = 0;
   private parentSessionId: string | undefined;
@@ -122,6 +130,7 @@ export class SessionReplay {
     this.loops = new LoopFinder(options.config);
     this.rules = new RuleSuggestions(options.config.ports, options.canGrant, options.ruleLanguage);
     this.interactive = options.interactive;
+    this.saysInteractive = options.unknownIsHeadless ? false : undefined;
   }
 
   push(fact: ReaderFact): void {
@@ -135,7 +144,10 @@ export class SessionReplay {
           if (this.prompt === undefined && fact.prompt !== undefined) this.prompt = fact.prompt;
         }
         if (this.state === undefined) {
-          if (fact.interactive !== undefined) this.interactive = fact.interactive;
+          if (fact.interactive !== undefined) {
+            this.interactive = fact.interactive;
+            this.saysInteractive = fact.interactive;
+          }
           if (fact.parentSessionId !== undefined) this.parentSessionId = fact.parentSessionId;
         }
         return;
@@ -243,7 +255,7 @@ export class SessionReplay {
       tool: call.tool,
       host: this.options.host,
       denialTexts: this.options.denialTexts,
-      interactive: this.interactive,
+      interactive: this.saysInteractive,
     });
     const { key } = entry;
     if (denial !== undefined) {
