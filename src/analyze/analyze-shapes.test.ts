@@ -124,6 +124,31 @@ describe("sessions that do not say whether a person watched", () => {
   });
 });
 
+describe("a retry after a denial is the same call or a variant, not another call of the pattern", () => {
+  const capture = join(fixtures, "public/codex/patch-rejected.rollout.jsonl");
+
+  test("two different apply_patch heredocs a person rejected (two files, Codex 0.40): no loop", async () => {
+    const session = (await run([capture])).sessions[0]?.analysis;
+    expect(session?.deniedBySource).toEqual({ user: 2 });
+    expect(session?.loops).toEqual([]);
+  });
+
+  test("the same rejected apply_patch twice: a retry-after-denial loop", async () => {
+    const lines = readFileSync(capture, "utf8").trimEnd().split("\n").slice(0, 62);
+    const [call, output] = lines
+      .slice(60)
+      .map((line) => line.replaceAll("call_Gvr8d6Nsq8Rqh8n8dGwnFFGh", "call_again"));
+    expect(output).toContain("patch rejected by user");
+    const file = join(scratch, "same-patch-twice.rollout.jsonl");
+    writeFileSync(file, `${[...lines, call, output].join("\n")}\n`);
+    const session = (await run([file])).sessions[0]?.analysis;
+    expect(session?.denialCount).toBe(2);
+    expect(session?.loops).toEqual([
+      expect.objectContaining({ kind: "retry-after-denial", tool: "shell", canonicalTool: "shell", calls: 1 }),
+    ]);
+  });
+});
+
 describe("filters", () => {
   test("--since leaves out files and sessions older than it; --session keeps ids with the prefix", async () => {
     const files = [join(fixtures, "qwen/stubborn.chat.jsonl"), join(fixtures, "gemini/stubborn.session.jsonl")];

@@ -212,7 +212,14 @@ export class SessionReplay {
       ...agent(fact.agentId),
     });
     const retry = this.wasted.onCall(key, tokens);
-    this.loops.onCall({ call, retry, opaque: fact.opaque === true, targets, ...agent(fact.agentId) });
+    this.loops.onCall({
+      call,
+      retry,
+      opaque: fact.opaque === true,
+      targets,
+      patternKey: key,
+      ...agent(fact.agentId),
+    });
     const abortedBefore = this.state?.aborted !== undefined;
     if (fact.opaque) {
       if (abortedBefore) this.saved += 1;
@@ -285,6 +292,7 @@ export class SessionReplay {
         at: fact.at,
         opaque: entry.opaque,
         agentId: entry.agentId ?? fact.agentId,
+        patternKey: key,
       });
       this.wasted.onDenied(key);
       return;
@@ -311,6 +319,8 @@ export class SessionReplay {
     at: number;
     opaque: boolean;
     agentId: string | undefined;
+    /** the call's pattern key (agent, tool, pattern) */
+    patternKey: string;
   }): void {
     const { call, source } = options;
     const ports = this.options.config.ports;
@@ -340,7 +350,7 @@ export class SessionReplay {
         ...agent(options.agentId === undefined ? undefined : this.options.config.ports.redactText(options.agentId)),
       });
     }
-    if (!options.opaque) this.loops.onDenied(call, options.targets());
+    if (!options.opaque) this.loops.onDenied(call, options.targets(), options.patternKey);
     if (!options.opaque) this.rules.add(call, source);
   }
 

@@ -64,7 +64,12 @@ function hookSessions(): { records: DenialRecord[]; events: AuditEvent[] } {
   return { records, events };
 }
 
-let analysis: { totals: Record<string, unknown>; sessions: { sessionId: string; denialCount: number }[] };
+let analysis: {
+  totals: Record<string, unknown>;
+  sessions: { sessionId: string; denialCount: number; loops: unknown[] }[];
+};
+/** the public Codex 0.40 capture: two different patches a person rejected, no retry of either */
+const TWO_REJECTED_PATCHES = "01997e76-d124-7592-9cac-2ec05abbca08";
 let analysisFigures: Pick<Figures, "denials" | "loops" | "sessionsWithLoops" | "wastedCalls" | "wastedTokens">;
 const hooks = hookSessions();
 
@@ -172,6 +177,12 @@ describe("one truth in every view (issue 26 item 1)", () => {
       expect(sessions.rows.reduce((sum, row) => sum + row.loops, 0)).toBe(figures.loops);
       expect(sessions.rows.reduce((sum, row) => sum + row.wastedCalls, 0)).toBe(figures.wastedCalls);
       expect(sessions.rows.reduce((sum, row) => sum + row.savedCalls, 0)).toBe(figures.savedCalls);
+      // two different rejected apply_patch calls are no retry-after-denial loop, in analyze and in every view
+      expect(analysis.sessions.find((session) => session.sessionId === TWO_REJECTED_PATCHES)?.loops).toEqual([]);
+      expect(sessions.rows.find((row) => row.sessionId === TWO_REJECTED_PATCHES)).toMatchObject({
+        loops: 0,
+        status: "clean",
+      });
 
       // the saved HTML file over the same store: its embedded overview answer
       const file = await renderReportFile({
