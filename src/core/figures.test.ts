@@ -209,3 +209,14 @@ describe("a retry after a denial", () => {
     expect(retriesDenied({ call, denied: denied([], ["a.ts"]), sameTarget: (a, b) => a.endsWith(b) })).toBe(true);
   });
 });
+
+describe("wasted tokens a live hook recorded", () => {
+  it("a session summary with wastedTokens alone: tokens from it, wasted calls still from the denials", () => {
+    const session = facts(
+      [denied("rm a", { pattern: "rm" }), denied("rm b", { pattern: "rm" }), denied("rm c", { pattern: "rm" })],
+      [event("session.summary", 10, { permissionDenialCount: 3, wastedTokens: 240 })],
+    );
+    expect(sessionFigures(session)).toMatchObject({ wastedCalls: 2, wastedTokens: 240 });
+    expect(sessionFigures(facts([denied("rm a", { pattern: "rm" })]))).toMatchObject({ wastedTokens: null });
+  });
+});

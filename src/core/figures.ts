@@ -24,7 +24,8 @@ import type { DenialSource } from "./events.js";
  *   stayed unavailable. From denials alone: every denial of a pattern after its first. When a session's summary
  *   carries the figure from a transcript (`toolgate analyze` saw every call, also the ones not denied), that wins.
  * - **Wasted tokens**: the tokens of the model requests that produced the wasted calls, where a transcript recorded
- *   them; null when nothing recorded usage.
+ *   them (`toolgate analyze --save`, or a live hook that read its host's transcript at a turn's or the session's end:
+ *   core/call-tokens.ts); null when nothing recorded usage.
  * - A session's **status**: `aborted` (toolgate aborted the run), else `blocked-required-call` (toolgate escalated
  *   a call it kept refusing and nobody granted it afterwards), else `looped` (one loop or more), else `clean`.
  */
@@ -192,7 +193,11 @@ export function sessionWaste(options: { events: readonly FigureEvent[]; deniedPa
   }
   let calls = 0;
   for (const pattern of combinePatterns(options.deniedPatterns)) calls += Math.max(0, pattern - 1);
-  return { calls, tokens: null };
+  // a live hook's summary: the tokens of the wasted calls its host's transcript named (core/call-tokens.ts)
+  const named = [...options.events]
+    .reverse()
+    .find((event) => event.kind === "session.summary" && typeof event.detail["wastedTokens"] === "number");
+  return { calls, tokens: named === undefined ? null : (named.detail["wastedTokens"] as number) };
 }
 
 export function sessionStatus(options: { events: readonly FigureEvent[]; loops: number }): SessionStatus {

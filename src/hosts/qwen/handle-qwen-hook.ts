@@ -1,8 +1,10 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
+import { callTokensIn, wantedCallTokens } from "../common/call-tokens.js";
 import { agentOf } from "../common/hook-event-fields.js";
 import { type HookAnswer, type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
+import { qwenChat } from "./qwen-chat.js";
 import type { QwenHookInput, QwenPostToolBatchInput, QwenToolEvent } from "./qwen-hook-input.js";
 import { contextAnswer, PASS, preToolUseDeny } from "./qwen-hook-output.js";
 import {
@@ -53,6 +55,12 @@ async function reconcile(input: QwenHookInput, context: HookContext): Promise<Ef
     denials: findQwenTranscriptDenials(text),
     agentId: agentOf(input).agentId,
   });
+}
+
+/** the tokens per call the chat file records (`usageMetadata` of the model message that made the calls) */
+async function chatCallTokens(input: QwenHookInput, context: HookContext) {
+  const text = input.transcript_path === undefined ? undefined : context.readTranscript(input.transcript_path);
+  return text === undefined ? undefined : callTokensIn(qwenChat, text);
 }
 
 /** How long a hook waits for the results of the previous step to reach the transcript (well inside its budget). */
@@ -189,11 +197,14 @@ export async function handleQwenHook(input: QwenHookInput, context: HookContext)
       return PASS;
     case "Stop":
       await reconcile(input, context);
-      await context.session.turnEnded({ outcome: "completed" });
+      await context.session.turnEnded({
+        outcome: "completed",
+        ...(await wantedCallTokens(context.session, () => chatCallTokens(input, context))),
+      });
       return PASS;
     case "SessionEnd":
       await reconcile(input, context);
-      await context.session.end();
+      await context.session.end(await wantedCallTokens(context.session, () => chatCallTokens(input, context)));
       return PASS;
     case "SessionStart":
       return PASS;
