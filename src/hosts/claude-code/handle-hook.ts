@@ -4,7 +4,6 @@ import { callTokensIn } from "../common/call-tokens.js";
 import { agentOf, hookCallOf as callOf } from "../common/hook-event-fields.js";
 import type { HookContext } from "../common/hook-host.js";
 import { lifecycleEvent } from "../common/lifecycle-event.js";
-import { claudeCodeSession } from "./claude-code-session.js";
 import type { ClaudeHookInput } from "./hook-input.js";
 import {
   additionalContext,
@@ -208,5 +207,7 @@ export async function handleClaudeHook(input: ClaudeHookInput, context: ClaudeHo
 /** the tokens per call the session's transcript records (assistant messages' `usage`), for wasted tokens */
 async function transcriptCallTokens(context: ClaudeHookContext, path: string | undefined) {
   const text = path === undefined ? undefined : context.readTranscript(path);
-  return text === undefined ? undefined : callTokensIn(claudeCodeSession, text);
+  return text === undefined
+    ? undefined
+    : callTokensIn((await import("./claude-code-session.js")).claudeCodeSession, text);
 }

@@ -7,7 +7,6 @@ import { type HookAnswer, type HookContext, transcriptDenialCalls } from "../com
 import { lifecycleEvent } from "../common/lifecycle-event.js";
 import type { CodexHookInput, CodexPostToolUseInput, CodexPreToolUseInput } from "./codex-hook-input.js";
 import { additionalContext, PASS, preToolUseDeny } from "./codex-hook-output.js";
-import { codexRollout } from "./codex-rollout.js";
 import { reconcileRollout } from "./reconcile-rollout.js";
 import { rolloutDenials } from "./rollout-outcomes.js";
 
@@ -127,5 +126,5 @@ export async function handleCodexHook(input: CodexHookInput, context: CodexHookC
 /** the tokens per call the rollout records (`token_count` events, shared among the calls of a request) */
 async function rolloutCallTokens(context: HookContext, path: string | null | undefined) {
   const text = path === undefined || path === null || path === "" ? undefined : context.readTranscript(path);
-  return text === undefined ? undefined : callTokensIn(codexRollout, text);
+  return text === undefined ? undefined : callTokensIn((await import("./codex-rollout.js")).codexRollout, text);
 }

@@ -5,7 +5,6 @@ import { callTokensIn, wantedCallTokens } from "../common/call-tokens.js";
 import { type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
 import type { GeminiAfterToolInput, GeminiBeforeToolInput, GeminiHookInput } from "./gemini-hook-input.js";
 import { afterToolContext, denyTool, type GeminiHookAnswer, PASS } from "./gemini-hook-output.js";
-import { geminiSession } from "./gemini-session.js";
 import { geminiTranscriptDenials } from "./gemini-transcript-denials.js";
 
 /**
@@ -124,7 +123,7 @@ async function reconcileTranscript(input: GeminiHookInput, context: HookContext)
  */
 async function sessionCallTokens(input: GeminiHookInput, context: HookContext) {
   const text = input.transcript_path === undefined ? undefined : context.readTranscript(input.transcript_path);
-  return text === undefined ? undefined : callTokensIn(geminiSession, text);
+  return text === undefined ? undefined : callTokensIn((await import("./gemini-session.js")).geminiSession, text);
 }
 
 /** Handles one Gemini CLI hook event against a guard session and returns the answer to print. */

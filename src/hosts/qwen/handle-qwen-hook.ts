@@ -4,7 +4,6 @@ import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import { callTokensIn, wantedCallTokens } from "../common/call-tokens.js";
 import { agentOf } from "../common/hook-event-fields.js";
 import { type HookAnswer, type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
-import { qwenChat } from "./qwen-chat.js";
 import type { QwenHookInput, QwenPostToolBatchInput, QwenToolEvent } from "./qwen-hook-input.js";
 import { contextAnswer, PASS, preToolUseDeny } from "./qwen-hook-output.js";
 import {
@@ -60,7 +59,7 @@ async function reconcile(input: QwenHookInput, context: HookContext): Promise<Ef
 /** the tokens per call the chat file records (`usageMetadata` of the model message that made the calls) */
 async function chatCallTokens(input: QwenHookInput, context: HookContext) {
   const text = input.transcript_path === undefined ? undefined : context.readTranscript(input.transcript_path);
-  return text === undefined ? undefined : callTokensIn(qwenChat, text);
+  return text === undefined ? undefined : callTokensIn((await import("./qwen-chat.js")).qwenChat, text);
 }
 
 /** How long a hook waits for the results of the previous step to reach the transcript (well inside its budget). */
