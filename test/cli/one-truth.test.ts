@@ -60,6 +60,8 @@ function hookSessions(): { records: DenialRecord[]; events: AuditEvent[] } {
     event("hook-verdict", "loop.detected", { kind: "identical-call", repeats: 4, level: "steer" }, 2),
     event("hook-aborted", "run.aborted", { reason: "loop", error: "stopped" }, 3),
     event("hook-blocked", "escalation.reached", { pattern: "rm", count: 2 }, 4),
+    // the hook read its host's transcript at the session's end: the tokens of its 7 wasted calls (core/call-tokens.ts)
+    event("hook-host-loop", "session.summary", { permissionDenialCount: 8, grants: 0, wastedTokens: 700 }, 5),
   ];
   return { records, events };
 }
@@ -123,6 +125,7 @@ describe("one truth in every view (issue 26 item 1)", () => {
     expect(figures.savedCalls).toBe(3);
     expect(figures.loops).toBe(transcriptReport.loops + 3);
     expect(figures.denials).toBe(transcriptReport.denials + hooks.records.length);
+    expect(figures.wastedTokens).toBe((transcriptReport.wastedTokens ?? 0) + 700);
 
     const reader = await openSqlReader({ engine: "sqlite", filename: database });
     const store = await createSqliteStore({ filename: database });
@@ -172,13 +175,25 @@ describe("one truth in every view (issue 26 item 1)", () => {
         });
       }
       const sessions = (await answerApi(data, { path: "/api/sessions", query: new URLSearchParams() })) as {
-        rows: { sessionId: string; loops: number; wastedCalls: number; savedCalls: number; status: string }[];
+        rows: {
+          sessionId: string;
+          loops: number;
+          wastedCalls: number;
+          wastedTokens: number | null;
+          savedCalls: number;
+          status: string;
+        }[];
       };
       expect(sessions.rows.reduce((sum, row) => sum + row.loops, 0)).toBe(figures.loops);
       expect(sessions.rows.reduce((sum, row) => sum + row.wastedCalls, 0)).toBe(figures.wastedCalls);
       expect(sessions.rows.reduce((sum, row) => sum + row.savedCalls, 0)).toBe(figures.savedCalls);
       // two different rejected apply_patch calls are no retry-after-denial loop, in analyze and in every view
       expect(analysis.sessions.find((session) => session.sessionId === TWO_REJECTED_PATCHES)?.loops).toEqual([]);
+      // the tokens a hook named for its wasted calls, on the session's row
+      expect(sessions.rows.find((row) => row.sessionId === "hook-host-loop")).toMatchObject({
+        wastedCalls: 7,
+        wastedTokens: 700,
+      });
       expect(sessions.rows.find((row) => row.sessionId === TWO_REJECTED_PATCHES)).toMatchObject({
         loops: 0,
         status: "clean",
@@ -209,11 +224,18 @@ describe("one truth in every view (issue 26 item 1)", () => {
           {
             loops: outcome.figures.loops,
             wastedCalls: outcome.figures.wastedCalls,
+            wastedTokens: outcome.figures.wastedTokens,
             savedCalls: outcome.figures.savedCalls,
             status: outcome.figures.status[row.status as keyof Figures["status"]],
           },
           row.sessionId,
-        ).toEqual({ loops: row.loops, wastedCalls: row.wastedCalls, savedCalls: row.savedCalls, status: 1 });
+        ).toEqual({
+          loops: row.loops,
+          wastedCalls: row.wastedCalls,
+          wastedTokens: row.wastedTokens,
+          savedCalls: row.savedCalls,
+          status: 1,
+        });
         const saved = rows
           .filter((record) => record.sessionId === row.sessionId)
           .filter((record) => denialPayload(record).saved_call).length;
