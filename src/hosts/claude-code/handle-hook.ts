@@ -198,16 +198,16 @@ export async function handleClaudeHook(input: ClaudeHookInput, context: ClaudeHo
       await lifecycleEvent(context.session, {
         name: input.hook_event_name,
         reconcile: () => reconcileTranscript({ context, path: input.transcript_path }),
-        callTokens: () => transcriptCallTokens(context, input.transcript_path),
+        callTokens: (pending) => transcriptCallTokens(context, input.transcript_path, pending),
       });
       return PASS;
   }
 }
 
 /** the tokens per call the session's transcript records (assistant messages' `usage`), for wasted tokens */
-async function transcriptCallTokens(context: ClaudeHookContext, path: string | undefined) {
+async function transcriptCallTokens(context: ClaudeHookContext, path: string | undefined, only: readonly string[]) {
   const text = path === undefined ? undefined : context.readTranscript(path);
   return text === undefined
     ? undefined
-    : callTokensIn((await import("./claude-code-session.js")).claudeCodeSession, text);
+    : callTokensIn((await import("./claude-code-session.js")).claudeCodeSession, text, { only });
 }

@@ -9,14 +9,24 @@ import type { ReaderSource, TranscriptFormat } from "./reader-event.js";
  * event. A transcript without usage names nothing (the figure stays unknown).
  */
 
-/** Tokens per call id in a transcript's text, read with the host's transcript reader; undefined when no request has usage. */
-export async function callTokensIn(format: TranscriptFormat, text: string): Promise<CallTokens | undefined> {
+/**
+ * Tokens per call id in a transcript's text, read with the host's transcript reader; undefined when no request has
+ * usage. `only`: the ids wanted, for a format whose call lines carry their request's usage (Claude Code, Gemini CLI,
+ * Qwen Code): only the lines naming one are read (a request's tokens then go to the first wanted call it made).
+ */
+export async function callTokensIn(
+  format: TranscriptFormat,
+  text: string,
+  options: { only?: readonly string[] } = {},
+): Promise<CallTokens | undefined> {
   const tokens: Record<string, number> = {};
   let named = false;
+  const { only } = options;
   const source: ReaderSource = {
     async *lines(keep) {
       for (const line of text.split("\n")) {
-        if (line === "" || (keep !== undefined && !keep(Buffer.from(line)))) continue;
+        if (line === "" || (only !== undefined && !only.some((id) => line.includes(id)))) continue;
+        if (keep !== undefined && !keep(Buffer.from(line))) continue;
         yield line;
       }
     },
@@ -35,16 +45,16 @@ export async function callTokensIn(format: TranscriptFormat, text: string): Prom
 }
 
 /**
- * `{ callTokens }` for `turnEnded` or `end`: read (`read`) only while a wasted call of the session waits for its
- * tokens, so a session without one never reads its transcript for them.
+ * `{ callTokens }` for `turnEnded` or `end`: read (`read`, given the waiting call ids) only while a wasted call of the
+ * session waits for its tokens, so a session without one never reads its transcript for them.
  */
 export async function wantedCallTokens(
   session: GuardSession,
-  read: (() => Promise<CallTokens | undefined>) | undefined,
+  read: ((pending: readonly string[]) => Promise<CallTokens | undefined>) | undefined,
 ): Promise<{ callTokens?: CallTokens }> {
   if (read === undefined) return {};
-  const state = await session.state();
-  if ((state.tokens?.pending.length ?? 0) === 0) return {};
-  const callTokens = await read();
+  const pending = (await session.state()).tokens?.pending ?? [];
+  if (pending.length === 0) return {};
+  const callTokens = await read(pending);
   return callTokens === undefined ? {} : { callTokens };
 }

@@ -28,7 +28,7 @@ export async function lifecycleEvent(
     project?: string | undefined;
     reconcile?: () => Promise<unknown>;
     /** Stop and SessionEnd: the tokens per call the host's transcript shows (read only while a wasted call waits) */
-    callTokens?: () => Promise<CallTokens | undefined>;
+    callTokens?: (pending: readonly string[]) => Promise<CallTokens | undefined>;
   },
 ): Promise<void> {
   switch (event.name) {

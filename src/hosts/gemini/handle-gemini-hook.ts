@@ -121,9 +121,11 @@ async function reconcileTranscript(input: GeminiHookInput, context: HookContext)
  * call ids: those of the refusals found in the session file. A call toolgate refused at BeforeTool has an id of
  * toolgate's making (Gemini's hook input names none), so its tokens cannot be told.
  */
-async function sessionCallTokens(input: GeminiHookInput, context: HookContext) {
+async function sessionCallTokens(input: GeminiHookInput, context: HookContext, only: readonly string[]) {
   const text = input.transcript_path === undefined ? undefined : context.readTranscript(input.transcript_path);
-  return text === undefined ? undefined : callTokensIn((await import("./gemini-session.js")).geminiSession, text);
+  return text === undefined
+    ? undefined
+    : callTokensIn((await import("./gemini-session.js")).geminiSession, text, { only });
 }
 
 /** Handles one Gemini CLI hook event against a guard session and returns the answer to print. */
@@ -138,14 +140,16 @@ export async function handleGeminiHook(input: GeminiHookInput, context: HookCont
       return PASS;
     case "AfterAgent": {
       const stop = abortOf(await reconcileTranscript(input, context))?.error;
-      const tokens = await wantedCallTokens(context.session, () => sessionCallTokens(input, context));
+      const tokens = await wantedCallTokens(context.session, (only) => sessionCallTokens(input, context, only));
       await context.session.turnEnded({ outcome: "completed", ...tokens });
       // continue: false ends the session instead of letting Gemini retry the turn
       return stop === undefined ? PASS : { output: { continue: false, stopReason: stop }, exitCode: 0 };
     }
     case "SessionEnd":
       await reconcileTranscript(input, context);
-      await context.session.end(await wantedCallTokens(context.session, () => sessionCallTokens(input, context)));
+      await context.session.end(
+        await wantedCallTokens(context.session, (only) => sessionCallTokens(input, context, only)),
+      );
       return PASS;
     default:
       return PASS;

@@ -57,9 +57,9 @@ async function reconcile(input: QwenHookInput, context: HookContext): Promise<Ef
 }
 
 /** the tokens per call the chat file records (`usageMetadata` of the model message that made the calls) */
-async function chatCallTokens(input: QwenHookInput, context: HookContext) {
+async function chatCallTokens(input: QwenHookInput, context: HookContext, only: readonly string[]) {
   const text = input.transcript_path === undefined ? undefined : context.readTranscript(input.transcript_path);
-  return text === undefined ? undefined : callTokensIn((await import("./qwen-chat.js")).qwenChat, text);
+  return text === undefined ? undefined : callTokensIn((await import("./qwen-chat.js")).qwenChat, text, { only });
 }
 
 /** How long a hook waits for the results of the previous step to reach the transcript (well inside its budget). */
@@ -198,12 +198,14 @@ export async function handleQwenHook(input: QwenHookInput, context: HookContext)
       await reconcile(input, context);
       await context.session.turnEnded({
         outcome: "completed",
-        ...(await wantedCallTokens(context.session, () => chatCallTokens(input, context))),
+        ...(await wantedCallTokens(context.session, (only) => chatCallTokens(input, context, only))),
       });
       return PASS;
     case "SessionEnd":
       await reconcile(input, context);
-      await context.session.end(await wantedCallTokens(context.session, () => chatCallTokens(input, context)));
+      await context.session.end(
+        await wantedCallTokens(context.session, (only) => chatCallTokens(input, context, only)),
+      );
       return PASS;
     case "SessionStart":
       return PASS;
