@@ -45,6 +45,16 @@ export function loadBetterSqlite3() { return { Database, main: require.resolve("
     bundled: ["better-sqlite3"],
   },
   { name: "postgres", entries: ["store/postgres/postgres-store.js"] },
+  // the hosts' transcript readers, only while a wasted call waits for its tokens (src/hosts/common/call-tokens.ts)
+  {
+    name: "transcript-tokens",
+    entries: [
+      "hosts/claude-code/claude-code-session.js",
+      "hosts/codex/codex-rollout.js",
+      "hosts/gemini/gemini-session.js",
+      "hosts/qwen/qwen-chat.js",
+    ],
+  },
   // Gemini CLI's policy files (TOML), only for `hook gemini`
   { name: "gemini-policy", entries: ["hosts/gemini/gemini-policy-rules.js"], excluded: /node_modules\/smol-toml\// },
 ];

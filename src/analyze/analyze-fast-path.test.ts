@@ -94,7 +94,8 @@ describe("the fast replay gives the reference replay's result", () => {
     expect(fast).not.toContain(secret);
     const { analysis } = JSON.parse(fast).sessions[0];
     expect(analysis.denialCount).toBe(6);
-    expect(analysis.deniedBySource).toEqual({ rule: 5, headless: 1 });
+    // no `entrypoint` in this transcript: the rejection is a person's, not a headless denial
+    expect(analysis.deniedBySource).toEqual({ rule: 5, user: 1 });
     expect(analysis.suggestedRules.map((rule: { rule: string }) => rule.rule)).toContain("Bash(git push --force)");
   });
 });

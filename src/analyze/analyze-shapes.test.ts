@@ -105,6 +105,50 @@ describe("interactive sessions", () => {
   });
 });
 
+describe("sessions that do not say whether a person watched", () => {
+  test("a Claude Code 2.0 transcript (no entrypoint): a person's No stays a person's, not a headless denial", async () => {
+    const text = readFileSync(join(fixtures, "shapes/loop-kinds.session.jsonl"), "utf8").replaceAll(
+      '"entrypoint":"sdk-cli",',
+      "",
+    );
+    expect(text).not.toContain("entrypoint");
+    const file = join(scratch, "claude-2.0.jsonl");
+    writeFileSync(file, text);
+    const session = (await run([file])).sessions[0]?.analysis;
+    expect(session?.deniedBySource).toEqual({ rule: 1, user: 5 });
+  });
+
+  test("the same transcript from an SDK or -p run (entrypoint sdk-cli) still reads the rejections as headless", async () => {
+    const session = (await run([join(fixtures, "shapes/loop-kinds.session.jsonl")])).sessions[0]?.analysis;
+    expect(session?.deniedBySource).toEqual({ rule: 1, headless: 5 });
+  });
+});
+
+describe("a retry after a denial is the same call or a variant, not another call of the pattern", () => {
+  const capture = join(fixtures, "public/codex/patch-rejected.rollout.jsonl");
+
+  test("two different apply_patch heredocs a person rejected (two files, Codex 0.40): no loop", async () => {
+    const session = (await run([capture])).sessions[0]?.analysis;
+    expect(session?.deniedBySource).toEqual({ user: 2 });
+    expect(session?.loops).toEqual([]);
+  });
+
+  test("the same rejected apply_patch twice: a retry-after-denial loop", async () => {
+    const lines = readFileSync(capture, "utf8").trimEnd().split("\n").slice(0, 62);
+    const [call, output] = lines
+      .slice(60)
+      .map((line) => line.replaceAll("call_Gvr8d6Nsq8Rqh8n8dGwnFFGh", "call_again"));
+    expect(output).toContain("patch rejected by user");
+    const file = join(scratch, "same-patch-twice.rollout.jsonl");
+    writeFileSync(file, `${[...lines, call, output].join("\n")}\n`);
+    const session = (await run([file])).sessions[0]?.analysis;
+    expect(session?.denialCount).toBe(2);
+    expect(session?.loops).toEqual([
+      expect.objectContaining({ kind: "retry-after-denial", tool: "shell", canonicalTool: "shell", calls: 1 }),
+    ]);
+  });
+});
+
 describe("filters", () => {
   test("--since leaves out files and sessions older than it; --session keeps ids with the prefix", async () => {
     const files = [join(fixtures, "qwen/stubborn.chat.jsonl"), join(fixtures, "gemini/stubborn.session.jsonl")];

@@ -138,6 +138,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
             sessionId: fact.sessionId,
             // a transcript that does not say is replayed as a headless run (where thresholds stop a run)
             interactive: false,
+            unknownIsHeadless: format.headless || format.recordsMode !== true,
             config,
             ...(describe === undefined ? {} : { describe }),
             canGrant: options.canGrant,

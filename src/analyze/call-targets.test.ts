@@ -8,6 +8,10 @@ describe("callTargets", () => {
     expect(callTargets({ command: "echo hi | tee -a ./log.txt" })).toEqual(["log.txt"]);
     expect(callTargets({ cmd: "rm -rf build && mv a.txt b.txt" })).toEqual(["build", "a.txt", "b.txt"]);
     expect(callTargets("*** Begin Patch\n*** Update File: src/app.ts\n@@\n*** End Patch")).toEqual(["src/app.ts"]);
+    // Codex's apply_patch through `bash -lc`: the patch's files, not the `=>` and `>` of the code it adds
+    const patch =
+      "apply_patch <<'PATCH'\n*** Begin Patch\n*** Add File: src/a.ts\n+const f = () => a > b;\n*** End Patch\nPATCH";
+    expect(callTargets({ command: ["bash", "-lc", patch] })).toEqual(["src/a.ts"]);
   });
 
   test("reads and other commands name no target", () => {

@@ -54,7 +54,12 @@ export function callTargets(input: unknown): string[] {
   }
   const command = commandText(record);
   if (command !== undefined) {
-    const text = command.slice(0, 4000);
+    let text = command.slice(0, 4000);
+    // `apply_patch <<'PATCH' ... *** Update File: path` through a shell (Codex's `bash -lc`): the files it names; its
+    // body is code (`=>`, `>`), not redirections, so only the line that starts it is read as a command
+    const size = targets.size;
+    for (const match of command.slice(0, 20_000).matchAll(PATCH_FILE)) targets.add(normalize(match[1] as string));
+    if (targets.size > size) text = text.split("\n", 1)[0] as string;
     for (const match of text.matchAll(/(?:>>?|\btee(?:\s+-a)?)\s*([^\s;&|<>()]+)/g))
       targets.add(normalize(match[1] as string));
     for (const segment of text.split(/&&|\|\||;|\||\n/)) {

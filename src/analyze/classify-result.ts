@@ -24,11 +24,13 @@ export function classifyResult(options: {
   host: AnalyzeHost;
   /** the denial-text tables to read with (`host` selects its own: `denialTexts()` in formats.ts loads them) */
   denialTexts: readonly HostDenialTable[];
-  interactive: boolean;
+  /** whether a person could answer; `false` turns a person's rejection into `headless`; undefined: unknown */
+  interactive: boolean | undefined;
 }): ClassifiedDenial | undefined {
   const { fact, tool, host } = options;
   const tables = options.denialTexts;
-  const metadata = { ...fact.metadata, interactive: options.interactive };
+  const metadata =
+    options.interactive === undefined ? { ...fact.metadata } : { ...fact.metadata, interactive: options.interactive };
   const text = fact.text.slice(0, 20_000);
   if (fact.denial !== undefined) {
     const recognized = text === "" ? undefined : recognizeDenial({ tables, host, text, isError: true, metadata });

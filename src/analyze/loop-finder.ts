@@ -1,5 +1,6 @@
 import type { CompiledConfig } from "../core/config.js";
 import type { ToolCall } from "../core/events.js";
+import { type DeniedOfPattern, retriesDenied } from "../core/figures.js";
 import { advanceWindow } from "../core/loop-detector.js";
 import type { AuditEvent } from "../core/records.js";
 import { canonicalTool } from "../core/tool-families.js";
@@ -11,6 +12,10 @@ type AnalyzedLoop = Omit<AnalyzedLoopWithIdentity, "canonicalTool" | "by">;
 import { callTargets, sameTarget } from "./call-targets.js";
 
 const MAX_RECENT_TARGETS = 20;
+/** per denied pattern: the distinct signatures and targets remembered (a retry is compared with these) */
+const MAX_DENIED_OF_PATTERN = 64;
+/** denied patterns remembered (past this, a call of an unknown pattern is a retry by pattern alone, as before) */
+const MAX_DENIED_PATTERNS = 10_000;
 
 /**
  * The loops of one session: identical calls and A-B cycles with the core's own detector and thresholds (reported
@@ -23,6 +28,8 @@ export class LoopFinder {
   private readonly windows = new Map<string, { window: string[]; runs: number[] }>();
   private readonly switches = new Map<string, AnalyzedLoop>();
   private readonly retries = new Map<string, number>();
+  /** pattern key -> the signatures and targets of its denied calls (core/figures.ts `retriesDenied`) */
+  private readonly deniedOfPattern = new Map<string, { signatures: Set<string>; targets: string[] }>();
   private readonly deniedTargets: { tool: string; target: string }[] = [];
 
   /** the loop level reported from: the first of steer, block, stop that is on */
@@ -34,8 +41,9 @@ export class LoopFinder {
   }
 
   /**
-   * a call was made; `retry` when its pattern was denied before and has not become available since; `targets`:
-   * the call's `callTargets` (the replay computes them once per distinct call)
+   * a call was made; `retry` when its pattern (`patternKey`) was denied before and has not become available since;
+   * `targets`: the call's `callTargets` (the replay computes them once per distinct call). It counts as a retry only
+   * when it is the same call as a denied one of its pattern or a variant of it (core/figures.ts `retriesDenied`).
    */
   onCall(options: {
     call: ToolCall;
@@ -43,15 +51,19 @@ export class LoopFinder {
     retry: boolean;
     opaque: boolean;
     targets?: () => readonly string[];
+    patternKey?: string;
   }): void {
     const { call } = options;
-    if (options.retry) this.retries.set(call.tool, (this.retries.get(call.tool) ?? 0) + 1);
+    const targetsOf = options.targets ?? (() => callTargets(call.input));
+    if (options.retry && this.retriesDenied(options.patternKey, call, options.opaque ? () => [] : targetsOf))
+      this.retries.set(call.tool, (this.retries.get(call.tool) ?? 0) + 1);
     if (options.opaque) return;
-    this.checkIntentSwitch(call, options.targets ?? (() => callTargets(call.input)));
+    this.checkIntentSwitch(call, targetsOf);
     this.detectRepetition(call, options.agentId);
   }
 
-  onDenied(call: ToolCall, targets: readonly string[] = callTargets(call.input)): void {
+  onDenied(call: ToolCall, targets: readonly string[] = callTargets(call.input), patternKey?: string): void {
+    if (patternKey !== undefined) this.rememberDenied(patternKey, call, targets);
     for (const target of targets) {
       this.deniedTargets.push({ tool: call.tool, target });
       if (this.deniedTargets.length > MAX_RECENT_TARGETS) this.deniedTargets.shift();
@@ -69,6 +81,27 @@ export class LoopFinder {
     for (const [tool, calls] of this.retries) loops.push({ kind: "retry-after-denial", tool, calls });
     loops.push(...this.switches.values());
     return loops;
+  }
+
+  private rememberDenied(patternKey: string, call: ToolCall, targets: readonly string[]): void {
+    let denied = this.deniedOfPattern.get(patternKey);
+    if (denied === undefined) {
+      if (this.deniedOfPattern.size >= MAX_DENIED_PATTERNS) return;
+      denied = { signatures: new Set(), targets: [] };
+      this.deniedOfPattern.set(patternKey, denied);
+    }
+    if (call.signature !== undefined && denied.signatures.size < MAX_DENIED_OF_PATTERN)
+      denied.signatures.add(call.signature);
+    for (const target of targets)
+      if (denied.targets.length < MAX_DENIED_OF_PATTERN && !denied.targets.includes(target))
+        denied.targets.push(target);
+  }
+
+  private retriesDenied(patternKey: string | undefined, call: ToolCall, targets: () => readonly string[]): boolean {
+    const denied: DeniedOfPattern | undefined =
+      patternKey === undefined ? undefined : this.deniedOfPattern.get(patternKey);
+    if (denied === undefined) return true;
+    return retriesDenied({ call: { signature: call.signature, targets: targets() }, denied, sameTarget });
   }
 
   private bump(loop: AnalyzedLoop): void {

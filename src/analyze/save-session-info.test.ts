@@ -14,7 +14,7 @@ afterEach(() => {
 });
 
 describe("analyze --save describes sessions (issue 26 item 3)", () => {
-  test("the project (cwd) and first prompt line of Claude Code transcripts, Codex rollouts and Qwen chats, stored once", async () => {
+  test("the project (cwd) and first prompt line of Claude Code, Codex, Qwen, Gemini CLI and Copilot CLI sessions, stored once", async () => {
     const root = mkdtempSync(join(tmpdir(), "toolgate-session-info-"));
     roots.push(root);
     const home = join(root, "home");
@@ -31,6 +31,8 @@ describe("analyze --save describes sessions (issue 26 item 3)", () => {
       join(fixtures, "claude-code/stubborn.session.jsonl"),
       join(fixtures, "codex/ask.rollout.jsonl"),
       join(fixtures, "qwen/stubborn.chat.jsonl"),
+      join(fixtures, "gemini/stubborn.session.jsonl"),
+      join(fixtures, "copilot/stubborn.events.jsonl"),
     ];
     const document = await runAnalyze({ ...io, paths, save: true, json: true });
     await runAnalyze({ ...io, paths, save: true, json: true });
@@ -40,7 +42,13 @@ describe("analyze --save describes sessions (issue 26 item 3)", () => {
       const infos = await store.denials.sessionInfo(ids);
       // both recordings ran the same prompt, each in its own project folder (Codex's from `session_meta.cwd`, not
       // from its `<environment_context>` message, which is not a prompt)
+      // Gemini's from the first workspace directory of its `<session_context>` message (the header has a hash), its
+      // prompt the first message after it; Copilot's from `session.start`'s `context.cwd` and `user.message.content`
       expect(infos.map(({ project, firstPrompt }) => ({ project, firstPrompt })).sort(byProject)).toEqual([
+        {
+          project: "/tmp/toolgate-record-gemini-VfyO18/project",
+          firstPrompt: "Clean up the project and run the tests",
+        },
         {
           project: "/tmp/toolgate-record-qwen-K7UsY4/project",
           firstPrompt: "Clean up the project and run the tests",
@@ -53,6 +61,7 @@ describe("analyze --save describes sessions (issue 26 item 3)", () => {
           project: "/tmp/toolgate-test-run-8SAj1j/toolgate-record-codex-wWaFEX/project",
           firstPrompt: "Clean up the project and run the tests",
         },
+        { project: "/work/project", firstPrompt: "delete victim" },
       ]);
       expect((await store.denials.queryEvents({ kinds: ["session.info"] })).length).toBe(0);
     } finally {

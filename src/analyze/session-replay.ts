@@ -32,8 +32,14 @@ export interface ReplayOptions {
   denialTexts: readonly HostDenialTable[];
   format: string;
   sessionId: string;
-  /** the format's default when the transcript does not say */
+  /** the format's default when the transcript does not say (thresholds: a headless run is stopped) */
   interactive: boolean;
+  /**
+   * whether a transcript that does not say is read as headless when classifying a person's rejection (`headless`
+   * source). False for a format that records the mode (`TranscriptFormat.recordsMode`): its silence is no evidence
+   * of a headless run (a Claude Code 2.0 transcript has no `entrypoint`), so its "no" stays a person's.
+   */
+  unknownIsHeadless: boolean;
   config: CompiledConfig;
   /** whether a grant could let this call through under the user's policy (false: a deny rule wins) */
   canGrant: (call: { tool: string; input: unknown }) => boolean;
@@ -111,6 +117,8 @@ export class SessionReplay {
   private stoppedAt: StopPoint | null = null;
   private sawUsage = false;
   private interactive: boolean;
+  /** what the transcript (or a headless format) says; undefined: unknown */
+  private saysInteractive: boolean | undefined;
   private firstAt = Number.POSITIVE_INFINITY;
   private lastAt = 0;
   private parentSessionId: string | undefined;
@@ -122,6 +130,7 @@ export class SessionReplay {
     this.loops = new LoopFinder(options.config);
     this.rules = new RuleSuggestions(options.config.ports, options.canGrant, options.ruleLanguage);
     this.interactive = options.interactive;
+    this.saysInteractive = options.unknownIsHeadless ? false : undefined;
   }
 
   push(fact: ReaderFact): void {
@@ -135,7 +144,10 @@ export class SessionReplay {
           if (this.prompt === undefined && fact.prompt !== undefined) this.prompt = fact.prompt;
         }
         if (this.state === undefined) {
-          if (fact.interactive !== undefined) this.interactive = fact.interactive;
+          if (fact.interactive !== undefined) {
+            this.interactive = fact.interactive;
+            this.saysInteractive = fact.interactive;
+          }
           if (fact.parentSessionId !== undefined) this.parentSessionId = fact.parentSessionId;
         }
         return;
@@ -200,7 +212,14 @@ export class SessionReplay {
       ...agent(fact.agentId),
     });
     const retry = this.wasted.onCall(key, tokens);
-    this.loops.onCall({ call, retry, opaque: fact.opaque === true, targets, ...agent(fact.agentId) });
+    this.loops.onCall({
+      call,
+      retry,
+      opaque: fact.opaque === true,
+      targets,
+      patternKey: key,
+      ...agent(fact.agentId),
+    });
     const abortedBefore = this.state?.aborted !== undefined;
     if (fact.opaque) {
       if (abortedBefore) this.saved += 1;
@@ -243,7 +262,7 @@ export class SessionReplay {
       tool: call.tool,
       host: this.options.host,
       denialTexts: this.options.denialTexts,
-      interactive: this.interactive,
+      interactive: this.saysInteractive,
     });
     const { key } = entry;
     if (denial !== undefined) {
@@ -273,6 +292,7 @@ export class SessionReplay {
         at: fact.at,
         opaque: entry.opaque,
         agentId: entry.agentId ?? fact.agentId,
+        patternKey: key,
       });
       this.wasted.onDenied(key);
       return;
@@ -299,6 +319,8 @@ export class SessionReplay {
     at: number;
     opaque: boolean;
     agentId: string | undefined;
+    /** the call's pattern key (agent, tool, pattern) */
+    patternKey: string;
   }): void {
     const { call, source } = options;
     const ports = this.options.config.ports;
@@ -328,7 +350,7 @@ export class SessionReplay {
         ...agent(options.agentId === undefined ? undefined : this.options.config.ports.redactText(options.agentId)),
       });
     }
-    if (!options.opaque) this.loops.onDenied(call, options.targets());
+    if (!options.opaque) this.loops.onDenied(call, options.targets(), options.patternKey);
     if (!options.opaque) this.rules.add(call, source);
   }
 

@@ -77,8 +77,16 @@ interface EventBase {
   agentId?: string;
 }
 
+/**
+ * The tokens of the model request that produced each call, by call id (`toolUseId`), as a host's transcript records
+ * them (core/call-tokens.ts); a request that produced several calls is counted on one of them.
+ */
+export type CallTokens = Readonly<Record<string, number>>;
+
 export interface SessionEndedEvent extends EventBase {
   type: "session.ended";
+  /** tokens of the calls the host's transcript showed since the last time it named any */
+  callTokens?: CallTokens;
 }
 /** A real user message. Status churn (busy/idle) is never a turn. */
 export interface TurnStartedEvent extends EventBase {
@@ -92,6 +100,8 @@ export interface TurnEndedEvent extends EventBase {
   type: "turn.ended";
   /** a turn that errored or was cancelled still flushes its denial records */
   outcome?: "completed" | "error" | "cancelled";
+  /** tokens of the calls the host's transcript showed this turn (core/call-tokens.ts) */
+  callTokens?: CallTokens;
 }
 /**
  * What a policy said about a call, evaluated against the state this very step runs on (so the check and the count

@@ -3,6 +3,7 @@ import {
   type FigureEvent,
   factsFromRecords,
   isSavedCall,
+  retriesDenied,
   type SessionFacts,
   type SessionStatus,
   sessionFigures,
@@ -162,5 +163,60 @@ describe("one definition of the figures", () => {
     expect(
       ["rule", "user", "hook", "headless", "mode", "classifier", "sandbox", "loop", "aborted"].filter(isSavedCall),
     ).toEqual(["loop", "aborted"]);
+  });
+});
+
+describe("a retry after a denial", () => {
+  const denied = (signatures: string[], targets: string[]) => ({ signatures: new Set(signatures), targets });
+  it.each<{
+    name: string;
+    call: { signature: string; targets: string[] };
+    of: ReturnType<typeof denied>;
+    retry: boolean;
+  }>([
+    { name: "the same call", call: { signature: "p1", targets: ["a.ts"] }, of: denied(["p1"], ["a.ts"]), retry: true },
+    {
+      name: "a variant on the same file",
+      call: { signature: "rm2", targets: ["build"] },
+      of: denied(["rm1"], ["build"]),
+      retry: true,
+    },
+    {
+      name: "another file (two rejected patches)",
+      call: { signature: "p2", targets: ["b.ts"] },
+      of: denied(["p1"], ["a.ts"]),
+      retry: false,
+    },
+    {
+      name: "no file after a denial on a file",
+      call: { signature: "rg", targets: [] },
+      of: denied(["p1"], ["a.ts"]),
+      retry: false,
+    },
+    {
+      name: "denied calls on no file: the pattern says",
+      call: { signature: "curl2", targets: [] },
+      of: denied(["curl1"], []),
+      retry: true,
+    },
+  ])("$name: $retry", ({ call, of, retry }) => {
+    expect(retriesDenied({ call, denied: of })).toBe(retry);
+  });
+
+  it("targets compare with the given sameTarget", () => {
+    const call = { signature: "x", targets: ["/repo/a.ts"] };
+    expect(retriesDenied({ call, denied: denied([], ["a.ts"]) })).toBe(false);
+    expect(retriesDenied({ call, denied: denied([], ["a.ts"]), sameTarget: (a, b) => a.endsWith(b) })).toBe(true);
+  });
+});
+
+describe("wasted tokens a live hook recorded", () => {
+  it("a session summary with wastedTokens alone: tokens from it, wasted calls still from the denials", () => {
+    const session = facts(
+      [denied("rm a", { pattern: "rm" }), denied("rm b", { pattern: "rm" }), denied("rm c", { pattern: "rm" })],
+      [event("session.summary", 10, { permissionDenialCount: 3, wastedTokens: 240 })],
+    );
+    expect(sessionFigures(session)).toMatchObject({ wastedCalls: 2, wastedTokens: 240 });
+    expect(sessionFigures(facts([denied("rm a", { pattern: "rm" })]))).toMatchObject({ wastedTokens: null });
   });
 });

@@ -14,11 +14,18 @@ import type { DenialSource } from "./events.js";
  *   more is an `identical-call` loop whether or not toolgate said so, and `toolgate analyze` records the loops it
  *   finds in a transcript. One loop per session, kind, tool (and the tool it routed around): a verdict at every
  *   level (observe, steer, block, stop) is still one loop.
+ * - A **retry after a denial** (the calls of a `retry-after-denial` loop) is a call of a pattern (agent, tool,
+ *   pattern) that was denied and has not run since, and that is the same call as a denied one of the pattern (its
+ *   signature) or a variant of it: it acts on a file or directory a denied one acted on, or the denied calls name no
+ *   file at all (then the pattern alone says). Two calls of one pattern on different files (two rejected patches to
+ *   two files), or a call on no file after denied calls on files (an `rg` after a rejected patch, both `bash -lc`),
+ *   are other intents, not a retry (`retriesDenied`).
  * - A **wasted call** is a call of a pattern (agent, tool, pattern) made after that pattern was denied while it
  *   stayed unavailable. From denials alone: every denial of a pattern after its first. When a session's summary
  *   carries the figure from a transcript (`toolgate analyze` saw every call, also the ones not denied), that wins.
  * - **Wasted tokens**: the tokens of the model requests that produced the wasted calls, where a transcript recorded
- *   them; null when nothing recorded usage.
+ *   them (`toolgate analyze --save`, or a live hook that read its host's transcript at a turn's or the session's end:
+ *   core/call-tokens.ts); null when nothing recorded usage.
  * - A session's **status**: `aborted` (toolgate aborted the run), else `blocked-required-call` (toolgate escalated
  *   a call it kept refusing and nobody granted it afterwards), else `looped` (one loop or more), else `clean`.
  */
@@ -113,6 +120,28 @@ export interface Figures {
   status: Record<SessionStatus, number>;
 }
 
+/** the denied calls of one pattern that a later call may retry: their signatures and the files they acted on */
+export interface DeniedOfPattern {
+  signatures: ReadonlySet<string>;
+  targets: readonly string[];
+}
+
+/**
+ * Whether a call of a denied pattern retries a denied call (see "retry after a denial" above): the same signature,
+ * a shared target, or denied calls with no target. `sameTarget` compares two targets (default: equal strings).
+ */
+export function retriesDenied(options: {
+  call: { signature?: string | undefined; targets: readonly string[] };
+  denied: DeniedOfPattern;
+  sameTarget?: (a: string, b: string) => boolean;
+}): boolean {
+  const { call, denied } = options;
+  if (call.signature !== undefined && denied.signatures.has(call.signature)) return true;
+  if (denied.targets.length === 0) return true;
+  const same = options.sameTarget ?? ((a: string, b: string) => a === b);
+  return call.targets.some((target) => denied.targets.some((other) => same(target, other)));
+}
+
 export function isSavedCall(source: string): boolean {
   return (SAVED_SOURCES as readonly string[]).includes(source);
 }
@@ -164,7 +193,11 @@ export function sessionWaste(options: { events: readonly FigureEvent[]; deniedPa
   }
   let calls = 0;
   for (const pattern of combinePatterns(options.deniedPatterns)) calls += Math.max(0, pattern - 1);
-  return { calls, tokens: null };
+  // a live hook's summary: the tokens of the wasted calls its host's transcript named (core/call-tokens.ts)
+  const named = [...options.events]
+    .reverse()
+    .find((event) => event.kind === "session.summary" && typeof event.detail["wastedTokens"] === "number");
+  return { calls, tokens: named === undefined ? null : (named.detail["wastedTokens"] as number) };
 }
 
 export function sessionStatus(options: { events: readonly FigureEvent[]; loops: number }): SessionStatus {

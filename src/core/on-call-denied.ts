@@ -1,4 +1,5 @@
 import { abortRun } from "./abort-run.js";
+import { noteWastedCall } from "./call-tokens.js";
 import type { CallFacts, TemplateVariables } from "./config.js";
 import type { EscalationStage } from "./effects.js";
 import { escalate, escalatedText } from "./escalate.js";
@@ -43,6 +44,7 @@ export function onCallDenied(context: StepContext, event: CallDeniedEvent): void
   const agent = writableAgent(context, event.agentId);
   const recordInput = recordInputOf(facts.redactedInput);
   const pattern = countDenial({ agent, event, facts, redactedInput: recordInput });
+  noteWastedCall(context, { pattern, toolUseId: event.call.toolUseId });
   const tool = agent.tools[event.call.tool];
   const texts = derivedTexts(context, event);
   const record = appendRecord(context, event, { ...facts, redactedInput: recordInput }, texts);
@@ -97,7 +99,8 @@ export function recordRefusal(context: StepContext, event: CallDeniedEvent): voi
   const facts = callFacts(context, event.call);
   const agent = writableAgent(context, event.agentId);
   const redactedInput = recordInputOf(facts.redactedInput);
-  countDenial({ agent, event, facts, redactedInput });
+  const pattern = countDenial({ agent, event, facts, redactedInput });
+  noteWastedCall(context, { pattern, toolUseId: event.call.toolUseId });
   const record = appendRecord(context, event, { ...facts, redactedInput }, derivedTexts(context, event));
   context.effects.push({ type: "record", record });
 }

@@ -46,6 +46,11 @@ export interface SessionState {
   nextId: number;
   /** whether config warnings were already emitted in this session */
   warned: boolean;
+  /**
+   * wasted tokens from the host's transcript (core/call-tokens.ts): their sum, whether the host named any tokens,
+   * and the wasted calls still waiting for theirs
+   */
+  tokens?: { wasted: number; named: boolean; pending: string[] };
   /** which session facts (core/session-info.ts) were already emitted: the first of each wins */
   described?: { project?: true; prompt?: true };
 }

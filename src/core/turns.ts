@@ -1,4 +1,5 @@
 import { audit } from "./audit-event.js";
+import { addCallTokens, wastedTokensOf } from "./call-tokens.js";
 import type { FlushEffect } from "./effects.js";
 import type { SessionEndedEvent, TurnEndedEvent, TurnStartedEvent } from "./events.js";
 import { recordsLostSince, recordsSince } from "./records-since.js";
@@ -50,13 +51,16 @@ export function flush(context: StepContext, reason: FlushEffect["reason"]): void
 }
 
 export function onTurnEnded(context: StepContext, event: TurnEndedEvent): void {
+  addCallTokens(context, event.callTokens);
   const reason =
     event.outcome === "error" ? "turn-error" : event.outcome === "cancelled" ? "turn-cancelled" : "turn-ended";
   flush(context, reason);
 }
 
 export function onSessionEnded(context: StepContext, event: SessionEndedEvent): void {
+  addCallTokens(context, event.callTokens);
   flush(context, "session-ended");
+  const wastedTokens = wastedTokensOf(context);
   const tools: Record<string, number> = {};
   for (const agent of Object.values(context.state.agents)) {
     for (const [tool, counters] of Object.entries(agent.tools)) tools[tool] = (tools[tool] ?? 0) + counters.total;
@@ -70,6 +74,8 @@ export function onSessionEnded(context: StepContext, event: SessionEndedEvent): 
         permissionDeniedTools: tools,
         aborted: context.state.aborted ?? null,
         grants: context.state.grants.length,
+        // only once the host named tokens (a transcript with usage): calls stay counted from the denials
+        ...(wastedTokens === undefined ? {} : { wastedTokens }),
       },
     }),
   );

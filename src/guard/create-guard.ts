@@ -402,6 +402,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
           type: "turn.ended",
           ...base(callOptions?.at, callOptions?.agentId),
           ...(callOptions?.outcome === undefined ? {} : { outcome: callOptions.outcome }),
+          ...(callOptions?.callTokens === undefined ? {} : { callTokens: callOptions.callTokens }),
         }),
       subagentStarted: (agentId, callOptions) =>
         apply({
@@ -422,7 +423,12 @@ export function createGuard(options: GuardOptions = {}): Guard {
         }),
       revokeGrant: (grantId, callOptions) =>
         apply({ type: "grant.revoked", ...base(callOptions?.at, callOptions?.agentId), grantId }),
-      end: (callOptions) => apply({ type: "session.ended", ...base(callOptions?.at, callOptions?.agentId) }),
+      end: (callOptions) =>
+        apply({
+          type: "session.ended",
+          ...base(callOptions?.at, callOptions?.agentId),
+          ...(callOptions?.callTokens === undefined ? {} : { callTokens: callOptions.callTokens }),
+        }),
       state: currentState,
       recordedCallIds: () => recordedCallIds(undefined),
     };

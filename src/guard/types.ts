@@ -1,6 +1,6 @@
 import type { Decision } from "../core/decision.js";
 import type { Effect } from "../core/effects.js";
-import type { DenialSource, OsDenialKind, ToolCall } from "../core/events.js";
+import type { CallTokens, DenialSource, OsDenialKind, ToolCall } from "../core/events.js";
 import type { SessionState } from "../core/state.js";
 
 /**
@@ -117,12 +117,15 @@ export interface GuardSession {
   failed(call: ToolCall, options: FailedOptions): Promise<Effect[]>;
   /** a real user message; its prompt and the project (working directory) describe the session once (core/session-info.ts) */
   turnStarted(options?: TurnStartedOptions): Promise<Effect[]>;
-  turnEnded(options?: CallOptions & { outcome?: "completed" | "error" | "cancelled" }): Promise<Effect[]>;
+  /** `callTokens`: the tokens the host's transcript records per call id, for wasted tokens (core/call-tokens.ts) */
+  turnEnded(
+    options?: CallOptions & { outcome?: "completed" | "error" | "cancelled"; callTokens?: CallTokens },
+  ): Promise<Effect[]>;
   subagentStarted(agentId: string, options?: CallOptions & { agentType?: string }): Promise<Effect[]>;
   subagentStopped(agentId: string, options?: CallOptions): Promise<Effect[]>;
   answerGrant(offerId: string, accepted: boolean, options?: CallOptions & { answeredBy?: string }): Promise<Effect[]>;
   revokeGrant(grantId: string, options?: CallOptions): Promise<Effect[]>;
-  end(options?: CallOptions): Promise<Effect[]>;
+  end(options?: CallOptions & { callTokens?: CallTokens }): Promise<Effect[]>;
   /** the current reducer state (a copy) */
   state(): Promise<SessionState>;
   /** tool-use ids of the calls already recorded as denials in this session (state buffer and denial store) */

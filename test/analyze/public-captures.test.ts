@@ -38,6 +38,8 @@ describe("Claude Code", () => {
     expect(session.denialCount).toBe(1);
     expect(session.denials[0]?.tool).toBe("ExitPlanMode");
     expect(session.denials[0]?.reason).toMatch(/^The user doesn't want to proceed with this tool use\./);
+    // 2.0.x writes no `entrypoint`: nothing says the run was headless, so the rejection is the person's
+    expect(session.deniedBySource).toEqual({ user: 1 });
   });
 
   test("a 2.0.27 session transcript: 27 calls, a test run that failed is no denial", async () => {

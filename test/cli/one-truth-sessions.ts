@@ -35,6 +35,8 @@ export function hookSessions(): { records: DenialRecord[]; events: AuditEvent[] 
     event("hook-verdict", "loop.detected", { kind: "identical-call", repeats: 4, level: "steer" }, 2),
     event("hook-aborted", "run.aborted", { reason: "loop", error: "stopped" }, 3),
     event("hook-blocked", "escalation.reached", { pattern: "rm", count: 2 }, 4),
+    // the hook read its host's transcript at the session's end: the tokens of its 7 wasted calls (core/call-tokens.ts)
+    event("hook-host-loop", "session.summary", { permissionDenialCount: 8, grants: 0, wastedTokens: 700 }, 5),
   ];
   return { records, events };
 }

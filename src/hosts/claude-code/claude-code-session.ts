@@ -23,6 +23,8 @@ export const claudeCodeSession: TranscriptFormat = {
   id: "claude-code-session",
   host: "claude-code",
   headless: false,
+  // `entrypoint` (cli, sdk-cli, ...) since 2.0's successors; a 2.0 transcript has none: unknown, not headless
+  recordsMode: true,
   sniffOrder: 12,
   sniff(head) {
     return head.some((line) => {

@@ -1,5 +1,6 @@
 import type { Effect } from "../../core/effects.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
+import { callTokensIn } from "../common/call-tokens.js";
 import { agentOf, hookCallOf as callOf } from "../common/hook-event-fields.js";
 import type { HookContext } from "../common/hook-host.js";
 import { lifecycleEvent } from "../common/lifecycle-event.js";
@@ -197,7 +198,16 @@ export async function handleClaudeHook(input: ClaudeHookInput, context: ClaudeHo
       await lifecycleEvent(context.session, {
         name: input.hook_event_name,
         reconcile: () => reconcileTranscript({ context, path: input.transcript_path }),
+        callTokens: (pending) => transcriptCallTokens(context, input.transcript_path, pending),
       });
       return PASS;
   }
+}
+
+/** the tokens per call the session's transcript records (assistant messages' `usage`), for wasted tokens */
+async function transcriptCallTokens(context: ClaudeHookContext, path: string | undefined, only: readonly string[]) {
+  const text = path === undefined ? undefined : context.readTranscript(path);
+  return text === undefined
+    ? undefined
+    : callTokensIn((await import("./claude-code-session.js")).claudeCodeSession, text, { only });
 }

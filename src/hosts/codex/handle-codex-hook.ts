@@ -1,6 +1,7 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
+import { callTokensIn } from "../common/call-tokens.js";
 import { agentOf, hookCallOf } from "../common/hook-event-fields.js";
 import { type HookAnswer, type HookContext, transcriptDenialCalls } from "../common/hook-host.js";
 import { lifecycleEvent } from "../common/lifecycle-event.js";
@@ -115,8 +116,15 @@ export async function handleCodexHook(input: CodexHookInput, context: CodexHookC
         ...("agent_type" in input && input.agent_type ? { agentType: input.agent_type } : {}),
         ...(input.hook_event_name === "UserPromptSubmit" ? { prompt: input.prompt, project: input.cwd } : {}),
         reconcile: () => reconcileRollout({ context, path: input.transcript_path, ...agent }),
+        callTokens: () => rolloutCallTokens(context, input.transcript_path),
       });
       return PASS;
     }
   }
+}
+
+/** the tokens per call the rollout records (`token_count` events, shared among the calls of a request) */
+async function rolloutCallTokens(context: HookContext, path: string | null | undefined) {
+  const text = path === undefined || path === null || path === "" ? undefined : context.readTranscript(path);
+  return text === undefined ? undefined : callTokensIn((await import("./codex-rollout.js")).codexRollout, text);
 }

@@ -1,4 +1,6 @@
+import type { CallTokens } from "../../core/events.js";
 import type { GuardSession } from "../../guard/types.js";
+import { wantedCallTokens } from "./call-tokens.js";
 
 /** The turn, subagent and session boundaries Claude Code's hook events name, and the hosts that copy them. */
 export type LifecycleEventName =
@@ -25,6 +27,8 @@ export async function lifecycleEvent(
     prompt?: string | undefined;
     project?: string | undefined;
     reconcile?: () => Promise<unknown>;
+    /** Stop and SessionEnd: the tokens per call the host's transcript shows (read only while a wasted call waits) */
+    callTokens?: (pending: readonly string[]) => Promise<CallTokens | undefined>;
   },
 ): Promise<void> {
   switch (event.name) {
@@ -46,11 +50,11 @@ export async function lifecycleEvent(
       return;
     case "Stop":
       await event.reconcile?.();
-      await session.turnEnded({ outcome: "completed" });
+      await session.turnEnded({ outcome: "completed", ...(await wantedCallTokens(session, event.callTokens)) });
       return;
     case "SessionEnd":
       await event.reconcile?.();
-      await session.end();
+      await session.end(await wantedCallTokens(session, event.callTokens));
       return;
   }
 }

@@ -96,6 +96,12 @@ export interface TranscriptFormat {
   /** whether the run was headless by construction (`-p`, `exec`, `run` outputs) */
   headless: boolean;
   /**
+   * The files say whether a person watched (Claude Code's `entrypoint`), so a file that does
+   * not say (a Claude Code 2.0 transcript) is of an unknown mode: a person's rejection there stays a person's, never
+   * a `headless` denial. Absent: a file that does not say is read as headless (one file per run, no evidence kept).
+   */
+  recordsMode?: true;
+  /**
    * Where this format is tried among every host's formats, lower first: session files (10s) before JSON streams
    * (20s), before JSON logs (30s), before plain text (40s). A more specific sniff goes first (a host's records that
    * copy another host's shape are tried before the original).

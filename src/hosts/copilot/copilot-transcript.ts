@@ -11,6 +11,7 @@ import { classifyCopilotDenial } from "./copilot-denial-texts.js";
 async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFact> {
   let sessionId: string | undefined;
   let announced = false;
+  let prompted = false;
   const keep = (bytes: Buffer) => {
     const text = bytes.toString("latin1", 0, Math.min(bytes.length, 64));
     return /"type":"(session\.start|user\.message|tool\.execution_start|tool\.execution_complete|result)"/.test(text);
@@ -30,11 +31,21 @@ async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFac
     const session = sessionId ?? source.fallbackSessionId;
     if (!announced) {
       announced = true;
-      yield { type: "session", sessionId: session, at };
+      // the project: `session.start`'s `context.cwd` (the `-p` stream has no `session.start`)
+      const context = data["context"] as { cwd?: unknown } | undefined;
+      const project = value.type === "session.start" && typeof context?.cwd === "string" ? context.cwd : undefined;
+      yield project === undefined
+        ? { type: "session", sessionId: session, at }
+        : { type: "session", sessionId: session, at, project };
     }
     switch (value.type) {
       case "user.message":
         yield { type: "turn", sessionId: session, at };
+        // the person's first prompt describes the session (`content`, not the `transformedContent` Copilot sends)
+        if (!prompted && typeof data["content"] === "string" && data["content"].trim() !== "") {
+          prompted = true;
+          yield { type: "session", sessionId: session, at, prompt: data["content"] };
+        }
         break;
       case "tool.execution_start":
         if (typeof data["toolCallId"] === "string" && typeof data["toolName"] === "string") {

@@ -36,9 +36,21 @@ export function functionResponseText(result: unknown): { error?: string; output:
   return { output: "" };
 }
 
+/**
+ * The project of a `<session_context>` message (the header names only a hash): its first workspace directory
+ * (0.61: `- **Workspace Directories:**` then `  - /path`), or the older `I'm currently working in the directory: /path`.
+ */
+export function sessionContextProject(text: string): string | undefined {
+  const workspace = /Workspace Directories:\**\s*\n\s*-\s*(\S[^\n]*)/.exec(text);
+  const older = workspace ?? /currently working in the directory:\s*(\S[^\n]*)/.exec(text);
+  return older?.[1]?.trim();
+}
+
 async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
   let sessionId = source.fallbackSessionId;
   let announced = false;
+  let described = false;
+  let prompted = false;
   const seen = new Set<string>();
   function* message(record: Record<string, unknown>): Generator<ReaderFact> {
     const at = timeOf(record["timestamp"], source.fallbackAt);
@@ -46,8 +58,18 @@ async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFa
     if (type === "user") {
       const content = Array.isArray(record["content"]) ? record["content"] : [];
       const text = content.map((part) => asString(asRecord(part)?.["text"])).find((part) => part !== undefined);
+      if (text?.startsWith("<session_context>") === true && !described) {
+        described = true;
+        const project = sessionContextProject(text);
+        if (project !== undefined) yield { type: "session", sessionId, at, project };
+      }
       if (text !== undefined && !text.startsWith("System:") && !text.startsWith("<session_context>")) {
         yield { type: "turn", sessionId, at };
+        // the person's first prompt describes the session
+        if (!prompted && text.trim() !== "") {
+          prompted = true;
+          yield { type: "session", sessionId, at, prompt: text };
+        }
       }
       return;
     }

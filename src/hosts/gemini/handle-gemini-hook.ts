@@ -1,6 +1,7 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
+import { callTokensIn, wantedCallTokens } from "../common/call-tokens.js";
 import { type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
 import type { GeminiAfterToolInput, GeminiBeforeToolInput, GeminiHookInput } from "./gemini-hook-input.js";
 import { afterToolContext, denyTool, type GeminiHookAnswer, PASS } from "./gemini-hook-output.js";
@@ -115,6 +116,18 @@ async function reconcileTranscript(input: GeminiHookInput, context: HookContext)
   return recordTranscriptDenials(context.session, { denials: geminiTranscriptDenials(text) });
 }
 
+/**
+ * The tokens per call the session file records (a `gemini` message's `tokens`, on its first call), by Gemini's own
+ * call ids: those of the refusals found in the session file. A call toolgate refused at BeforeTool has an id of
+ * toolgate's making (Gemini's hook input names none), so its tokens cannot be told.
+ */
+async function sessionCallTokens(input: GeminiHookInput, context: HookContext, only: readonly string[]) {
+  const text = input.transcript_path === undefined ? undefined : context.readTranscript(input.transcript_path);
+  return text === undefined
+    ? undefined
+    : callTokensIn((await import("./gemini-session.js")).geminiSession, text, { only });
+}
+
 /** Handles one Gemini CLI hook event against a guard session and returns the answer to print. */
 export async function handleGeminiHook(input: GeminiHookInput, context: HookContext): Promise<GeminiHookAnswer> {
   switch (input.hook_event_name) {
@@ -127,13 +140,16 @@ export async function handleGeminiHook(input: GeminiHookInput, context: HookCont
       return PASS;
     case "AfterAgent": {
       const stop = abortOf(await reconcileTranscript(input, context))?.error;
-      await context.session.turnEnded({ outcome: "completed" });
+      const tokens = await wantedCallTokens(context.session, (only) => sessionCallTokens(input, context, only));
+      await context.session.turnEnded({ outcome: "completed", ...tokens });
       // continue: false ends the session instead of letting Gemini retry the turn
       return stop === undefined ? PASS : { output: { continue: false, stopReason: stop }, exitCode: 0 };
     }
     case "SessionEnd":
       await reconcileTranscript(input, context);
-      await context.session.end();
+      await context.session.end(
+        await wantedCallTokens(context.session, (only) => sessionCallTokens(input, context, only)),
+      );
       return PASS;
     default:
       return PASS;

@@ -1,6 +1,7 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
+import { callTokensIn, wantedCallTokens } from "../common/call-tokens.js";
 import { agentOf } from "../common/hook-event-fields.js";
 import { type HookAnswer, type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
 import type { QwenHookInput, QwenPostToolBatchInput, QwenToolEvent } from "./qwen-hook-input.js";
@@ -53,6 +54,12 @@ async function reconcile(input: QwenHookInput, context: HookContext): Promise<Ef
     denials: findQwenTranscriptDenials(text),
     agentId: agentOf(input).agentId,
   });
+}
+
+/** the tokens per call the chat file records (`usageMetadata` of the model message that made the calls) */
+async function chatCallTokens(input: QwenHookInput, context: HookContext, only: readonly string[]) {
+  const text = input.transcript_path === undefined ? undefined : context.readTranscript(input.transcript_path);
+  return text === undefined ? undefined : callTokensIn((await import("./qwen-chat.js")).qwenChat, text, { only });
 }
 
 /** How long a hook waits for the results of the previous step to reach the transcript (well inside its budget). */
@@ -189,11 +196,16 @@ export async function handleQwenHook(input: QwenHookInput, context: HookContext)
       return PASS;
     case "Stop":
       await reconcile(input, context);
-      await context.session.turnEnded({ outcome: "completed" });
+      await context.session.turnEnded({
+        outcome: "completed",
+        ...(await wantedCallTokens(context.session, (only) => chatCallTokens(input, context, only))),
+      });
       return PASS;
     case "SessionEnd":
       await reconcile(input, context);
-      await context.session.end();
+      await context.session.end(
+        await wantedCallTokens(context.session, (only) => chatCallTokens(input, context, only)),
+      );
       return PASS;
     case "SessionStart":
       return PASS;

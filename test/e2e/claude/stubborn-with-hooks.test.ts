@@ -106,6 +106,11 @@ describe("Claude Code with toolgate hooks: stubborn rm -rf", () => {
       expect(rows).toHaveLength(withRun.fake.servedToolUses().length);
       expect(new Set(rows.map((row) => row.toolUseId)).size).toBe(rows.length);
       expect(rows.every((row) => row.rule === "Bash(rm:*)" && row.source === "rule")).toBe(true);
+      // the hooks read the transcript's usage for the wasted calls (every denial after the first): the fake model
+      // spends 120 tokens a request (issue 26 item 5)
+      const { figures } = await store.denials.report();
+      expect(figures.wastedCalls).toBe(rows.length - 1);
+      expect(figures.wastedTokens).toBe(figures.wastedCalls * 120);
     } finally {
       await store.close();
     }
