@@ -41,6 +41,17 @@ describe("defaultPorts: a call's input is redacted once", () => {
     expect(ports.describeCall("Bash", { command: "rm -rf victim2" })).not.toBe(first);
   });
 
+  it("describes a long or circular input each time, as before (no key for it)", () => {
+    const ports = defaultPorts();
+    const long = { command: `cat ${"x".repeat(20_000)}` };
+    expect(ports.describeCall("Bash", { ...long })).not.toBe(ports.describeCall("Bash", { ...long }));
+    const circular: Record<string, unknown> = { command: "ls" };
+    circular["self"] = circular;
+    expect(ports.describeCall("Bash", circular).redactedInput).toEqual({ command: "ls", self: "[Circular]" });
+    // no JSON at all (JSON.stringify throws): described as before
+    expect(ports.describeCall("Bash", { command: "ls", n: 1n }).redactedInput).toEqual({ command: "ls", n: 1n });
+  });
+
   it("gives exactly the full walk's results, secrets in the input, the reason or both", () => {
     const cases: [unknown, string[]][] = [
       [{ command: "psql postgres://app:pa55word@db/prod" }, ["denied: psql postgres:/app:pa55word@db/prod", "", ""]],

@@ -144,6 +144,8 @@ export function defaultPorts(options: { redaction?: RedactOptions } = {}): CallP
 
 /** A described call's key: its tool and input JSON; undefined for an input without one (circular, a BigInt) or a long one. */
 function describedKey(tool: string, input: unknown): string | undefined {
+  // a long input (a Write's content) is not serialised only to find it too long
+  if (charsWithin(input, MAX_DESCRIBED_JSON, 0) < 0) return undefined;
   let json: string | undefined;
   try {
     json = JSON.stringify(input);
@@ -151,4 +153,25 @@ function describedKey(tool: string, input: unknown): string | undefined {
     return undefined;
   }
   return json === undefined || json.length > MAX_DESCRIBED_JSON ? undefined : `${tool}\u0000${json}`;
+}
+
+/** `budget` less the characters of the strings and keys in `value`; below 0 once they exceed it (or it nests too deep). */
+function charsWithin(value: unknown, budget: number, depth: number): number {
+  if (typeof value === "string") return budget - value.length;
+  if (value === null || typeof value !== "object") return budget;
+  if (depth > 32) return -1;
+  let left = budget;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      left = charsWithin(item, left, depth + 1);
+      if (left < 0) return left;
+    }
+    return left;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    left = charsWithin((value as Record<string, unknown>)[key], left - key.length, depth + 1);
+    if (left < 0) return left;
+  }
+  return left;
 }
