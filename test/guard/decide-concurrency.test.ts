@@ -43,10 +43,14 @@ function project(store: Record<string, unknown> = {}) {
   return { root, home, cwd };
 }
 
-/** Forks one worker per argv list, releases them together once all opened toolgate, and waits for all to exit 0. */
-async function runTogether(argvs: string[][]): Promise<void> {
+/**
+ * Forks one worker per argv list, releases them together once all opened toolgate, waits for all to exit 0, and
+ * returns how many calls the workers saw refused because the session's lock stayed held past its budget.
+ */
+async function runTogether(argvs: string[][]): Promise<number> {
   const children = argvs.map((argv) => fork(script, argv, { stdio: ["ignore", "ignore", "pipe", "ipc"] }));
   let ready = 0;
+  let refusedByLock = 0;
   const exits = children.map(
     (child, index) =>
       new Promise<void>((resolve, reject) => {
@@ -54,7 +58,11 @@ async function runTogether(argvs: string[][]): Promise<void> {
         child.stderr?.on("data", (chunk) => {
           stderr += String(chunk);
         });
-        child.on("message", () => {
+        child.on("message", (message) => {
+          if (typeof message === "object" && message !== null && "refusedByLock" in message) {
+            refusedByLock += Number(message.refusedByLock);
+            return;
+          }
           ready += 1;
           if (ready === children.length) for (const each of children) each.send("go");
         });
@@ -64,6 +72,7 @@ async function runTogether(argvs: string[][]): Promise<void> {
       }),
   );
   await Promise.all(exits);
+  return refusedByLock;
 }
 
 async function decideConcurrently(options: {
@@ -77,7 +86,7 @@ async function decideConcurrently(options: {
   const saved = { ...process.env };
   Object.assign(process.env, options.env);
   try {
-    await runTogether(
+    return await runTogether(
       Array.from({ length: WORKERS }, (_, index) => [
         options.sessionId,
         `w${index}`,
@@ -121,18 +130,30 @@ async function outcome(options: { env: Record<string, string>; store: Record<str
   }
 }
 
-function expectExact(result: Awaited<ReturnType<typeof outcome>>, interactive: boolean) {
-  expect(result.total).toBe(WORKERS * CALLS);
-  expect(result.rows).toBe(WORKERS * CALLS);
-  expect(result.distinctCalls).toBe(WORKERS * CALLS);
+/**
+ * Every call is recorded once; the session counts every call that got its lock. A call that waited past the lock's
+ * budget on a loaded machine (refused fail-closed, as designed) is recorded as `internal` with no count: the counts
+ * stay exact for the rest, and the threshold still fires exactly once.
+ */
+function expectExact(
+  result: Awaited<ReturnType<typeof outcome>>,
+  options: { interactive: boolean; refusedByLock: number },
+) {
+  const all = WORKERS * CALLS;
+  const counted = all - options.refusedByLock;
+  expect(counted, "calls that got the session's lock").toBeGreaterThan(2);
+  const internal = options.refusedByLock === 0 ? {} : { internal: options.refusedByLock };
+  expect(result.total).toBe(counted);
+  expect(result.rows).toBe(all);
+  expect(result.distinctCalls).toBe(all);
   expect(result.escalations).toBe(1);
-  if (interactive) {
+  if (options.interactive) {
     expect(result.aborts).toBe(0);
-    expect(result.sources).toEqual({ rule: WORKERS * CALLS });
+    expect(result.sources).toEqual({ rule: counted, ...internal });
   } else {
     // the threshold (2 for shell tools) is reached exactly once; every later call is refused by that abort
     expect(result.aborts).toBe(1);
-    expect(result.sources).toEqual({ rule: 2, aborted: WORKERS * CALLS - 2 });
+    expect(result.sources).toEqual({ rule: 2, aborted: counted - 2, ...internal });
   }
 }
 
@@ -141,11 +162,11 @@ describe("one decision per state transaction, 8 processes on one session (SQLite
     it(`${interactive ? "interactive: escalates once" : "headless: aborts once"}; counts exact`, async () => {
       const { root, home, cwd } = project();
       const env = { HOME: home, TOOLGATE_DB: join(root, "toolgate.db") };
-      await decideConcurrently({ cwd, env, sessionId: "shared", interactive });
-      expectExact(
-        await outcome({ env, store: { spoolDirectory: join(root, "spool") }, sessionId: "shared" }),
+      const refusedByLock = await decideConcurrently({ cwd, env, sessionId: "shared", interactive });
+      expectExact(await outcome({ env, store: { spoolDirectory: join(root, "spool") }, sessionId: "shared" }), {
         interactive,
-      );
+        refusedByLock,
+      });
     }, 120_000);
   }
 });
@@ -156,9 +177,9 @@ describePostgres("one decision per state transaction, 8 processes on one session
       const schema = postgres.newSchema();
       const { root, home, cwd } = project({ schema });
       const env = { HOME: home, TOOLGATE_DATABASE_URL: postgres.url() };
-      await decideConcurrently({ cwd, env, sessionId: "shared", interactive });
+      const refusedByLock = await decideConcurrently({ cwd, env, sessionId: "shared", interactive });
       const store = { schema, spoolDirectory: join(root, "spool") };
-      expectExact(await outcome({ env, store, sessionId: "shared" }), interactive);
+      expectExact(await outcome({ env, store, sessionId: "shared" }), { interactive, refusedByLock });
     }, 120_000);
   }
 });
