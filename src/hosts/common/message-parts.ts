@@ -1,5 +1,6 @@
 import { asRecord, asString, parseObject, timeOf } from "./read-lines.js";
 import type { CallFact, ReaderFact, ReaderSource, ResultFact } from "./reader-event.js";
+import { holdsAny, keyValueNeedle, plainObjectLine, quoted, topLevelKey } from "./skip-lines.js";
 import { usageTokens } from "./usage-tokens.js";
 
 /**
@@ -42,6 +43,11 @@ export class PartSteps {
     yield* this.flush(type === "step-finish" ? usageTokens(part["tokens"]) : 0);
   }
 
+  /** no call waits for its step's usage: a part other than a tool yields nothing */
+  get idle(): boolean {
+    return this.pending.length === 0;
+  }
+
   *flush(tokens: number): Generator<ReaderFact> {
     const share = this.pending.length === 0 ? 0 : Math.round(tokens / this.pending.length);
     for (const [call, result] of this.pending) {
@@ -58,11 +64,26 @@ export function isPartsRunLine(line: string): boolean {
   return record !== undefined && typeof record["sessionID"] === "string" && asRecord(record["part"]) !== undefined;
 }
 
+const PART_OBJECT = Buffer.from('"part":{');
+const TOOL = quoted("tool");
+
 /** Reads a `run --format json` log of message parts. */
 export async function* readPartsRun(source: ReaderSource): AsyncGenerator<ReaderFact> {
   const steps = new PartSteps();
   let announced: string | undefined;
-  for await (const line of source.lines()) {
+  let announcedNeedle: Buffer | undefined;
+  /**
+   * While no call waits for its step's usage, a part of the announced session (its top-level `sessionID`) that is
+   * not a tool yields nothing (a step start, a text): left unparsed (skip-lines.ts says why surely).
+   */
+  const keep = (bytes: Buffer): boolean =>
+    announcedNeedle === undefined ||
+    !steps.idle ||
+    !plainObjectLine(bytes) ||
+    holdsAny(bytes, TOOL) ||
+    !topLevelKey(bytes, PART_OBJECT) ||
+    !topLevelKey(bytes, announcedNeedle);
+  for await (const line of source.lines(keep)) {
     if (line.length === 0) continue;
     const record = parseObject(line);
     const part = record === undefined ? undefined : asRecord(record["part"]);
@@ -76,6 +97,7 @@ export async function* readPartsRun(source: ReaderSource): AsyncGenerator<Reader
     if (announced !== sessionId) {
       yield* steps.flush(0);
       announced = sessionId;
+      announcedNeedle = keyValueNeedle("sessionID", sessionId);
       yield { type: "session", sessionId, at, interactive: false };
     }
     yield* steps.part({ part, sessionId, at });

@@ -11,7 +11,9 @@ import { classifyCopilotDenial } from "./copilot-denial-texts.js";
 async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFact> {
   let sessionId: string | undefined;
   let announced = false;
+  // until the session is announced every line is read (the announcement carries the first line's time)
   const keep = (bytes: Buffer) => {
+    if (!announced) return true;
     const text = bytes.toString("latin1", 0, Math.min(bytes.length, 64));
     return /"type":"(session\.start|user\.message|tool\.execution_start|tool\.execution_complete|result)"/.test(text);
   };

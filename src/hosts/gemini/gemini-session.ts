@@ -1,5 +1,6 @@
 import { asRecord, asString, parseObject, timeOf } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
+import { holdsAny, plainObjectLine, quoted, topLevelKey } from "../common/skip-lines.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -34,6 +35,21 @@ export function functionResponseText(result: unknown): { error?: string; output:
     return { output: asString(response["output"]) ?? JSON.stringify(response) };
   }
   return { output: "" };
+}
+
+const TYPED = Buffer.from('"type":"');
+const SET_OBJECT = Buffer.from('"$set":{');
+/** what a line that yields something (or changes the session) holds: a user turn, calls, messages, a header */
+const READ = quoted("user", "toolCalls", "messages", "sessionId", "$set");
+const READ_BUT_SET = READ.slice(0, -1);
+
+/**
+ * Whether a line of an announced session yields nothing, surely (skip-lines.ts): a `$set` of no messages (the
+ * `lastUpdated` lines), or a record with a string `type` that is not `user` and has no tool calls (a model reply).
+ */
+function yieldsNothing(bytes: Buffer): boolean {
+  if (!plainObjectLine(bytes) || holdsAny(bytes, READ_BUT_SET)) return false;
+  return topLevelKey(bytes, SET_OBJECT) || (!holdsAny(bytes, READ) && topLevelKey(bytes, TYPED));
 }
 
 async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
@@ -81,7 +97,7 @@ async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFa
       };
     }
   }
-  for await (const line of source.lines()) {
+  for await (const line of source.lines((bytes) => !announced || !yieldsNothing(bytes))) {
     if (line.length === 0) continue;
     const record = parseObject(line);
     if (record === undefined) {

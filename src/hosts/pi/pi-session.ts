@@ -1,5 +1,6 @@
 import { asRecord, asString, contentText, parseObject, timeOf } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
+import { holdsAny, plainObjectLine, quoted, topLevelKey } from "../common/skip-lines.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -28,10 +29,27 @@ export const piSession: TranscriptFormat = {
   read: readPiSession,
 };
 
+const TYPED = Buffer.from('"type":"');
+const SESSION = quoted("session");
+const MESSAGES = quoted("message", "message_end");
+const ROLE_FIRST = Buffer.from('"message":{"role":"');
+const READ_ROLES = quoted("user", "assistant", "toolResult");
+
+/**
+ * Whether a line of an announced session yields nothing, surely (skip-lines.ts): a top-level `type` that is a string
+ * and not `session`, and either no message at all (`model_change`, ...) or a message whose role is a string the
+ * reader does not read (the system prompt, the bulk of a session file).
+ */
+function yieldsNothing(bytes: Buffer): boolean {
+  if (!plainObjectLine(bytes) || holdsAny(bytes, SESSION) || !topLevelKey(bytes, TYPED)) return false;
+  if (!holdsAny(bytes, MESSAGES)) return true;
+  return topLevelKey(bytes, ROLE_FIRST) && !holdsAny(bytes, READ_ROLES);
+}
+
 async function* readPiSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
   let sessionId = source.fallbackSessionId;
   let announced = false;
-  for await (const line of source.lines()) {
+  for await (const line of source.lines((bytes) => !announced || !yieldsNothing(bytes))) {
     if (line.length === 0) continue;
     const record = parseObject(line);
     if (record === undefined || typeof record["type"] !== "string") {

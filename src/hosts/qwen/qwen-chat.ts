@@ -1,5 +1,6 @@
 import { asRecord, asString, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
+import { holdsAny, keyValueNeedle, plainObjectLine, quoted, topLevelKey } from "../common/skip-lines.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -29,10 +30,26 @@ function parts(record: Record<string, unknown>): Record<string, unknown>[] {
   return list.map(asRecord).filter((part): part is Record<string, unknown> => part !== undefined);
 }
 
+/** the record types the reader reads: a line without any of these names is none of them */
+const READ_TYPES = quoted("user", "assistant", "tool_result");
+const TYPED = Buffer.from('"type":"');
+
 async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
   let announced: string | undefined;
+  let announcedNeedle: Buffer | undefined;
   let prompted = false;
-  for await (const line of source.lines()) {
+  /**
+   * The bulk of a chat file (`system` records: telemetry, attribution snapshots) is left unparsed: a line of the
+   * announced session (its top-level `sessionId`) whose top-level `type` is a string and none of the types read
+   * yields nothing (skip-lines.ts says why the tests on bytes cannot be fooled).
+   */
+  const keep = (bytes: Buffer): boolean =>
+    announcedNeedle === undefined ||
+    !plainObjectLine(bytes) ||
+    holdsAny(bytes, READ_TYPES) ||
+    !topLevelKey(bytes, TYPED) ||
+    !topLevelKey(bytes, announcedNeedle);
+  for await (const line of source.lines(keep)) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);
     if (typed === undefined) continue;
@@ -41,6 +58,7 @@ async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
     const at = timeOf(record["timestamp"], source.fallbackAt);
     if (announced !== sessionId) {
       announced = sessionId;
+      announcedNeedle = keyValueNeedle("sessionId", sessionId);
       const project = asString(record["cwd"]);
       yield project === undefined ? { type: "session", sessionId, at } : { type: "session", sessionId, at, project };
     }
