@@ -1,6 +1,7 @@
 import type { DenialSource } from "../../core/events.js";
 import { asRecord, asString, contentText, parseObject, timeOf, typedRecord } from "./read-lines.js";
 import type { ReaderFact, ReaderSource, SessionFact } from "./reader-event.js";
+import { holdsAny, keyValueNeedle, plainObjectLine, quoted, topLevelKey } from "./skip-lines.js";
 import { usageTokens } from "./usage-tokens.js";
 
 /**
@@ -29,6 +30,10 @@ export function sniffFor(versionKey: string, fallback: boolean) {
     });
 }
 
+const TYPED = Buffer.from('"type":"');
+/** what a line that yields something or moves the time holds: a call, a result, a refusal, a prompt, its time */
+const READ = quoted("assistant", "user", "result", "permission_denied", "timestamp");
+
 /**
  * Reads one `stream-json` log of Claude Code's message shapes. `userLinesAreTurns`: a `user` line that
  * carries no tool result and is not marked `isSynthetic` is a person's prompt, so it starts a turn (the host writes
@@ -48,7 +53,19 @@ export async function* readStreamJson(
   const structured = new Map<string, { source: DenialSource; reason: string }>();
   // ids of the calls whose result the log holds: the `result` line's `permission_denials` adds only the others
   const answered = new Set<string>();
-  for await (const line of source.lines()) {
+  let announcedNeedle: Buffer | undefined;
+  /**
+   * A line of the announced session (its top-level `session_id`) with a string `type`, no time and none of the types
+   * read yields nothing (partial-message `stream_event`s, task progress, an init line again): left unparsed
+   * (skip-lines.ts says why surely).
+   */
+  const keep = (bytes: Buffer): boolean =>
+    announcedNeedle === undefined ||
+    !plainObjectLine(bytes) ||
+    holdsAny(bytes, READ) ||
+    !topLevelKey(bytes, TYPED) ||
+    !topLevelKey(bytes, announcedNeedle);
+  for await (const line of source.lines(keep)) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);
     if (typed === undefined) continue;
@@ -62,6 +79,7 @@ export async function* readStreamJson(
     if (announced !== sessionId) {
       if (pending !== undefined) yield pending;
       announced = sessionId;
+      announcedNeedle = keyValueNeedle("session_id", sessionId);
       pending = { type: "session", sessionId, at, interactive: false };
     }
     if (pending !== undefined && (record["timestamp"] !== undefined || type === "assistant" || type === "user")) {

@@ -1,5 +1,6 @@
 import { asRecord, asString, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
+import { holdsAny, plainObjectLine, quoted, topLevelKey } from "../common/skip-lines.js";
 
 /**
  * `gemini -p ... -o stream-json` (0.61): `init`, `message`, `tool_use` {tool_name, tool_id, parameters},
@@ -24,10 +25,18 @@ export const geminiStreamJson: TranscriptFormat = {
   read: readGeminiStream,
 };
 
+const TYPED = Buffer.from('"type":"');
+/** what a line that yields something or names the session holds */
+const READ = quoted("init", "user", "tool_use", "tool_result");
+
 async function* readGeminiStream(source: ReaderSource): AsyncGenerator<ReaderFact> {
   let sessionId = source.fallbackSessionId;
   let announced = false;
-  for await (const line of source.lines()) {
+  // once the session is announced, a line with a string `type` that is none of those read (the model's messages,
+  // the closing `result`) yields nothing: left unparsed (skip-lines.ts says why surely)
+  const keep = (bytes: Buffer): boolean =>
+    !announced || !plainObjectLine(bytes) || holdsAny(bytes, READ) || !topLevelKey(bytes, TYPED);
+  for await (const line of source.lines(keep)) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);
     if (typed === undefined) continue;
