@@ -35,9 +35,10 @@ async function read(format: TranscriptFormat, lines: readonly string[], useKeep:
     skip() {
       result.skipped += 1;
     },
-    async *lines(keep?: (bytes: Buffer) => boolean): AsyncGenerator<string> {
+    async *lines(keep?: (line: string) => boolean, keepBytes?: (bytes: Buffer) => boolean): AsyncGenerator<string> {
       for (const line of lines) {
-        if (useKeep && keep !== undefined && line.length > 0 && !keep(Buffer.from(line))) continue;
+        if (useKeep && keepBytes !== undefined && line.length > 0 && !keepBytes(Buffer.from(line))) continue;
+        if (useKeep && keep !== undefined && line.length > 0 && !keep(line)) continue;
         result.kept += 1;
         yield line;
       }

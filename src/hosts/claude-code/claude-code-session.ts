@@ -55,7 +55,7 @@ async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFa
   let announced: string | undefined;
   let lastMessageId: string | undefined;
   let prompted = false;
-  for await (const line of source.lines(mayHoldCalls)) {
+  for await (const line of source.lines(undefined, mayHoldCalls)) {
     if (line.length === 0) continue;
     if (line.charCodeAt(0) !== 123 || line.charCodeAt(line.length - 1) !== 125) {
       source.skip(); // not a JSON object: corrupt or truncated

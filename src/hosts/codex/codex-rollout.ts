@@ -119,7 +119,7 @@ async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFac
     for (const call of pending) yield share > 0 ? { ...call, tokens: share } : call;
     pending = [];
   };
-  for await (const line of source.lines((bytes) => !announced || mayMatter(bytes))) {
+  for await (const line of source.lines(undefined, (bytes) => !announced || mayMatter(bytes))) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);
     if (typed === undefined) continue;

@@ -1,6 +1,6 @@
 import { asRecord, asString, parseObject, timeOf } from "./read-lines.js";
 import type { CallFact, ReaderFact, ReaderSource, ResultFact } from "./reader-event.js";
-import { holdsAny, keyValueNeedle, plainObjectLine, quoted, topLevelKey } from "./skip-lines.js";
+import { firstNestedMembers, flatMembers, member, memberValue, objectLine } from "./skip-lines.js";
 import { usageTokens } from "./usage-tokens.js";
 
 /**
@@ -64,25 +64,22 @@ export function isPartsRunLine(line: string): boolean {
   return record !== undefined && typeof record["sessionID"] === "string" && asRecord(record["part"]) !== undefined;
 }
 
-const PART_OBJECT = Buffer.from('"part":{');
-const TOOL = quoted("tool");
-
 /** Reads a `run --format json` log of message parts. */
 export async function* readPartsRun(source: ReaderSource): AsyncGenerator<ReaderFact> {
   const steps = new PartSteps();
   let announced: string | undefined;
-  let announcedNeedle: Buffer | undefined;
+  let announcedMember: string | undefined;
   /**
    * While no call waits for its step's usage, a part of the announced session (its top-level `sessionID`) that is
-   * not a tool yields nothing (a step start, a text): left unparsed (skip-lines.ts says why surely).
+   * not a tool yields nothing (a step start, a text): left unparsed when the flat heads say so (skip-lines.ts).
    */
-  const keep = (bytes: Buffer): boolean =>
-    announcedNeedle === undefined ||
-    !steps.idle ||
-    !plainObjectLine(bytes) ||
-    holdsAny(bytes, TOOL) ||
-    !topLevelKey(bytes, PART_OBJECT) ||
-    !topLevelKey(bytes, announcedNeedle);
+  const keep = (line: string): boolean => {
+    if (announcedMember === undefined || !steps.idle || !objectLine(line)) return true;
+    if (!flatMembers(line).includes(announcedMember)) return true;
+    const part = firstNestedMembers(line, "part");
+    const type = part === undefined ? undefined : memberValue(part, "type");
+    return type === undefined || type === "tool";
+  };
   for await (const line of source.lines(keep)) {
     if (line.length === 0) continue;
     const record = parseObject(line);
@@ -97,7 +94,7 @@ export async function* readPartsRun(source: ReaderSource): AsyncGenerator<Reader
     if (announced !== sessionId) {
       yield* steps.flush(0);
       announced = sessionId;
-      announcedNeedle = keyValueNeedle("sessionID", sessionId);
+      announcedMember = member("sessionID", sessionId);
       yield { type: "session", sessionId, at, interactive: false };
     }
     yield* steps.part({ part, sessionId, at });

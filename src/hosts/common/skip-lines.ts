@@ -1,53 +1,80 @@
 /**
- * Tests on a JSONL line's raw bytes that let a reader leave a line it would ignore unparsed (`ReaderSource.lines`'s
+ * Tests on a JSONL line's text that let a reader leave a line it would ignore unparsed (`ReaderSource.lines`'s
  * `keep`). Each test answers "surely" or "not sure" (then the line is parsed as before), for a line that is one JSON
- * object without duplicate keys (what every host writes; a duplicate key or a corrupt line that begins with `{` and
- * ends with `}` may be left unparsed where it would have been counted as skipped). ASCII needles match the same in
- * bytes as in text.
+ * object without duplicate keys (what every host writes; a duplicate key, or a corrupt line that begins with `{` and
+ * ends with `}`, may be left unparsed where it would have been counted as skipped).
  *
- * Why a needle cannot be faked: inside a JSON string a `"` is always escaped (`\"`), so a needle that starts and ends
- * with `"` (`"user"`, `"type":"system"`) occurs in the raw line only as the JSON it spells, never inside a string's
- * text. A name could still be spelled with a `\u` escape (`"\u0075ser"`): a line holding `\u` anywhere is never plain.
+ * Mostly positive tests, on an object's flat members: the text from just inside an object up to the first `{`, `[`,
+ * `\` or `}` after it holds no nested value, no escape and no end of the object, so each `"name":` in it is a key of
+ * that very object and each `"name":"value"` its value, as `JSON.parse` reads it. A name spelled with an escape
+ * (`"\u0074ype"`), whitespace around a colon, a key after a nested value or a name inside a string never matches:
+ * the line is parsed. Looking at the head of a line keeps the test far cheaper than the parse it saves; a search of
+ * the whole line for an absent name (`shortLineLacks`) is made on short lines only.
  */
 
-const UNICODE_ESCAPE = Buffer.from("\\u");
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const BACKSLASH = 92;
 
-/** A line that starts with `{`, ends with `}` and holds no `\u` escape: every name in it is spelled out. */
-export function plainObjectLine(bytes: Buffer): boolean {
-  return bytes[0] === OPEN_BRACE && bytes[bytes.length - 1] === CLOSE_BRACE && !bytes.includes(UNICODE_ESCAPE);
+/** A line that starts with `{` and ends with `}`. */
+export function objectLine(line: string): boolean {
+  return line.charCodeAt(0) === OPEN_BRACE && line.charCodeAt(line.length - 1) === CLOSE_BRACE;
 }
 
-/** Whether any of `needles` occurs in the line (a plain line without them surely holds none of those strings). */
-export function holdsAny(bytes: Buffer, needles: readonly Buffer[]): boolean {
-  for (const needle of needles) if (bytes.includes(needle)) return true;
-  return false;
+/** The index of the first `{`, `[`, `\` or `}` at or after `from` (the line's length when none). */
+export function flatEnd(line: string, from: number): number {
+  for (let index = from; index < line.length; index++) {
+    const code = line.charCodeAt(index);
+    if (code === OPEN_BRACE || code === OPEN_BRACKET || code === BACKSLASH || code === CLOSE_BRACE) return index;
+  }
+  return line.length;
 }
 
 /**
- * Whether `needle` (a key and the start of its value, `"type":"system"`) occurs as a key of the line's top-level
- * object: its first occurrence has no `{`, `[` or `\` before it, so every token before it is a top-level key or a
- * scalar value, and it is one too (a `"` there opens a key: a string value cannot start right after a scalar).
+ * The flat members of a line's top-level object (`from` 1) or of the object that opens at `from - 1`: the text from
+ * `from` up to `flatEnd`. A `"key":"value"` in it is surely that object's.
  */
-export function topLevelKey(bytes: Buffer, needle: Buffer): boolean {
-  const at = bytes.indexOf(needle, 1);
-  if (at === -1) return false;
-  for (let index = 1; index < at; index++) {
-    const byte = bytes[index];
-    if (byte === OPEN_BRACE || byte === OPEN_BRACKET || byte === BACKSLASH) return false;
-  }
+export function flatMembers(line: string, from = 1): string {
+  return line.slice(from, flatEnd(line, from));
+}
+
+/**
+ * The flat members of the object that is the value of the top-level key `key`, when that object is the first
+ * nested value of the line (`{"type":"x","part":{...`): undefined otherwise.
+ */
+export function firstNestedMembers(line: string, key: string): string | undefined {
+  const end = flatEnd(line, 1);
+  if (line.charCodeAt(end) !== OPEN_BRACE) return undefined;
+  const opener = `"${key}":`;
+  if (!line.startsWith(opener, end - opener.length)) return undefined;
+  // the opener must be a key: the character before it ends the previous member or opens the object
+  const before = line.charCodeAt(end - opener.length - 1);
+  if (before !== 44 /* , */ && before !== OPEN_BRACE) return undefined;
+  return flatMembers(line, end + 1);
+}
+
+/** `"<key>":<value as JSON>`: what a flat member with this string value reads as. */
+export function member(key: string, value: string): string {
+  return `${JSON.stringify(key)}:${JSON.stringify(value)}`;
+}
+
+/** The string value of `key` among the flat members, or undefined when they do not hold it as a string. */
+export function memberValue(members: string, key: string): string | undefined {
+  const opener = `"${key}":"`;
+  const at = members.indexOf(opener);
+  if (at === -1) return undefined;
+  const start = at + opener.length;
+  const close = members.indexOf('"', start);
+  return close === -1 ? undefined : members.slice(start, close);
+}
+
+/**
+ * Whether a short line (at most `maxLength` characters: the search costs a fraction of the parse it saves) surely
+ * holds none of `names` as a key or value: none of them quoted, and no `\u` escape that could spell one.
+ */
+export function shortLineLacks(line: string, names: readonly string[], maxLength: number): boolean {
+  if (line.length > maxLength || line.includes("\\u")) return false;
+  for (const name of names) if (line.includes(`"${name}"`)) return false;
   return true;
-}
-
-/** `"<key>":<value as JSON>` as bytes, a needle for `topLevelKey` (`"sessionId":"ses_1"`). */
-export function keyValueNeedle(key: string, value: string): Buffer {
-  return Buffer.from(`${JSON.stringify(key)}:${JSON.stringify(value)}`);
-}
-
-/** Needles for quoted names: `"user"`, `"assistant"`, ... */
-export function quoted(...names: string[]): Buffer[] {
-  return names.map((name) => Buffer.from(JSON.stringify(name)));
 }

@@ -1,7 +1,7 @@
 import type { DenialSource } from "../../core/events.js";
 import { asRecord, asString, contentText, parseObject, timeOf, typedRecord } from "./read-lines.js";
 import type { ReaderFact, ReaderSource, SessionFact } from "./reader-event.js";
-import { holdsAny, keyValueNeedle, plainObjectLine, quoted, topLevelKey } from "./skip-lines.js";
+import { flatMembers, member, memberValue, objectLine, shortLineLacks } from "./skip-lines.js";
 import { usageTokens } from "./usage-tokens.js";
 
 /**
@@ -30,9 +30,8 @@ export function sniffFor(versionKey: string, fallback: boolean) {
     });
 }
 
-const TYPED = Buffer.from('"type":"');
-/** what a line that yields something or moves the time holds: a call, a result, a refusal, a prompt, its time */
-const READ = quoted("assistant", "user", "result", "permission_denied", "timestamp");
+/** what a line that yields nothing holds none of: a time (it moves the time of later lines), a refusal */
+const NOT_IN_A_QUIET_LINE = ["timestamp", "permission_denied"];
 
 /**
  * Reads one `stream-json` log of Claude Code's message shapes. `userLinesAreTurns`: a `user` line that
@@ -53,18 +52,19 @@ export async function* readStreamJson(
   const structured = new Map<string, { source: DenialSource; reason: string }>();
   // ids of the calls whose result the log holds: the `result` line's `permission_denials` adds only the others
   const answered = new Set<string>();
-  let announcedNeedle: Buffer | undefined;
+  let announcedMember: string | undefined;
   /**
-   * A line of the announced session (its top-level `session_id`) with a string `type`, no time and none of the types
-   * read yields nothing (partial-message `stream_event`s, task progress, an init line again): left unparsed
-   * (skip-lines.ts says why surely).
+   * A short line of the announced session without a time, of type `stream_event` (partial messages) or `system` but
+   * not a refusal (task progress, an init line again), yields nothing: left unparsed (skip-lines.ts)
    */
-  const keep = (bytes: Buffer): boolean =>
-    announcedNeedle === undefined ||
-    !plainObjectLine(bytes) ||
-    holdsAny(bytes, READ) ||
-    !topLevelKey(bytes, TYPED) ||
-    !topLevelKey(bytes, announcedNeedle);
+  const keep = (line: string): boolean => {
+    if (announcedMember === undefined || !objectLine(line)) return true;
+    const head = flatMembers(line);
+    if (!head.includes(announcedMember)) return true;
+    const type = memberValue(head, "type");
+    if (type !== "stream_event" && (type !== "system" || memberValue(head, "subtype") === undefined)) return true;
+    return !shortLineLacks(line, NOT_IN_A_QUIET_LINE, 8192);
+  };
   for await (const line of source.lines(keep)) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);
@@ -79,7 +79,7 @@ export async function* readStreamJson(
     if (announced !== sessionId) {
       if (pending !== undefined) yield pending;
       announced = sessionId;
-      announcedNeedle = keyValueNeedle("session_id", sessionId);
+      announcedMember = member("session_id", sessionId);
       pending = { type: "session", sessionId, at, interactive: false };
     }
     if (pending !== undefined && (record["timestamp"] !== undefined || type === "assistant" || type === "user")) {

@@ -1,6 +1,6 @@
 import { asRecord, asString, parseObject, timeOf } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
-import { holdsAny, plainObjectLine, quoted, topLevelKey } from "../common/skip-lines.js";
+import { flatMembers, memberValue, objectLine, shortLineLacks } from "../common/skip-lines.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -37,19 +37,22 @@ export function functionResponseText(result: unknown): { error?: string; output:
   return { output: "" };
 }
 
-const TYPED = Buffer.from('"type":"');
-const SET_OBJECT = Buffer.from('"$set":{');
-/** what a line that yields something (or changes the session) holds: a user turn, calls, messages, a header */
-const READ = quoted("user", "toolCalls", "messages", "sessionId", "$set");
-const READ_BUT_SET = READ.slice(0, -1);
+/** a `$set` of the session's time alone (no messages) */
+const SET_TIME = /^\{"\$set":\{"lastUpdated":"[^"\\]*"\}\}$/;
+/** what a model reply without calls does not hold: calls, a header's project, a `$set` */
+const NOT_IN_A_REPLY = ["toolCalls", "projectHash", "$set"];
 
 /**
- * Whether a line of an announced session yields nothing, surely (skip-lines.ts): a `$set` of no messages (the
- * `lastUpdated` lines), or a record with a string `type` that is not `user` and has no tool calls (a model reply).
+ * Whether a line of an announced session surely yields nothing (skip-lines.ts): a `$set` of the time alone, or a
+ * short `gemini` record without tool calls (a model reply).
  */
-function yieldsNothing(bytes: Buffer): boolean {
-  if (!plainObjectLine(bytes) || holdsAny(bytes, READ_BUT_SET)) return false;
-  return topLevelKey(bytes, SET_OBJECT) || (!holdsAny(bytes, READ) && topLevelKey(bytes, TYPED));
+function yieldsNothing(line: string): boolean {
+  if (SET_TIME.test(line)) return true;
+  return (
+    objectLine(line) &&
+    memberValue(flatMembers(line), "type") === "gemini" &&
+    shortLineLacks(line, NOT_IN_A_REPLY, 2048)
+  );
 }
 
 async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
@@ -97,7 +100,7 @@ async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFa
       };
     }
   }
-  for await (const line of source.lines((bytes) => !announced || !yieldsNothing(bytes))) {
+  for await (const line of source.lines((line) => !announced || !yieldsNothing(line))) {
     if (line.length === 0) continue;
     const record = parseObject(line);
     if (record === undefined) {

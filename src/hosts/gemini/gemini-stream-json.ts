@@ -1,6 +1,6 @@
 import { asRecord, asString, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
-import { holdsAny, plainObjectLine, quoted, topLevelKey } from "../common/skip-lines.js";
+import { flatMembers, memberValue, objectLine } from "../common/skip-lines.js";
 
 /**
  * `gemini -p ... -o stream-json` (0.61): `init`, `message`, `tool_use` {tool_name, tool_id, parameters},
@@ -25,17 +25,20 @@ export const geminiStreamJson: TranscriptFormat = {
   read: readGeminiStream,
 };
 
-const TYPED = Buffer.from('"type":"');
-/** what a line that yields something or names the session holds */
-const READ = quoted("init", "user", "tool_use", "tool_result");
-
 async function* readGeminiStream(source: ReaderSource): AsyncGenerator<ReaderFact> {
   let sessionId = source.fallbackSessionId;
   let announced = false;
-  // once the session is announced, a line with a string `type` that is none of those read (the model's messages,
-  // the closing `result`) yields nothing: left unparsed (skip-lines.ts says why surely)
-  const keep = (bytes: Buffer): boolean =>
-    !announced || !plainObjectLine(bytes) || holdsAny(bytes, READ) || !topLevelKey(bytes, TYPED);
+  // once the session is announced, the model's messages and the closing `result` yield nothing: left unparsed when
+  // the line's flat head says so (skip-lines.ts)
+  const keep = (line: string): boolean => {
+    if (!announced || !objectLine(line)) return true;
+    const head = flatMembers(line);
+    const type = memberValue(head, "type");
+    if (type === "result") return false;
+    if (type !== "message") return true;
+    const role = memberValue(head, "role");
+    return role === undefined || role === "user";
+  };
   for await (const line of source.lines(keep)) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);

@@ -1,6 +1,6 @@
 import { asRecord, asString, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
-import { holdsAny, keyValueNeedle, plainObjectLine, quoted, topLevelKey } from "../common/skip-lines.js";
+import { flatMembers, member, memberValue, objectLine } from "../common/skip-lines.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -30,25 +30,19 @@ function parts(record: Record<string, unknown>): Record<string, unknown>[] {
   return list.map(asRecord).filter((part): part is Record<string, unknown> => part !== undefined);
 }
 
-/** the record types the reader reads: a line without any of these names is none of them */
-const READ_TYPES = quoted("user", "assistant", "tool_result");
-const TYPED = Buffer.from('"type":"');
-
 async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
   let announced: string | undefined;
-  let announcedNeedle: Buffer | undefined;
+  let announcedMember: string | undefined;
   let prompted = false;
   /**
-   * The bulk of a chat file (`system` records: telemetry, attribution snapshots) is left unparsed: a line of the
-   * announced session (its top-level `sessionId`) whose top-level `type` is a string and none of the types read
-   * yields nothing (skip-lines.ts says why the tests on bytes cannot be fooled).
+   * The bulk of a chat file, `system` records (telemetry, attribution snapshots) of the announced session, is left
+   * unparsed: the line's flat head (skip-lines.ts) says its `type` and `sessionId`.
    */
-  const keep = (bytes: Buffer): boolean =>
-    announcedNeedle === undefined ||
-    !plainObjectLine(bytes) ||
-    holdsAny(bytes, READ_TYPES) ||
-    !topLevelKey(bytes, TYPED) ||
-    !topLevelKey(bytes, announcedNeedle);
+  const keep = (line: string): boolean => {
+    if (announcedMember === undefined || !objectLine(line)) return true;
+    const head = flatMembers(line);
+    return !head.includes(announcedMember) || memberValue(head, "type") !== "system";
+  };
   for await (const line of source.lines(keep)) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);
@@ -58,7 +52,7 @@ async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
     const at = timeOf(record["timestamp"], source.fallbackAt);
     if (announced !== sessionId) {
       announced = sessionId;
-      announcedNeedle = keyValueNeedle("sessionId", sessionId);
+      announcedMember = member("sessionId", sessionId);
       const project = asString(record["cwd"]);
       yield project === undefined ? { type: "session", sessionId, at } : { type: "session", sessionId, at, project };
     }
