@@ -123,7 +123,6 @@ function variants(line: string, announced: string | undefined): string[] {
 const SKIPPING_FORMATS = new Set([
   "qwen-chat",
   "pi-session",
-  "gemini-session",
   "gemini-stream-json",
   "opencode-run-json",
   "claude-code-stream-json",

@@ -9,7 +9,7 @@
  * that very object and each `"name":"value"` its value, as `JSON.parse` reads it. A name spelled with an escape
  * (`"\u0074ype"`), whitespace around a colon, a key after a nested value or a name inside a string never matches:
  * the line is parsed. Looking at the head of a line keeps the test far cheaper than the parse it saves; a search of
- * the whole line for an absent name (`shortLineLacks`) is made on short lines only.
+ * the whole line for an absent name (`lacksNames`) is made on short lines only.
  */
 
 const OPEN_BRACE = 123;
@@ -70,11 +70,11 @@ export function memberValue(members: string, key: string): string | undefined {
 }
 
 /**
- * Whether a short line (at most `maxLength` characters: the search costs a fraction of the parse it saves) surely
- * holds none of `names` as a key or value: none of them quoted, and no `\u` escape that could spell one.
+ * Whether a line surely holds none of `names` as a key or value: none of them quoted, and no `\u` escape that could
+ * spell one. It searches the whole line: for short lines, where the search costs a fraction of the parse it saves.
  */
-export function shortLineLacks(line: string, names: readonly string[], maxLength: number): boolean {
-  if (line.length > maxLength || line.includes("\\u")) return false;
+export function lacksNames(line: string, names: readonly string[]): boolean {
+  if (line.includes("\\u")) return false;
   for (const name of names) if (line.includes(`"${name}"`)) return false;
   return true;
 }

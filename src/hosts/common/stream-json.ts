@@ -1,7 +1,7 @@
 import type { DenialSource } from "../../core/events.js";
 import { asRecord, asString, contentText, parseObject, timeOf, typedRecord } from "./read-lines.js";
 import type { ReaderFact, ReaderSource, SessionFact } from "./reader-event.js";
-import { flatMembers, member, memberValue, objectLine, shortLineLacks } from "./skip-lines.js";
+import { flatMembers, lacksNames, member, memberValue, objectLine } from "./skip-lines.js";
 import { usageTokens } from "./usage-tokens.js";
 
 /**
@@ -63,7 +63,7 @@ export async function* readStreamJson(
     if (!head.includes(announcedMember)) return true;
     const type = memberValue(head, "type");
     if (type !== "stream_event" && (type !== "system" || memberValue(head, "subtype") === undefined)) return true;
-    return !shortLineLacks(line, NOT_IN_A_QUIET_LINE, 8192);
+    return line.length > 8192 || !lacksNames(line, NOT_IN_A_QUIET_LINE);
   };
   for await (const line of source.lines(keep)) {
     if (line.length === 0) continue;

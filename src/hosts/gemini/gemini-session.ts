@@ -1,6 +1,5 @@
 import { asRecord, asString, parseObject, timeOf } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
-import { flatMembers, memberValue, objectLine, shortLineLacks } from "../common/skip-lines.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -35,24 +34,6 @@ export function functionResponseText(result: unknown): { error?: string; output:
     return { output: asString(response["output"]) ?? JSON.stringify(response) };
   }
   return { output: "" };
-}
-
-/** a `$set` of the session's time alone (no messages) */
-const SET_TIME = /^\{"\$set":\{"lastUpdated":"[^"\\]*"\}\}$/;
-/** what a model reply without calls does not hold: calls, a header's project, a `$set` */
-const NOT_IN_A_REPLY = ["toolCalls", "projectHash", "$set"];
-
-/**
- * Whether a line of an announced session surely yields nothing (skip-lines.ts): a `$set` of the time alone, or a
- * short `gemini` record without tool calls (a model reply).
- */
-function yieldsNothing(line: string): boolean {
-  if (SET_TIME.test(line)) return true;
-  return (
-    objectLine(line) &&
-    memberValue(flatMembers(line), "type") === "gemini" &&
-    shortLineLacks(line, NOT_IN_A_REPLY, 2048)
-  );
 }
 
 async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
@@ -100,7 +81,7 @@ async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFa
       };
     }
   }
-  for await (const line of source.lines((line) => !announced || !yieldsNothing(line))) {
+  for await (const line of source.lines()) {
     if (line.length === 0) continue;
     const record = parseObject(line);
     if (record === undefined) {
