@@ -70,7 +70,7 @@ async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFa
     if (announced !== undefined) {
       const fast = successfulResults(line, source.fallbackAt);
       if (fast !== undefined) {
-        yield* fast;
+        for (const each of fast) yield each;
         continue;
       }
     }
@@ -101,7 +101,7 @@ async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFa
       // a message split over several lines carries its usage on each: counted on its first line only
       const tokens = messageId !== undefined && messageId === lastMessageId ? 0 : usageTokens(message?.["usage"]);
       lastMessageId = messageId;
-      yield* toolUseCalls(content, { base, tokens });
+      for (const each of toolUseCalls(content, { base, tokens })) yield each;
       continue;
     }
     if (typeof content === "string") {
