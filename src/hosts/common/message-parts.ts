@@ -1,6 +1,5 @@
 import { asRecord, asString, parseObject, timeOf } from "./read-lines.js";
 import type { CallFact, ReaderFact, ReaderSource, ResultFact } from "./reader-event.js";
-import { firstNestedMembers, flatMembers, member, memberValue, objectLine } from "./skip-lines.js";
 import { usageTokens } from "./usage-tokens.js";
 
 /**
@@ -43,11 +42,6 @@ export class PartSteps {
     yield* this.flush(type === "step-finish" ? usageTokens(part["tokens"]) : 0);
   }
 
-  /** no call waits for its step's usage: a part other than a tool yields nothing */
-  get idle(): boolean {
-    return this.pending.length === 0;
-  }
-
   *flush(tokens: number): Generator<ReaderFact> {
     const share = this.pending.length === 0 ? 0 : Math.round(tokens / this.pending.length);
     for (const [call, result] of this.pending) {
@@ -68,19 +62,7 @@ export function isPartsRunLine(line: string): boolean {
 export async function* readPartsRun(source: ReaderSource): AsyncGenerator<ReaderFact> {
   const steps = new PartSteps();
   let announced: string | undefined;
-  let announcedMember: string | undefined;
-  /**
-   * While no call waits for its step's usage, a part of the announced session (its top-level `sessionID`) that is
-   * not a tool yields nothing (a step start, a text): left unparsed when the flat heads say so (skip-lines.ts).
-   */
-  const keep = (line: string): boolean => {
-    if (announcedMember === undefined || !steps.idle || !objectLine(line)) return true;
-    if (!flatMembers(line).includes(announcedMember)) return true;
-    const part = firstNestedMembers(line, "part");
-    const type = part === undefined ? undefined : memberValue(part, "type");
-    return type === undefined || type === "tool";
-  };
-  for await (const line of source.lines(keep)) {
+  for await (const line of source.lines()) {
     if (line.length === 0) continue;
     const record = parseObject(line);
     const part = record === undefined ? undefined : asRecord(record["part"]);
@@ -94,7 +76,6 @@ export async function* readPartsRun(source: ReaderSource): AsyncGenerator<Reader
     if (announced !== sessionId) {
       for (const each of steps.flush(0)) yield each;
       announced = sessionId;
-      announcedMember = member("sessionID", sessionId);
       yield { type: "session", sessionId, at, interactive: false };
     }
     for (const each of steps.part({ part, sessionId, at })) yield each;

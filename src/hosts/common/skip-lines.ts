@@ -4,12 +4,14 @@
  * object without duplicate keys (what every host writes; a duplicate key, or a corrupt line that begins with `{` and
  * ends with `}`, may be left unparsed where it would have been counted as skipped).
  *
- * Mostly positive tests, on an object's flat members: the text from just inside an object up to the first `{`, `[`,
+ * Positive tests, on an object's flat members: the text from just inside an object up to the first `{`, `[`,
  * `\` or `}` after it holds no nested value, no escape and no end of the object, so each `"name":` in it is a key of
  * that very object and each `"name":"value"` its value, as `JSON.parse` reads it. A name spelled with an escape
  * (`"\u0074ype"`), whitespace around a colon, a key after a nested value or a name inside a string never matches:
- * the line is parsed. Looking at the head of a line keeps the test far cheaper than the parse it saves; a search of
- * the whole line for an absent name (`lacksNames`) is made on short lines only.
+ * the line is parsed. The test is a loop over the head of the line in JavaScript, `JSON.parse` is native and cheap
+ * per byte: it pays only where the lines left unparsed are long against their heads (Qwen's telemetry records, pi's
+ * system prompt); on opencode's step lines and stream-json's short lines it cost more than it saved (instruction
+ * counts in BENCHMARKS.md), so those readers parse every line.
  */
 
 const OPEN_BRACE = 123;
@@ -67,14 +69,4 @@ export function memberValue(members: string, key: string): string | undefined {
   const start = at + opener.length;
   const close = members.indexOf('"', start);
   return close === -1 ? undefined : members.slice(start, close);
-}
-
-/**
- * Whether a line surely holds none of `names` as a key or value: none of them quoted, and no `\u` escape that could
- * spell one. It searches the whole line: for short lines, where the search costs a fraction of the parse it saves.
- */
-export function lacksNames(line: string, names: readonly string[]): boolean {
-  if (line.includes("\\u")) return false;
-  for (const name of names) if (line.includes(`"${name}"`)) return false;
-  return true;
 }

@@ -1,7 +1,6 @@
 import type { DenialSource } from "../../core/events.js";
 import { asRecord, asString, contentText, parseObject, timeOf, typedRecord } from "./read-lines.js";
 import type { ReaderFact, ReaderSource, SessionFact } from "./reader-event.js";
-import { flatMembers, lacksNames, member, memberValue, objectLine } from "./skip-lines.js";
 import { usageTokens } from "./usage-tokens.js";
 
 /**
@@ -30,9 +29,6 @@ export function sniffFor(versionKey: string, fallback: boolean) {
     });
 }
 
-/** what a line that yields nothing holds none of: a time (it moves the time of later lines), a refusal */
-const NOT_IN_A_QUIET_LINE = ["timestamp", "permission_denied"];
-
 /**
  * Reads one `stream-json` log of Claude Code's message shapes. `userLinesAreTurns`: a `user` line that
  * carries no tool result and is not marked `isSynthetic` is a person's prompt, so it starts a turn (the host writes
@@ -52,20 +48,7 @@ export async function* readStreamJson(
   const structured = new Map<string, { source: DenialSource; reason: string }>();
   // ids of the calls whose result the log holds: the `result` line's `permission_denials` adds only the others
   const answered = new Set<string>();
-  let announcedMember: string | undefined;
-  /**
-   * A short line of the announced session without a time, of type `stream_event` (partial messages) or `system` but
-   * not a refusal (task progress, an init line again), yields nothing: left unparsed (skip-lines.ts)
-   */
-  const keep = (line: string): boolean => {
-    if (announcedMember === undefined || !objectLine(line)) return true;
-    const head = flatMembers(line);
-    if (!head.includes(announcedMember)) return true;
-    const type = memberValue(head, "type");
-    if (type !== "stream_event" && (type !== "system" || memberValue(head, "subtype") === undefined)) return true;
-    return line.length > 8192 || !lacksNames(line, NOT_IN_A_QUIET_LINE);
-  };
-  for await (const line of source.lines(keep)) {
+  for await (const line of source.lines()) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);
     if (typed === undefined) continue;
@@ -79,7 +62,6 @@ export async function* readStreamJson(
     if (announced !== sessionId) {
       if (pending !== undefined) yield pending;
       announced = sessionId;
-      announcedMember = member("session_id", sessionId);
       pending = { type: "session", sessionId, at, interactive: false };
     }
     if (pending !== undefined && (record["timestamp"] !== undefined || type === "assistant" || type === "user")) {

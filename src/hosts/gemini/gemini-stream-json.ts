@@ -1,6 +1,5 @@
 import { asRecord, asString, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
-import { flatMembers, memberValue, objectLine } from "../common/skip-lines.js";
 
 /**
  * `gemini -p ... -o stream-json` (0.61): `init`, `message`, `tool_use` {tool_name, tool_id, parameters},
@@ -28,18 +27,7 @@ export const geminiStreamJson: TranscriptFormat = {
 async function* readGeminiStream(source: ReaderSource): AsyncGenerator<ReaderFact> {
   let sessionId = source.fallbackSessionId;
   let announced = false;
-  // once the session is announced, the model's messages and the closing `result` yield nothing: left unparsed when
-  // the line's flat head says so (skip-lines.ts)
-  const keep = (line: string): boolean => {
-    if (!announced || !objectLine(line)) return true;
-    const head = flatMembers(line);
-    const type = memberValue(head, "type");
-    if (type === "result") return false;
-    if (type !== "message") return true;
-    const role = memberValue(head, "role");
-    return role === undefined || role === "user";
-  };
-  for await (const line of source.lines(keep)) {
+  for await (const line of source.lines()) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);
     if (typed === undefined) continue;
