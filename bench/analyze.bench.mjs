@@ -196,7 +196,7 @@ async function replayPasses(directory, baselineDist, passes) {
         fallbackAt: 0,
         fallbackSessionId: basename(file),
         skip() {},
-        lines: (keep) => readLines(file, { keep }),
+        lines: (keep, keepBytes) => readLines(file, { keep, keepBytes }),
       };
       for await (const fact of format.read(source)) facts.push(fact);
       read.push({ file, format, facts });

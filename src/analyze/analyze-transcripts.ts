@@ -112,7 +112,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
       skip: () => {
         skippedLines += 1;
       },
-      lines: (keep) => readLines(file, { onLine, keep }),
+      lines: (keep, keepBytes) => readLines(file, { onLine, keep, keepBytes }),
     };
     let lastSessionId: string | undefined;
     let lastReplay: SessionReplay | undefined;

@@ -57,7 +57,7 @@ async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFa
   let announced: string | undefined;
   let lastMessageId: string | undefined;
   let prompted = false;
-  for await (const line of source.lines(mayHoldCalls)) {
+  for await (const line of source.lines(undefined, mayHoldCalls)) {
     if (line.length === 0) continue;
     if (line.charCodeAt(0) !== 123 || line.charCodeAt(line.length - 1) !== 125) {
       source.skip(); // not a JSON object: corrupt or truncated
@@ -72,7 +72,7 @@ async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFa
     if (announced !== undefined) {
       const fast = successfulResults(line, source.fallbackAt);
       if (fast !== undefined) {
-        yield* fast;
+        for (const each of fast) yield each;
         continue;
       }
     }
@@ -103,7 +103,7 @@ async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFa
       // a message split over several lines carries its usage on each: counted on its first line only
       const tokens = messageId !== undefined && messageId === lastMessageId ? 0 : usageTokens(message?.["usage"]);
       lastMessageId = messageId;
-      yield* toolUseCalls(content, { base, tokens });
+      for (const each of toolUseCalls(content, { base, tokens })) yield each;
       continue;
     }
     if (typeof content === "string") {

@@ -119,7 +119,7 @@ async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFac
     for (const call of pending) yield share > 0 ? { ...call, tokens: share } : call;
     pending = [];
   };
-  for await (const line of source.lines((bytes) => !announced || mayMatter(bytes))) {
+  for await (const line of source.lines(undefined, (bytes) => !announced || mayMatter(bytes))) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);
     if (typed === undefined) continue;
@@ -144,11 +144,11 @@ async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFac
       };
     }
     if (type === "token_usage_record") {
-      yield* flush(usageTokens(payload["usage"]));
+      for (const each of flush(usageTokens(payload["usage"]))) yield each;
       continue;
     }
     if (type === "event_msg" && payload["type"] === "task_started") {
-      yield* flush(0);
+      for (const each of flush(0)) yield each;
       yield { type: "turn", sessionId, at };
       continue;
     }
@@ -167,7 +167,7 @@ async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFac
       });
       continue;
     }
-    yield* flush(0);
+    for (const each of flush(0)) yield each;
     if (itemType === "message" && !prompted) {
       // the person's first prompt describes the session (Codex's own context blocks start with a tag)
       const prompt = userPrompt(payload);
@@ -192,7 +192,7 @@ async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFac
       ...output,
     };
   }
-  yield* flush(0);
+  for (const each of flush(0)) yield each;
 }
 
 /** The text of a user message a person wrote, or undefined (another role, or Codex's `<environment_context>` blocks). */

@@ -74,11 +74,11 @@ export async function* readPartsRun(source: ReaderSource): AsyncGenerator<Reader
     const sessionId = asString(record["sessionID"]) ?? source.fallbackSessionId;
     const at = timeOf(record["timestamp"], source.fallbackAt);
     if (announced !== sessionId) {
-      yield* steps.flush(0);
+      for (const each of steps.flush(0)) yield each;
       announced = sessionId;
       yield { type: "session", sessionId, at, interactive: false };
     }
-    yield* steps.part({ part, sessionId, at });
+    for (const each of steps.part({ part, sessionId, at })) yield each;
   }
-  yield* steps.flush(0);
+  for (const each of steps.flush(0)) yield each;
 }

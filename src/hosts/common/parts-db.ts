@@ -86,7 +86,7 @@ export async function* readPartsDb(source: ReaderSource): AsyncGenerator<ReaderF
       const sessionId = row.session_id;
       const at = row.time_created;
       if (sessionId !== current) {
-        yield* steps.flush(0);
+        for (const each of steps.flush(0)) yield each;
         current = sessionId;
         const parent = sessions.get(sessionId);
         yield parent ? { type: "session", sessionId, at, parentSessionId: parent } : { type: "session", sessionId, at };
@@ -104,9 +104,9 @@ export async function* readPartsDb(source: ReaderSource): AsyncGenerator<ReaderF
         continue;
       }
       if (asString(part["type"]) === undefined) continue;
-      yield* steps.part({ part, sessionId, at });
+      for (const each of steps.part({ part, sessionId, at })) yield each;
     }
-    yield* steps.flush(0);
+    for (const each of steps.flush(0)) yield each;
   } finally {
     db.close();
   }

@@ -7,7 +7,7 @@ import { readLines } from "./read-lines.js";
 const directory = mkdtempSync(join(tmpdir(), "toolgate-read-lines-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-async function collect(content: string, keep?: (bytes: Buffer) => boolean) {
+async function collect(content: string, keep?: (line: string) => boolean, keepBytes?: (bytes: Buffer) => boolean) {
   const file = join(directory, "lines.txt");
   writeFileSync(file, content);
   const lines: string[] = [];
@@ -15,6 +15,7 @@ async function collect(content: string, keep?: (bytes: Buffer) => boolean) {
   for await (const line of readLines(file, {
     onLine: (length) => lengths.push(length),
     ...(keep === undefined ? {} : { keep }),
+    ...(keepBytes === undefined ? {} : { keepBytes }),
   }))
     lines.push(line);
   return { lines, lengths };
@@ -35,9 +36,16 @@ describe("readLines", () => {
     expect(lines[2]).toBe(longer);
   });
 
-  test("a line `keep` rejects is neither decoded nor yielded, but still counted for progress", async () => {
-    const keep = (bytes: Buffer) => !bytes.includes(Buffer.from("skip"));
+  test("a line `keep` rejects is not yielded, but still counted for progress", async () => {
+    const keep = (line: string) => !line.includes("skip");
     const { lines, lengths } = await collect("one\nskip me\n\ntwo\nlast skip", keep);
+    expect(lines).toEqual(["one", "", "two"]);
+    expect(lengths).toEqual([3, 7, 0, 3, 9]);
+  });
+
+  test("a line `keepBytes` rejects is neither decoded nor yielded, but still counted for progress", async () => {
+    const keepBytes = (bytes: Buffer) => !bytes.includes(Buffer.from("skip"));
+    const { lines, lengths } = await collect("one\nskip me\n\ntwo\nlast skip", undefined, keepBytes);
     expect(lines).toEqual(["one", "", "two"]);
     expect(lengths).toEqual([3, 7, 0, 3, 9]);
   });

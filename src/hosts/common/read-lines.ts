@@ -6,15 +6,20 @@ const CARRIAGE_RETURN = 13;
 /**
  * A file's lines, streamed in 1 MB chunks (constant memory whatever the file size; a line is only as large as
  * itself). Splits on `\n` in the raw bytes and decodes each line once, which is faster than readline's string
- * decoder + regex split; a trailing `\r` is dropped. A non-empty line `keep` rejects (given its raw bytes) is
- * neither decoded nor yielded. `onLine` (the line's length) is called before each line is
+ * decoder + regex split; a trailing `\r` is dropped. A non-empty line `keep` rejects (given its text: a reader's
+ * cheap test, skip-lines.ts, instead of its parse) or `keepBytes` rejects (given its raw bytes: not even decoded) is
+ * not yielded. `onLine` (the line's length) is called before each line is
  * yielded, so a caller can count progress without wrapping this in another async generator.
  */
 export async function* readLines(
   file: string,
-  options: { onLine?: (length: number) => void; keep?: (bytes: Buffer) => boolean } = {},
+  options: {
+    onLine?: (length: number) => void;
+    keep?: (line: string) => boolean;
+    keepBytes?: (bytes: Buffer) => boolean;
+  } = {},
 ): AsyncGenerator<string> {
-  const { onLine, keep } = options;
+  const { onLine, keep, keepBytes } = options;
   const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
   let carry: Buffer | undefined;
   try {
@@ -35,7 +40,7 @@ export async function* readLines(
         let newline = buffer.indexOf(NEWLINE, start);
         while (newline !== -1) {
           const end = newline > start && buffer[newline - 1] === CARRIAGE_RETURN ? newline - 1 : newline;
-          if (keep !== undefined && end > start && !keep(buffer.subarray(start, end))) {
+          if (keepBytes !== undefined && end > start && !keepBytes(buffer.subarray(start, end))) {
             onLine?.(end - start);
             start = newline + 1;
             newline = buffer.indexOf(NEWLINE, start);
@@ -43,18 +48,18 @@ export async function* readLines(
           }
           const line = buffer.toString("utf8", start, end);
           onLine?.(line.length);
-          yield line;
+          if (keep === undefined || line.length === 0 || keep(line)) yield line;
           start = newline + 1;
           newline = buffer.indexOf(NEWLINE, start);
         }
         carry = start < buffer.length ? buffer.subarray(start) : undefined;
       }
     }
-    if (carry !== undefined && carry.length > 0 && keep !== undefined && !keep(carry)) onLine?.(carry.length);
+    if (carry !== undefined && carry.length > 0 && keepBytes !== undefined && !keepBytes(carry)) onLine?.(carry.length);
     else if (carry !== undefined && carry.length > 0) {
       const line = carry.toString("utf8");
       onLine?.(line.length);
-      yield line;
+      if (keep === undefined || keep(line)) yield line;
     }
   } finally {
     stream.destroy();

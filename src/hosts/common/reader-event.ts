@@ -77,10 +77,11 @@ export type ReaderFact = SessionFact | TurnFact | CallFact | ResultFact;
 export interface ReaderSource {
   file: string;
   /**
-   * the file's lines, streamed (never the whole file in memory). `keep`, when given, sees each non-empty line's raw
-   * bytes first: a line it rejects is not decoded nor yielded (for lines the reader would ignore unparsed anyway)
+   * the file's lines, streamed (never the whole file in memory), for lines the reader would ignore, left unparsed:
+   * `keep`, when given, sees each non-empty line's text first (hosts/common/skip-lines.ts), `keepBytes` its raw bytes
+   * before it is decoded; a line either rejects is not yielded
    */
-  lines(keep?: (bytes: Buffer) => boolean): AsyncIterable<string>;
+  lines(keep?: (line: string) => boolean, keepBytes?: (bytes: Buffer) => boolean): AsyncIterable<string>;
   /** count a line that is corrupt, truncated or of an unknown shape */
   skip(): void;
   /** the file's mtime (epoch ms): the time of lines without one */

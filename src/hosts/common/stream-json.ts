@@ -80,14 +80,14 @@ export async function* readStreamJson(
       continue;
     }
     if (type === "result") {
-      yield* unansweredDenials(record["permission_denials"], answered, base);
+      for (const each of unansweredDenials(record["permission_denials"], answered, base)) yield each;
       continue;
     }
     const message = asRecord(record["message"]);
     const content = message?.["content"];
     if (!Array.isArray(content)) continue;
     if (type === "assistant") {
-      yield* toolUseCalls(content, { base, tokens: usageTokens(message?.["usage"]) });
+      for (const each of toolUseCalls(content, { base, tokens: usageTokens(message?.["usage"]) })) yield each;
       continue;
     }
     if (type !== "user") continue;

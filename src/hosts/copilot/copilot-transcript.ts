@@ -12,11 +12,13 @@ async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFac
   let sessionId: string | undefined;
   let announced = false;
   let prompted = false;
+  // until the session is announced every line is read (the announcement carries the first line's time)
   const keep = (bytes: Buffer) => {
+    if (!announced) return true;
     const text = bytes.toString("latin1", 0, Math.min(bytes.length, 64));
     return /"type":"(session\.start|user\.message|tool\.execution_start|tool\.execution_complete|result)"/.test(text);
   };
-  for await (const line of source.lines(keep)) {
+  for await (const line of source.lines(undefined, keep)) {
     let value: { type?: unknown; data?: Record<string, unknown>; timestamp?: unknown; sessionId?: unknown };
     try {
       value = JSON.parse(line);

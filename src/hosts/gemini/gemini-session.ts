@@ -127,7 +127,7 @@ async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFa
       if (Array.isArray(set["messages"])) {
         for (const entry of set["messages"]) {
           const entryRecord = asRecord(entry);
-          if (entryRecord !== undefined) yield* message(entryRecord);
+          if (entryRecord !== undefined) for (const each of message(entryRecord)) yield each;
         }
       }
       continue;
@@ -136,6 +136,6 @@ async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFa
       source.skip();
       continue;
     }
-    yield* message(record);
+    for (const each of message(record)) yield each;
   }
 }

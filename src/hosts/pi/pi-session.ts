@@ -1,5 +1,6 @@
 import { asRecord, asString, contentText, parseObject, timeOf } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
+import { firstNestedMembers, flatMembers, memberValue, objectLine } from "../common/skip-lines.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -28,10 +29,29 @@ export const piSession: TranscriptFormat = {
   read: readPiSession,
 };
 
+/** the entry types and message roles the reader reads */
+const READ_TYPES = new Set(["session", "message", "message_end"]);
+const READ_ROLES = new Set(["user", "assistant", "toolResult"]);
+
+/**
+ * Whether a line of an announced session surely yields nothing (skip-lines.ts): an entry of a type not read
+ * (`model_change`, ...), or a message whose role is not read (the system prompt, the bulk of a session file).
+ */
+function yieldsNothing(line: string): boolean {
+  if (!objectLine(line)) return false;
+  const type = memberValue(flatMembers(line), "type");
+  if (type === undefined) return false;
+  if (!READ_TYPES.has(type)) return true;
+  if (type === "session") return false;
+  const message = firstNestedMembers(line, "message");
+  const role = message === undefined ? undefined : memberValue(message, "role");
+  return role !== undefined && !READ_ROLES.has(role);
+}
+
 async function* readPiSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
   let sessionId = source.fallbackSessionId;
   let announced = false;
-  for await (const line of source.lines()) {
+  for await (const line of source.lines((line) => !announced || !yieldsNothing(line))) {
     if (line.length === 0) continue;
     const record = parseObject(line);
     if (record === undefined || typeof record["type"] !== "string") {

@@ -1,5 +1,6 @@
 import { asRecord, asString, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
+import { flatMembers, member, memberValue, objectLine } from "../common/skip-lines.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -31,8 +32,18 @@ function parts(record: Record<string, unknown>): Record<string, unknown>[] {
 
 async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
   let announced: string | undefined;
+  let announcedMember: string | undefined;
   let prompted = false;
-  for await (const line of source.lines()) {
+  /**
+   * The bulk of a chat file, `system` records (telemetry, attribution snapshots) of the announced session, is left
+   * unparsed: the line's flat head (skip-lines.ts) says its `type` and `sessionId`.
+   */
+  const keep = (line: string): boolean => {
+    if (announcedMember === undefined || !objectLine(line)) return true;
+    const head = flatMembers(line);
+    return !head.includes(announcedMember) || memberValue(head, "type") !== "system";
+  };
+  for await (const line of source.lines(keep)) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);
     if (typed === undefined) continue;
@@ -41,6 +52,7 @@ async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
     const at = timeOf(record["timestamp"], source.fallbackAt);
     if (announced !== sessionId) {
       announced = sessionId;
+      announcedMember = member("sessionId", sessionId);
       const project = asString(record["cwd"]);
       yield project === undefined ? { type: "session", sessionId, at } : { type: "session", sessionId, at, project };
     }
