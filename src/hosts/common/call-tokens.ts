@@ -23,10 +23,11 @@ export async function callTokensIn(
   let named = false;
   const { only } = options;
   const source: ReaderSource = {
-    async *lines(keep) {
+    async *lines(keep, keepBytes) {
       for (const line of text.split("\n")) {
         if (line === "" || (only !== undefined && !only.some((id) => line.includes(id)))) continue;
-        if (keep !== undefined && !keep(Buffer.from(line))) continue;
+        if (keepBytes !== undefined && !keepBytes(Buffer.from(line))) continue;
+        if (keep !== undefined && !keep(line)) continue;
         yield line;
       }
     },
