@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HOSTS } from "../../hosts/registry.js";
-import { examplesOf, formatExamples, hostExamples, hostsWithHelp } from "./host-help.js";
+import { examplesOf, formatExamples, hostExamples, hostsWithHelp, listOf } from "./host-help.js";
 
 const cli = join(import.meta.dirname, "..");
 
@@ -45,5 +45,16 @@ describe("the CLI's help about hosts comes from the registry", () => {
     ).toEqual(["toolgate a --long-flag", "toolgate b     # one", "toolgate cc    # two"]);
     expect(formatExamples([["toolgate b", "one"]], { align: false })).toEqual(["toolgate b  # one"]);
     expect(examplesOf([], "toolgate x")).toEqual(["toolgate x"]);
+  });
+});
+
+describe("listOf", () => {
+  it("writes a list as Intl.ListFormat('en') does, for every length", () => {
+    const words = ["Claude Code", "Codex", "Gemini CLI", "Qwen Code", "opencode", "pi"];
+    for (const join of ["and", "or"] as const) {
+      const intl = new Intl.ListFormat("en", { type: join === "and" ? "conjunction" : "disjunction" });
+      for (let length = 0; length <= words.length; length += 1)
+        expect(listOf(words.slice(0, length), join), `${join}, ${length}`).toBe(intl.format(words.slice(0, length)));
+    }
   });
 });

@@ -58,9 +58,14 @@ export function hostsWithHelp<Part extends keyof HostHelp>(
   });
 }
 
-/** "a, b and c" (`and`) or "a, b or c" (`or`). */
+/**
+ * "a, b, and c" (`and`) or "a, b, or c" (`or`), as `Intl.ListFormat("en")` writes them, without it: building one
+ * loads ICU's list data (about 18 ms), and `analyze` and `doctor` build their help text at start-up.
+ */
 export function listOf(items: readonly string[], join: "and" | "or"): string {
-  return new Intl.ListFormat("en", { type: join === "and" ? "conjunction" : "disjunction" }).format(items);
+  if (items.length <= 1) return items[0] ?? "";
+  if (items.length === 2) return `${items[0]} ${join} ${items[1]}`;
+  return `${items.slice(0, -1).join(", ")}, ${join} ${items.at(-1)}`;
 }
 
 /** A help's examples: never empty (every command shows at least one). */
