@@ -1,5 +1,5 @@
 import { parsePlainWords, parseShellCommand, type ShellRedirect, type ShellWord } from "./parse-shell-command.js";
-import { stripWrappers, stripWrapperWords } from "./strip-wrappers.js";
+import { stripsNothing, stripWrappers, stripWrapperWords } from "./strip-wrappers.js";
 
 /** One subcommand of a command line, ready for matching. */
 export interface Subcommand {
@@ -83,11 +83,21 @@ export function analyzeShellCommand(command: string): ShellAnalysis {
 function plainSubcommands(simple: readonly string[][]): Subcommand[] {
   const subcommands: Subcommand[] = [];
   for (const all of simple) {
-    const stripped = stripWrapperWords(all, all);
-    const words = stripped.structure ? [] : stripped.start === 0 ? all.slice() : all.slice(stripped.start);
+    let words: string[];
+    let wrappers: string[];
+    if (stripsNothing(all[0] as string)) {
+      // most commands: no wrapper, keyword or assignment to remove (the same as `stripWrapperWords` finds)
+      words = all.slice();
+      wrappers = [];
+    } else {
+      const stripped = stripWrapperWords(all, all);
+      words = stripped.structure ? [] : stripped.start === 0 ? all.slice() : all.slice(stripped.start);
+      wrappers = stripped.wrappers;
+    }
     if (words.length === 0) continue;
     const text = words.join(" ");
-    const head = firstToken(text);
+    // a plain word holds no space: the first word is the text up to its first space
+    const head = words[0] as string;
     subcommands.push({
       text,
       plain: text,
@@ -96,7 +106,7 @@ function plainSubcommands(simple: readonly string[][]): Subcommand[] {
       words,
       argv: all as string[],
       redirects: [],
-      wrappers: stripped.wrappers,
+      wrappers,
     });
   }
   return subcommands;
@@ -121,10 +131,13 @@ function firstToken(text: string): string {
   return space < 0 ? text : text.slice(0, space);
 }
 
+const SHELL_PROGRAM = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k)?sh$/;
+
 /** The script of `bash -c "..."` (also sh, zsh, dash), or undefined. */
 export function shellScriptOf(subcommand: Subcommand): string | undefined {
   const program = subcommand.words[0];
-  if (program === undefined || !/^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k)?sh$/.test(program)) return undefined;
+  // every name the pattern accepts ends in `sh`: most programs are ruled out without running it
+  if (program === undefined || !program.endsWith("sh") || !SHELL_PROGRAM.test(program)) return undefined;
   const rest = subcommand.words.slice(1);
   const flagIndex = rest.findIndex((word) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(word));
   if (flagIndex < 0) return undefined;
