@@ -1,8 +1,9 @@
 import type { CompiledRule } from "./compile-rule.js";
 import { isReadOnlyCommand } from "./defaults/is-read-only-command.js";
+import type { DefaultsPreset } from "./defaults/read-only-defaults.js";
 import type { EvaluationContext } from "./evaluation-context.js";
 import { compileGlob } from "./match/path-specifier.js";
-import type { Outcome } from "./outcome.js";
+import { type Outcome, shareOutcome } from "./outcome.js";
 import { isInsideAny } from "./paths.js";
 import type { Subcommand } from "./shell/analyze-shell-command.js";
 import { fileArguments } from "./shell/file-arguments.js";
@@ -47,13 +48,7 @@ export function defaultForSubcommand(options: {
     };
   }
   const gitAfterCd = program === "git" && options.hasCd;
-  if (!gitAfterCd && isReadOnlyCommand(sub, defaults)) {
-    return {
-      behavior: "allow",
-      source: "default",
-      reason: `${program} is a read-only command (${defaults.name} defaults).`,
-    };
-  }
+  if (!gitAfterCd && isReadOnlyCommand(sub, defaults)) return readOnlyOutcome(program, defaults);
   const edits =
     defaults.acceptEditsCommands.has(program) ||
     (files.writes.length > 0 && isReadOnlyCommand(sub, defaults, { ignoreOutputRedirects: true }));
@@ -64,7 +59,37 @@ export function defaultForSubcommand(options: {
       reason: `${program} inside the working directories is allowed in acceptEdits mode.`,
     };
   }
-  return { behavior: undefined, source: "default", reason: "This command requires approval." };
+  return REQUIRES_APPROVAL;
+}
+
+/** The undecided outcome of a command nothing decided (shared) */
+export const REQUIRES_APPROVAL: Outcome = shareOutcome({
+  behavior: undefined,
+  source: "default",
+  reason: "This command requires approval.",
+});
+
+/** the outcome that a preset's read-only program is allowed, per preset and program (shared; bounded) */
+const readOnlyOutcomes = new WeakMap<DefaultsPreset, Map<string, Outcome>>();
+const READ_ONLY_OUTCOMES_KEPT = 1024;
+
+function readOnlyOutcome(program: string, defaults: DefaultsPreset): Outcome {
+  let byProgram = readOnlyOutcomes.get(defaults);
+  if (byProgram === undefined) {
+    byProgram = new Map();
+    readOnlyOutcomes.set(defaults, byProgram);
+  }
+  let outcome = byProgram.get(program);
+  if (outcome === undefined) {
+    outcome = shareOutcome({
+      behavior: "allow",
+      source: "default",
+      reason: `${program} is a read-only command (${defaults.name} defaults).`,
+    });
+    if (byProgram.size >= READ_ONLY_OUTCOMES_KEPT) byProgram.clear();
+    byProgram.set(program, outcome);
+  }
+  return outcome;
 }
 
 /** An ask when a file argument has `..` after a directory (`sub/../x`): it may follow a symlink out of the tree. */

@@ -1,8 +1,13 @@
 import type { CompiledRule } from "./compile-rule.js";
-import { defaultForSubcommand, globMayReachDeniedPath, traversalIn } from "./evaluate-shell-defaults.js";
+import {
+  defaultForSubcommand,
+  globMayReachDeniedPath,
+  REQUIRES_APPROVAL,
+  traversalIn,
+} from "./evaluate-shell-defaults.js";
 import type { EvaluationContext } from "./evaluation-context.js";
 import { matchingPathRules as matchingIndexedPathRules, type PathRuleIndex } from "./match/path-rule-index.js";
-import { fromOrigin, grantOutcome, type Outcome, ruleOutcome } from "./outcome.js";
+import { allowOutcome, fromOrigin, grantOutcome, type Outcome, ruleOutcome, unshared } from "./outcome.js";
 import { combineParts, pickWinningRule } from "./precedence.js";
 import {
   analyzeShellCommand,
@@ -84,7 +89,7 @@ export function evaluateShell(
     if (winner?.behavior === "deny") return ruleOutcome(winner, deniedText(command, winner));
     if (parts.length === 0 && analysis.complete) {
       if (winner !== undefined) return ruleOutcome(winner, `${winner.rule} decides an empty command.`);
-      return { behavior: undefined, source: "default", reason: "This command requires approval." };
+      return REQUIRES_APPROVAL;
     }
     return {
       behavior: "ask",
@@ -98,7 +103,7 @@ export function evaluateShell(
   if (combined === "allow") {
     const decided = parts.find((part) => part.source === "grant") ?? parts.find((part) => part.rule !== undefined);
     const outcome = decided ?? (parts[0] as Outcome);
-    return { ...outcome, reason: `Every part of this command is allowed (${outcome.reason})` };
+    return { ...unshared(outcome), reason: `Every part of this command is allowed (${outcome.reason})` };
   }
   // an exact grant of the whole command line (compound commands are granted as the line the person saw);
   // wildcard grants never match a whole line, only subcommands
@@ -163,11 +168,8 @@ function decideSubcommand(options: {
     }
   }
   if (winner !== undefined) {
-    const text =
-      winner.behavior === "ask"
-        ? `The rule ${winner.rule}${fromOrigin(winner)} requires approval for ${sub.text}.`
-        : `Allowed by ${winner.rule}${fromOrigin(winner)}.`;
-    return ruleOutcome(winner, text);
+    if (winner.behavior !== "ask") return allowOutcome(winner);
+    return ruleOutcome(winner, `The rule ${winner.rule}${fromOrigin(winner)} requires approval for ${sub.text}.`);
   }
   return defaultForSubcommand(options);
 }
