@@ -30,7 +30,7 @@ export function defaultForSubcommand(options: {
     return { behavior: "allow", source: "mode", reason: "Allowed by bypassPermissions mode." };
   }
   const unknown = files.reads.find(isUnknownPath) ?? files.writes.find(isUnknownPath);
-  if (unknown !== undefined || SUBSTITUTION.test(sub.text)) {
+  if (unknown !== undefined || hasSubstitution(sub.text)) {
     return {
       behavior: undefined,
       source: "default",
@@ -95,6 +95,7 @@ function readOnlyOutcome(program: string, defaults: DefaultsPreset): Outcome {
 /** An ask when a file argument has `..` after a directory (`sub/../x`): it may follow a symlink out of the tree. */
 export function traversalIn(sub: Subcommand): Outcome | undefined {
   const files = fileArguments(sub);
+  if (files.reads.length === 0 && files.writes.length === 0) return undefined;
   const traversal =
     files.reads.find((path) => TRAVERSAL.test(path)) ?? files.writes.find((path) => TRAVERSAL.test(path));
   if (traversal === undefined) return undefined;
@@ -107,7 +108,23 @@ export function traversalIn(sub: Subcommand): Outcome | undefined {
 
 /** `sub/../x`: `..` after a directory segment (a leading `../` is an ordinary path outside the directory) */
 const TRAVERSAL = /[^/.][^/]*\/\.\.(?:\/|$)|\/[^/]*[^/.]\/\.\.(?:\/|$)/;
-const SUBSTITUTION = /\$\(|`|<\(|>\(/;
+/** `$(`, a backtick, `<(` or `>(`: a command or process substitution */
+export const SUBSTITUTION = /\$\(|`|<\(|>\(/;
+const DOLLAR = 36;
+const LESS = 60;
+const GREATER = 62;
+const BACKTICK = 96;
+const OPEN = 40;
+
+/** Whether `text` holds what `SUBSTITUTION` matches: one pass over the char codes (property-tested against it). */
+export function hasSubstitution(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === BACKTICK) return true;
+    if ((code === DOLLAR || code === LESS || code === GREATER) && text.charCodeAt(index + 1) === OPEN) return true;
+  }
+  return false;
+}
 const UNKNOWN_PATH = /[$`]/;
 const VARIABLE_PATH = /[$`*?[]/;
 

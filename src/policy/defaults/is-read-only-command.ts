@@ -20,16 +20,15 @@ export function isReadOnlyCommand(
 ): boolean {
   const program = subcommand.words[0];
   if (program === undefined) return false;
-  const args = subcommand.words.slice(1);
   const wrappers = preset.readOnlyWrappers;
-  if (wrappers !== undefined && !subcommand.wrappers.every((wrapper) => wrappers.has(wrapper))) return false;
+  if (wrappers !== undefined) for (const wrapper of subcommand.wrappers) if (!wrappers.has(wrapper)) return false;
   for (const redirect of options.ignoreOutputRedirects ? NO_REDIRECTS : subcommand.redirects) {
     if (redirect.operator === "<" || redirect.operator === "<<<" || redirect.operator.startsWith("<<")) continue;
     if (redirect.target.startsWith("&") || redirect.target === "/dev/null") continue;
     return false;
   }
   // the words joined by one space (a subcommand's plain form)
-  return programReadsOnly({ program, args, preset, line: subcommand.plain });
+  return programReadsOnly({ program, args: subcommand.words.slice(1), preset, line: subcommand.plain });
 }
 
 function programReadsOnly(options: { program: string; args: string[]; preset: DefaultsPreset; line: string }): boolean {
