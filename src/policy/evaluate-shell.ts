@@ -54,13 +54,28 @@ export function evaluateShell(
     command = reading.command;
   }
   const analysis = shell ?? analyzeShellCommand(command);
+  const { subcommands } = analysis;
+  if (
+    subcommands.length === 1 &&
+    analysis.complete &&
+    rules.whole.length === 0 &&
+    rules.parameter.length === 0 &&
+    rules.argv.length === 0
+  ) {
+    // most calls: one command, read completely, no rule on the whole call or its argv: that command's decision
+    // (what the loop below decides for it, without the bookkeeping for several parts)
+    const sub = subcommands[0] as Subcommand;
+    const matches: CompiledRule[] = [];
+    matchingCommandRules(rules, { sub, into: matches });
+    if (context.shellPathRules.length > 0) matchingPathRules(sub, context, matches);
+    return decideSubcommand({ sub, matches, rules, context, hasCd: sub.words[0] === "cd" });
+  }
   const whole: CompiledRule[] = rules.whole.slice();
   for (const rule of rules.parameter) if (rule.testInput(input)) whole.push(rule);
   if (rules.argv.length > 0) {
     const lines = lineArgvs(command);
     for (const rule of rules.argv) if (lines.some((argv) => rule.testArgv(argv))) whole.push(rule);
   }
-  const { subcommands } = analysis;
   let hasCd = false;
   for (const sub of subcommands) if (sub.words[0] === "cd") hasCd = true;
 
