@@ -211,7 +211,11 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
           evaluateShell(call.input, { rules: applicable, context, shell: call.shell, command: subject })
         : evaluateTool({ tool, input: call.input, rules: applicable, context, neverGrant: forbidden });
     const decision = applyMode(outcome, { mode, interactive });
-    return subject === undefined ? decision : cache.set(tool, variant, subject, decision);
+    if (subject === undefined) return decision;
+    // a shared outcome's decision is frozen already (built once per mode and session kind)
+    return outcome.decisions === undefined
+      ? cache.set(tool, variant, subject, decision)
+      : cache.keep(tool, variant, subject, decision);
   };
   const canGrant = (call: ToolCallInput, evaluateOptions: EvaluateOptions = {}): boolean =>
     evaluate(call, { ...evaluateOptions, grants: [canonicalToolName(call.tool)] }).source === "grant";
