@@ -7,7 +7,7 @@ import {
 } from "./evaluate-shell-defaults.js";
 import type { EvaluationContext } from "./evaluation-context.js";
 import { matchingPathRules as matchingIndexedPathRules, type PathRuleIndex } from "./match/path-rule-index.js";
-import { allowOutcome, fromOrigin, grantOutcome, type Outcome, ruleOutcome, unshared } from "./outcome.js";
+import { allowOutcome, fromOrigin, grantOutcome, type Outcome, ruleOutcome } from "./outcome.js";
 import { combineParts, pickWinningRule } from "./precedence.js";
 import {
   analyzeShellCommand,
@@ -118,7 +118,8 @@ export function evaluateShell(
   if (combined === "allow") {
     const decided = parts.find((part) => part.source === "grant") ?? parts.find((part) => part.rule !== undefined);
     const outcome = decided ?? (parts[0] as Outcome);
-    return { ...unshared(outcome), reason: `Every part of this command is allowed (${outcome.reason})` };
+    // a new outcome, not shared: its decision is its own (no object rest: a spread that overrides `decisions`)
+    return { ...outcome, reason: `Every part of this command is allowed (${outcome.reason})`, decisions: undefined };
   }
   // an exact grant of the whole command line (compound commands are granted as the line the person saw);
   // wildcard grants never match a whole line, only subcommands

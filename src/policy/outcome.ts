@@ -19,7 +19,7 @@ export interface Outcome {
    * Present on a shared outcome (`shareOutcome`: one frozen object for every call it decides): its decision per mode
    * and session kind, built once by `applyMode` and frozen. Never copied into another outcome.
    */
-  readonly decisions?: (PolicyDecision | undefined)[];
+  readonly decisions?: (PolicyDecision | undefined)[] | undefined;
 }
 
 /**
@@ -40,13 +40,6 @@ export function allowOutcome(rule: CompiledRule): Outcome {
     allowedBy.set(rule, outcome);
   }
   return outcome;
-}
-
-/** An outcome without its shared decisions (to derive another outcome from it). */
-export function unshared(outcome: Outcome): Outcome {
-  if (outcome.decisions === undefined) return outcome;
-  const { decisions: _, ...rest } = outcome;
-  return rest;
 }
 
 /** What a rule decided; `reason` is toolgate's sentence, unless the rule brings the host's own (`PolicyRule.reason`). */
