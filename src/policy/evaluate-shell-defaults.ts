@@ -29,7 +29,9 @@ export function defaultForSubcommand(options: {
     }
     return { behavior: "allow", source: "mode", reason: "Allowed by bypassPermissions mode." };
   }
-  const unknown = files.reads.find(isUnknownPath) ?? files.writes.find(isUnknownPath);
+  // most commands name no file: then no path can be unknown or outside (no call into Array.prototype.find)
+  const namesFiles = files.reads.length > 0 || files.writes.length > 0;
+  const unknown = namesFiles ? (files.reads.find(isUnknownPath) ?? files.writes.find(isUnknownPath)) : undefined;
   if (unknown !== undefined || hasSubstitution(sub.text)) {
     return {
       behavior: undefined,
@@ -37,9 +39,10 @@ export function defaultForSubcommand(options: {
       reason: `${sub.text} uses an expansion or substitution whose result cannot be checked before it runs, so it needs approval.`,
     };
   }
-  const outside =
-    files.reads.find((path) => !isInsideAny(path, context.workingDirectories)) ??
-    files.writes.find((path) => !isInsideAny(path, context.workingDirectories));
+  const outside = namesFiles
+    ? (files.reads.find((path) => !isInsideAny(path, context.workingDirectories)) ??
+      files.writes.find((path) => !isInsideAny(path, context.workingDirectories)))
+    : undefined;
   if (outside !== undefined) {
     return {
       behavior: undefined,
