@@ -33,7 +33,7 @@ export interface ShellAnalysis {
  */
 export function analyzeShellCommand(command: string): ShellAnalysis {
   const plain = parsePlainWords(command);
-  if (plain !== undefined) return new Analysis(command, plainSubcommands(plain), true);
+  if (plain !== undefined) return new Analysis(command, plainSubcommands(plain, command), true);
   const parsed = parseShellCommand(command);
   const subcommands: Subcommand[] = [];
   for (const simple of parsed.commands) {
@@ -80,7 +80,7 @@ export function analyzeShellCommand(command: string): ShellAnalysis {
  * so the words are matched as they are (no word objects, no quote removal); the same subcommands the general path
  * builds from the same line (property-tested against it).
  */
-function plainSubcommands(simple: readonly string[][]): Subcommand[] {
+function plainSubcommands(simple: readonly string[][], line: string): Subcommand[] {
   const subcommands: Subcommand[] = [];
   for (const all of simple) {
     let words: string[];
@@ -89,6 +89,20 @@ function plainSubcommands(simple: readonly string[][]): Subcommand[] {
       // most commands: no wrapper, keyword or assignment to remove (the same as `stripWrapperWords` finds)
       words = all.slice();
       wrappers = [];
+      // a line that is this one command, its words separated by single spaces: the line is the joined text
+      if (simple.length === 1 && isJoinedBySpaces(line, words)) {
+        subcommands.push({
+          text: line,
+          plain: line,
+          head: words[0] as string,
+          plainHead: words[0] as string,
+          words,
+          argv: all as string[],
+          redirects: [],
+          wrappers,
+        });
+        continue;
+      }
     } else {
       const stripped = stripWrapperWords(all, all);
       words = stripped.structure ? [] : stripped.start === 0 ? all.slice() : all.slice(stripped.start);
@@ -110,6 +124,17 @@ function plainSubcommands(simple: readonly string[][]): Subcommand[] {
     });
   }
   return subcommands;
+}
+
+/**
+ * Whether `line` is exactly `words.join(" ")`, for the words `parsePlainWords` read from it as one command: they
+ * come in order, separated by runs of blanks, so the line is their join when its length leaves one character per gap
+ * and none of them is a tab.
+ */
+function isJoinedBySpaces(line: string, words: readonly string[]): boolean {
+  let length = words.length - 1;
+  for (const word of words) length += word.length;
+  return length === line.length && line.indexOf("\t") < 0;
 }
 
 class Analysis implements ShellAnalysis {
