@@ -76,6 +76,10 @@ async function measure(label, decide, calls, rounds, isAsync = false, warmCalls 
   overhead.sort((a, b) => a - b);
   const timerCost = percentile(overhead, 50);
   overhead = undefined;
+  // start from a collected heap (node --expose-gc, as `npm run bench` runs it): neither engine pays for the garbage
+  // of the run before it (a major collection that Gemini CLI's garbage started must not finish in toolgate's run,
+  // nor toolgate's in Gemini's); the collections each engine's own allocations cause during its run still count
+  globalThis.gc?.();
   for (const call of warmCalls.slice(0, 2000)) await decide(call); // warm-up
   const samples = new Float64Array(calls.length * rounds);
   let sampleIndex = 0;

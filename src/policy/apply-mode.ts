@@ -1,5 +1,5 @@
 import type { Outcome } from "./outcome.js";
-import type { PermissionMode, PolicyDecision } from "./policy-types.js";
+import { PERMISSION_MODES, type PermissionMode, type PolicyDecision } from "./policy-types.js";
 
 /**
  * Turns an outcome into a decision: the permission mode decides what no rule, grant or default decided, and an
@@ -12,6 +12,24 @@ import type { PermissionMode, PolicyDecision } from "./policy-types.js";
  * - not interactive: ask -> deny, denialSource `headless` (no prompt surface; never a hang).
  */
 export function applyMode(outcome: Outcome, options: { mode: PermissionMode; interactive: boolean }): PolicyDecision {
+  const shared = outcome.decisions;
+  if (shared === undefined) return applyModeOnce(outcome, options);
+  // a shared outcome: its decision in this mode and session kind, built once and frozen
+  const slot = PERMISSION_MODES.indexOf(options.mode) * 2 + (options.interactive ? 1 : 0);
+  if (slot < 0) return applyModeOnce(outcome, options);
+  let decision = shared[slot];
+  if (decision === undefined) {
+    decision = Object.freeze(applyModeOnce(outcome, options));
+    shared[slot] = decision;
+  }
+  return decision;
+}
+
+/** `applyMode` building a new decision every time (the reference the shared decisions are tested against). */
+export function applyModeOnce(
+  outcome: Outcome,
+  options: { mode: PermissionMode; interactive: boolean },
+): PolicyDecision {
   const { mode, interactive } = options;
   if (outcome.behavior === "deny") {
     return decision(

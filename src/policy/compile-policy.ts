@@ -19,7 +19,7 @@ import {
 } from "./policy-types.js";
 import type { Subcommand } from "./shell/analyze-shell-command.js";
 import { fileArguments } from "./shell/file-arguments.js";
-import { canonicalToolName, toolFamily } from "./tool-families.js";
+import { canonicalToolName, type RuleFamily, toolFamily } from "./tool-families.js";
 import { indexToolRules, type ToolRules } from "./tool-rules.js";
 import { unreadableToolDecision } from "./unreadable-tool.js";
 
@@ -112,6 +112,18 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     }
     return grantCache.get(grant);
   };
+  /** what a call's tool name says before any rule is read, by the name as called (a few names; bounded) */
+  const toolNames = new Map<string, ToolNamed>();
+  const toolNamed = (name: string): ToolNamed => {
+    let named = toolNames.get(name);
+    if (named === undefined) {
+      const tool = canonicalToolName(name);
+      named = { unreadable: unreadableToolDecision(name) !== undefined, tool, family: toolFamily(tool) };
+      if (toolNames.size >= TOOL_NAMES_KEPT) toolNames.clear();
+      toolNames.set(name, named);
+    }
+    return named;
+  };
   const defaults = options.defaults ?? READ_ONLY_DEFAULTS;
   const cache = createDecisionCache();
   let lastSubcommand: Subcommand | undefined;
@@ -158,9 +170,9 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
   const evaluate = (call: ToolCallInput, evaluateOptions?: EvaluateOptions): PolicyDecision => {
     // a tool name toolgate cannot read (a control or invisible character, whitespace at an end, a look-alike letter
     // among ASCII ones) is refused, whatever the rules, grants and mode say: never taken for another tool
-    const unreadable = unreadableToolDecision(call.tool);
-    if (unreadable !== undefined) return unreadable;
-    const tool = canonicalToolName(call.tool);
+    const named = toolNamed(call.tool);
+    if (named.unreadable) return unreadableToolDecision(call.tool) as PolicyDecision;
+    const { tool, family } = named;
     const mode = evaluateOptions?.mode ?? options.defaultMode ?? "default";
     const interactive = evaluateOptions?.interactive ?? true;
     const applicable = rulesFor(tool, mode, interactive);
@@ -174,7 +186,6 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
       }
       grants = applying;
     }
-    const family = toolFamily(tool);
     const subject =
       grants.length === 0 && applicable.parameter.length === 0 ? cacheSubject(family, call.input) : undefined;
     const modeIndex = PERMISSION_MODES.indexOf(mode);
@@ -200,12 +211,25 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
           evaluateShell(call.input, { rules: applicable, context, shell: call.shell, command: subject })
         : evaluateTool({ tool, input: call.input, rules: applicable, context, neverGrant: forbidden });
     const decision = applyMode(outcome, { mode, interactive });
-    return subject === undefined ? decision : cache.set(tool, variant, subject, decision);
+    if (subject === undefined) return decision;
+    // a shared outcome's decision is frozen already (built once per mode and session kind)
+    return outcome.decisions === undefined
+      ? cache.set(tool, variant, subject, decision)
+      : cache.keep(tool, variant, subject, decision);
   };
   const canGrant = (call: ToolCallInput, evaluateOptions: EvaluateOptions = {}): boolean =>
     evaluate(call, { ...evaluateOptions, grants: [canonicalToolName(call.tool)] }).source === "grant";
   return { evaluate, canGrant, warnings, rules, workingDirectories };
 }
+
+/** A tool name as called: whether toolgate can read it, its canonical name and its family as rules see it. */
+interface ToolNamed {
+  readonly unreadable: boolean;
+  readonly tool: string;
+  readonly family: RuleFamily;
+}
+/** distinct tool names whose reading is kept (MCP servers can bring many; the table is cleared when full) */
+const TOOL_NAMES_KEPT = 1024;
 
 const NO_RULES: readonly CompiledRule[] = Object.freeze([]);
 /** the file targets of a subcommand that names no file (shared, so never changed) */

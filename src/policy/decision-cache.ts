@@ -15,6 +15,11 @@ export interface DecisionCache {
    */
   get(tool: string, variant: number, subject: string): PolicyDecision | undefined;
   set(tool: string, variant: number, subject: string, decision: PolicyDecision): PolicyDecision;
+  /**
+   * `set` for a decision that is frozen already (a shared one, frozen once when it was built): not frozen again,
+   * since even freezing a frozen object costs a call into the runtime on every first-seen call.
+   */
+  keep(tool: string, variant: number, subject: string, frozen: Readonly<PolicyDecision>): PolicyDecision;
 }
 
 /** The one input field a cacheable call's decision depends on (command, path or URL), or undefined. */
@@ -88,6 +93,37 @@ export function createDecisionCache(): DecisionCache {
     lastHash = hashOf(tool, variant, subject);
     return lastHash;
   };
+  const keep = (tool: string, variant: number, subject: string, frozen: PolicyDecision): PolicyDecision => {
+    const full = hash(tool, variant, subject);
+    // the doorkeeper notes a call in two slots (two calls sharing one slot would otherwise keep each other out);
+    // zero marks an empty slot, so a hash of zero is noted as one
+    const slot = (full >>> 11) & (DOORKEEPER - 1);
+    const other = ((full >>> 24) | (full << 8)) & (DOORKEEPER - 1);
+    const mark = full === 0 ? 1 : full;
+    if (seen[slot] !== mark && seen[other] !== mark) {
+      seen[slot] = mark;
+      seen[other] = mark;
+      return frozen;
+    }
+    const first = 2 * (full & (SETS - 1));
+    if (matches(first + 1, full, tool, variant, subject)) {
+      decisions[first + 1] = frozen;
+      return frozen;
+    }
+    if (!matches(first, full, tool, variant, subject)) {
+      hashes[first + 1] = hashes[first] as number;
+      hashes[first] = full;
+      tools[first + 1] = tools[first] as string;
+      variants[first + 1] = variants[first] as number;
+      subjects[first + 1] = subjects[first] as string;
+      decisions[first + 1] = decisions[first];
+      tools[first] = tool;
+      variants[first] = variant;
+      subjects[first] = subject;
+    }
+    decisions[first] = frozen;
+    return frozen;
+  };
   return {
     get(tool, variant, subject) {
       const full = hash(tool, variant, subject);
@@ -97,36 +133,8 @@ export function createDecisionCache(): DecisionCache {
       return undefined;
     },
     set(tool, variant, subject, decision) {
-      const frozen = Object.freeze(decision);
-      const full = hash(tool, variant, subject);
-      // the doorkeeper notes a call in two slots (two calls sharing one slot would otherwise keep each other out);
-      // zero marks an empty slot, so a hash of zero is noted as one
-      const slot = (full >>> 11) & (DOORKEEPER - 1);
-      const other = ((full >>> 24) | (full << 8)) & (DOORKEEPER - 1);
-      const mark = full === 0 ? 1 : full;
-      if (seen[slot] !== mark && seen[other] !== mark) {
-        seen[slot] = mark;
-        seen[other] = mark;
-        return frozen;
-      }
-      const first = 2 * (full & (SETS - 1));
-      if (matches(first + 1, full, tool, variant, subject)) {
-        decisions[first + 1] = frozen;
-        return frozen;
-      }
-      if (!matches(first, full, tool, variant, subject)) {
-        hashes[first + 1] = hashes[first] as number;
-        hashes[first] = full;
-        tools[first + 1] = tools[first] as string;
-        variants[first + 1] = variants[first] as number;
-        subjects[first + 1] = subjects[first] as string;
-        decisions[first + 1] = decisions[first];
-        tools[first] = tool;
-        variants[first] = variant;
-        subjects[first] = subject;
-      }
-      decisions[first] = frozen;
-      return frozen;
+      return keep(tool, variant, subject, Object.freeze(decision));
     },
+    keep,
   };
 }

@@ -1,8 +1,9 @@
 import type { CompiledRule } from "./compile-rule.js";
 import { isReadOnlyCommand } from "./defaults/is-read-only-command.js";
+import type { DefaultsPreset } from "./defaults/read-only-defaults.js";
 import type { EvaluationContext } from "./evaluation-context.js";
 import { compileGlob } from "./match/path-specifier.js";
-import type { Outcome } from "./outcome.js";
+import { type Outcome, shareOutcome } from "./outcome.js";
 import { isInsideAny } from "./paths.js";
 import type { Subcommand } from "./shell/analyze-shell-command.js";
 import { fileArguments } from "./shell/file-arguments.js";
@@ -28,17 +29,20 @@ export function defaultForSubcommand(options: {
     }
     return { behavior: "allow", source: "mode", reason: "Allowed by bypassPermissions mode." };
   }
-  const unknown = files.reads.find(isUnknownPath) ?? files.writes.find(isUnknownPath);
-  if (unknown !== undefined || SUBSTITUTION.test(sub.text)) {
+  // most commands name no file: then no path can be unknown or outside (no call into Array.prototype.find)
+  const namesFiles = files.reads.length > 0 || files.writes.length > 0;
+  const unknown = namesFiles ? (files.reads.find(isUnknownPath) ?? files.writes.find(isUnknownPath)) : undefined;
+  if (unknown !== undefined || hasSubstitution(sub.text)) {
     return {
       behavior: undefined,
       source: "default",
       reason: `${sub.text} uses an expansion or substitution whose result cannot be checked before it runs, so it needs approval.`,
     };
   }
-  const outside =
-    files.reads.find((path) => !isInsideAny(path, context.workingDirectories)) ??
-    files.writes.find((path) => !isInsideAny(path, context.workingDirectories));
+  const outside = namesFiles
+    ? (files.reads.find((path) => !isInsideAny(path, context.workingDirectories)) ??
+      files.writes.find((path) => !isInsideAny(path, context.workingDirectories)))
+    : undefined;
   if (outside !== undefined) {
     return {
       behavior: undefined,
@@ -47,13 +51,7 @@ export function defaultForSubcommand(options: {
     };
   }
   const gitAfterCd = program === "git" && options.hasCd;
-  if (!gitAfterCd && isReadOnlyCommand(sub, defaults)) {
-    return {
-      behavior: "allow",
-      source: "default",
-      reason: `${program} is a read-only command (${defaults.name} defaults).`,
-    };
-  }
+  if (!gitAfterCd && isReadOnlyCommand(sub, defaults)) return readOnlyOutcome(program, defaults);
   const edits =
     defaults.acceptEditsCommands.has(program) ||
     (files.writes.length > 0 && isReadOnlyCommand(sub, defaults, { ignoreOutputRedirects: true }));
@@ -64,12 +62,43 @@ export function defaultForSubcommand(options: {
       reason: `${program} inside the working directories is allowed in acceptEdits mode.`,
     };
   }
-  return { behavior: undefined, source: "default", reason: "This command requires approval." };
+  return REQUIRES_APPROVAL;
+}
+
+/** The undecided outcome of a command nothing decided (shared) */
+export const REQUIRES_APPROVAL: Outcome = shareOutcome({
+  behavior: undefined,
+  source: "default",
+  reason: "This command requires approval.",
+});
+
+/** the outcome that a preset's read-only program is allowed, per preset and program (shared; bounded) */
+const readOnlyOutcomes = new WeakMap<DefaultsPreset, Map<string, Outcome>>();
+const READ_ONLY_OUTCOMES_KEPT = 1024;
+
+function readOnlyOutcome(program: string, defaults: DefaultsPreset): Outcome {
+  let byProgram = readOnlyOutcomes.get(defaults);
+  if (byProgram === undefined) {
+    byProgram = new Map();
+    readOnlyOutcomes.set(defaults, byProgram);
+  }
+  let outcome = byProgram.get(program);
+  if (outcome === undefined) {
+    outcome = shareOutcome({
+      behavior: "allow",
+      source: "default",
+      reason: `${program} is a read-only command (${defaults.name} defaults).`,
+    });
+    if (byProgram.size >= READ_ONLY_OUTCOMES_KEPT) byProgram.clear();
+    byProgram.set(program, outcome);
+  }
+  return outcome;
 }
 
 /** An ask when a file argument has `..` after a directory (`sub/../x`): it may follow a symlink out of the tree. */
 export function traversalIn(sub: Subcommand): Outcome | undefined {
   const files = fileArguments(sub);
+  if (files.reads.length === 0 && files.writes.length === 0) return undefined;
   const traversal =
     files.reads.find((path) => TRAVERSAL.test(path)) ?? files.writes.find((path) => TRAVERSAL.test(path));
   if (traversal === undefined) return undefined;
@@ -82,7 +111,23 @@ export function traversalIn(sub: Subcommand): Outcome | undefined {
 
 /** `sub/../x`: `..` after a directory segment (a leading `../` is an ordinary path outside the directory) */
 const TRAVERSAL = /[^/.][^/]*\/\.\.(?:\/|$)|\/[^/]*[^/.]\/\.\.(?:\/|$)/;
-const SUBSTITUTION = /\$\(|`|<\(|>\(/;
+/** `$(`, a backtick, `<(` or `>(`: a command or process substitution */
+export const SUBSTITUTION = /\$\(|`|<\(|>\(/;
+const DOLLAR = 36;
+const LESS = 60;
+const GREATER = 62;
+const BACKTICK = 96;
+const OPEN = 40;
+
+/** Whether `text` holds what `SUBSTITUTION` matches: one pass over the char codes (property-tested against it). */
+export function hasSubstitution(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === BACKTICK) return true;
+    if ((code === DOLLAR || code === LESS || code === GREATER) && text.charCodeAt(index + 1) === OPEN) return true;
+  }
+  return false;
+}
 const UNKNOWN_PATH = /[$`]/;
 const VARIABLE_PATH = /[$`*?[]/;
 

@@ -1,8 +1,13 @@
 import type { CompiledRule } from "./compile-rule.js";
-import { defaultForSubcommand, globMayReachDeniedPath, traversalIn } from "./evaluate-shell-defaults.js";
+import {
+  defaultForSubcommand,
+  globMayReachDeniedPath,
+  REQUIRES_APPROVAL,
+  traversalIn,
+} from "./evaluate-shell-defaults.js";
 import type { EvaluationContext } from "./evaluation-context.js";
 import { matchingPathRules as matchingIndexedPathRules, type PathRuleIndex } from "./match/path-rule-index.js";
-import { fromOrigin, grantOutcome, type Outcome, ruleOutcome } from "./outcome.js";
+import { allowOutcome, fromOrigin, grantOutcome, type Outcome, ruleOutcome } from "./outcome.js";
 import { combineParts, pickWinningRule } from "./precedence.js";
 import {
   analyzeShellCommand,
@@ -49,13 +54,28 @@ export function evaluateShell(
     command = reading.command;
   }
   const analysis = shell ?? analyzeShellCommand(command);
+  const { subcommands } = analysis;
+  if (
+    subcommands.length === 1 &&
+    analysis.complete &&
+    rules.whole.length === 0 &&
+    rules.parameter.length === 0 &&
+    rules.argv.length === 0
+  ) {
+    // most calls: one command, read completely, no rule on the whole call or its argv: that command's decision
+    // (what the loop below decides for it, without the bookkeeping for several parts)
+    const sub = subcommands[0] as Subcommand;
+    const matches: CompiledRule[] = [];
+    matchingCommandRules(rules, { sub, into: matches });
+    if (context.shellPathRules.length > 0) matchingPathRules(sub, context, matches);
+    return decideSubcommand({ sub, matches, rules, context, hasCd: sub.words[0] === "cd" });
+  }
   const whole: CompiledRule[] = rules.whole.slice();
   for (const rule of rules.parameter) if (rule.testInput(input)) whole.push(rule);
   if (rules.argv.length > 0) {
     const lines = lineArgvs(command);
     for (const rule of rules.argv) if (lines.some((argv) => rule.testArgv(argv))) whole.push(rule);
   }
-  const { subcommands } = analysis;
   let hasCd = false;
   for (const sub of subcommands) if (sub.words[0] === "cd") hasCd = true;
 
@@ -84,7 +104,7 @@ export function evaluateShell(
     if (winner?.behavior === "deny") return ruleOutcome(winner, deniedText(command, winner));
     if (parts.length === 0 && analysis.complete) {
       if (winner !== undefined) return ruleOutcome(winner, `${winner.rule} decides an empty command.`);
-      return { behavior: undefined, source: "default", reason: "This command requires approval." };
+      return REQUIRES_APPROVAL;
     }
     return {
       behavior: "ask",
@@ -98,7 +118,8 @@ export function evaluateShell(
   if (combined === "allow") {
     const decided = parts.find((part) => part.source === "grant") ?? parts.find((part) => part.rule !== undefined);
     const outcome = decided ?? (parts[0] as Outcome);
-    return { ...outcome, reason: `Every part of this command is allowed (${outcome.reason})` };
+    // a new outcome, not shared: its decision is its own (no object rest: a spread that overrides `decisions`)
+    return { ...outcome, reason: `Every part of this command is allowed (${outcome.reason})`, decisions: undefined };
   }
   // an exact grant of the whole command line (compound commands are granted as the line the person saw);
   // wildcard grants never match a whole line, only subcommands
@@ -163,11 +184,8 @@ function decideSubcommand(options: {
     }
   }
   if (winner !== undefined) {
-    const text =
-      winner.behavior === "ask"
-        ? `The rule ${winner.rule}${fromOrigin(winner)} requires approval for ${sub.text}.`
-        : `Allowed by ${winner.rule}${fromOrigin(winner)}.`;
-    return ruleOutcome(winner, text);
+    if (winner.behavior !== "ask") return allowOutcome(winner);
+    return ruleOutcome(winner, `The rule ${winner.rule}${fromOrigin(winner)} requires approval for ${sub.text}.`);
   }
   return defaultForSubcommand(options);
 }

@@ -2,7 +2,7 @@ import type { CompiledRule } from "./compile-rule.js";
 import type { EvaluationContext } from "./evaluation-context.js";
 import { hostOf } from "./match/domain-specifier.js";
 import { matchingPathRules } from "./match/path-rule-index.js";
-import { fromOrigin, grantOutcome, type Outcome, ruleOutcome } from "./outcome.js";
+import { allowOutcome, fromOrigin, grantOutcome, type Outcome, ruleOutcome, shareOutcome } from "./outcome.js";
 import { isInsideAny, resolvePath } from "./paths.js";
 import { pickWinningRule } from "./precedence.js";
 import { pathOf, toolFamily, urlOf } from "./tool-families.js";
@@ -68,11 +68,8 @@ export function evaluateTool(options: {
     return grantOutcome(grant.rule);
   }
   if (winner !== undefined) {
-    const text =
-      winner.behavior === "ask"
-        ? `The rule ${winner.rule}${fromOrigin(winner)} requires approval for ${tool}.`
-        : `Allowed by ${winner.rule}${fromOrigin(winner)}.`;
-    return ruleOutcome(winner, text);
+    if (winner.behavior !== "ask") return allowOutcome(winner);
+    return ruleOutcome(winner, `The rule ${winner.rule}${fromOrigin(winner)} requires approval for ${tool}.`);
   }
   return defaultForTool(tool, subject, context);
 }
@@ -85,7 +82,7 @@ function defaultForTool(tool: string, subject: { path?: string; host?: string },
   }
   const inside = subject.path !== undefined && isInsideAny(subject.path, context.workingDirectories);
   if (family === "read" && inside && defaults.readInsideWorkingDirectories) {
-    return { behavior: "allow", source: "default", reason: "Reads inside the working directories need no approval." };
+    return READS_INSIDE;
   }
   if (family === "edit" && inside && mode === "acceptEdits") {
     return {
@@ -106,6 +103,13 @@ function defaultForTool(tool: string, subject: { path?: string; host?: string },
   }
   return { behavior: undefined, source: "default", reason: `Using ${tool} needs approval.` };
 }
+
+/** reads inside the working directories (shared) */
+const READS_INSIDE: Outcome = shareOutcome({
+  behavior: "allow",
+  source: "default",
+  reason: "Reads inside the working directories need no approval.",
+});
 
 function deniedText(tool: string, subject: { path?: string; host?: string }, rule: CompiledRule): string {
   const target = subject.path ?? (subject.host === undefined ? undefined : `domain:${subject.host}`);

@@ -4,9 +4,10 @@ import type { PermissionMode, PolicyRule, ToolCallInput } from "./policy-types.j
 
 /**
  * The fast paths of a shell decision (the one-pass reader of plain command lines, shell rules looked up by their
- * literal text) against the full path they replace, kept as the reference: the same policy compiled twice, once
- * with the fast paths and once with them switched off (the full parser for every line, every rule tested on its
- * own), must give the same decision (behavior, rule, source, reason, every field) for every call. The path-glob and
+ * literal text, one frozen decision per mode for a shared outcome) against the full path they replace, kept as the
+ * reference: the same policy compiled twice, once with the fast paths and once with them switched off (the full
+ * parser for every line, every rule tested on its own, every decision built anew), must give the same decision
+ * (behavior, rule, source, reason, every field) for every call. The path-glob and
  * path-normalisation fast paths are tested against their references in their own property tests.
  */
 async function compilers() {
@@ -27,7 +28,13 @@ async function compilers() {
       index.rules.filter((rule) => rule.test(path));
     return { ...original, matchingPathRules };
   });
+  vi.doMock("./apply-mode.js", async (importOriginal) => {
+    const original = await importOriginal<typeof import("./apply-mode.js")>();
+    // a new decision for every call, also for a shared outcome (no decision built once per mode and kept)
+    return { ...original, applyMode: original.applyModeOnce };
+  });
   const reference = await import("./compile-policy.js");
+  vi.doUnmock("./apply-mode.js");
   vi.doUnmock("./shell/parse-shell-command.js");
   vi.doUnmock("./match/bash-specifier.js");
   vi.doUnmock("./match/path-rule-index.js");

@@ -15,6 +15,31 @@ export interface Outcome {
   removesTool?: boolean;
   /** how a deny that no rule made is recorded: `validation` for a call toolgate cannot read */
   denialSource?: "validation";
+  /**
+   * Present on a shared outcome (`shareOutcome`: one frozen object for every call it decides): its decision per mode
+   * and session kind, built once by `applyMode` and frozen. Never copied into another outcome.
+   */
+  readonly decisions?: (PolicyDecision | undefined)[] | undefined;
+}
+
+/**
+ * Makes an outcome shared: frozen, with a slot per mode and session kind for its decision, so the many calls it
+ * decides get one frozen decision instead of a new object each (property-tested against building each decision).
+ */
+export function shareOutcome(outcome: Outcome): Outcome {
+  return Object.freeze({ ...outcome, decisions: [] });
+}
+
+const allowedBy = new WeakMap<CompiledRule, Outcome>();
+
+/** What an allow rule decides, the same for every call it allows (shared: one outcome per rule). */
+export function allowOutcome(rule: CompiledRule): Outcome {
+  let outcome = allowedBy.get(rule);
+  if (outcome === undefined) {
+    outcome = shareOutcome(ruleOutcome(rule, `Allowed by ${rule.rule}${fromOrigin(rule)}.`));
+    allowedBy.set(rule, outcome);
+  }
+  return outcome;
 }
 
 /** What a rule decided; `reason` is toolgate's sentence, unless the rule brings the host's own (`PolicyRule.reason`). */

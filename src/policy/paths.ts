@@ -15,7 +15,8 @@ export function resolvePath(path: string, context: PathContext): string {
   if (path === "~" || path.startsWith("~/")) absolute = `${context.homeDir}/${path.slice(2)}`;
   else if (path.startsWith("/")) absolute = path;
   else absolute = `${context.cwd}/${path}`;
-  return normalizePath(absolute.replace(/\\/g, "/"));
+  // a backslash is read as a slash (the replace only runs when there is one)
+  return normalizePath(absolute.includes("\\") ? absolute.replace(/\\/g, "/") : absolute);
 }
 
 export function normalizePath(absolute: string): string {
@@ -64,7 +65,9 @@ function isNormalized(path: string): boolean {
 /** Whether `path` is `directory` or lies below it (both absolute and normalised). */
 export function isInside(path: string, directory: string): boolean {
   if (directory === "/") return true;
-  return path === directory || path.startsWith(`${directory}/`);
+  // `path.startsWith(`${directory}/`)` without building that string
+  const length = directory.length;
+  return path === directory || (path.charCodeAt(length) === SLASH && path.startsWith(directory));
 }
 
 export function isInsideAny(path: string, directories: readonly string[]): boolean {

@@ -75,8 +75,8 @@ export function matchingCommandRules(
   const { sub, into } = options;
   if (rules.commandLiteral.size > 0) {
     const start = into.length;
-    literalMatches(rules, sub.text, into, start);
-    if (sub.plain !== sub.text) literalMatches(rules, sub.plain, into, start);
+    literalMatches(rules, { command: sub.text, head: sub.head }, into, start);
+    if (sub.plain !== sub.text) literalMatches(rules, { command: sub.plain, head: sub.plainHead }, into, start);
   }
   const first = rules.commandByWord.get(sub.head);
   if (first !== undefined) for (const rule of first) if (rule.test(sub.text) || rule.test(sub.plain)) into.push(rule);
@@ -96,12 +96,19 @@ export function matchingCommandRules(
  * matching every rule of that text. The same rules `rule.test(command)` accepts, without testing each rule.
  * Rules already in `into` after `start` are not added twice.
  */
-function literalMatches(rules: ToolRules, command: string, into: CompiledRule[], start: number): void {
+function literalMatches(
+  rules: ToolRules,
+  /** `head`: the command's text up to its first space (the subcommand's own, so the first probe slices nothing) */
+  line: { command: string; head: string },
+  into: CompiledRule[],
+  start: number,
+): void {
+  const { command, head } = line;
   let from = 0;
   for (let spaces = 0; spaces <= rules.commandLiteralSpaces; spaces++) {
     const space = command.indexOf(" ", from);
     const whole = space < 0;
-    const found = rules.commandLiteral.get(whole ? command : command.slice(0, space));
+    const found = rules.commandLiteral.get(whole ? command : spaces === 0 ? head : command.slice(0, space));
     if (found !== undefined) {
       for (const rule of found) {
         if ((whole || rule.commandLiteral?.tail === true) && !includesFrom(into, rule, start)) into.push(rule);

@@ -70,6 +70,9 @@ describe("isReadOnlyCommand (read-only defaults)", () => {
     ["sort -o out.txt in.txt", "-o writes"],
     ["jq -f prog.jq data.json", "-f reads a program"],
     ["printenv", "asks in Claude Code 2.1.330"],
+    ["git branch -D", "git branch's -D deletes a branch"],
+    ["git tag -d", "git tag's -d deletes a tag"],
+    ["git -C . tag --delete", "git tag's --delete, after a global option"],
   ])("%s is not read-only (%s)", (command) => {
     expect(readOnly(command)).toBe(false);
   });

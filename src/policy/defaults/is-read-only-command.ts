@@ -20,21 +20,66 @@ export function isReadOnlyCommand(
 ): boolean {
   const program = subcommand.words[0];
   if (program === undefined) return false;
-  const args = subcommand.words.slice(1);
   const wrappers = preset.readOnlyWrappers;
-  if (wrappers !== undefined && !subcommand.wrappers.every((wrapper) => wrappers.has(wrapper))) return false;
+  if (wrappers !== undefined) for (const wrapper of subcommand.wrappers) if (!wrappers.has(wrapper)) return false;
   for (const redirect of options.ignoreOutputRedirects ? NO_REDIRECTS : subcommand.redirects) {
     if (redirect.operator === "<" || redirect.operator === "<<<" || redirect.operator.startsWith("<<")) continue;
     if (redirect.target.startsWith("&") || redirect.target === "/dev/null") continue;
     return false;
   }
   // the words joined by one space (a subcommand's plain form)
-  return programReadsOnly({ program, args, preset, line: subcommand.plain });
+  return programReadsOnly({
+    program,
+    args: subcommand.words.slice(1),
+    preset,
+    line: subcommand.plain,
+    lineHead: subcommand.plainHead,
+  });
 }
 
-function programReadsOnly(options: { program: string; args: string[]; preset: DefaultsPreset; line: string }): boolean {
+/**
+ * The first words (up to the first space) of a set of command lines: a line whose first word is not among them is
+ * not in the set, so the whole line need not be hashed to find that out. Per set, built once.
+ */
+const headsOf = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+function lineHeads(lines: ReadonlySet<string>): ReadonlySet<string> {
+  let heads = headsOf.get(lines);
+  if (heads === undefined) {
+    heads = new Set([...lines].map((line) => (line.includes(" ") ? line.slice(0, line.indexOf(" ")) : line)));
+    headsOf.set(lines, heads);
+  }
+  return heads;
+}
+
+/**
+ * The unsafe flags of `git <subcommand>` by the subcommand alone (the entries `git ...` of `unsafeFlags`), so a
+ * lookup builds no `git ${subcommand}` string. Per table, built once.
+ */
+const gitFlagsOf = new WeakMap<Readonly<Record<string, readonly string[]>>, ReadonlyMap<string, readonly string[]>>();
+function gitUnsafeFlags(table: Readonly<Record<string, readonly string[]>>): ReadonlyMap<string, readonly string[]> {
+  let flags = gitFlagsOf.get(table);
+  if (flags === undefined) {
+    flags = new Map(
+      Object.keys(table)
+        .filter((key) => key.startsWith("git "))
+        .map((key) => [key.slice("git ".length), table[key] as readonly string[]]),
+    );
+    gitFlagsOf.set(table, flags);
+  }
+  return flags;
+}
+
+function programReadsOnly(options: {
+  program: string;
+  args: string[];
+  preset: DefaultsPreset;
+  line: string;
+  /** `line` up to its first space */
+  lineHead: string;
+}): boolean {
   const { program, args, preset, line } = options;
-  if (preset.exactCommands?.has(line)) return true;
+  const exact = preset.exactCommands;
+  if (exact !== undefined && lineHeads(exact).has(options.lineHead) && exact.has(line)) return true;
   if (args.length > 0 && preset.readOnlyPrefixes !== undefined) {
     for (const prefix of preset.readOnlyPrefixes) {
       if (line.startsWith(prefix) && (line.length === prefix.length || line.charCodeAt(prefix.length) === 32))
@@ -106,7 +151,7 @@ function isReadOnlyGit(args: string[], preset: DefaultsPreset): boolean {
   const subcommand = args[index];
   if (subcommand === undefined || !preset.readOnlyGitSubcommands.has(subcommand)) return false;
   const rest = args.slice(index + 1);
-  if (hasUnsafeFlag(ownEntry(preset.unsafeFlags, `git ${subcommand}`), rest)) return false;
+  if (hasUnsafeFlag(gitUnsafeFlags(preset.unsafeFlags).get(subcommand), rest)) return false;
   if (GIT_NEEDS_NO_POSITIONAL.has(subcommand)) {
     const listing = rest.some((word) => word === "-l" || word === "--list" || word === "-a" || word === "-r");
     if (!listing && rest.some((word) => !word.startsWith("-"))) return false;

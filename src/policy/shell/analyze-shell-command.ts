@@ -1,5 +1,5 @@
 import { parsePlainWords, parseShellCommand, type ShellRedirect, type ShellWord } from "./parse-shell-command.js";
-import { stripWrappers, stripWrapperWords } from "./strip-wrappers.js";
+import { stripsNothing, stripWrappers, stripWrapperWords } from "./strip-wrappers.js";
 
 /** One subcommand of a command line, ready for matching. */
 export interface Subcommand {
@@ -33,7 +33,7 @@ export interface ShellAnalysis {
  */
 export function analyzeShellCommand(command: string): ShellAnalysis {
   const plain = parsePlainWords(command);
-  if (plain !== undefined) return new Analysis(command, plainSubcommands(plain), true);
+  if (plain !== undefined) return new Analysis(command, plainSubcommands(plain, command), true);
   const parsed = parseShellCommand(command);
   const subcommands: Subcommand[] = [];
   for (const simple of parsed.commands) {
@@ -80,14 +80,38 @@ export function analyzeShellCommand(command: string): ShellAnalysis {
  * so the words are matched as they are (no word objects, no quote removal); the same subcommands the general path
  * builds from the same line (property-tested against it).
  */
-function plainSubcommands(simple: readonly string[][]): Subcommand[] {
+function plainSubcommands(simple: readonly string[][], line: string): Subcommand[] {
   const subcommands: Subcommand[] = [];
   for (const all of simple) {
-    const stripped = stripWrapperWords(all, all);
-    const words = stripped.structure ? [] : stripped.start === 0 ? all.slice() : all.slice(stripped.start);
+    let words: string[];
+    let wrappers: string[];
+    if (stripsNothing(all[0] as string)) {
+      // most commands: no wrapper, keyword or assignment to remove (the same as `stripWrapperWords` finds)
+      words = all.slice();
+      wrappers = [];
+      // a line that is this one command, its words separated by single spaces: the line is the joined text
+      if (simple.length === 1 && isJoinedBySpaces(line, words)) {
+        subcommands.push({
+          text: line,
+          plain: line,
+          head: words[0] as string,
+          plainHead: words[0] as string,
+          words,
+          argv: all as string[],
+          redirects: [],
+          wrappers,
+        });
+        continue;
+      }
+    } else {
+      const stripped = stripWrapperWords(all, all);
+      words = stripped.structure ? [] : stripped.start === 0 ? all.slice() : all.slice(stripped.start);
+      wrappers = stripped.wrappers;
+    }
     if (words.length === 0) continue;
     const text = words.join(" ");
-    const head = firstToken(text);
+    // a plain word holds no space: the first word is the text up to its first space
+    const head = words[0] as string;
     subcommands.push({
       text,
       plain: text,
@@ -96,10 +120,21 @@ function plainSubcommands(simple: readonly string[][]): Subcommand[] {
       words,
       argv: all as string[],
       redirects: [],
-      wrappers: stripped.wrappers,
+      wrappers,
     });
   }
   return subcommands;
+}
+
+/**
+ * Whether `line` is exactly `words.join(" ")`, for the words `parsePlainWords` read from it as one command: they
+ * come in order, separated by runs of blanks, so the line is their join when its length leaves one character per gap
+ * and none of them is a tab.
+ */
+function isJoinedBySpaces(line: string, words: readonly string[]): boolean {
+  let length = words.length - 1;
+  for (const word of words) length += word.length;
+  return length === line.length && line.indexOf("\t") < 0;
 }
 
 class Analysis implements ShellAnalysis {
@@ -121,10 +156,13 @@ function firstToken(text: string): string {
   return space < 0 ? text : text.slice(0, space);
 }
 
+const SHELL_PROGRAM = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k)?sh$/;
+
 /** The script of `bash -c "..."` (also sh, zsh, dash), or undefined. */
 export function shellScriptOf(subcommand: Subcommand): string | undefined {
   const program = subcommand.words[0];
-  if (program === undefined || !/^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k)?sh$/.test(program)) return undefined;
+  // every name the pattern accepts ends in `sh`: most programs are ruled out without running it
+  if (program === undefined || !program.endsWith("sh") || !SHELL_PROGRAM.test(program)) return undefined;
   const rest = subcommand.words.slice(1);
   const flagIndex = rest.findIndex((word) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(word));
   if (flagIndex < 0) return undefined;

@@ -1,7 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseShellCommand } from "./parse-shell-command.js";
-import { quoteShellWord, readShellCommand } from "./read-shell-command.js";
+import {
+  hasUnreadableCharacter,
+  quoteShellWord,
+  readShellCommand,
+  UNREADABLE_CHARACTER,
+} from "./read-shell-command.js";
 
 describe("readShellCommand", () => {
   it("reads a string as written, from command or cmd", () => {
@@ -61,5 +66,24 @@ describe("readShellCommand", () => {
     expect(quoteShellWord("--flag=a/b.c:1,2@x%y+z")).toBe("--flag=a/b.c:1,2@x%y+z");
     expect(quoteShellWord("~")).toBe("'~'");
     expect(quoteShellWord("*.ts")).toBe("'*.ts'");
+  });
+
+  it("finds an unreadable character exactly where the pattern does (char-code scan against the regex)", () => {
+    // every code unit from U+0000 to U+00FF on its own and at the end of a word, and random strings of them
+    for (let code = 0; code <= 0xff; code++) {
+      const character = String.fromCharCode(code);
+      for (const text of [character, `rm -rf ${character}`, `${character}x`]) {
+        expect(hasUnreadableCharacter(text)).toBe(UNREADABLE_CHARACTER.test(text));
+      }
+    }
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.integer({ min: 0, max: 0x3ff }).map((code) => String.fromCharCode(code)) }),
+        (text) => {
+          expect(hasUnreadableCharacter(text)).toBe(UNREADABLE_CHARACTER.test(text));
+        },
+      ),
+      { numRuns: 5000 },
+    );
   });
 });

@@ -16,7 +16,20 @@ export type ShellCommandReading = { command: string } | { unreadable: string };
 
 /** Control characters a shell reads as part of a word (tab and newline are its whitespace and separator). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this looks for
-const UNREADABLE_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+export const UNREADABLE_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+/**
+ * Whether `text` holds a character `UNREADABLE_CHARACTER` matches (U+0000-U+0008, U+000B-U+001F, U+007F-U+009F):
+ * one pass over the char codes, no regex (every shell call's command goes through it; property-tested against the
+ * pattern).
+ */
+export function hasUnreadableCharacter(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 ? code !== 0x09 && code !== 0x0a : code >= 0x7f && code <= 0x9f) return true;
+  }
+  return false;
+}
+
 /** Words that need no quoting in a POSIX shell. */
 const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
@@ -28,7 +41,7 @@ export function quoteShellWord(word: string): string {
 
 function readValue(value: unknown, name: string): ShellCommandReading {
   if (typeof value === "string") {
-    return UNREADABLE_CHARACTER.test(value)
+    return hasUnreadableCharacter(value)
       ? { unreadable: `its ${name} holds a control character (a NUL, a carriage return, an escape, ...)` }
       : { command: value };
   }
@@ -37,7 +50,7 @@ function readValue(value: unknown, name: string): ShellCommandReading {
     const words: string[] = [];
     for (const word of value) {
       if (typeof word !== "string") return { unreadable: `its ${name} argv array holds a ${kindOf(word)}` };
-      if (UNREADABLE_CHARACTER.test(word)) {
+      if (hasUnreadableCharacter(word)) {
         return { unreadable: `its ${name} argv array holds a control character (a NUL, a carriage return, ...)` };
       }
       words.push(quoteShellWord(word));

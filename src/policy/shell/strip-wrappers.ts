@@ -59,6 +59,20 @@ export interface StrippedWords {
   structure: boolean;
 }
 
+/**
+ * The first words `stripWrapperWords` may remove or read as structure (keywords, structure words, wrappers, a bare
+ * `xargs`); a first word outside this set and without `=` leaves a command as it is.
+ */
+const STRIPPABLE_FIRST = new Set([...LEADING_KEYWORDS, ...STRUCTURE_WORDS, ...WRAPPERS.keys(), "xargs"]);
+
+/**
+ * Whether `stripWrapperWords` would remove nothing from words beginning with `first` (start 0, no wrappers, no
+ * assignments, no structure): one set lookup instead of a pass that allocates (property-tested against it).
+ */
+export function stripsNothing(first: string): boolean {
+  return !STRIPPABLE_FIRST.has(first) && !first.includes("=");
+}
+
 /** `stripWrappers` on word texts: `raws` as written, `values` after quote removal. */
 export function stripWrapperWords(raws: readonly string[], values: readonly string[]): StrippedWords {
   const wrappers: string[] = [];
