@@ -1,6 +1,6 @@
 import type { Effect } from "../../core/effects.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
-import { callTokensIn } from "../common/call-tokens.js";
+import { callTokensIn, transcriptNaming } from "../common/call-tokens.js";
 import { agentOf, hookCallOf as callOf } from "../common/hook-event-fields.js";
 import type { HookContext } from "../common/hook-host.js";
 import { lifecycleEvent } from "../common/lifecycle-event.js";
@@ -206,7 +206,7 @@ export async function handleClaudeHook(input: ClaudeHookInput, context: ClaudeHo
 
 /** the tokens per call the session's transcript records (assistant messages' `usage`), for wasted tokens */
 async function transcriptCallTokens(context: ClaudeHookContext, path: string | undefined, only: readonly string[]) {
-  const text = path === undefined ? undefined : context.readTranscript(path);
+  const text = path === undefined ? undefined : transcriptNaming(context, path, only);
   return text === undefined
     ? undefined
     : callTokensIn((await import("./claude-code-session.js")).claudeCodeSession, text, { only });

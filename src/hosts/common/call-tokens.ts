@@ -1,5 +1,6 @@
 import type { CallTokens } from "../../core/events.js";
 import type { GuardSession } from "../../guard/types.js";
+import type { HookContext } from "./hook-host.js";
 import type { ReaderSource, TranscriptFormat } from "./reader-event.js";
 
 /**
@@ -24,8 +25,8 @@ export async function callTokensIn(
   const { only } = options;
   const source: ReaderSource = {
     async *lines(keep, keepBytes) {
-      for (const line of text.split("\n")) {
-        if (line === "" || (only !== undefined && !only.some((id) => line.includes(id)))) continue;
+      for (const line of only === undefined ? text.split("\n") : linesNaming(text, only)) {
+        if (line === "") continue;
         if (keepBytes !== undefined && !keepBytes(Buffer.from(line))) continue;
         if (keep !== undefined && !keep(line)) continue;
         yield line;
@@ -58,4 +59,56 @@ export async function wantedCallTokens(
   if (pending.length === 0) return {};
   const callTokens = await read(pending);
   return callTokens === undefined ? {} : { callTokens };
+}
+
+/**
+ * The transcript's lines that name one of `ids`, as one text (what `callTokensIn` reads with `only`): its bytes are
+ * searched and only those lines decoded, so a first Stop on a 2 MB transcript does not decode it all again after
+ * its reconcile did. Without `openTranscript`, the whole text. Undefined when it cannot be read.
+ */
+export function transcriptNaming(
+  context: Pick<HookContext, "openTranscript" | "readTranscript">,
+  path: string,
+  ids: readonly string[],
+): string | undefined {
+  if (context.openTranscript === undefined) return context.readTranscript(path);
+  const lines = context.openTranscript(path)?.linesWith(ids);
+  return lines?.map((line) => line.line).join("\n");
+}
+
+/**
+ * The lines of `text` that hold one of `ids`, in the text's order. A first Stop on a 2 MB transcript waits for dozens
+ * of calls' tokens: the ids' common prefix (`toolu_`, `call_`) is searched once through the text and each place it
+ * occurs is checked against the ids, rather than the text searched once per id (or each line for each id).
+ */
+export function linesNaming(text: string, ids: readonly string[]): string[] {
+  const wanted = new Set(ids.filter((id) => id !== ""));
+  if (wanted.size === 0) return [];
+  const starts = new Set<number>();
+  const lineOf = (at: number) => starts.add(text.lastIndexOf("\n", at) + 1);
+  const prefix = commonPrefix([...wanted]);
+  if (prefix.length >= 3) {
+    const lengths = [...new Set([...wanted].map((id) => id.length))];
+    for (let at = text.indexOf(prefix); at !== -1; at = text.indexOf(prefix, at + 1))
+      if (lengths.some((length) => wanted.has(text.slice(at, at + length)))) lineOf(at);
+  } else {
+    for (const id of wanted) for (let at = text.indexOf(id); at !== -1; at = text.indexOf(id, at + 1)) lineOf(at);
+  }
+  return [...starts]
+    .sort((a, b) => a - b)
+    .map((start) => {
+      const end = text.indexOf("\n", start);
+      return text.slice(start, end === -1 ? text.length : end);
+    });
+}
+
+function commonPrefix(words: readonly string[]): string {
+  let prefix = words[0] ?? "";
+  for (const word of words) {
+    let length = 0;
+    while (length < prefix.length && length < word.length && prefix.charCodeAt(length) === word.charCodeAt(length))
+      length += 1;
+    prefix = prefix.slice(0, length);
+  }
+  return prefix;
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   classifyTranscriptDenial,
@@ -165,5 +166,33 @@ describe("finding a transcript's denials by searching its lines", () => {
     );
     expect(openTranscript(root)).toBeUndefined();
     expect(openTranscript(join(root, "missing.jsonl"))).toBeUndefined();
+  });
+});
+
+describe("openTranscript's linesWith, many needles with a common prefix", () => {
+  const root = mkdtempSync(join(tmpdir(), "toolgate-lines-with-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("finds the lines every needle's own search finds (one prefix search, each hit compared)", () => {
+    const file = join(root, "ids.jsonl");
+    const part = fc.constantFrom("toolu_01", "toolu_012", "toolu_02", "toolu_0", "tool", "é", "x", " ", "\n", '"');
+    const needle = fc.constantFrom("toolu_01", "toolu_012", "toolu_02", "toolu_0é", "toolu_03");
+    fc.assert(
+      fc.property(
+        fc.array(part, { maxLength: 40 }),
+        fc.array(needle, { minLength: 4, maxLength: 6 }),
+        (parts, needles) => {
+          const text = parts.join("");
+          writeFileSync(file, text);
+          const expected = text.split("\n").filter((line) => needles.some((each) => line.includes(each)));
+          expect(
+            openTranscript(file)!
+              .linesWith(needles)
+              .map(({ line }) => line),
+          ).toEqual(expected);
+        },
+      ),
+      { numRuns: 1500 },
+    );
   });
 });

@@ -1,7 +1,7 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
-import { callTokensIn, wantedCallTokens } from "../common/call-tokens.js";
+import { callTokensIn, transcriptNaming, wantedCallTokens } from "../common/call-tokens.js";
 import { type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
 import type { GeminiAfterToolInput, GeminiBeforeToolInput, GeminiHookInput } from "./gemini-hook-input.js";
 import { afterToolContext, denyTool, type GeminiHookAnswer, PASS } from "./gemini-hook-output.js";
@@ -122,7 +122,7 @@ async function reconcileTranscript(input: GeminiHookInput, context: HookContext)
  * toolgate's making (Gemini's hook input names none), so its tokens cannot be told.
  */
 async function sessionCallTokens(input: GeminiHookInput, context: HookContext, only: readonly string[]) {
-  const text = input.transcript_path === undefined ? undefined : context.readTranscript(input.transcript_path);
+  const text = input.transcript_path === undefined ? undefined : transcriptNaming(context, input.transcript_path, only);
   return text === undefined
     ? undefined
     : callTokensIn((await import("./gemini-session.js")).geminiSession, text, { only });

@@ -1,7 +1,7 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
-import { callTokensIn, wantedCallTokens } from "../common/call-tokens.js";
+import { callTokensIn, transcriptNaming, wantedCallTokens } from "../common/call-tokens.js";
 import { agentOf } from "../common/hook-event-fields.js";
 import { type HookAnswer, type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
 import type { QwenHookInput, QwenPostToolBatchInput, QwenToolEvent } from "./qwen-hook-input.js";
@@ -58,7 +58,7 @@ async function reconcile(input: QwenHookInput, context: HookContext): Promise<Ef
 
 /** the tokens per call the chat file records (`usageMetadata` of the model message that made the calls) */
 async function chatCallTokens(input: QwenHookInput, context: HookContext, only: readonly string[]) {
-  const text = input.transcript_path === undefined ? undefined : context.readTranscript(input.transcript_path);
+  const text = input.transcript_path === undefined ? undefined : transcriptNaming(context, input.transcript_path, only);
   return text === undefined ? undefined : callTokensIn((await import("./qwen-chat.js")).qwenChat, text, { only });
 }
 
