@@ -206,7 +206,7 @@ export async function handleClaudeHook(input: ClaudeHookInput, context: ClaudeHo
 
 /** the tokens per call the session's transcript records (assistant messages' `usage`), for wasted tokens */
 async function transcriptCallTokens(context: ClaudeHookContext, path: string | undefined, only: readonly string[]) {
-  const text = path === undefined ? undefined : transcriptNaming(context, path, only);
+  const text = path === undefined ? undefined : transcriptNaming(context, { path, ids: only });
   return text === undefined
     ? undefined
     : callTokensIn((await import("./claude-code-session.js")).claudeCodeSession, text, { only });

@@ -68,11 +68,10 @@ export async function wantedCallTokens(
  */
 export function transcriptNaming(
   context: Pick<HookContext, "openTranscript" | "readTranscript">,
-  path: string,
-  ids: readonly string[],
+  options: { path: string; ids: readonly string[] },
 ): string | undefined {
-  if (context.openTranscript === undefined) return context.readTranscript(path);
-  const lines = context.openTranscript(path)?.linesWith(ids);
+  if (context.openTranscript === undefined) return context.readTranscript(options.path);
+  const lines = context.openTranscript(options.path)?.linesWith(options.ids);
   return lines?.map((line) => line.line).join("\n");
 }
 

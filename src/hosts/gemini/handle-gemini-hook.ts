@@ -122,7 +122,10 @@ async function reconcileTranscript(input: GeminiHookInput, context: HookContext)
  * toolgate's making (Gemini's hook input names none), so its tokens cannot be told.
  */
 async function sessionCallTokens(input: GeminiHookInput, context: HookContext, only: readonly string[]) {
-  const text = input.transcript_path === undefined ? undefined : transcriptNaming(context, input.transcript_path, only);
+  const text =
+    input.transcript_path === undefined
+      ? undefined
+      : transcriptNaming(context, { path: input.transcript_path, ids: only });
   return text === undefined
     ? undefined
     : callTokensIn((await import("./gemini-session.js")).geminiSession, text, { only });

@@ -58,7 +58,10 @@ async function reconcile(input: QwenHookInput, context: HookContext): Promise<Ef
 
 /** the tokens per call the chat file records (`usageMetadata` of the model message that made the calls) */
 async function chatCallTokens(input: QwenHookInput, context: HookContext, only: readonly string[]) {
-  const text = input.transcript_path === undefined ? undefined : transcriptNaming(context, input.transcript_path, only);
+  const text =
+    input.transcript_path === undefined
+      ? undefined
+      : transcriptNaming(context, { path: input.transcript_path, ids: only });
   return text === undefined ? undefined : callTokensIn((await import("./qwen-chat.js")).qwenChat, text, { only });
 }
 
