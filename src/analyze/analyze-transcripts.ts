@@ -218,14 +218,15 @@ function addedCalls(earlier: ReadonlyMap<SessionReplay, number>): boolean {
 }
 
 /**
- * The config the replay steps with: the ports cached for the run (memoize-ports.ts), and a record buffer of one.
- * The core's buffer (`state.records`) is read only to flush records at a turn's or session's end, which the replay
- * never asks for (it takes each record from its `record` effect), so a buffer of 100 would only be copied on every
- * denial for nothing.
+ * The config the replay steps with: the ports cached for the run (memoize-ports.ts), a record buffer of one and no
+ * wasted calls waiting for tokens. The core's buffer (`state.records`) is read only to flush records at a turn's or
+ * session's end, which the replay never asks for (it takes each record from its `record` effect), so a buffer of 100
+ * would only be copied on every denial for nothing; the same for the waiting call ids (up to 256): the replay counts
+ * wasted tokens from the transcript itself and never names them to the core.
  */
 export function replaySetup(config: CompiledConfig): ReturnType<typeof memoizePorts> {
   const memoized = memoizePorts(config);
-  return { ...memoized, config: { ...memoized.config, recordBufferSize: 1 } };
+  return { ...memoized, config: { ...memoized.config, recordBufferSize: 1, pendingTokenCalls: 0 } };
 }
 
 function errorText(error: unknown): string {

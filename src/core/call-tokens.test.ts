@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { bash, denied, event, ofType, resetClock, run } from "../../test/support/core-fixtures.js";
+import { bash, denied, event, ofType, resetClock, run, testConfig } from "../../test/support/core-fixtures.js";
 import { MAX_PENDING_TOKEN_CALLS } from "./call-tokens.js";
 
 beforeEach(() => resetClock());
@@ -50,5 +50,12 @@ describe("wasted tokens from a live hook (core/call-tokens.ts)", () => {
     expect(state.tokens?.pending).toHaveLength(MAX_PENDING_TOKEN_CALLS);
     expect(state.tokens?.pending.at(-1)).toBe(`c${MAX_PENDING_TOKEN_CALLS + 1}`);
     expect(state.tokens?.pending[0]).toBe("c2");
+  });
+
+  it("keeps none with pendingTokenCalls 0 (analyze's replay, which counts wasted tokens itself)", () => {
+    const { state } = run([denied(bash("rm -rf a", "c1")), denied(bash("rm -rf b", "c2"))], {
+      config: { ...testConfig(), pendingTokenCalls: 0 },
+    });
+    expect(state.tokens).toBeUndefined();
   });
 });

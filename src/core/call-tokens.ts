@@ -16,9 +16,11 @@ export const MAX_PENDING_TOKEN_CALLS = 256;
 /** after a denial was counted: a denial of a pattern denied before is a wasted call whose tokens are wanted */
 export function noteWastedCall(context: StepContext, options: { pattern: PatternCounters; toolUseId: string }): void {
   if (options.pattern.total < 2) return;
+  const limit = context.config.pendingTokenCalls ?? MAX_PENDING_TOKEN_CALLS;
+  if (limit <= 0) return;
   const { state } = context;
   const tokens = state.tokens ?? { wasted: 0, named: false, pending: [] };
-  const pending = tokens.pending.length >= MAX_PENDING_TOKEN_CALLS ? tokens.pending.slice(1) : tokens.pending.slice();
+  const pending = tokens.pending.length >= limit ? tokens.pending.slice(1) : tokens.pending.slice();
   pending.push(options.toolUseId);
   state.tokens = { ...tokens, pending };
 }

@@ -153,6 +153,11 @@ export interface CompiledConfig {
   alternatives: { matches: (tool: string) => boolean; names: string[] }[];
   grantWholeTool: boolean;
   recordBufferSize: number;
+  /**
+   * how many wasted calls may wait for their tokens (core/call-tokens.ts; MAX_PENDING_TOKEN_CALLS when absent); 0
+   * keeps none: `analyze`'s replay counts wasted tokens itself and never names them to the core
+   */
+  pendingTokenCalls?: number;
   sessionTreeBudget: number | undefined;
   nudge: { enabled: boolean; threshold: number; cooldownMs: number; hourlyCap: number };
   loop: {
