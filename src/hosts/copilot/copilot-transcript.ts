@@ -12,11 +12,17 @@ async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFac
   let sessionId: string | undefined;
   let announced = false;
   let prompted = false;
+  // a model request's tokens (`session.usage_record`, written just before the `assistant.message` it produced) go to
+  // the first call that message requests, 0 to its others; a call of a request with no usage record gets none
+  let usage: number | undefined;
+  const tokensOf = new Map<string, number>();
   // until the session is announced every line is read (the announcement carries the first line's time)
   const keep = (bytes: Buffer) => {
     if (!announced) return true;
     const text = bytes.toString("latin1", 0, Math.min(bytes.length, 64));
-    return /"type":"(session\.start|user\.message|tool\.execution_start|tool\.execution_complete|result)"/.test(text);
+    return /"type":"(session\.start|user\.message|session\.usage_record|assistant\.message|tool\.execution_start|tool\.execution_complete|result)"/.test(
+      text,
+    );
   };
   for await (const line of source.lines(undefined, keep)) {
     let value: { type?: unknown; data?: Record<string, unknown>; timestamp?: unknown; sessionId?: unknown };
@@ -49,8 +55,24 @@ async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFac
           yield { type: "session", sessionId: session, at, prompt: data["content"] };
         }
         break;
+      case "session.usage_record":
+        usage = requestTokens(data["usage"]);
+        break;
+      case "assistant.message": {
+        const requests = Array.isArray(data["toolRequests"]) ? (data["toolRequests"] as unknown[]) : [];
+        let first = true;
+        for (const request of requests) {
+          const id = (request as { toolCallId?: unknown } | null)?.toolCallId;
+          if (typeof id !== "string" || usage === undefined) continue;
+          tokensOf.set(id, first ? usage : 0);
+          first = false;
+        }
+        usage = undefined;
+        break;
+      }
       case "tool.execution_start":
         if (typeof data["toolCallId"] === "string" && typeof data["toolName"] === "string") {
+          const tokens = tokensOf.get(data["toolCallId"]);
           yield {
             type: "call",
             sessionId: session,
@@ -58,6 +80,7 @@ async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFac
             id: data["toolCallId"],
             tool: data["toolName"],
             input: data["arguments"] ?? {},
+            ...(tokens === undefined ? {} : { tokens }),
           };
         }
         break;
@@ -119,3 +142,14 @@ export const copilotJsonFormat: TranscriptFormat = {
     head.some((line) => /^\{"type":"session\.(skills_loaded|mcp_servers_loaded|tools_updated)"/.test(line)),
   read: readCopilotEvents,
 };
+
+/**
+ * A `session.usage_record`'s tokens: input plus output (Copilot also names cache reads and writes, which are counted
+ * as part of the input, as OpenAI's `prompt_tokens` counts its cached tokens); undefined without a usage object.
+ */
+function requestTokens(usage: unknown): number | undefined {
+  if (typeof usage !== "object" || usage === null) return undefined;
+  const { inputTokens, outputTokens } = usage as { inputTokens?: unknown; outputTokens?: unknown };
+  const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0);
+  return count(inputTokens) + count(outputTokens);
+}

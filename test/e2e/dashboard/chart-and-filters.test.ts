@@ -32,11 +32,14 @@ describe("dashboard chart and filters in Chromium (issue 26 problems 1 and 5)", 
       name: "chart",
       fill: async (setup) => {
         const store = await setup.store();
-        // three denials in the last hour (today), one of them toolgate's own; one four days ago
+        // three denials in the last hour and today (after 00:00 UTC also just after midnight), one of them
+        // toolgate's own; one four days ago
+        const from = Math.max(dayStart(now), now - 50 * 60_000);
+        const recent = (part: number) => Math.floor(from + ((now - from) * part) / 4);
         const records: DenialRecord[] = [
-          makeRecord({ seq: 1, sessionId: "chart-a", at: now - 50 * 60_000 }),
-          makeRecord({ seq: 2, sessionId: "chart-a", at: now - 40 * 60_000 }),
-          makeRecord({ seq: 3, sessionId: "chart-a", at: now - 30 * 60_000, source: "loop" }),
+          makeRecord({ seq: 1, sessionId: "chart-a", at: recent(1) }),
+          makeRecord({ seq: 2, sessionId: "chart-a", at: recent(2) }),
+          makeRecord({ seq: 3, sessionId: "chart-a", at: recent(3), source: "loop" }),
           makeRecord({ seq: 1, sessionId: "chart-old", at: now - 4 * DAY }),
         ].map((record) => ({ ...record, timestamp: new Date(record.at).toISOString() }));
         await store.denials.append(records);
