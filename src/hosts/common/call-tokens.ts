@@ -12,8 +12,8 @@ import type { ReaderSource, TranscriptFormat } from "./reader-event.js";
 
 /**
  * Tokens per call id in a transcript's text, read with the host's transcript reader; undefined when no request has
- * usage. `only`: the ids wanted, for a format whose call lines carry their request's usage (Claude Code, Gemini CLI,
- * Qwen Code): only the lines naming one are read (a request's tokens then go to the first wanted call it made).
+ * usage. `only`: the ids wanted, for a format whose call lines carry their request's usage (the hosts that pass
+ * it): only the lines naming one are read (a request's tokens then go to the first wanted call it made).
  */
 export async function callTokensIn(
   format: TranscriptFormat,

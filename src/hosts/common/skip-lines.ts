@@ -9,9 +9,9 @@
  * that very object and each `"name":"value"` its value, as `JSON.parse` reads it. A name spelled with an escape
  * (`"\u0074ype"`), whitespace around a colon, a key after a nested value or a name inside a string never matches:
  * the line is parsed. The test is a loop over the head of the line in JavaScript, `JSON.parse` is native and cheap
- * per byte: it pays only where the lines left unparsed are long against their heads (Qwen's telemetry records, pi's
- * system prompt); on opencode's step lines and stream-json's short lines it cost more than it saved (instruction
- * counts in BENCHMARKS.md), so those readers parse every line.
+ * per byte: it pays only where the lines left unparsed are long against their heads (telemetry records, a system
+ * prompt); on short step lines and stream-json's short lines it cost more than it saved (instruction counts in
+ * BENCHMARKS.md), so those readers parse every line.
  */
 
 const OPEN_BRACE = 123;
