@@ -84,8 +84,10 @@ export async function sqlReport(options: {
   await Promise.all(
     sources.map(async (source) => {
       const [byDayAndTool, bySignature, sessionRows] = await Promise.all([
+        // grouped in the primary key's order (day, tool): SQLite then reads the window's days as one range of
+        // `denial_daily`; grouped by (day, canonical_tool) it walked the whole canonical-tool index instead
         all(
-          `SELECT day, canonical_tool, tool, ${source.count} AS n FROM ${source.table} ${source.where} GROUP BY day, canonical_tool, tool`,
+          `SELECT day, canonical_tool, tool, ${source.count} AS n FROM ${source.table} ${source.where} GROUP BY day, tool, canonical_tool`,
           source.params,
         ),
         all(
