@@ -1,6 +1,6 @@
 import { errorText } from "../guard/error-text.js";
 import type { HookAnswer, HookHost } from "../hosts/common/hook-host.js";
-import { openTranscript, readTranscript } from "../hosts/common/read-transcript.js";
+import { readTranscript, transcriptOpenerForOneEvent } from "../hosts/common/read-transcript.js";
 import { openToolgate, type Toolgate } from "../root/open-toolgate.js";
 import { noteRunAbort, noteRunSession, RUN_DIRECTORY_ENV, type RunAbort, runAbort } from "../root/run-sessions.js";
 import { defaultStateDirectory } from "../store/resolve-store-location.js";
@@ -110,7 +110,7 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
         session,
         interactive,
         readTranscript,
-        openTranscript,
+        openTranscript: transcriptOpenerForOneEvent(),
         ...(transcriptCursors === undefined ? {} : { transcriptCursors }),
         env,
       });

@@ -9,7 +9,7 @@ import {
   type TranscriptDenial,
 } from "../claude-code/transcript-denials.js";
 import { transcriptLinesOf } from "./hook-host.js";
-import { openTranscript, readTranscript } from "./read-transcript.js";
+import { openTranscript, readTranscript, transcriptOpenerForOneEvent } from "./read-transcript.js";
 
 const root = mkdtempSync(join(tmpdir(), "toolgate-transcript-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -194,5 +194,26 @@ describe("openTranscript's linesWith, many needles with a common prefix", () => 
       ),
       { numRuns: 1500 },
     );
+  });
+});
+
+describe("transcriptOpenerForOneEvent", () => {
+  it("reads a transcript once per event: every open sees the bytes of the first read; a new event reads anew", () => {
+    const file = join(root, "one-event.jsonl");
+    writeFileSync(file, '{"id":"call_1"}\n');
+    const open = transcriptOpenerForOneEvent();
+    expect(open(file)?.linesWith(["call_1"]).map((line) => line.line)).toEqual(['{"id":"call_1"}']);
+    // the host appends while the event runs: the event keeps the view it started with
+    writeFileSync(file, '{"id":"call_1"}\n{"id":"call_2"}\n');
+    expect(open(file)?.linesWith(["call_2"])).toEqual([]);
+    expect(open(file)?.next?.offset).toBe('{"id":"call_1"}\n'.length);
+    // another path is read for itself, and the next event sees the file as it is now
+    const other = join(root, "other-event.jsonl");
+    writeFileSync(other, '{"id":"call_9"}\n');
+    expect(open(other)?.linesWith(["call_9"])).toHaveLength(1);
+    expect(transcriptOpenerForOneEvent()(file)?.linesWith(["call_2"]).map((line) => line.line)).toEqual([
+      '{"id":"call_2"}',
+    ]);
+    expect(transcriptOpenerForOneEvent()(join(root, "missing.jsonl"))).toBeUndefined();
   });
 });

@@ -25,7 +25,26 @@ export function readTranscript(path: string): string | undefined {
  * `linesWith` searches only the lines appended since, unless the bytes before it changed.
  */
 export function openTranscript(path: string, from?: TranscriptCursor): TranscriptLines | undefined {
-  const read = readTranscriptBytes(path);
+  return linesOf(readTranscriptBytes(path), from);
+}
+
+/**
+ * `openTranscript` for one hook event: the file is read once, however many times the event opens it (a Stop's
+ * reconcile and its wasted tokens search the same bytes: a second read of a 2 MB transcript, and a second view of it
+ * that could differ from the first, is saved). Make one per event, never one per process.
+ */
+export function transcriptOpenerForOneEvent(): (path: string, from?: TranscriptCursor) => TranscriptLines | undefined {
+  let last: { path: string; read: ReturnType<typeof readTranscriptBytes> } | undefined;
+  return (path, from) => {
+    if (last?.path !== path) last = { path, read: readTranscriptBytes(path) };
+    return linesOf(last.read, from);
+  };
+}
+
+function linesOf(
+  read: { bytes: Buffer; whole: boolean } | undefined,
+  from: TranscriptCursor | undefined,
+): TranscriptLines | undefined {
   if (read === undefined) return undefined;
   const { bytes, whole } = read;
   // `linesWith` searches only after the cursor when the bytes before it are still the ones it saw (`lastWith`
