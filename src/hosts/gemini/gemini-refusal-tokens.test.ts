@@ -70,6 +70,19 @@ describe("ownRefusalTokens: toolgate's BeforeTool refusals matched to Gemini's s
     // another hook refused the same input too (two in the file, one of toolgate's): not matched
     const other = SESSION.replace("rm -rf ./victim", "rm -rf victim");
     expect(await ownRefusalTokens({ text: other, records: [RECORDS[0] as DenialRecord], wanted })).toEqual({});
+    // as many refusals as file records, but the second's record comes before its refusal: the pairing is wrong
+    const ID_3 = "gemini-00000000-0000-4000-8000-000000000003";
+    const same = SESSION.replace("rm -rf ./victim", "rm -rf victim");
+    const misordered = [RECORDS[0] as DenialRecord, record(ID_3, "rm -rf victim", SECOND_AT + 100)];
+    expect(await ownRefusalTokens({ text: same, records: misordered, wanted: [ID_1, ID_3] })).toEqual({});
+    const ordered = [RECORDS[0] as DenialRecord, record(ID_3, "rm -rf victim", SECOND_AT)];
+    expect(await ownRefusalTokens({ text: same, records: ordered, wanted: [ID_1, ID_3] })).toEqual({
+      [ID_1]: 120,
+      [ID_3]: 120,
+    });
+    // two refusals of one input recorded at one time (one batch): which is which cannot be told
+    const oneTime = same.replaceAll("2026-11-28T02:47:24.226Z", "2026-11-28T02:47:24.137Z");
+    expect(await ownRefusalTokens({ text: oneTime, records: ordered, wanted: [ID_1, ID_3] })).toEqual({});
     // Gemini's own ids (a refusal found in the session file) and sandbox refusals are not toolgate's BeforeTool refusals
     const theirs = [{ ...(RECORDS[0] as DenialRecord), toolUseId: "run_shell_command_1795834043839_0" }];
     expect(await ownRefusalTokens({ text: SESSION, records: theirs, wanted: [theirs[0]?.toolUseId ?? ""] })).toEqual(
