@@ -82,7 +82,8 @@ describe("ownRefusalTokens: toolgate's BeforeTool refusals matched to Gemini's s
     });
     // two refusals of one input recorded at one time (one batch): which is which cannot be told
     const oneTime = same.replaceAll("2026-11-28T02:47:24.226Z", "2026-11-28T02:47:24.137Z");
-    expect(await ownRefusalTokens({ text: oneTime, records: ordered, wanted: [ID_1, ID_3] })).toEqual({});
+    const oneBatch = [RECORDS[0] as DenialRecord, record(ID_3, "rm -rf victim", FIRST_AT + 1)];
+    expect(await ownRefusalTokens({ text: oneTime, records: oneBatch, wanted: [ID_1, ID_3] })).toEqual({});
     // Gemini's own ids (a refusal found in the session file) and sandbox refusals are not toolgate's BeforeTool refusals
     const theirs = [{ ...(RECORDS[0] as DenialRecord), toolUseId: "run_shell_command_1795834043839_0" }];
     expect(await ownRefusalTokens({ text: SESSION, records: theirs, wanted: [theirs[0]?.toolUseId ?? ""] })).toEqual(
