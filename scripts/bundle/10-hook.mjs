@@ -52,6 +52,7 @@ export function loadBetterSqlite3() { return { Database, main: require.resolve("
       "hosts/claude-code/claude-code-session.js",
       "hosts/codex/codex-rollout.js",
       "hosts/gemini/gemini-session.js",
+      "hosts/gemini/gemini-refusal-tokens.js",
       "hosts/qwen/qwen-chat.js",
     ],
   },

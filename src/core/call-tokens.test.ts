@@ -42,6 +42,21 @@ describe("wasted tokens from a live hook (core/call-tokens.ts)", () => {
     expect(summaryOf(effects)?.["wastedTokens"]).toBe(0);
   });
 
+  it("a subagent's own transcript at its stop: only the waiting calls it names stop waiting", () => {
+    const sub = { agentId: "a1" };
+    const { effects, state } = run([
+      denied(bash("rm -rf a", "m1")),
+      denied(bash("rm -rf b", "m2")),
+      denied(bash("rm -rf a", "s1"), "rule", sub),
+      denied(bash("rm -rf b", "s2"), "rule", sub),
+      event("subagent.stopped", { agentId: "a1", callTokens: { s1: 100, s2: 120 } }),
+    ]);
+    // m2 (the main agent's) still waits for the session's transcript; s2 (the subagent's) is counted
+    expect(state.tokens).toEqual({ wasted: 120, named: true, pending: ["m2"] });
+    const end = run([event("session.ended", { callTokens: { m2: 90 } })], { state });
+    expect(summaryOf([...effects, ...end.effects])?.["wastedTokens"]).toBe(210);
+  });
+
   it("keeps at most MAX_PENDING_TOKEN_CALLS waiting calls, the newest", () => {
     const events = Array.from({ length: MAX_PENDING_TOKEN_CALLS + 2 }, (_, index) =>
       denied(bash(`rm -rf d${index}`, `c${index}`)),

@@ -27,19 +27,26 @@ export function noteWastedCall(context: StepContext, options: { pattern: Pattern
 
 /**
  * The host named the tokens of the calls its transcript shows (the whole transcript, at a turn's or the session's
- * end): the waiting wasted calls among them are counted; one it does not show (a subagent's call in another file)
- * never will be, so none waits any longer.
+ * end): the waiting wasted calls among them are counted; one it does not show never will be, so none waits any
+ * longer. `part`: the file shows only some of the session's calls (a subagent's own transcript, at its stop), so
+ * only the waiting calls it names stop waiting; the others wait for the session's transcript.
  */
-export function addCallTokens(context: StepContext, callTokens: CallTokens | undefined): void {
+export function addCallTokens(
+  context: StepContext,
+  callTokens: CallTokens | undefined,
+  options: { part?: boolean } = {},
+): void {
   if (callTokens === undefined) return;
   const { state } = context;
   const tokens = state.tokens ?? { wasted: 0, named: false, pending: [] };
   let wasted = tokens.wasted;
+  const pending: string[] = [];
   for (const id of tokens.pending) {
     const value = Object.hasOwn(callTokens, id) ? callTokens[id] : undefined;
+    if (value === undefined && options.part === true) pending.push(id);
     if (typeof value === "number" && Number.isFinite(value) && value > 0) wasted += value;
   }
-  state.tokens = { wasted, named: true, pending: [] };
+  state.tokens = { wasted, named: true, pending };
 }
 
 /** the session's wasted tokens for its summary; undefined while no host named any tokens */

@@ -162,6 +162,11 @@ export interface SubagentStartedEvent extends EventBase {
 export interface SubagentStoppedEvent extends EventBase {
   type: "subagent.stopped";
   agentId: string;
+  /**
+   * the tokens per call id the subagent's own transcript records (core/call-tokens.ts): it shows only the
+   * subagent's calls, so only the waiting calls it names stop waiting
+   */
+  callTokens?: CallTokens;
 }
 /** A person's answer to an `offer-grant` effect. Nothing else can create a grant. */
 export interface GrantAnsweredEvent extends EventBase {

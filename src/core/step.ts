@@ -1,3 +1,4 @@
+import { addCallTokens } from "./call-tokens.js";
 import type { CompiledConfig } from "./config.js";
 import type { Effect } from "./effects.js";
 import type { CallFailedEvent, ToolgateEvent } from "./events.js";
@@ -70,6 +71,7 @@ export function stepGeneral(state: SessionState, event: ToolgateEvent, config: C
       writableAgent(context, event.agentId);
       break;
     case "subagent.stopped":
+      addCallTokens(context, event.callTokens, { part: true });
       flush(context, "subagent-stopped");
       break;
     case "grant.answered":

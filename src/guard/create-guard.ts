@@ -412,7 +412,12 @@ export function createGuard(options: GuardOptions = {}): Guard {
           ...(callOptions?.agentType === undefined ? {} : { agentType: callOptions.agentType }),
         }),
       subagentStopped: (agentId, callOptions) =>
-        apply({ type: "subagent.stopped", ...base(callOptions?.at, agentId), agentId }),
+        apply({
+          type: "subagent.stopped",
+          ...base(callOptions?.at, agentId),
+          agentId,
+          ...(callOptions?.callTokens === undefined ? {} : { callTokens: callOptions.callTokens }),
+        }),
       answerGrant: (offerId, accepted, callOptions) =>
         apply({
           type: "grant.answered",

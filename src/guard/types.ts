@@ -122,7 +122,8 @@ export interface GuardSession {
     options?: CallOptions & { outcome?: "completed" | "error" | "cancelled"; callTokens?: CallTokens },
   ): Promise<Effect[]>;
   subagentStarted(agentId: string, options?: CallOptions & { agentType?: string }): Promise<Effect[]>;
-  subagentStopped(agentId: string, options?: CallOptions): Promise<Effect[]>;
+  /** `callTokens`: the tokens the subagent's own transcript records per call id (core/call-tokens.ts) */
+  subagentStopped(agentId: string, options?: CallOptions & { callTokens?: CallTokens }): Promise<Effect[]>;
   answerGrant(offerId: string, accepted: boolean, options?: CallOptions & { answeredBy?: string }): Promise<Effect[]>;
   revokeGrant(grantId: string, options?: CallOptions): Promise<Effect[]>;
   end(options?: CallOptions & { callTokens?: CallTokens }): Promise<Effect[]>;

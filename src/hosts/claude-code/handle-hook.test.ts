@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { AuditEvent } from "../../core/records.js";
 import { createGuard } from "../../guard/create-guard.js";
 import { runHook } from "../../hook-runtime/run-hook.js";
 import { compilePolicy } from "../../policy/compile-policy.js";
@@ -329,5 +330,42 @@ describe("runClaudeCodeHook fails closed", () => {
       ...quiet,
     });
     expect(answer.exitCode).toBe(1);
+  });
+});
+
+describe("handleClaudeHook: a subagent's wasted tokens (issue 26 item 5)", () => {
+  it("SubagentStop names them from the subagent's own transcript; the session's summary carries them", async () => {
+    const events: AuditEvent[] = [];
+    const guard = createGuard({
+      policy: compilePolicy({
+        rules: [{ rule: "Bash(rm:*)", behavior: "deny", origin: "test settings" }],
+        cwd: "/tmp/toolgate-fixture/project",
+        homeDir: "/tmp/toolgate-fixture/home",
+      }),
+      onError: () => undefined,
+      sinks: [
+        {
+          deliver: async (effects) => {
+            for (const effect of effects) if (effect.type === "audit") events.push(effect.event);
+          },
+        },
+      ],
+    });
+    const stop = payload("subagent-stop.json");
+    const subagentPath = (stop as { agent_transcript_path?: string }).agent_transcript_path;
+    // the recorded subagent transcript: its `rm -rf ./cache` (toolu_subagent_000_0) refused by a deny rule, its
+    // request 120 tokens (100 in, 20 out); the session's transcript does not show the subagent's calls
+    const hook: ClaudeHookContext = {
+      session: guard.session("s1", { interactive: false, host: "claude-code" }),
+      interactive: false,
+      readTranscript: (path) => (path === subagentPath ? fixture("transcript-subagent.jsonl") : undefined),
+    };
+    // the subagent's first refusal of the pattern, answered by toolgate; the transcript's is then a wasted call
+    await handleClaudeHook(payload("pre-tool-use-subagent.json", { tool_use_id: "toolu_subagent_first" }), hook);
+    await handleClaudeHook(stop, hook);
+    expect((await hook.session.state()).tokens).toMatchObject({ wasted: 120, pending: [] });
+    await handleClaudeHook(payload("session-end.json"), hook);
+    await guard.drain();
+    expect(events.find((event) => event.kind === "session.summary")?.detail["wastedTokens"]).toBe(120);
   });
 });

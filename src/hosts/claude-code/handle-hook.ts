@@ -175,11 +175,13 @@ export async function handleClaudeHook(input: ClaudeHookInput, context: ClaudeHo
       return stop === undefined ? PASS : { output: { continue: false, stopReason: stop }, exitCode: 0 };
     }
     case "SubagentStop":
-      // a subagent's own transcript, its denials under its id
+      // a subagent's own transcript: its denials under its id, and its calls' tokens (the session's transcript does
+      // not show them)
       await lifecycleEvent(context.session, {
         name: input.hook_event_name,
         agentId: input.agent_id,
         reconcile: () => reconcileTranscript({ context, path: input.agent_transcript_path, agentId: input.agent_id }),
+        callTokens: (pending) => transcriptCallTokens(context, input.agent_transcript_path, pending),
       });
       return PASS;
     case "SubagentStart":

@@ -27,7 +27,10 @@ export async function lifecycleEvent(
     prompt?: string | undefined;
     project?: string | undefined;
     reconcile?: () => Promise<unknown>;
-    /** Stop and SessionEnd: the tokens per call the host's transcript shows (read only while a wasted call waits) */
+    /**
+     * Stop and SessionEnd: the tokens per call the host's transcript shows; SubagentStop: those the subagent's own
+     * transcript shows (read only while a wasted call waits)
+     */
     callTokens?: (pending: readonly string[]) => Promise<CallTokens | undefined>;
   },
 ): Promise<void> {
@@ -46,7 +49,7 @@ export async function lifecycleEvent(
       return;
     case "SubagentStop":
       await event.reconcile?.();
-      await session.subagentStopped(event.agentId ?? "");
+      await session.subagentStopped(event.agentId ?? "", await wantedCallTokens(session, event.callTokens));
       return;
     case "Stop":
       await event.reconcile?.();

@@ -3,17 +3,10 @@ import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import { callTokensIn, transcriptNaming, wantedCallTokens } from "../common/call-tokens.js";
 import { type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
+import { isOwnCallId, newCallId } from "./gemini-call-id.js";
 import type { GeminiAfterToolInput, GeminiBeforeToolInput, GeminiHookInput } from "./gemini-hook-input.js";
 import { afterToolContext, denyTool, type GeminiHookAnswer, PASS } from "./gemini-hook-output.js";
 import { geminiTranscriptDenials } from "./gemini-transcript-denials.js";
-
-/**
- * Gemini's tool events carry no call id: each BeforeTool gets a fresh one (never derived from the input, which may
- * hold a secret). A call's AfterTool gets its own: the core counts by tool and signature, not by id.
- */
-function newCallId(): string {
-  return `gemini-${globalThis.crypto.randomUUID()}`;
-}
 
 /**
  * The tool's name in toolgate's (Claude Code's) form. Gemini names an MCP tool `mcp_<server>_<tool>`, which cannot
@@ -117,18 +110,26 @@ async function reconcileTranscript(input: GeminiHookInput, context: HookContext)
 }
 
 /**
- * The tokens per call the session file records (a `gemini` message's `tokens`, on its first call), by Gemini's own
- * call ids: those of the refusals found in the session file. A call toolgate refused at BeforeTool has an id of
- * toolgate's making (Gemini's hook input names none), so its tokens cannot be told.
+ * The tokens per call the session file records (a `gemini` message's `tokens`, on its first call): by Gemini's own
+ * call ids for the refusals found in the session file; for a call toolgate refused at BeforeTool (an id of
+ * toolgate's making: Gemini's hook input names none), by matching it to the file's record of that refusal
+ * (gemini-refusal-tokens.ts), which reads the whole file.
  */
 async function sessionCallTokens(input: GeminiHookInput, context: HookContext, only: readonly string[]) {
+  if (input.transcript_path === undefined) return undefined;
+  const { geminiSession } = await import("./gemini-session.js");
+  const theirs = only.filter((id) => !isOwnCallId(id));
   const text =
-    input.transcript_path === undefined
-      ? undefined
-      : transcriptNaming(context, { path: input.transcript_path, ids: only });
-  return text === undefined
-    ? undefined
-    : callTokensIn((await import("./gemini-session.js")).geminiSession, text, { only });
+    theirs.length === 0 ? undefined : transcriptNaming(context, { path: input.transcript_path, ids: theirs });
+  const named = text === undefined ? undefined : await callTokensIn(geminiSession, text, { only: theirs });
+  if (theirs.length === only.length) return named;
+  const whole = context.readTranscript(input.transcript_path);
+  if (whole === undefined) return named;
+  const { ownRefusalTokens } = await import("./gemini-refusal-tokens.js");
+  const own = await ownRefusalTokens({ text: whole, records: (await context.session.state()).records, wanted: only });
+  // tokens named for none of toolgate's refusals, and no usage in the file: nothing named
+  if (named === undefined && !Object.values(own).some((tokens) => tokens > 0)) return undefined;
+  return { ...named, ...own };
 }
 
 /** Handles one Gemini CLI hook event against a guard session and returns the answer to print. */

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { AuditEvent } from "../../core/records.js";
 import { createGuard } from "../../guard/create-guard.js";
 import { compilePolicy } from "../../policy/compile-policy.js";
 import type { HookContext } from "../common/hook-host.js";
@@ -91,6 +92,36 @@ describe("handleQwenHook (recorded Qwen Code 0.24.4 payloads)", () => {
     expect(stopped.stopReason).toContain("deny rule Bash(rm *)");
     const later = outputOf(await handleQwenHook(payload("user-prompt-submit-continuation.json"), hook));
     expect(later.continue).toBe(false);
+  });
+
+  it("UserPromptSubmit headless abort: the session's summary carries the waiting wasted call's tokens (no Stop, no SessionEnd follows)", async () => {
+    const events: AuditEvent[] = [];
+    const guard = createGuard({
+      core: QWEN_ESCALATION_DEFAULTS,
+      onError: () => undefined,
+      sinks: [
+        {
+          deliver: async (effects) => {
+            for (const effect of effects) if (effect.type === "audit") events.push(effect.event);
+          },
+        },
+      ],
+    });
+    let transcript = stubbornAfter(1);
+    const hook: HookContext = {
+      session: guard.session("s1", { interactive: false, host: "qwen" }),
+      interactive: false,
+      readTranscript: () => transcript,
+    };
+    await handleQwenHook(payload("user-prompt-submit-continuation.json"), hook);
+    // the second refusal of `rm -rf victim` is a wasted call; its request used 120 tokens (100 in, 20 out)
+    transcript = stubbornAfter(2);
+    expect(outputOf(await handleQwenHook(payload("user-prompt-submit-continuation.json"), hook)).continue).toBe(false);
+    await guard.drain();
+    const summaries = events.filter((event) => event.kind === "session.summary");
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]?.detail).toMatchObject({ wastedTokens: 120, aborted: expect.anything() });
+    expect((await hook.session.state()).tokens?.pending).toEqual([]);
   });
 
   it('a continuation (prompt "") is not a turn; a person\'s prompt is, and resets the per-turn counters', async () => {

@@ -145,8 +145,16 @@ async function userPromptSubmit(
   }
   const effects = await reconcile(input, context);
   const stop = abortOf(effects)?.error ?? (await context.session.state()).aborted?.error;
-  // Qwen fires no Stop after a hook ends the run: end the turn here, so per-denial hooks get this turn's records
-  if (stop !== undefined) await context.session.turnEnded({ outcome: "cancelled" });
+  // Qwen fires neither Stop nor SessionEnd after a hook ends the run: end the turn here (per-denial hooks get this
+  // turn's records) with the tokens of the wasted calls still waiting (read only while one waits), then the session,
+  // so its summary carries them. A later SessionEnd (an interactive session goes on) writes a newer summary.
+  if (stop !== undefined) {
+    await context.session.turnEnded({
+      outcome: "cancelled",
+      ...(await wantedCallTokens(context.session, (only) => chatCallTokens(input, context, only))),
+    });
+    await context.session.end();
+  }
   return contextAnswer({
     event: "UserPromptSubmit",
     text: modelText(effects),

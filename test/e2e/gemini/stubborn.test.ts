@@ -137,7 +137,15 @@ describe("Gemini CLI 0.61.0, a stubborn model and a policy deny", () => {
         env,
       });
       expect(report.exitCode, report.stderr).toBe(0);
-      expect((JSON.parse(report.stdout) as { total: number }).total).toBe(fake.served.length);
+      const stored = JSON.parse(report.stdout) as {
+        total: number;
+        figures: { wastedCalls: number; wastedTokens: number | null };
+      };
+      expect(stored.total).toBe(fake.served.length);
+      // toolgate refused every call at BeforeTool (its id, not Gemini's): each wasted call's tokens are matched from
+      // the session file's record of the refusal; the fake model spends 120 tokens a request
+      expect(stored.figures.wastedCalls).toBe(fake.served.length - 1);
+      expect(stored.figures.wastedTokens).toBe(stored.figures.wastedCalls * 120);
     },
   );
 });

@@ -4,6 +4,7 @@
  * UserPromptSubmit (which Qwen fires on every model turn), and answers there.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDrainedStore } from "../../../src/store/open-drained-store.js";
 import { assertBuilt, removeSnapshot } from "../claude/toolgate-cli.js";
 import {
   installToolgate,
@@ -94,6 +95,19 @@ describe("Qwen Code 0.24.4: stubborn rm -rf denied by Qwen's own rule", () => {
     expect(records.map((record) => record["toolUseId"]).sort()).toEqual([...deniedIds].sort());
     for (const record of records) {
       expect(record).toMatchObject({ host: "qwen", tool: "run_shell_command", source: "rule", rule: "Bash(rm *)" });
+    }
+  });
+
+  it("with toolgate: the aborted session's wasted call has its tokens (Qwen fires no Stop or SessionEnd after)", async () => {
+    const { store } = await openDrainedStore({
+      env: { TOOLGATE_DB: guardedWorkspace.database, HOME: guardedWorkspace.home },
+    });
+    try {
+      // the second refusal is the wasted call; the fake model reports 15 tokens a request (10 in, 5 out)
+      const { figures } = await store.denials.report();
+      expect(figures).toMatchObject({ wastedCalls: 1, wastedTokens: 15 });
+    } finally {
+      await store.close();
     }
   });
 });
