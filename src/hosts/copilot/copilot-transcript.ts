@@ -1,5 +1,6 @@
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
 import { classifyCopilotDenial } from "./copilot-denial-texts.js";
+import { refusedByPerson } from "./copilot-events.js";
 
 /**
  * `toolgate analyze` of GitHub Copilot CLI 1.0.102's session events: `~/.copilot/session-state/<id>/events.jsonl`
@@ -18,7 +19,7 @@ async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFac
   let moded = false;
   let waiting: ReaderFact[] = [];
   // calls a person refused at Copilot's permission prompt (`permission.completed`, `decisionSource: human_response`)
-  const refusedByPerson = new Set<string>();
+  const personRefused = new Set<string>();
   // a model request's tokens (`session.usage_record`, written just before the `assistant.message` it produced) go to
   // the first call that message requests, 0 to its others; a call of a request with no usage record gets none
   let usage: number | undefined;
@@ -72,18 +73,9 @@ async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFac
         else waiting = turn;
         break;
       }
-      case "permission.completed": {
-        const result = data["result"] as { kind?: unknown } | undefined;
-        if (
-          typeof data["toolCallId"] === "string" &&
-          data["decisionSource"] === "human_response" &&
-          typeof result?.kind === "string" &&
-          result.kind.startsWith("denied")
-        ) {
-          refusedByPerson.add(data["toolCallId"]);
-        }
+      case "permission.completed":
+        if (typeof data["toolCallId"] === "string" && refusedByPerson(data)) personRefused.add(data["toolCallId"]);
         break;
-      }
       case "session.usage_record":
         usage = requestTokens(data["usage"]);
         break;
@@ -126,7 +118,7 @@ async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFac
         const refused = error?.code === "denied" || error?.code === "rejected";
         const verdict = !refused
           ? undefined
-          : refusedByPerson.has(data["toolCallId"])
+          : personRefused.has(data["toolCallId"])
             ? { source: "user" as const, rule: undefined }
             : classifyCopilotDenial(text);
         yield {
