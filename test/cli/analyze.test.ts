@@ -1,4 +1,5 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, makeFixture, repoRoot, runCli } from "./cli-fixture.js";
@@ -167,4 +168,22 @@ describe("analyze reads the mode a Copilot CLI events.jsonl records (its system 
     );
     expect(analyzed(file)).toMatchObject({ interactive: true, deniedBySource: { user: 1 } });
   });
+});
+
+describe("analyze reads the mode an opencode or Kilo database records (the run command's session ruleset)", () => {
+  const Database = createRequire(import.meta.url)("better-sqlite3") as typeof import("better-sqlite3");
+  it.each([["opencode"], ["kilo"]])(
+    "%s: the recorded `run` session is headless; the same session without the ruleset (a terminal UI's) does not say, so the person's No stays user",
+    (host) => {
+      // `<host> run` against an ask rule: the run command rejects the ask itself, with the person's words
+      const recorded = join(repoRoot, `test/fixtures/transcripts/${host}/ask.db`);
+      expect(analyzed(recorded)).toMatchObject({ interactive: false, deniedBySource: { headless: 1 } });
+      const file = join(fixture.root, `${host}-no-ruleset.db`);
+      copyFileSync(recorded, file);
+      const db = new Database(file);
+      expect(db.prepare("UPDATE session SET permission = NULL").run().changes).toBe(1);
+      db.close();
+      expect(analyzed(file)).toMatchObject({ interactive: false, deniedBySource: { user: 1 } });
+    },
+  );
 });
