@@ -12,6 +12,7 @@ export const codexRollout: TranscriptFormat = {
   id: "codex-rollout",
   host: "codex",
   headless: false,
+  recordsMode: true,
   sniffOrder: 13,
   sniff(head) {
     return head.some((line) => {
@@ -106,6 +107,25 @@ class StartupLines {
   }
 }
 
+/**
+ * Whether a person could answer in the session a `session_meta` payload describes; undefined when it does not say.
+ * `source` (Codex's `SessionSource`): `exec` is `codex exec` (headless), `cli` the terminal UI and `vscode` the IDE
+ * extension (a person approves there); `mcp` (`codex mcp-server`: its client answers, person or program), a
+ * `{"subagent": ...}` object and `unknown` do not say. A rollout without `source` (Codex 0.4x) is read by its
+ * `originator`: `codex_exec` headless, `codex_cli_rs` (the terminal UI's default) and `codex_vscode` interactive, any
+ * other name (an app-server client's own) unknown.
+ */
+function rolloutMode(payload: Record<string, unknown>): boolean | undefined {
+  const source = payload["source"];
+  if (source !== undefined) {
+    if (source === "exec") return false;
+    return source === "cli" || source === "vscode" ? true : undefined;
+  }
+  const originator = asString(payload["originator"]);
+  if (originator === "codex_exec") return false;
+  return originator === "codex_cli_rs" || originator === "codex_vscode" ? true : undefined;
+}
+
 async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFact> {
   const startup = new StartupLines();
   let sessionId = source.fallbackSessionId;
@@ -128,8 +148,7 @@ async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFac
     const payload = asRecord(record["payload"]) ?? {};
     if (type === "session_meta") {
       sessionId = asString(payload["id"]) ?? asString(payload["session_id"]) ?? sessionId;
-      const origin = `${asString(payload["originator"]) ?? ""} ${asString(payload["source"]) ?? ""}`;
-      interactive = !/exec/.test(origin);
+      interactive = rolloutMode(payload);
       project = asString(payload["cwd"]) ?? project;
       continue;
     }

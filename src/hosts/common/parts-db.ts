@@ -7,7 +7,10 @@ import type { ReaderFact, ReaderSource } from "./reader-event.js";
 /**
  * A SQLite session database of message parts (`session`, `message` and `part` tables; a forked host keeps its
  * parent's tables and adds its own; each host's format names its file). Opened read-only; parts are streamed in session order with `iterate()` (one row in memory at a time); a
- * user message's first part is a turn; a session with a `parent_id` is a subagent's child session.
+ * user message's first part is a turn; a session with a `parent_id` is a subagent's child session. The mode is in the
+ * session's own permission ruleset (`permission`, where the table has it): the headless `run` command creates its
+ * session with `question`, `plan_enter` and `plan_exit` denied (nobody can answer them), so such a session, and its
+ * child sessions, are headless; any other session does not say.
  */
 const require = createRequire(import.meta.url);
 const SQLITE_MAGIC = "SQLite format 3\u0000";
@@ -67,12 +70,26 @@ export async function* readPartsDb(source: ReaderSource): AsyncGenerator<ReaderF
     // another program's SQLite database: nothing to read
     if (!tables.has("part") || !tables.has("session") || !tables.has("message")) return;
     const sessions = new Map<string, string | null>();
-    for (const row of db.prepare("SELECT id, parent_id FROM session").iterate() as Iterable<{
+    const headless = new Set<string>();
+    const columns = new Set((db.prepare("PRAGMA table_info(session)").all() as { name: string }[]).map((c) => c.name));
+    const permission = columns.has("permission") ? "permission" : "NULL AS permission";
+    for (const row of db.prepare(`SELECT id, parent_id, ${permission} FROM session`).iterate() as Iterable<{
       id: string;
       parent_id: string | null;
+      permission: string | null;
     }>) {
       sessions.set(row.id, row.parent_id);
+      if (deniesQuestions(row.permission)) headless.add(row.id);
     }
+    const isHeadless = (id: string): boolean => {
+      // a child session is headless when a session it descends from is (bounded: a cycle of parents ends the walk)
+      let at: string | null | undefined = id;
+      for (let depth = 0; at && depth < 64; depth += 1) {
+        if (headless.has(at)) return true;
+        at = sessions.get(at);
+      }
+      return false;
+    };
     const rows = db
       .prepare(
         "SELECT p.session_id, p.time_created, p.data, p.message_id, json_extract(m.data, '$.role') AS role " +
@@ -89,7 +106,13 @@ export async function* readPartsDb(source: ReaderSource): AsyncGenerator<ReaderF
         for (const each of steps.flush(0)) yield each;
         current = sessionId;
         const parent = sessions.get(sessionId);
-        yield parent ? { type: "session", sessionId, at, parentSessionId: parent } : { type: "session", sessionId, at };
+        yield {
+          type: "session",
+          sessionId,
+          at,
+          ...(parent ? { parentSessionId: parent } : {}),
+          ...(isHeadless(sessionId) ? { interactive: false } : {}),
+        };
       }
       if (row.role === "user") {
         if (row.message_id !== lastUserMessage) {
@@ -110,4 +133,21 @@ export async function* readPartsDb(source: ReaderSource): AsyncGenerator<ReaderF
   } finally {
     db.close();
   }
+}
+
+/** Whether a session's permission ruleset (JSON) denies `question` and `plan_enter` for every pattern: a `run` session. */
+function deniesQuestions(ruleset: string | null): boolean {
+  if (ruleset === null || !ruleset.includes('"question"')) return false;
+  let rules: unknown;
+  try {
+    rules = JSON.parse(ruleset);
+  } catch {
+    return false;
+  }
+  if (!Array.isArray(rules)) return false;
+  const denied = (name: string) =>
+    rules.some((rule: { permission?: unknown; action?: unknown; pattern?: unknown } | null) => {
+      return rule?.permission === name && rule.action === "deny" && rule.pattern === "*";
+    });
+  return denied("question") && denied("plan_enter");
 }

@@ -24,6 +24,11 @@ export const COPILOT_DENIAL_TEXTS: HostDenialTable = {
       note: "a preToolUse ask in -p",
     },
     {
+      source: "user",
+      pattern: /^Denied by user via preToolUse hook prompt(?:: (?<reason>[^\n]*))?/,
+      note: "a preToolUse ask the person refused at Copilot's prompt (interactive)",
+    },
+    {
       source: "hook",
       pattern: /^Denied by preToolUse hook(?: from "[^"\n]*")?(?:: (?<reason>[^\n]*)| \(hook errored\))/,
       note: "preToolUse deny, or a preToolUse hook that failed (Copilot refuses the call)",
@@ -37,11 +42,11 @@ export const COPILOT_DENIAL_TEXTS: HostDenialTable = {
 };
 
 /** The source and rule of a Copilot refusal text (`hook` when no row knows it: some hook or layer refused it). */
-export function classifyCopilotDenial(text: string): { source: "rule" | "headless" | "hook"; rule?: string } {
+export function classifyCopilotDenial(text: string): { source: "rule" | "headless" | "hook" | "user"; rule?: string } {
   for (const row of COPILOT_DENIAL_TEXTS.rules) {
     const match = row.pattern.exec(text);
     if (match === null) continue;
-    const source = row.source as "rule" | "headless" | "hook";
+    const source = row.source as "rule" | "headless" | "hook" | "user";
     const reason = match.groups?.["reason"];
     return source === "rule" && reason !== undefined ? { source, rule: reason.replace(/`/g, "").trim() } : { source };
   }

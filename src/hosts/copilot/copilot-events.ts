@@ -19,7 +19,8 @@ export const TOOLGATE_MARK = "[toolgate]";
 function events(text: string): CopilotEvent[] {
   const parsed: CopilotEvent[] = [];
   for (const line of text.split("\n")) {
-    if (!line.startsWith("{") || !line.includes('"tool.execution_')) continue;
+    if (!line.startsWith("{") || !(line.includes('"tool.execution_') || line.includes('"permission.completed"')))
+      continue;
     try {
       const value = JSON.parse(line) as CopilotEvent;
       if (typeof value === "object" && value !== null && typeof value.data === "object") parsed.push(value);
@@ -43,14 +44,28 @@ interface Completed {
   result?: string;
 }
 
-function toolEvents(text: string): { started: Started[]; completed: Map<string, Completed> } {
+/**
+ * Whether a `permission.completed` event is a person's refusal: Copilot asked (its own prompt, or a hook's ask) and
+ * the person said no (`decisionSource: "human_response"`, a `denied-...` result such as `denied-interactively-by-user`).
+ */
+export function refusedByPerson(data: Record<string, unknown>): boolean {
+  const result = data["result"] as { kind?: unknown } | undefined;
+  return (
+    data["decisionSource"] === "human_response" && typeof result?.kind === "string" && result.kind.startsWith("denied")
+  );
+}
+
+function toolEvents(text: string): { started: Started[]; completed: Map<string, Completed>; byPerson: Set<string> } {
   const started: Started[] = [];
   const completed = new Map<string, Completed>();
+  const byPerson = new Set<string>();
   for (const event of events(text)) {
     const data = event.data ?? {};
     const id = data["toolCallId"];
     if (typeof id !== "string") continue;
-    if (event.type === "tool.execution_start" && typeof data["toolName"] === "string") {
+    if (event.type === "permission.completed") {
+      if (refusedByPerson(data)) byPerson.add(id);
+    } else if (event.type === "tool.execution_start" && typeof data["toolName"] === "string") {
       const args = data["arguments"];
       started.push({
         id,
@@ -72,7 +87,7 @@ function toolEvents(text: string): { started: Started[]; completed: Map<string, 
       });
     }
   }
-  return { started, completed };
+  return { started, completed, byPerson };
 }
 
 /** Whether `partial` (a hook's arguments) names the same call as `full` (the event's): every key it has is equal. */
@@ -144,20 +159,24 @@ export function pendingCopilotCalls(text: string): string[] {
 }
 
 /**
- * The calls Copilot refused (its rules, a headless approval, another hook), each with the text the model read,
- * its source and rule; toolgate's own refusals (marked) are left out (the hook recorded them already) unless
- * `withToolgate` (what `toolgate run` reports: every refused call of the run).
+ * The calls Copilot refused (its rules, a headless approval, another hook, a person at its prompt: `user`), each with
+ * the text the model read, its source and rule; toolgate's own refusals (marked) are left out (the hook recorded them
+ * already; a person's No to toolgate's ask is not one) unless `withToolgate` (what `toolgate run` reports: every
+ * refused call of the run).
  */
 export function copilotDenials(text: string, options: { withToolgate?: boolean } = {}): TranscriptDenialRecord[] {
-  const { started, completed } = toolEvents(text);
+  const { started, completed, byPerson } = toolEvents(text);
   const denials: TranscriptDenialRecord[] = [];
   for (const call of started) {
     const outcome = completed.get(call.id);
     const error = outcome?.error;
     if (outcome === undefined || outcome.success || error === undefined) continue;
     if (error.code !== "denied" && error.code !== "rejected") continue;
-    if (options.withToolgate !== true && error.message.includes(TOOLGATE_MARK)) continue;
-    const { source, rule } = classifyCopilotDenial(error.message);
+    // toolgate's own refusals are the hook's already; a person's No to toolgate's ask is not one of them
+    if (options.withToolgate !== true && error.message.includes(TOOLGATE_MARK) && !byPerson.has(call.id)) continue;
+    const { source, rule } = byPerson.has(call.id)
+      ? { source: "user" as const, rule: undefined }
+      : classifyCopilotDenial(error.message);
     denials.push({
       toolUseId: call.id,
       tool: call.tool,

@@ -54,6 +54,17 @@ describe("recorded Copilot CLI 1.0.102 payloads and session files", () => {
     expect(summary.denials.map((denial) => denial.reason)).toEqual([RULE, RULE]);
   });
 
+  it("a person's No to toolgate's ask (interactive, recorded in tmux) is a user denial the hooks record at reconcile", () => {
+    const events = readFileSync(transcript("interactive-ask-no.events.jsonl"), "utf8");
+    // the text carries toolgate's mark, but toolgate did not refuse the call: the person did
+    expect(copilotDenials(events).map((denial) => [denial.toolUseId, denial.tool, denial.source])).toEqual([
+      ["call_1_0", "bash", "user"],
+    ]);
+    // and whatever the text, Copilot's record of the person's answer says whose refusal it was
+    const reworded = events.replaceAll("Denied by user via preToolUse hook prompt: [toolgate]", "Refused:");
+    expect(copilotDenials(reworded).map((denial) => denial.source)).toEqual(["user"]);
+  });
+
   const empty = mkdtempSync(join(tmpdir(), "toolgate-copilot-analyze-"));
   afterAll(() => rmSync(empty, { recursive: true, force: true }));
 

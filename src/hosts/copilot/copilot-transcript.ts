@@ -1,17 +1,25 @@
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
 import { classifyCopilotDenial } from "./copilot-denial-texts.js";
+import { refusedByPerson } from "./copilot-events.js";
 
 /**
  * `toolgate analyze` of GitHub Copilot CLI 1.0.102's session events: `~/.copilot/session-state/<id>/events.jsonl`
  * and the `copilot -p --output-format json` stream (the same events; the stream names its session only on its last
  * line, `result`). `user.message` starts a turn, `tool.execution_start` is a call, `tool.execution_complete` its
- * result; a refusal has `error.code` `denied` (Copilot's rules, a headless approval, a preToolUse hook) or
- * `rejected` (a permissionRequest hook).
+ * result; a refusal has `error.code` `denied` (Copilot's rules, a headless approval, a preToolUse hook, a person's
+ * No) or `rejected` (a permissionRequest hook). The mode is in Copilot's system prompt (`promptMode`), a person's
+ * answer in `permission.completed`.
  */
 async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFact> {
   let sessionId: string | undefined;
   let announced = false;
   let prompted = false;
+  // the mode is told once, by the first system prompt; a person's first message comes before it, so its turn (and
+  // its prompt) wait for the next line: the mode must reach the replay before the session's first event
+  let moded = false;
+  let waiting: ReaderFact[] = [];
+  // calls a person refused at Copilot's permission prompt (`permission.completed`, `decisionSource: human_response`)
+  const personRefused = new Set<string>();
   // a model request's tokens (`session.usage_record`, written just before the `assistant.message` it produced) go to
   // the first call that message requests, 0 to its others; a call of a request with no usage record gets none
   let usage: number | undefined;
@@ -20,7 +28,7 @@ async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFac
   const keep = (bytes: Buffer) => {
     if (!announced) return true;
     const text = bytes.toString("latin1", 0, Math.min(bytes.length, 64));
-    return /"type":"(session\.start|user\.message|session\.usage_record|assistant\.message|tool\.execution_start|tool\.execution_complete|result)"/.test(
+    return /"type":"(session\.start|user\.message|system\.message|permission\.completed|session\.usage_record|assistant\.message|tool\.execution_start|tool\.execution_complete|result)"/.test(
       text,
     );
   };
@@ -46,14 +54,27 @@ async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFac
         ? { type: "session", sessionId: session, at }
         : { type: "session", sessionId: session, at, project };
     }
+    if (value.type === "system.message" && !moded) {
+      moded = true;
+      const interactive = promptMode(data);
+      if (interactive !== undefined) yield { type: "session", sessionId: session, at, interactive };
+    }
+    for (const fact of waiting) yield fact;
+    waiting = [];
     switch (value.type) {
-      case "user.message":
-        yield { type: "turn", sessionId: session, at };
+      case "user.message": {
+        const turn: ReaderFact[] = [{ type: "turn", sessionId: session, at }];
         // the person's first prompt describes the session (`content`, not the `transformedContent` Copilot sends)
         if (!prompted && typeof data["content"] === "string" && data["content"].trim() !== "") {
           prompted = true;
-          yield { type: "session", sessionId: session, at, prompt: data["content"] };
+          turn.push({ type: "session", sessionId: session, at, prompt: data["content"] });
         }
+        if (moded) for (const fact of turn) yield fact;
+        else waiting = turn;
+        break;
+      }
+      case "permission.completed":
+        if (typeof data["toolCallId"] === "string" && refusedByPerson(data)) personRefused.add(data["toolCallId"]);
         break;
       case "session.usage_record":
         usage = requestTokens(data["usage"]);
@@ -95,7 +116,11 @@ async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFac
               ? result.content
               : "";
         const refused = error?.code === "denied" || error?.code === "rejected";
-        const verdict = refused ? classifyCopilotDenial(text) : undefined;
+        const verdict = !refused
+          ? undefined
+          : personRefused.has(data["toolCallId"])
+            ? { source: "user" as const, rule: undefined }
+            : classifyCopilotDenial(text);
         yield {
           type: "result",
           sessionId: session,
@@ -119,6 +144,22 @@ async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFac
         break;
     }
   }
+  for (const fact of waiting) yield fact;
+}
+
+/**
+ * What Copilot's own system prompt (the session's first `system.message`) says of the mode. 1.0.102 opens it with
+ * "You are running in non-interactive mode and have no way to communicate with the user" in `-p` and with "You are
+ * an interactive tool" in its terminal UI; undefined for any other opening (another version's wording, a prompt of
+ * the user's own).
+ */
+function promptMode(data: Record<string, unknown>): boolean | undefined {
+  const content = data["content"];
+  if (data["role"] !== "system" || typeof content !== "string") return undefined;
+  const opening = content.slice(0, 400).split("\n", 1)[0] ?? "";
+  if (!opening.startsWith("You are the GitHub Copilot CLI")) return undefined;
+  if (opening.includes("You are running in non-interactive mode")) return false;
+  return opening.includes("You are an interactive tool") ? true : undefined;
 }
 
 /** `~/.copilot/session-state/<id>/events.jsonl`: its first line is `session.start` from `copilot-agent`. */
@@ -126,6 +167,7 @@ export const copilotEventsFormat: TranscriptFormat = {
   id: "copilot-events",
   host: "copilot",
   headless: false,
+  recordsMode: true,
   sniffOrder: 14,
   sniff: (head) =>
     head.some((line) => line.includes('"type":"session.start"') && line.includes('"producer":"copilot-agent"')),

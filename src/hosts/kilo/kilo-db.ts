@@ -12,6 +12,7 @@ export const kiloDb: TranscriptFormat = {
   id: "kilo-db",
   host: "kilo",
   headless: false,
+  recordsMode: true,
   sniffOrder: -1,
   sniffFile: (file) => isSqliteFile(file) && [...sqliteTableNames(file)].some((name) => name.startsWith("kilo_")),
   sniff: () => false,

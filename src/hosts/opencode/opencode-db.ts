@@ -6,6 +6,7 @@ export const opencodeDb: TranscriptFormat = {
   id: "opencode-db",
   host: "opencode",
   headless: false,
+  recordsMode: true,
   sniffOrder: 0,
   sniffFile: isSqliteFile,
   sniff(head) {
