@@ -290,13 +290,15 @@ function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][]
 /**
  * Exported functions take at most two positional parameters; more go into an options object (a third parameter
  * is allowed only as that object, named `options`). The exceptions keep a signature every caller knows: the
- * reducer's `(state, event, config)` and the hyperscript `h(tag, attributes, ...children)`, and `plural(count,
+ * reducer's `(state, event, config)` (also its owned-state variants) and the hyperscript `h(tag, attributes, ...children)`, and `plural(count,
  * one, many)`.
  */
 const POSITIONAL_EXCEPTIONS = new Set([
   "src/core/step.ts:step",
   "src/core/step.ts:stepGeneral",
+  "src/core/step.ts:stepOwned",
   "src/core/fast-step.ts:fastStep",
+  "src/core/fast-step.ts:fastStepOwned",
   "src/dashboard/web/dom.ts:h",
   "src/core/plural.ts:plural",
 ]);

@@ -27,7 +27,8 @@ export interface AnalyzeTranscriptsOptions {
   /** bytes read so far and in total, called now and then */
   onProgress?: (done: number, total: number) => void;
   /**
-   * replay with the config as given: no cached ports, no interned inputs, the core's full record buffer. The
+   * replay with the config as given: no cached ports, no interned inputs, the core's full record buffer, the core's
+   * copying `step` (not `stepOwned`). The
    * reference the fast path is tested against (same result on every recorded transcript); slower.
    */
   reference?: boolean;
@@ -141,6 +142,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
             unknownIsHeadless: format.headless || format.recordsMode !== true,
             config,
             ...(describe === undefined ? {} : { describe }),
+            ...(options.reference === true ? { copyState: true } : {}),
             canGrant: options.canGrant,
             keepRecords: options.keepRecords === true,
             ...(languages.has(format.host) ? { ruleLanguage: languages.get(format.host) as RuleLanguage } : {}),

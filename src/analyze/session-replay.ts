@@ -6,7 +6,7 @@ import { initialState } from "../core/initial-state.js";
 import type { DenialRecord } from "../core/records.js";
 import { type SessionInfo, sessionInfoOf } from "../core/session-info.js";
 import type { SessionState } from "../core/state.js";
-import { step } from "../core/step.js";
+import { step, stepOwned } from "../core/step.js";
 import { canonicalTool, toolIdentity } from "../core/tool-families.js";
 import type { HostDenialTable } from "../detect/denial-text-rule.js";
 import type { AnalyzeHost, CallFact, ReaderFact, ResultFact } from "../hosts/common/reader-event.js";
@@ -49,6 +49,8 @@ export interface ReplayOptions {
   ruleLanguage?: RuleLanguage;
   /** a call's facts and its interned input (memoize-ports.ts); absent: the config's `describeCall` */
   describe?: (tool: string, input: unknown) => DescribedCall;
+  /** step with the core's copying `step` instead of `stepOwned` (the reference path the fast one is tested against) */
+  copyState?: boolean;
 }
 
 const MAX_PENDING = 10_000;
@@ -175,8 +177,9 @@ export class SessionReplay {
     return this.state;
   }
 
+  /** the replay's state is its own alone (never shared or kept elsewhere): stepped in place, without copies */
   private step(event: ToolgateEvent): Effect[] {
-    const result = step(this.ensureState(), event, this.options.config);
+    const result = (this.options.copyState === true ? step : stepOwned)(this.ensureState(), event, this.options.config);
     this.state = result.state;
     return result.effects;
   }

@@ -17,6 +17,27 @@ export function fastStep(
   event: ToolgateEvent,
   config: CompiledConfig,
 ): { state: SessionState; effects: Effect[] } | undefined {
+  return fastPath(state, event, config, false);
+}
+
+/**
+ * `fastStep` for `stepOwned`: the state is the caller's to give away, so a requested call's loop window is replaced
+ * in the agent itself instead of in a copy of the state and the agent.
+ */
+export function fastStepOwned(
+  state: SessionState,
+  event: ToolgateEvent,
+  config: CompiledConfig,
+): { state: SessionState; effects: Effect[] } | undefined {
+  return fastPath(state, event, config, true);
+}
+
+function fastPath(
+  state: SessionState,
+  event: ToolgateEvent,
+  config: CompiledConfig,
+  owned: boolean,
+): { state: SessionState; effects: Effect[] } | undefined {
   switch (event.type) {
     case "call.allowed":
     case "call.succeeded": {
@@ -51,6 +72,11 @@ export function fastStep(
         return undefined;
       }
       if (advanced.bestLength !== 0 && advanced.bestRepeats >= lowestLevel(config)) return undefined;
+      if (owned) {
+        agent.window = advanced.window;
+        agent.runs = advanced.runs;
+        return { state, effects };
+      }
       const next: AgentState = {
         total: agent.total,
         turnTotal: agent.turnTotal,

@@ -15,10 +15,20 @@ export interface StepContext {
   config: CompiledConfig;
   /** the agents already copied in this step (most steps touch one: a list, not a set) */
   copiedAgents: string[];
+  /**
+   * true when the caller gave the state away (`stepOwned`): the step writes the state, its agents and their
+   * counter maps in place instead of copying them
+   */
+  owned: boolean;
 }
 
 export function createStepContext(state: SessionState, config: CompiledConfig): StepContext {
-  return { state: { ...state }, effects: [], config, copiedAgents: [] };
+  return { state: { ...state }, effects: [], config, copiedAgents: [], owned: false };
+}
+
+/** The working set of a step that owns `state` (`stepOwned`): nothing is copied, the state is written in place. */
+export function ownedStepContext(state: SessionState, config: CompiledConfig): StepContext {
+  return { state, effects: [], config, copiedAgents: [], owned: true };
 }
 
 export function agentKey(agentId: string | undefined): string {
@@ -28,10 +38,18 @@ export function agentKey(agentId: string | undefined): string {
 /**
  * The agent's counters, copied on first write in this step (created if the agent is new). The loop window and runs
  * are shared, not copied: they are never written in place, only replaced (`advanceWindow` returns new arrays; a
- * turn starts empty ones), so the caller's arrays stay untouched (the property test freezes them).
+ * turn starts empty ones), so the caller's arrays stay untouched (the property test freezes them). In a step that
+ * owns its state (`stepOwned`), the agent itself, written in place.
  */
 export function writableAgent(context: StepContext, agentId: string | undefined): AgentState {
   const key = agentKey(agentId);
+  if (context.owned) {
+    const owned = context.state.agents[key];
+    if (owned !== undefined) return owned;
+    const created = emptyAgentState();
+    context.state.agents[key] = created;
+    return created;
+  }
   if (context.copiedAgents.includes(key)) return context.state.agents[key] as AgentState;
   if (context.copiedAgents.length === 0) context.state.agents = { ...context.state.agents };
   const current = context.state.agents[key] ?? emptyAgentState();

@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { testConfig, testPorts } from "../../test/support/core-fixtures.js";
 import type { ToolCall, ToolgateEvent } from "./events.js";
 import { DENIAL_SOURCES } from "./events.js";
-import { fastStep } from "./fast-step.js";
+import { fastStep, fastStepOwned } from "./fast-step.js";
 import { initialState } from "./initial-state.js";
 import { recordsSince } from "./records-since.js";
 import type { SessionState } from "./state.js";
-import { step, stepGeneral } from "./step.js";
+import { step, stepGeneral, stepOwned } from "./step.js";
 
 const tools = ["Bash", "Bash", "Write", "mcp__gh__issue"];
 const commands = ["rm -rf build", "rm -rf build", "git push", "cat .env"];
@@ -178,6 +178,49 @@ describe("reducer properties", () => {
     expect(answered["call.requested"] ?? 0).toBeGreaterThan(0);
     expect((answered["call.allowed"] ?? 0) + (answered["call.succeeded"] ?? 0)).toBeGreaterThan(0);
     expect(taken).toBeGreaterThan(0);
+  });
+
+  it("stepOwned, stepping one state in place, gives what step gives, and its effects stay as given", () => {
+    let inPlace = 0;
+    fc.assert(
+      fc.property(sequenceArbitrary, ({ interactive, events }) => {
+        let copied: SessionState = initialState({ sessionId: "s", interactive });
+        let owned: SessionState = initialState({ sessionId: "s", interactive });
+        const copiedEffects = [];
+        const ownedEffects = [];
+        for (const item of events) {
+          const reference = step(copied, item, config);
+          const given = owned;
+          const result = stepOwned(owned, item, config);
+          // compared at once and again at the end: a later in-place write must not change an effect already given
+          expect(result).toEqual(reference);
+          if (result.state === given && reference.state !== copied) inPlace += 1;
+          copied = reference.state;
+          owned = result.state;
+          copiedEffects.push(reference.effects);
+          ownedEffects.push(result.effects);
+        }
+        expect(owned).toEqual(copied);
+        expect(ownedEffects).toEqual(copiedEffects);
+      }),
+      { numRuns: 300, seed: 20261128 },
+    );
+    // the owned path must really write in place, or this property compares step with itself
+    expect(inPlace).toBeGreaterThan(0);
+  });
+
+  it("fastStepOwned answers when fastStep does, with the same effects and state", () => {
+    fc.assert(
+      fc.property(sequenceArbitrary, ({ interactive, events }) => {
+        let state: SessionState = initialState({ sessionId: "s", interactive });
+        for (const item of events) {
+          const fast = fastStep(state, item, config);
+          const owned = fastStepOwned(structuredClone(state), item, config);
+          expect(owned).toEqual(fast);
+          state = step(state, item, config).state;
+        }
+      }),
+    );
   });
 
   it("is deterministic", () => {

@@ -2,7 +2,7 @@ import { addCallTokens } from "./call-tokens.js";
 import type { CompiledConfig } from "./config.js";
 import type { Effect } from "./effects.js";
 import type { CallFailedEvent, ToolgateEvent } from "./events.js";
-import { fastStep } from "./fast-step.js";
+import { fastStep, fastStepOwned } from "./fast-step.js";
 import { onGrantAnswered, onGrantRevoked } from "./grants.js";
 import { trackSameError } from "./loop-detector.js";
 import { resetNudgeStreak } from "./nudge.js";
@@ -10,7 +10,7 @@ import { onCallDenied } from "./on-call-denied.js";
 import { onCallAllowed, onCallRequested } from "./on-call-requested.js";
 import { resetToolStreaks } from "./reset-streaks.js";
 import type { SessionState } from "./state.js";
-import { createStepContext, type StepContext, writableAgent } from "./step-context.js";
+import { createStepContext, ownedStepContext, type StepContext, writableAgent } from "./step-context.js";
 import { flush, onSessionEnded, onTurnEnded, onTurnStarted } from "./turns.js";
 
 export interface StepResult {
@@ -30,9 +30,27 @@ export function step(state: SessionState, event: ToolgateEvent, config: Compiled
   return stepGeneral(state, event, config);
 }
 
+/**
+ * `step` for a caller that gives its state away: the same transition and effects, but `state` (with its agents and
+ * their counter maps) may be written in place and returned, instead of being copied. Only for a state nobody else
+ * holds, such as the transcript replay's (`analyze`): the caller must not keep, share or read the given state
+ * afterwards, only the returned one. Still no I/O and no clock; a property test compares it with `step`.
+ */
+export function stepOwned(state: SessionState, event: ToolgateEvent, config: CompiledConfig): StepResult {
+  if (state.warned || config.warnings.length === 0) {
+    const fast = fastStepOwned(state, event, config);
+    if (fast !== undefined) return fast;
+  }
+  return transition(ownedStepContext(state, config), event);
+}
+
 /** The general path of `step`, without the fast paths (exported for the property test that compares them). */
 export function stepGeneral(state: SessionState, event: ToolgateEvent, config: CompiledConfig): StepResult {
-  const context = createStepContext(state, config);
+  return transition(createStepContext(state, config), event);
+}
+
+function transition(context: StepContext, event: ToolgateEvent): StepResult {
+  const { state, config } = context;
   if (!state.warned && config.warnings.length > 0) {
     for (const warning of config.warnings) context.effects.push({ type: "warning", ...warning });
     context.state.warned = true;
