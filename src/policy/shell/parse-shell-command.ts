@@ -85,13 +85,18 @@ export function parsePlainShellCommand(text: string): ShellParse | undefined {
 
 /**
  * `parsePlainShellCommand` as word texts only: each simple command's words (each word its own value), without a
- * word object per word. Undefined for a line that is not plain.
+ * word object per word. Undefined for a line that is not plain. When `spans` is given, each command's place in
+ * `text` is appended to it: the index of its first word's first character and the index after its last word (two
+ * numbers per command, in order).
  */
-export function parsePlainWords(text: string): string[][] | undefined {
+export function parsePlainWords(text: string, spans?: number[]): string[][] | undefined {
   const commands: string[][] = [];
   let words: string[] = [];
   const length = text.length;
   let index = 0;
+  /** where the command being read begins, and where its last word read so far ends */
+  let first = 0;
+  let last = 0;
   while (index < length) {
     const code = text.charCodeAt(index);
     if (code === SPACE || code === TAB) {
@@ -106,7 +111,9 @@ export function parsePlainWords(text: string): string[][] | undefined {
         if (next >= 128 || PLAIN_WORD_CODE[next] !== 1) break;
         index++;
       }
+      if (words.length === 0) first = start;
       words.push(text.slice(start, index));
+      last = index;
       continue;
     }
     if (code === AMPERSAND || code === BAR) {
@@ -119,10 +126,16 @@ export function parsePlainWords(text: string): string[][] | undefined {
     } else {
       return undefined;
     }
-    if (words.length > 0) commands.push(words);
+    if (words.length > 0) {
+      commands.push(words);
+      spans?.push(first, last);
+    }
     words = [];
   }
-  if (words.length > 0) commands.push(words);
+  if (words.length > 0) {
+    commands.push(words);
+    spans?.push(first, last);
+  }
   return commands;
 }
 
