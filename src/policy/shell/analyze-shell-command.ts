@@ -77,6 +77,21 @@ export function analyzeShellCommand(command: string): ShellAnalysis {
 }
 
 /**
+ * The redirections of a plain line's subcommand (it has none): one shared, frozen array, which also marks the
+ * subcommand as read from a plain line (`isPlainSubcommand`).
+ */
+const PLAIN_REDIRECTS = Object.freeze([]) as readonly ShellRedirect[] as ShellRedirect[];
+
+/**
+ * Whether `sub` was read from a plain line (`parsePlainWords`): then its text holds only plain word characters
+ * (letters, digits and `_-./:=,+@%`) and spaces, so no `$`, backtick, `<`, `>` or `(` (no expansion, substitution or
+ * redirection to look for).
+ */
+export function isPlainSubcommand(sub: Subcommand): boolean {
+  return sub.redirects === PLAIN_REDIRECTS;
+}
+
+/**
  * The subcommands of a plain line (`parsePlainWords`): every word is its own value and there are no redirections,
  * so the words are matched as they are (no word objects, no quote removal); the same subcommands the general path
  * builds from the same line (property-tested against it).
@@ -98,7 +113,8 @@ function plainSubcommands(
     let spanText: string | undefined;
     if (stripsNothing(all[0] as string)) {
       // most commands: no wrapper, keyword or assignment to remove (the same as `stripWrapperWords` finds)
-      words = all.slice();
+      // the words are the argv (nothing changes either array once the subcommand is built)
+      words = all;
       wrappers = [];
       const start = spans[2 * command] as number;
       const end = spans[2 * command + 1] as number;
@@ -108,7 +124,7 @@ function plainSubcommands(
       }
     } else {
       const stripped = stripWrapperWords(all, all);
-      words = stripped.structure ? [] : stripped.start === 0 ? all.slice() : all.slice(stripped.start);
+      words = stripped.structure ? [] : stripped.start === 0 ? all : all.slice(stripped.start);
       wrappers = stripped.wrappers;
     }
     if (words.length === 0) continue;
@@ -122,7 +138,7 @@ function plainSubcommands(
       plainHead: head,
       words,
       argv: all as string[],
-      redirects: [],
+      redirects: PLAIN_REDIRECTS,
       wrappers,
     });
   }
