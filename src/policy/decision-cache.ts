@@ -40,29 +40,20 @@ function hashOf(tool: string, variant: number, subject: string): number {
   for (let index = 0; index < tool.length; index++) hash = Math.imul(hash ^ tool.charCodeAt(index), 16777619);
   const length = subject.length;
   hash = Math.imul(hash ^ length, 16777619);
-  if (length <= 2 * HASHED_EDGE) hash = hashRange(hash, subject, 0, length);
-  else hash = hashRange(hashRange(hash, subject, 0, HASHED_EDGE), subject, length - HASHED_EDGE, length);
+  if (length <= 2 * HASHED_EDGE) {
+    for (let index = 0; index < length; index++) hash = Math.imul(hash ^ subject.charCodeAt(index), 16777619);
+  } else {
+    for (let index = 0; index < HASHED_EDGE; index++) hash = Math.imul(hash ^ subject.charCodeAt(index), 16777619);
+    for (let index = length - HASHED_EDGE; index < length; index++) {
+      hash = Math.imul(hash ^ subject.charCodeAt(index), 16777619);
+    }
+  }
   // murmur3's finaliser: every bit of the state reaches the low bits the set and the doorkeeper slots are taken from
   hash ^= hash >>> 16;
   hash = Math.imul(hash, 0x85ebca6b);
   hash ^= hash >>> 13;
   hash = Math.imul(hash, 0xc2b2ae35);
   return hash ^ (hash >>> 16);
-}
-
-/**
- * Mixes `subject`'s characters from `start` to `end` into `hash`, two per step: both char codes in one 32-bit word,
- * multiplied, then rotated so the second character's bits (the word's upper half) reach the lower bits the next
- * multiplication spreads upward. About half the work per character of one step per character.
- */
-function hashRange(hash: number, subject: string, start: number, end: number): number {
-  let index = start;
-  for (; index + 1 < end; index += 2) {
-    hash = Math.imul(hash ^ (subject.charCodeAt(index) | (subject.charCodeAt(index + 1) << 16)), 16777619);
-    hash = (hash << 13) | (hash >>> 19);
-  }
-  if (index < end) hash = Math.imul(hash ^ subject.charCodeAt(index), 16777619);
-  return hash;
 }
 
 /**
