@@ -385,3 +385,28 @@ describe("tool names (docs/rules.md, Tool names)", () => {
     }
   });
 });
+
+describe("compiled rules", () => {
+  it("have one shape whatever their kind: the same fields in the same order", () => {
+    const policy = compilePolicy({
+      cwd: "/repo",
+      homeDir: "/home/dev",
+      rules: [
+        { rule: "Bash(git status)", behavior: "allow" },
+        { rule: "Bash(npm run *)", behavior: "ask" },
+        { rule: "Bash(*rm*)", behavior: "deny" },
+        { rule: "Read(./.env)", behavior: "deny", reason: "secrets" },
+        { rule: "Edit(/src/**)", behavior: "allow", origin: "project settings" },
+        { rule: "WebFetch(domain:example.com)", behavior: "allow" },
+        { rule: "mcp__server__tool", behavior: "deny" },
+        { rule: "Bash", behavior: "ask", interactive: false },
+        { rule: "prefix", behavior: "deny", argvPrefix: ["rm", "-rf"] },
+      ],
+    });
+    expect(new Set(policy.rules.map((rule) => rule.kind))).toEqual(
+      new Set(["command", "path", "domain", "tool", "argv"]),
+    );
+    const shapes = new Set(policy.rules.map((rule) => Object.keys(rule).join(",")));
+    expect([...shapes]).toHaveLength(1);
+  });
+});

@@ -83,7 +83,11 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
   const conditional = rules.some((rule) => rule.interactive !== undefined || rule.modes !== undefined);
   const byTool = new Map<string, ToolRules>();
   /** the rules that can apply to a tool (in a mode and session kind when some rules are conditional), indexed */
+  /** the rules of the last tool asked for when no rule is conditional (consecutive calls mostly share a tool) */
+  let lastTool = "";
+  let lastRules: ToolRules | undefined;
   const rulesFor = (tool: string, mode: PermissionMode, interactive: boolean): ToolRules => {
+    if (!conditional && tool === lastTool && lastRules !== undefined) return lastRules;
     const key = conditional ? `${tool}\u0000${mode}\u0000${interactive}` : tool;
     let indexed = byTool.get(key);
     if (indexed === undefined) {
@@ -96,6 +100,10 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
         ),
       );
       byTool.set(key, indexed);
+    }
+    if (!conditional) {
+      lastTool = tool;
+      lastRules = indexed;
     }
     return indexed;
   };
@@ -114,7 +122,11 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
   };
   /** what a call's tool name says before any rule is read, by the name as called (a few names; bounded) */
   const toolNames = new Map<string, ToolNamed>();
+  /** the last name read and its reading: consecutive calls mostly name the same tool (no map lookup then) */
+  let lastName = "";
+  let lastNamed: ToolNamed | undefined;
   const toolNamed = (name: string): ToolNamed => {
+    if (name === lastName && lastNamed !== undefined) return lastNamed;
     let named = toolNames.get(name);
     if (named === undefined) {
       const tool = canonicalToolName(name);
@@ -122,6 +134,8 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
       if (toolNames.size >= TOOL_NAMES_KEPT) toolNames.clear();
       toolNames.set(name, named);
     }
+    lastName = name;
+    lastNamed = named;
     return named;
   };
   const defaults = options.defaults ?? READ_ONLY_DEFAULTS;

@@ -127,6 +127,40 @@ function compileArgvRule(rule: PolicyRule, prefix: readonly (string | readonly s
 
 /** Compiles one rule. Rules Claude Code ignores are dropped with a warning that says why; syntax errors throw. */
 export function compileRule(rule: PolicyRule, context: PathSpecifierContext): CompileRuleResult {
+  const result = compileRuleOfKind(rule, context);
+  return result.compiled === undefined ? result : { compiled: oneShape(result.compiled), warnings: result.warnings };
+}
+
+/**
+ * The rule with every field present, in one order, whatever its kind (a field a kind does not use is undefined): the
+ * hot path reads rules of every kind at the same places (`winner.behavior`, `rule.origin`, `rule.test`), and one
+ * object shape keeps those reads monomorphic instead of megamorphic (a generic lookup per read).
+ */
+function oneShape(compiled: CompiledRule): CompiledRule {
+  return {
+    rule: compiled.rule,
+    behavior: compiled.behavior,
+    priority: compiled.priority,
+    origin: compiled.origin,
+    interactive: compiled.interactive,
+    modes: compiled.modes,
+    kind: compiled.kind,
+    tool: compiled.tool,
+    appliesTo: compiled.appliesTo,
+    test: compiled.test,
+    testInput: compiled.testInput,
+    testArgv: compiled.testArgv,
+    reason: compiled.reason,
+    removesTool: compiled.removesTool,
+    order: compiled.order,
+    pathPrefix: compiled.pathPrefix,
+    pathName: compiled.pathName,
+    firstWord: compiled.firstWord,
+    commandLiteral: compiled.commandLiteral,
+  };
+}
+
+function compileRuleOfKind(rule: PolicyRule, context: PathSpecifierContext): CompileRuleResult {
   if (rule.argvPrefix !== undefined) return { compiled: compileArgvRule(rule, rule.argvPrefix), warnings: [] };
   const parsed = parseRule(rule.rule);
   const warnings: CompileWarning[] = [];

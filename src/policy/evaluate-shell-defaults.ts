@@ -5,7 +5,7 @@ import type { EvaluationContext } from "./evaluation-context.js";
 import { compileGlob } from "./match/path-specifier.js";
 import { type Outcome, shareOutcome } from "./outcome.js";
 import { isInsideAny } from "./paths.js";
-import type { Subcommand } from "./shell/analyze-shell-command.js";
+import { isPlainSubcommand, type Subcommand } from "./shell/analyze-shell-command.js";
 import { fileArguments } from "./shell/file-arguments.js";
 import { toolFamily } from "./tool-families.js";
 
@@ -32,7 +32,8 @@ export function defaultForSubcommand(options: {
   // most commands name no file: then no path can be unknown or outside (no call into Array.prototype.find)
   const namesFiles = files.reads.length > 0 || files.writes.length > 0;
   const unknown = namesFiles ? (files.reads.find(isUnknownPath) ?? files.writes.find(isUnknownPath)) : undefined;
-  if (unknown !== undefined || hasSubstitution(sub.text)) {
+  // a plain line's subcommand holds no `$`, backtick, `<` or `>`: no substitution to look for
+  if (unknown !== undefined || (!isPlainSubcommand(sub) && hasSubstitution(sub.text))) {
     return {
       behavior: undefined,
       source: "default",

@@ -35,31 +35,21 @@ export function normalizeSegments(absolute: string): string {
 }
 
 const SLASH = 47;
-const DOT = 46;
+
+/**
+ * A slash that begins an empty, `.` or `..` segment, or ends the path: `//`, `/./`, `/../`, a trailing `/`, `/.` or
+ * `/..`. A path that begins with a slash and holds none of these is normalised.
+ */
+const NOT_NORMALISED = /\/\.{0,2}(?:\/|$)/;
 
 /**
  * Whether `normalizePath` would return the path unchanged: `/`, or a slash before every segment, and no empty,
- * `.` or `..` segment (no `//`, no trailing slash). One pass over the char codes, no allocation.
+ * `.` or `..` segment (no `//`, no trailing slash). One test of a compiled pattern, no allocation (its scan costs
+ * fewer instructions per character than a `charCodeAt` loop in optimised JavaScript).
  */
 function isNormalized(path: string): boolean {
   if (path === "/") return true;
-  const length = path.length;
-  if (length === 0 || path.charCodeAt(0) !== SLASH || path.charCodeAt(length - 1) === SLASH) return false;
-  for (let index = 0; index < length; index++) {
-    if (path.charCodeAt(index) !== SLASH) continue;
-    const next = path.charCodeAt(index + 1);
-    if (next === SLASH) return false;
-    if (next === DOT) {
-      const after = path.charCodeAt(index + 2);
-      // `/.` or `/..` as a whole segment (NaN past the end)
-      if (Number.isNaN(after) || after === SLASH) return false;
-      if (after === DOT) {
-        const third = path.charCodeAt(index + 3);
-        if (Number.isNaN(third) || third === SLASH) return false;
-      }
-    }
-  }
-  return true;
+  return path.charCodeAt(0) === SLASH && !NOT_NORMALISED.test(path);
 }
 
 /** Whether `path` is `directory` or lies below it (both absolute and normalised). */

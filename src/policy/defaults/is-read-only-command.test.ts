@@ -77,6 +77,26 @@ describe("isReadOnlyCommand (read-only defaults)", () => {
     expect(readOnly(command)).toBe(false);
   });
 
+  it("reads each table of a preset on its own: a program only another table names is not read-only", () => {
+    // every program one table names is looked up once for all tables: a program `unsafeFlags` names (or a
+    // no-argument one given arguments) must not pass for a read-only command
+    const preset = {
+      ...NO_DEFAULTS,
+      name: "custom",
+      readOnlyCommands: new Set(["cat"]),
+      unsafeFlags: { find: ["-delete"], cat: ["-v"] },
+      noArgumentCommands: new Set(["pwd"]),
+      flagAllowlists: {},
+    };
+    expect(readOnly("cat notes.txt", preset)).toBe(true);
+    expect(readOnly("cat -v notes.txt", preset)).toBe(false);
+    expect(readOnly("find .", preset)).toBe(false);
+    expect(readOnly("find", preset)).toBe(false);
+    expect(readOnly("pwd", preset)).toBe(true);
+    expect(readOnly("pwd -P", preset)).toBe(false);
+    expect(readOnly("ls", preset)).toBe(false);
+  });
+
   it("no defaults: nothing is read-only", () => {
     expect(readOnly("ps aux", NO_DEFAULTS)).toBe(false);
     expect(readOnly("pwd", NO_DEFAULTS)).toBe(false);

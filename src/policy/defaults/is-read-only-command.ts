@@ -1,4 +1,3 @@
-import { ownEntry } from "../own-entry.js";
 import type { Subcommand } from "../shell/analyze-shell-command.js";
 import type { FlagAllowlist } from "./flag-allowlists.js";
 import { allowlistedOperands, followsFlagAllowlist } from "./follows-flag-allowlist.js";
@@ -69,6 +68,50 @@ function gitUnsafeFlags(table: Readonly<Record<string, readonly string[]>>): Rea
   return flags;
 }
 
+/** What a preset says about one program, from its tables (one map lookup instead of one per table). */
+interface ProgramDefaults {
+  /** in `noArgumentCommands` */
+  readonly noArgument: boolean;
+  /** its own entry of `flagAllowlists` */
+  readonly allowlist: FlagAllowlist | undefined;
+  /** in `readOnlyCommands` */
+  readonly readOnly: boolean;
+  /** its own entry of `unsafeFlags` */
+  readonly unsafeFlags: readonly string[] | undefined;
+}
+
+/**
+ * Every program a preset's `noArgumentCommands`, `flagAllowlists`, `readOnlyCommands` or `unsafeFlags` names, with
+ * what each table says about it; a program named nowhere is absent. Own entries only (a `Map`: a program named
+ * `hasOwnProperty` finds nothing). Per preset, built once (presets are not changed after they are made).
+ */
+const programsOf = new WeakMap<DefaultsPreset, ReadonlyMap<string, ProgramDefaults>>();
+function programDefaults(preset: DefaultsPreset): ReadonlyMap<string, ProgramDefaults> {
+  let programs = programsOf.get(preset);
+  if (programs === undefined) {
+    const allowlists = preset.flagAllowlists ?? {};
+    const names = new Set([
+      ...(preset.noArgumentCommands ?? []),
+      ...Object.keys(allowlists),
+      ...preset.readOnlyCommands,
+      ...Object.keys(preset.unsafeFlags),
+    ]);
+    programs = new Map(
+      [...names].map((name) => [
+        name,
+        {
+          noArgument: preset.noArgumentCommands?.has(name) === true,
+          allowlist: Object.hasOwn(allowlists, name) ? allowlists[name] : undefined,
+          readOnly: preset.readOnlyCommands.has(name),
+          unsafeFlags: Object.hasOwn(preset.unsafeFlags, name) ? preset.unsafeFlags[name] : undefined,
+        },
+      ]),
+    );
+    programsOf.set(preset, programs);
+  }
+  return programs;
+}
+
 function programReadsOnly(options: {
   program: string;
   args: string[];
@@ -86,16 +129,19 @@ function programReadsOnly(options: {
         return true;
     }
   }
-  if (preset.noArgumentCommands?.has(program)) return args.length === 0;
-  const allowlist = ownEntry(preset.flagAllowlists, program);
+  const named = programDefaults(preset).get(program);
+  // a program no table names is not read-only
+  if (named === undefined) return false;
+  if (named.noArgument) return args.length === 0;
+  const { allowlist } = named;
   if (allowlist !== undefined) {
     if (!followsFlagAllowlist(args, allowlist)) return false;
     if (program === "ps") return !psShowsEnvironment(args);
     if (program === "sed") return sedOnlyPrints(args, allowlist);
     return true;
   }
-  if (!preset.readOnlyCommands.has(program)) return false;
-  if (hasUnsafeFlag(ownEntry(preset.unsafeFlags, program), args)) return false;
+  if (!named.readOnly) return false;
+  if (hasUnsafeFlag(named.unsafeFlags, args)) return false;
   if (program !== "git") return true;
   return isReadOnlyGit(args, preset);
 }

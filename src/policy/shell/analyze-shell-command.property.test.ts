@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { analyzeShellCommand, type Subcommand } from "./analyze-shell-command.js";
+import { hasSubstitution } from "../evaluate-shell-defaults.js";
+import { analyzeShellCommand, isPlainSubcommand, type Subcommand } from "./analyze-shell-command.js";
 import type { ShellWord } from "./parse-shell-command.js";
-import { parseShellCommand } from "./parse-shell-command.js";
+import { parsePlainWords, parseShellCommand } from "./parse-shell-command.js";
 
 // ---- the reference: stripWrappers as it was before it worked on word texts (commit 39eff5a) ----
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
@@ -134,6 +135,26 @@ describe("analyzeShellCommand", () => {
         fc.array(unit, { minLength: 1, maxLength: 30 }).map((units) => units.join("")),
         (command) => {
           expect(analyzeShellCommand(command).subcommands).toStrictEqual(referenceSubcommands(command));
+        },
+      ),
+      { numRuns: 20000 },
+    );
+  });
+
+  it("marks as plain only the subcommands of a plain line, whose text holds no substitution or redirection", () => {
+    // the defaults skip the substitution scan for a plain subcommand: a line that is not plain must never pass
+    fc.assert(
+      fc.property(
+        fc.array(unit, { minLength: 1, maxLength: 30 }).map((units) => units.join("")),
+        (command) => {
+          const plainLine = parsePlainWords(command) !== undefined;
+          for (const sub of analyzeShellCommand(command).subcommands) {
+            expect(isPlainSubcommand(sub)).toBe(plainLine);
+            if (isPlainSubcommand(sub)) {
+              expect(hasSubstitution(sub.text)).toBe(false);
+              expect(/[$`<>()]/.test(sub.text)).toBe(false);
+            }
+          }
         },
       ),
       { numRuns: 20000 },

@@ -32,8 +32,9 @@ export interface ShellAnalysis {
  * times (pattern, decision, suggested rule) compute it once and pass it along (`ToolCallInput.shell`).
  */
 export function analyzeShellCommand(command: string): ShellAnalysis {
-  const plain = parsePlainWords(command);
-  if (plain !== undefined) return new Analysis(command, plainSubcommands(plain, command), true);
+  const spans: number[] = [];
+  const plain = parsePlainWords(command, spans);
+  if (plain !== undefined) return new Analysis(command, plainSubcommands(plain, { line: command, spans }), true);
   const parsed = parseShellCommand(command);
   const subcommands: Subcommand[] = [];
   for (const simple of parsed.commands) {
@@ -76,40 +77,58 @@ export function analyzeShellCommand(command: string): ShellAnalysis {
 }
 
 /**
+ * The redirections of a plain line's subcommand (it has none): one shared, frozen array, which also marks the
+ * subcommand as read from a plain line (`isPlainSubcommand`).
+ */
+const PLAIN_REDIRECTS = Object.freeze([]) as readonly ShellRedirect[] as ShellRedirect[];
+
+/**
+ * Whether `sub` was read from a plain line (`parsePlainWords`): then its text holds only plain word characters
+ * (letters, digits and `_-./:=,+@%`) and spaces, so no `$`, backtick, `<`, `>` or `(` (no expansion, substitution or
+ * redirection to look for).
+ */
+export function isPlainSubcommand(sub: Subcommand): boolean {
+  return sub.redirects === PLAIN_REDIRECTS;
+}
+
+/**
  * The subcommands of a plain line (`parsePlainWords`): every word is its own value and there are no redirections,
  * so the words are matched as they are (no word objects, no quote removal); the same subcommands the general path
  * builds from the same line (property-tested against it).
  */
-function plainSubcommands(simple: readonly string[][], line: string): Subcommand[] {
+function plainSubcommands(
+  simple: readonly string[][],
+  /** `spans`: where each command of `simple` begins and ends in `line` (`parsePlainWords`) */
+  read: { line: string; spans: readonly number[] },
+): Subcommand[] {
+  const { line, spans } = read;
   const subcommands: Subcommand[] = [];
-  for (const all of simple) {
+  /** a line without a tab: a command's span is its joined text when the span's length leaves one space per gap */
+  const noTab = line.indexOf("\t") < 0;
+  for (let command = 0; command < simple.length; command++) {
+    const all = simple[command] as string[];
     let words: string[];
     let wrappers: string[];
+    /** the command's words joined by single spaces, when its span in the line is that text */
+    let spanText: string | undefined;
     if (stripsNothing(all[0] as string)) {
       // most commands: no wrapper, keyword or assignment to remove (the same as `stripWrapperWords` finds)
-      words = all.slice();
+      // the words are the argv (nothing changes either array once the subcommand is built)
+      words = all;
       wrappers = [];
-      // a line that is this one command, its words separated by single spaces: the line is the joined text
-      if (simple.length === 1 && isJoinedBySpaces(line, words)) {
-        subcommands.push({
-          text: line,
-          plain: line,
-          head: words[0] as string,
-          plainHead: words[0] as string,
-          words,
-          argv: all as string[],
-          redirects: [],
-          wrappers,
-        });
-        continue;
+      const start = spans[2 * command] as number;
+      const end = spans[2 * command + 1] as number;
+      if (noTab && isJoinedBySpaces(end - start, words)) {
+        // a line that is this one command: the line itself is the text (no slice)
+        spanText = start === 0 && end === line.length ? line : line.slice(start, end);
       }
     } else {
       const stripped = stripWrapperWords(all, all);
-      words = stripped.structure ? [] : stripped.start === 0 ? all.slice() : all.slice(stripped.start);
+      words = stripped.structure ? [] : stripped.start === 0 ? all : all.slice(stripped.start);
       wrappers = stripped.wrappers;
     }
     if (words.length === 0) continue;
-    const text = words.join(" ");
+    const text = spanText ?? words.join(" ");
     // a plain word holds no space: the first word is the text up to its first space
     const head = words[0] as string;
     subcommands.push({
@@ -119,7 +138,7 @@ function plainSubcommands(simple: readonly string[][], line: string): Subcommand
       plainHead: head,
       words,
       argv: all as string[],
-      redirects: [],
+      redirects: PLAIN_REDIRECTS,
       wrappers,
     });
   }
@@ -127,14 +146,14 @@ function plainSubcommands(simple: readonly string[][], line: string): Subcommand
 }
 
 /**
- * Whether `line` is exactly `words.join(" ")`, for the words `parsePlainWords` read from it as one command: they
- * come in order, separated by runs of blanks, so the line is their join when its length leaves one character per gap
- * and none of them is a tab.
+ * Whether a command's span of `spanLength` characters in a line without tabs is exactly `words.join(" ")`, for the
+ * words `parsePlainWords` read from that span: they come in order, separated by runs of spaces, so the span is their
+ * join when its length leaves one character per gap.
  */
-function isJoinedBySpaces(line: string, words: readonly string[]): boolean {
+function isJoinedBySpaces(spanLength: number, words: readonly string[]): boolean {
   let length = words.length - 1;
   for (const word of words) length += word.length;
-  return length === line.length && line.indexOf("\t") < 0;
+  return length === spanLength;
 }
 
 class Analysis implements ShellAnalysis {

@@ -1,7 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { analyzeShellCommand } from "./analyze-shell-command.js";
-import { parseFullShellCommand, parsePlainShellCommand, parseShellCommand } from "./parse-shell-command.js";
+import {
+  parseFullShellCommand,
+  parsePlainShellCommand,
+  parsePlainWords,
+  parseShellCommand,
+} from "./parse-shell-command.js";
 
 const shellish = fc.string({
   unit: fc.constantFrom(..."ab -;&|()<>$`'\"\\\n\t#{}=*0123".split(""), "&&", "||", "$(", "<<", "2>&1", "<(", "EOF"),
@@ -98,6 +103,25 @@ describe("parsePlainShellCommand (the fast path) against the full parser", () =>
     fc.assert(fc.property(line, check), { numRuns: 30000 });
     // the comparison must actually run on many inputs
     expect(accepted).toBeGreaterThan(3000);
+  });
+
+  it("places each command it reads in the line: from its first word's start to its last word's end", () => {
+    let placed = 0;
+    const check = (text: string) => {
+      const spans: number[] = [];
+      const commands = parsePlainWords(text, spans);
+      if (commands === undefined) return;
+      expect(spans.length).toBe(2 * commands.length);
+      commands.forEach((words, index) => {
+        const span = text.slice(spans[2 * index], spans[2 * index + 1]);
+        // the span is the words with the blanks between them, nothing before the first or after the last
+        expect(span.split(/[ \t]+/)).toEqual(words);
+        placed++;
+      });
+    };
+    for (const text of corpus) check(text);
+    fc.assert(fc.property(line, check), { numRuns: 30000 });
+    expect(placed).toBeGreaterThan(2000);
   });
 
   it("takes the plain commands agents send, and leaves everything with quotes, expansions or redirections", () => {

@@ -85,13 +85,19 @@ export function parsePlainShellCommand(text: string): ShellParse | undefined {
 
 /**
  * `parsePlainShellCommand` as word texts only: each simple command's words (each word its own value), without a
- * word object per word. Undefined for a line that is not plain.
+ * word object per word. Undefined for a line that is not plain. When `spans` is given, each command's place in
+ * `text` is appended to it: the index of its first word's first character and the index after its last word (two
+ * numbers per command, in order).
  */
-export function parsePlainWords(text: string): string[][] | undefined {
+export function parsePlainWords(text: string, spans?: number[]): string[][] | undefined {
+  if (SINGLE_SPACED_LINE.test(text)) return splitSingleSpaced(text, spans);
   const commands: string[][] = [];
   let words: string[] = [];
   const length = text.length;
   let index = 0;
+  /** where the command being read begins, and where its last word read so far ends */
+  let first = 0;
+  let last = 0;
   while (index < length) {
     const code = text.charCodeAt(index);
     if (code === SPACE || code === TAB) {
@@ -106,7 +112,9 @@ export function parsePlainWords(text: string): string[][] | undefined {
         if (next >= 128 || PLAIN_WORD_CODE[next] !== 1) break;
         index++;
       }
+      if (words.length === 0) first = start;
       words.push(text.slice(start, index));
+      last = index;
       continue;
     }
     if (code === AMPERSAND || code === BAR) {
@@ -119,10 +127,58 @@ export function parsePlainWords(text: string): string[][] | undefined {
     } else {
       return undefined;
     }
-    if (words.length > 0) commands.push(words);
+    if (words.length > 0) {
+      commands.push(words);
+      spans?.push(first, last);
+    }
     words = [];
   }
-  if (words.length > 0) commands.push(words);
+  if (words.length > 0) {
+    commands.push(words);
+    spans?.push(first, last);
+  }
+  return commands;
+}
+
+/**
+ * The plain lines agents send most, in their simplest form: plain words and the operators `&&`, `||`, `|` and `;`
+ * as tokens of their own, one space between tokens, none before the first or after the last. The pattern's compiled
+ * scan and a native `split` cost far fewer instructions per character than the `charCodeAt` loop of
+ * `parsePlainWords` (callgrind, Node 20), which still reads every other line.
+ */
+const SINGLE_SPACED_LINE = /^[A-Za-z0-9_\-./:=,+@%]+(?: (?:[A-Za-z0-9_\-./:=,+@%]+|&&|\|\||\||;))*$/;
+
+/**
+ * `parsePlainWords` for a line `SINGLE_SPACED_LINE` matches: its tokens are the words and operators between single
+ * spaces, and an operator (no word begins with `&`, `|` or `;`) ends a command, as the loop reads it (property-tested
+ * against the full parser through `parsePlainWords`).
+ */
+function splitSingleSpaced(text: string, spans: number[] | undefined): string[][] {
+  const commands: string[][] = [];
+  let words: string[] = [];
+  /** where the token begins in `text`, where the command begins and where its last word ends */
+  let offset = 0;
+  let first = 0;
+  let last = 0;
+  for (const token of text.split(" ")) {
+    const code = token.charCodeAt(0);
+    if (code === AMPERSAND || code === BAR || code === SEMICOLON) {
+      if (words.length > 0) {
+        commands.push(words);
+        spans?.push(first, last);
+      }
+      words = [];
+    } else {
+      if (words.length === 0) first = offset;
+      words.push(token);
+      last = offset + token.length;
+    }
+    offset += token.length + 1;
+  }
+  if (words.length > 0) {
+    commands.push(words);
+    spans?.push(first, last);
+  }
   return commands;
 }
 
