@@ -28,7 +28,9 @@ async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFac
   const keep = (bytes: Buffer) => {
     if (!announced) return true;
     const text = bytes.toString("latin1", 0, Math.min(bytes.length, 64));
-    return /"type":"(session\.start|user\.message|system\.message|permission\.completed|session\.usage_record|assistant\.message|tool\.execution_start|tool\.execution_complete|result)"/.test(
+    // Copilot writes its whole system prompt again and again (tens of kB each): only the first one is parsed
+    if (!moded && text.includes('"type":"system.message"')) return true;
+    return /"type":"(session\.start|user\.message|permission\.completed|session\.usage_record|assistant\.message|tool\.execution_start|tool\.execution_complete|result)"/.test(
       text,
     );
   };
