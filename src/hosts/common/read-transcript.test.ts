@@ -202,7 +202,11 @@ describe("transcriptOpenerForOneEvent", () => {
     const file = join(root, "one-event.jsonl");
     writeFileSync(file, '{"id":"call_1"}\n');
     const open = transcriptOpenerForOneEvent();
-    expect(open(file)?.linesWith(["call_1"]).map((line) => line.line)).toEqual(['{"id":"call_1"}']);
+    expect(
+      open(file)
+        ?.linesWith(["call_1"])
+        .map((line) => line.line),
+    ).toEqual(['{"id":"call_1"}']);
     // the host appends while the event runs: the event keeps the view it started with
     writeFileSync(file, '{"id":"call_1"}\n{"id":"call_2"}\n');
     expect(open(file)?.linesWith(["call_2"])).toEqual([]);
@@ -211,9 +215,11 @@ describe("transcriptOpenerForOneEvent", () => {
     const other = join(root, "other-event.jsonl");
     writeFileSync(other, '{"id":"call_9"}\n');
     expect(open(other)?.linesWith(["call_9"])).toHaveLength(1);
-    expect(transcriptOpenerForOneEvent()(file)?.linesWith(["call_2"]).map((line) => line.line)).toEqual([
-      '{"id":"call_2"}',
-    ]);
+    expect(
+      transcriptOpenerForOneEvent()(file)
+        ?.linesWith(["call_2"])
+        .map((line) => line.line),
+    ).toEqual(['{"id":"call_2"}']);
     expect(transcriptOpenerForOneEvent()(join(root, "missing.jsonl"))).toBeUndefined();
   });
 });
