@@ -442,6 +442,17 @@ const copilotRows: Row[] = [
     "copilot",
   ],
   [
+    // the recorded interactive session (test/fixtures/transcripts/copilot/interactive-ask-no.events.jsonl)
+    "Copilot preToolUse ask the person refused at its prompt",
+    {
+      host: "copilot",
+      text: "Denied by user via preToolUse hook prompt: [toolgate] The rule Bash(ls:*) asks first",
+      isError: true,
+    },
+    "user",
+    "copilot",
+  ],
+  [
     "Copilot preToolUse deny",
     { host: "copilot", text: "Denied by preToolUse hook: [toolgate] Denied by rule Bash(rm *)", isError: true },
     "hook",
