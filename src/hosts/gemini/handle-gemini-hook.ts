@@ -119,12 +119,14 @@ async function sessionCallTokens(input: GeminiHookInput, context: HookContext, o
   if (input.transcript_path === undefined) return undefined;
   const { geminiSession } = await import("./gemini-session.js");
   const theirs = only.filter((id) => !isOwnCallId(id));
-  const text =
-    theirs.length === 0 ? undefined : transcriptNaming(context, { path: input.transcript_path, ids: theirs });
-  const named = text === undefined ? undefined : await callTokensIn(geminiSession, text, { only: theirs });
-  if (theirs.length === only.length) return named;
+  if (theirs.length === only.length) {
+    const text = transcriptNaming(context, { path: input.transcript_path, ids: only });
+    return text === undefined ? undefined : callTokensIn(geminiSession, text, { only });
+  }
+  // toolgate's own refusals are matched over the whole file: it is read once, for Gemini's ids too
   const whole = context.readTranscript(input.transcript_path);
-  if (whole === undefined) return named;
+  if (whole === undefined) return undefined;
+  const named = theirs.length === 0 ? undefined : await callTokensIn(geminiSession, whole, { only: theirs });
   const { ownRefusalTokens } = await import("./gemini-refusal-tokens.js");
   const own = await ownRefusalTokens({ text: whole, records: (await context.session.state()).records, wanted: only });
   // tokens named for none of toolgate's refusals, and no usage in the file: nothing named
