@@ -68,8 +68,13 @@ function runHook(ws, env, input) {
       stdout += String(chunk);
     });
     child.on("error", reject);
-    child.on("exit", (code) => {
-      const exited = performance.now() - started;
+    let exited;
+    child.on("exit", () => {
+      exited = performance.now() - started;
+    });
+    // the decision at "close": stdout may still hold unread data when "exit" fires
+    child.on("close", (code) => {
+      exited ??= performance.now() - started;
       const decision = stdout.trim() ? JSON.parse(stdout).hookSpecificOutput?.permissionDecision : `exit ${code}`;
       resolve({ answered: answered ?? exited, exited, decision });
     });

@@ -66,7 +66,8 @@ async function runTogether(argvs: string[][]): Promise<number> {
           ready += 1;
           if (ready === children.length) for (const each of children) each.send("go");
         });
-        child.on("exit", (code) =>
+        // "close", not "exit": stderr and IPC messages may still be unread when "exit" fires
+        child.on("close", (code) =>
           code === 0 ? resolve() : reject(new Error(`worker ${index} exited ${code}: ${stderr}`)),
         );
       }),

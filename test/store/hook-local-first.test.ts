@@ -148,7 +148,8 @@ function reportAsync(ws: Workspace, env: Record<string, string>, sessionId: stri
       stdout += String(chunk);
     });
     child.on("error", reject);
-    child.on("exit", (code) => resolve({ exitCode: code, total: code === 0 ? JSON.parse(stdout).total : undefined }));
+    // "close", not "exit": a child's stdout may still hold unread data when "exit" fires (under load it did)
+    child.on("close", (code) => resolve({ exitCode: code, total: code === 0 ? JSON.parse(stdout).total : undefined }));
   });
 }
 
@@ -302,7 +303,8 @@ describe("toolgate hook claude-code keeps state in files and records in the spoo
           stdout += String(chunk);
         });
         child.on("error", reject);
-        child.on("exit", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`hook exited ${code}`))));
+        // "close", not "exit": a child's stdout may still hold unread data when "exit" fires (under load it did)
+        child.on("close", (code) => (code === 0 ? resolve(stdout) : reject(new Error(`hook exited ${code}`))));
         child.stdin.end(input);
       });
     const answers = await Promise.all(

@@ -12,7 +12,8 @@ export async function runWorkers(options: { script: string; count: number; args:
           child.stderr?.on("data", (chunk) => {
             stderr += String(chunk);
           });
-          child.on("exit", (code) =>
+          // "close", not "exit": stderr and IPC messages may still be unread when "exit" fires
+          child.on("close", (code) =>
             code === 0 ? resolve() : reject(new Error(`worker ${index} exited ${code}: ${stderr}`)),
           );
         }),
