@@ -29,6 +29,7 @@ import { basename, dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { goal } from "./support/goals.mjs";
 import { size, sizeFrom } from "./support/short.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -308,6 +309,12 @@ if (process.argv[2] === "--child") {
       console.log(
         `analyze / bare throughput: ${((bare.seconds / analyze.seconds) * 100).toFixed(0)}% (best of ${ROUNDS} round${ROUNDS === 1 ? "" : "s"} each)`,
       );
+      goal({
+        goal: `analyze >= 100 MB/s on many files (${mb.toFixed(0)} MB, ${files.length} files)`,
+        measured: `${(mb / analyze.seconds).toFixed(0)} MB/s (bare loop ${(mb / bare.seconds).toFixed(0)} MB/s)`,
+        met: mb / analyze.seconds >= 100,
+        command: "bench/analyze.bench.mjs",
+      });
     }
     // per host format, in the same run (issue 30 item 3): a corpus of the same size for each host, its recorded
     // formats only; the bare loop and analyze in turn, reading time only (after module loading and config), so a
@@ -341,6 +348,12 @@ if (process.argv[2] === "--child") {
         console.log(
           `  ${host.padEnd(12)} ${hostMb.toFixed(0).padStart(4)} MB: bare ${(hostMb / hostBare.readSeconds).toFixed(0)} MB/s, analyze ${(hostMb / hostAnalyze.readSeconds).toFixed(0)} MB/s (${hostAnalyze.sessions} sessions, ${hostAnalyze.calls} calls, ${hostAnalyze.denials} denials), analyze / bare ${((hostBare.readSeconds / hostAnalyze.readSeconds) * 100).toFixed(0)}%`,
         );
+        goal({
+          goal: `analyze >= the bare readline + JSON.parse loop: ${host}`,
+          measured: `${((hostBare.readSeconds / hostAnalyze.readSeconds) * 100).toFixed(0)}% (${(hostMb / hostAnalyze.readSeconds).toFixed(0)} vs ${(hostMb / hostBare.readSeconds).toFixed(0)} MB/s)`,
+          met: hostAnalyze.readSeconds <= hostBare.readSeconds,
+          command: "bench/analyze.bench.mjs",
+        });
         if (baseline !== undefined && process.env.ANALYZE_BENCH_REPLAY === "1") {
           const passes = child("replay", baseline, folder);
           console.log(

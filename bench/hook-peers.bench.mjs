@@ -23,7 +23,7 @@
 //   BENCH_STORAGE=off (leave out the two storage-only reference rows)
 //   BENCH_SESSIONS=one (every round continues one session per hook: a long session's steady state, where a Stop
 //     finds its transcript's denials recorded already; default one session per round and hook)
-//   BENCH_TRANSCRIPT_REPEAT=14 (Stop's transcript: the 150 KB fixture that many times over, ids made unique: 2.1 MB)
+//   BENCH_TRANSCRIPT_REPEAT=n (Stop's transcript: the 150 KB fixture n times over, ids made unique; default 14, 2.1 MB)
 //   BENCH_CALLGRIND=on (instead of timing: instructions executed, from `valgrind --tool=callgrind`, one run per hook
 //     on BENCH_CALLGRIND_EVENTS (default 0,1: the allowed and the rule-denied call; "all": every event), clean
 //     environment: counts that do not depend on machine load; each run takes tens of seconds;
@@ -46,6 +46,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { printRatios, runRounds } from "./support/cold-spawn.mjs";
+import { goal } from "./support/goals.mjs";
 import { sizeFrom } from "./support/short.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -135,9 +136,14 @@ const store = await createSqliteStore({ filename: process.env.HOME + "/.toolgate
 const ccsn = join(peers, "cc-safety-net", "dist", "bin", "cc-safety-net.js");
 const bnv = join(peers, "block-no-verify", "dist", "cli.js");
 if (existsSync(ccsn))
-  hooks.push({ name: `cc-safety-net ${version("cc-safety-net")}`, argv: [node, ccsn, "hook", "--claude-code"] });
+  hooks.push({
+    name: `cc-safety-net ${version("cc-safety-net")}`,
+    argv: [node, ccsn, "hook", "--claude-code"],
+    peer: true,
+  });
 else console.log(`cc-safety-net not found under ${peers}: run npm run bench:deps (bench/package.json pins it)`);
-if (existsSync(bnv)) hooks.push({ name: `block-no-verify ${version("block-no-verify")}`, argv: [node, bnv] });
+if (existsSync(bnv))
+  hooks.push({ name: `block-no-verify ${version("block-no-verify")}`, argv: [node, bnv], peer: true });
 else console.log(`block-no-verify not found under ${peers}: run npm run bench:deps (bench/package.json pins it)`);
 try {
   const project = join(root, "project");
@@ -145,7 +151,8 @@ try {
   writeFileSync(join(project, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }));
   const transcript = join(root, "transcript.jsonl");
   // BENCH_TRANSCRIPT_REPEAT=n: the fixture n times over, each copy's tool ids made unique (a long session's transcript)
-  const repeat = Number(process.env.BENCH_TRANSCRIPT_REPEAT ?? 1);
+  // (default 14, 2.1 MB: the issue's Stop "with a 2 MB transcript"; 1 in the short mode)
+  const repeat = sizeFrom("BENCH_TRANSCRIPT_REPEAT", 14, 1);
   if (repeat <= 1) copyFileSync(transcriptFixture, transcript);
   else {
     const text = readFileSync(transcriptFixture, "utf8").trimEnd();
@@ -245,12 +252,39 @@ function timeBlock({ block, events, input, check, env }) {
     scratch: root,
   });
   for (const [index, result] of results.entries()) check(jobs[index], result);
-  printRatios({
+  const rows = printRatios({
     hooks,
     events,
     jobs,
     results,
     title: `${block} environment: ${runs} rounds, baseline over all rounds`,
+  });
+  recordHookGoals(block, rows);
+}
+
+/**
+ * The goals of issue 30 item 1 for one environment, judged on the bundled entry this build installs (the first
+ * entry row): every event <= 1.2x `node -e 0` in CPU, and below every peer hook on every event.
+ */
+function recordHookGoals(block, rows) {
+  const entryHook = hooks.findIndex((hook) => hook.entry);
+  if (entryHook < 0) return;
+  const ours = rows.filter((row) => row.hook === entryHook);
+  const worst = ours.reduce((a, b) => (b.cpuRatio > a.cpuRatio ? b : a));
+  goal({
+    goal: `every hook event <= 1.2x \`node -e 0\` CPU, ${block} environment`,
+    measured: `${ours.filter((row) => row.cpuRatio <= 1.2).length} of ${ours.length} events; ${Math.min(...ours.map((row) => row.cpuRatio)).toFixed(2)}x-${worst.cpuRatio.toFixed(2)}x (worst: ${worst.eventName})`,
+    met: ours.every((row) => row.cpuRatio <= 1.2),
+    command: `bench/hook-peers.bench.mjs (BENCH_RUNS=${runs})`,
+  });
+  const peerRows = rows.filter((row) => hooks[row.hook].peer);
+  if (peerRows.length === 0) return;
+  const above = ours.filter((row) => peerRows.some((peer) => peer.event === row.event && peer.cpu <= row.cpu));
+  goal({
+    goal: `below every peer hook on every event, ${block} environment`,
+    measured: `${ours.length - above.length} of ${ours.length} events${above.length === 0 ? "" : `; not: ${above.map((row) => row.eventName).join(", ")}`}`,
+    met: above.length === 0,
+    command: `bench/hook-peers.bench.mjs (BENCH_RUNS=${runs})`,
   });
 }
 

@@ -5,6 +5,7 @@
 // BENCH_POLICY_BEFORE=<a dist directory of another build> also times that build's engine on the same distinct calls,
 // alternating with this one (before, after, before, after, ...), for a before/after measured side by side in one run.
 import { compilePolicy } from "../dist/policy/compile-policy.js";
+import { goal } from "./support/goals.mjs";
 import { size } from "./support/short.mjs";
 
 const cwd = "/repo";
@@ -119,7 +120,7 @@ const warm = cold.slice(0, 300); // an agent's working set: repeated commands hi
 console.log(`200 rules (120 shell, 40 path, 20 domain, 20 MCP); call mix 60% shell / 25% file / 10% web / 5% MCP\n`);
 // warm-up on other calls of the same mix, so no measured call is in the decision cache when it is first timed
 const warmUpOther = JSON.parse(JSON.stringify(makeCalls(2000, 30 * COLD)));
-await measure(
+const oursCold = await measure(
   "toolgate, distinct calls (parse every command)",
   (call) => policy.evaluate(call),
   cold,
@@ -171,6 +172,12 @@ if (process.env.BENCH_POLICY_BEFORE !== undefined) {
 const byBehavior = { allow: 0, ask: 0, deny: 0 };
 for (const call of cold) byBehavior[policy.evaluate(call).behavior]++;
 console.log(`decisions over the mix: ${JSON.stringify(byBehavior)}`);
+goal({
+  goal: "first-seen shell decision p50 <= 1 µs (200 rules, the mix)",
+  measured: `p50 ${formatNs(oursCold.p50)}, p99 ${formatNs(oursCold.p99)}`,
+  met: oursCold.p50 <= 1000,
+  command: "bench/policy.bench.mjs",
+});
 
 // ---- Gemini CLI's PolicyEngine on equivalent rules and calls ----------------------------------------------------------
 let gemini;
@@ -178,6 +185,12 @@ try {
   gemini = await import("@google/gemini-cli-core/dist/src/policy/policy-engine.js");
 } catch (error) {
   console.log(`\nGemini CLI PolicyEngine not available (${error.message}); ratio not measured.`);
+  goal({
+    goal: ">= 10x Gemini CLI's engine on first-seen calls, same run",
+    measured: "not measured: Gemini CLI's engine is not installed (npm run bench:deps)",
+    met: false,
+    command: "bench/policy.bench.mjs",
+  });
 }
 if (gemini !== undefined) {
   const { buildArgsPatterns, escapeRegex } = await import("@google/gemini-cli-core/dist/src/policy/utils.js");
@@ -255,4 +268,10 @@ if (gemini !== undefined) {
       `repeated working set ${(oursWarm.perSecond / theirsWarm.perSecond).toFixed(0)}x; ` +
       `p50 ratio distinct ${(theirs.p50 / oursSame.p50).toFixed(1)}x, repeated ${(theirsWarm.p50 / oursWarm.p50).toFixed(1)}x`,
   );
+  goal({
+    goal: ">= 10x Gemini CLI's engine on first-seen calls, same run",
+    measured: `p50 ${(theirs.p50 / oursSame.p50).toFixed(1)}x, decisions/s ${(oursSame.perSecond / theirs.perSecond).toFixed(1)}x`,
+    met: theirs.p50 / oursSame.p50 >= 10 && oursSame.perSecond / theirs.perSecond >= 10,
+    command: "bench/policy.bench.mjs",
+  });
 }

@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { CANONICAL_TOOL_COLUMN, DAY_COLUMN, DENIAL_COLUMNS, denialRowValues } from "../dist/store/denial-row.js";
 import { createPostgresStore } from "../dist/store/postgres/index.js";
 import { createSqliteStore } from "../dist/store/sqlite/index.js";
+import { goal } from "./support/goals.mjs";
 import { size, sizeFrom } from "./support/short.mjs";
 
 const require = createRequire(import.meta.url);
@@ -177,6 +178,12 @@ const COUNTS = (schema = "") =>
   report(
     `sqlite writes (${WRITE_ROWS} rows, batches of ${BATCH}, median of ${ROUNDS}): toolgate ${toolgateRate} rows/s, raw better-sqlite3 ${rawRate} rows/s, ratio ${(toolgateRate / rawRate).toFixed(2)}`,
   );
+  goal({
+    goal: "SQLite ingest >= 0.8 of raw better-sqlite3",
+    measured: `${toolgateRate} vs ${rawRate} rows/s (${(toolgateRate / rawRate).toFixed(2)})`,
+    met: toolgateRate / rawRate >= 0.8,
+    command: "bench/store.bench.mjs",
+  });
   rmSync(directory, { recursive: true, force: true });
 }
 
@@ -249,6 +256,12 @@ async function timeReports(store, label) {
 // ---------------------------------------------------------------- Postgres
 if (!postgresUrl) {
   console.log("postgres: skipped (TOOLGATE_TEST_DATABASE_URL is not set)");
+  goal({
+    goal: "Postgres ingest >= 0.8 of raw pg",
+    measured: "not measured: TOOLGATE_TEST_DATABASE_URL is not set",
+    met: false,
+    command: "bench/store.bench.mjs",
+  });
 } else {
   const schema = `toolgate_bench_${process.pid}`;
   const records = makeRecords(WRITE_ROWS);
@@ -307,6 +320,12 @@ if (!postgresUrl) {
     report(
       `postgres writes (${WRITE_ROWS} rows, batches of ${BATCH}, median of ${ROUNDS}): toolgate ${toolgateRate} rows/s, raw pg multi-row INSERT ${rawRate} rows/s, ratio ${(toolgateRate / rawRate).toFixed(2)}`,
     );
+    goal({
+      goal: "Postgres ingest >= 0.8 of raw pg",
+      measured: `${toolgateRate} vs ${rawRate} rows/s (${(toolgateRate / rawRate).toFixed(2)})`,
+      met: toolgateRate / rawRate >= 0.8,
+      command: "bench/store.bench.mjs",
+    });
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     const store = await createPostgresStore({ connectionString: postgresUrl, schema });
     const started = performance.now();

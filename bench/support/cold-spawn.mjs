@@ -98,7 +98,12 @@ export function runRounds({ hooks, events, input, runs, env, cwd, scratch }) {
  * The median CPU and wall time of each hook (hook 0, the `node -e 0` baseline, excepted) per event over the counted
  * rounds, and their ratios to the baseline's median over all events, as a Markdown table under `title`.
  */
+/**
+ * Prints the table of CPU and wall medians per event and hook, each against `node -e 0` (hook 0), and returns its
+ * rows: `{ event, eventName, hook, cpu, cpuRatio, wallRatio }` (hook: an index into `hooks`).
+ */
 export function printRatios({ hooks, events, jobs, results, title }) {
+  const rows = [];
   const samples = (hook, event, key) =>
     results
       .filter((_, i) => jobs[i].round >= 0 && jobs[i].hook === hook && (event === undefined || jobs[i].event === event))
@@ -115,6 +120,8 @@ export function printRatios({ hooks, events, jobs, results, title }) {
       console.log(
         `| ${eventName} | ${name} | ${cpu.toFixed(1)} | ${(cpu / baseCpu).toFixed(2)}x | ${wall.toFixed(1)} | ${(wall / baseWall).toFixed(2)}x |`,
       );
+      rows.push({ event, eventName, hook, cpu, cpuRatio: cpu / baseCpu, wallRatio: wall / baseWall });
     }
   }
+  return rows;
 }

@@ -25,6 +25,8 @@ const figure = (source: string) => new RegExp(source.replaceAll("#", number), "m
 /** a Markdown table row: the cells given (regular expressions), then numbers (`#`) or other cells */
 const row = (...cells: string[]) => figure(`^\\| ${cells.join(" \\| ")} \\|`);
 const hookEntry = String.raw`toolgate hook entry \(dist/hook, bundled\)`;
+/** a row of the goals table a bench prints at exit (bench/support/goals.mjs); the short mode judges nothing */
+const goalRow = (goal: string) => figure(`^\\| ${goal} \\| .*\\d.* \\| \\(short mode\\) \\| bench/`);
 
 interface Bench {
   /** what the short run must print: each pattern must match a line of its stdout */
@@ -63,11 +65,15 @@ const benches: Record<string, Bench> = {
       figure("^bare readline \\+ JSON\\.parse: # MB/s"),
       figure("^toolgate analyze: +# MB/s \\(# s; # sessions, # calls, # denials"),
       figure("^analyze / bare throughput: #%"),
+      goalRow("analyze >= 100 MB/s on many files \\(# MB, # files\\)"),
       // one line per host format, measured in the same run (issue 30 item 3)
       ...["claude-code", "codex", "gemini", "qwen", "opencode", "pi", "copilot"].map((host) =>
         figure(
           `^ {2}${host} +# MB: bare # MB/s, analyze # MB/s \\(# sessions, # calls, # denials\\), analyze / bare #%`,
         ),
+      ),
+      ...["claude-code", "codex", "gemini", "qwen", "opencode", "pi", "copilot"].map((host) =>
+        goalRow(`analyze >= the bare readline \\+ JSON\\.parse loop: ${host}`),
       ),
     ],
   },
@@ -152,6 +158,10 @@ const benches: Record<string, Bench> = {
       row("PreToolUse rule-denied \\(rm -rf\\)", "cc-safety-net #\\.#\\.#", "#", "#x", "#", "#x"),
       row("PreToolUse rule-denied \\(rm -rf\\)", "block-no-verify #\\.#\\.#", "#", "#x", "#", "#x"),
       row("SessionEnd \\(drains the session's spool\\)", hookEntry, "#", "#x", "#", "#x"),
+      goalRow("every hook event <= 1\\.2x `node -e 0` CPU, clean environment"),
+      goalRow("every hook event <= 1\\.2x `node -e 0` CPU, inherit environment"),
+      goalRow("below every peer hook on every event, clean environment"),
+      goalRow("below every peer hook on every event, inherit environment"),
     ],
   },
   "mcp-proxy.bench.mjs": {
@@ -162,6 +172,8 @@ const benches: Record<string, Bench> = {
       figure("^toolgate, distinct calls \\(parse every command\\) +# decisions/s +p50 +# (ns|µs)"),
       figure("^Gemini CLI PolicyEngine, distinct calls +# decisions/s +p50 +# (ns|µs)"),
       figure("^ratio \\(toolgate / Gemini decisions per second\\): distinct calls #x"),
+      goalRow("first-seen shell decision p50 <= 1 µs \\(200 rules, the mix\\)"),
+      goalRow(">= 10x Gemini CLI's engine on first-seen calls, same run"),
     ],
   },
   "qwen-hook.bench.mjs": {
@@ -182,8 +194,10 @@ const benches: Record<string, Bench> = {
       figure("^sqlite writes \\(# rows, .*\\): toolgate # rows/s, raw better-sqlite3 # rows/s, ratio #"),
       figure("^sqlite report 7d on # rows: median # ms"),
       figure('^sqlite "toolgate report" .* on # rows: median # ms'),
+      goalRow("SQLite ingest >= 0\\.8 of raw better-sqlite3"),
     ],
     postgres: [
+      goalRow("Postgres ingest >= 0\\.8 of raw pg"),
       figure("^postgres writes \\(# rows, .*\\): toolgate # rows/s, raw pg multi-row INSERT # rows/s, ratio #"),
       figure("^postgres report 7d on # rows: median # ms"),
     ],
