@@ -27,7 +27,8 @@
 //   BENCH_CALLGRIND=on (instead of timing: instructions executed, from `valgrind --tool=callgrind`, one run per hook
 //     on BENCH_CALLGRIND_EVENTS (default 0,1: the allowed and the rule-denied call; "all": every event), clean
 //     environment: counts that do not depend on machine load; each run takes tens of seconds;
-//     BENCH_CALLGRIND_HOOKS=toolgate leaves out the peers, =entry the CLI too, =no-cli only the CLI)
+//     BENCH_CALLGRIND_HOOKS=toolgate leaves out the peers, =entry the CLI too, =no-cli only the CLI;
+//     BENCH_CALLGRIND_OUT=<dir> keeps each run's callgrind file there, callgrind.<hook>-<event>.out)
 // Needs python3 (os.wait4 gives a child's own CPU time with microsecond resolution; Node has no per-child rusage).
 import { spawnSync } from "node:child_process";
 import {
@@ -322,6 +323,9 @@ function countInstructions({ events, input, check, env }) {
     check(job, { ...result, stderr: result.stderr.slice(-2000) });
     const match = /==\d+== Collected : (\d+)/.exec(result.stderr);
     if (match === null) throw new Error(`no callgrind total for ${hooks[hook].name}: ${result.stderr.slice(-500)}`);
+    // BENCH_CALLGRIND_OUT=<dir>: each run's callgrind file kept there (for callgrind_annotate), named by hook and event
+    if (process.env.BENCH_CALLGRIND_OUT)
+      copyFileSync(output, join(resolve(process.env.BENCH_CALLGRIND_OUT), `callgrind.${hook}-${event}.out`));
     return Number(match[1]) - hashSeedSearch(output);
   };
   // V8 draws its string hash seed at start-up and searches primes for it (`detail::sprp`, Node 20): 5-13 M
