@@ -16,6 +16,9 @@ import {
 import { reconcileTranscript } from "./reconcile-transcript.js";
 import { findToolUseId } from "./transcript-denials.js";
 
+/** the block type every line a Claude Code transcript reader takes a call from holds */
+const TOOL_USE = '"tool_use"';
+
 /** What the hook handler needs beyond the event: the guard session and a bounded transcript reader. */
 export type ClaudeHookContext = HookContext;
 
@@ -206,9 +209,12 @@ export async function handleClaudeHook(input: ClaudeHookInput, context: ClaudeHo
   }
 }
 
-/** the tokens per call the session's transcript records (assistant messages' `usage`), for wasted tokens */
+/**
+ * The tokens per call the session's transcript records (assistant messages' `usage`), for wasted tokens: read from
+ * its lines that hold a `"tool_use"` block (the only lines a call comes from) and name a waiting call.
+ */
 async function transcriptCallTokens(context: ClaudeHookContext, path: string | undefined, only: readonly string[]) {
-  const text = path === undefined ? undefined : transcriptNaming(context, { path, ids: only });
+  const text = path === undefined ? undefined : transcriptNaming(context, { path, ids: only, callsHold: TOOL_USE });
   return text === undefined
     ? undefined
     : callTokensIn((await import("./claude-code-session.js")).claudeCodeSession, text, { only });

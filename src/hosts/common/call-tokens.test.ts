@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { linesNaming } from "./call-tokens.js";
+import { linesNaming, transcriptNaming } from "./call-tokens.js";
+import { transcriptLinesOf } from "./hook-host.js";
 
 /** what linesNaming replaces: every line searched for every id */
 const naive = (text: string, ids: readonly string[]) =>
@@ -30,5 +31,38 @@ describe("linesNaming", () => {
       ),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe("transcriptNaming", () => {
+  const text = [
+    '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_1"}]}}',
+    '{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_1","is_error":true}]}}',
+    '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_2"}]}}',
+    '{"type":"assistant","message":{"content":[{"type":"text","text":"toolu_3"}]}}',
+  ].join("\n");
+  const context = {
+    openTranscript: () => transcriptLinesOf(text),
+    readTranscript: () => text,
+  };
+
+  it("gives the lines that name an id", () => {
+    expect(transcriptNaming(context, { path: "t", ids: ["toolu_1", "toolu_3"] })?.split("\n")).toEqual([
+      text.split("\n")[0],
+      text.split("\n")[1],
+      text.split("\n")[3],
+    ]);
+  });
+
+  it("with callsHold, only the lines holding it, among them those naming an id", () => {
+    expect(
+      transcriptNaming(context, { path: "t", ids: ["toolu_1", "toolu_3"], callsHold: '"tool_use"' })?.split("\n"),
+    ).toEqual([text.split("\n")[0]]);
+  });
+
+  it("without openTranscript, the whole text", () => {
+    expect(
+      transcriptNaming({ readTranscript: () => text }, { path: "t", ids: ["toolu_1"], callsHold: '"tool_use"' }),
+    ).toBe(text);
   });
 });

@@ -65,14 +65,26 @@ export async function wantedCallTokens(
  * The transcript's lines that name one of `ids`, as one text (what `callTokensIn` reads with `only`): its bytes are
  * searched and only those lines decoded, so a first Stop on a 2 MB transcript does not decode it all again after
  * its reconcile did. Without `openTranscript`, the whole text. Undefined when it cannot be read.
+ *
+ * `callsHold`: a needle every line the host's reader takes a call from holds (Claude Code: `"tool_use"`, the type
+ * of the block a call fact comes from, which its reader itself requires before it parses a line). Then the bytes
+ * are searched for it instead (a long needle: one fast pass, where the ids' common prefix, `toolu_`, is too short
+ * for one) and only its lines are kept, among them the ones naming an id (`callTokensIn` picks those): the result
+ * lines that name an id, and cannot name a call's tokens, are no longer decoded and parsed.
  */
 export function transcriptNaming(
   context: Pick<HookContext, "openTranscript" | "readTranscript">,
-  options: { path: string; ids: readonly string[] },
+  options: { path: string; ids: readonly string[]; callsHold?: string },
 ): string | undefined {
   if (context.openTranscript === undefined) return context.readTranscript(options.path);
-  const lines = context.openTranscript(options.path)?.linesWith(options.ids);
-  return lines?.map((line) => line.line).join("\n");
+  const transcript = context.openTranscript(options.path);
+  if (transcript === undefined) return undefined;
+  if (options.callsHold === undefined) return textOf(transcript.linesWith(options.ids));
+  return linesNaming(textOf(transcript.linesWith([options.callsHold])), options.ids).join("\n");
+}
+
+function textOf(lines: readonly { line: string }[]): string {
+  return lines.map((line) => line.line).join("\n");
 }
 
 /**
