@@ -28,7 +28,9 @@
 //     on BENCH_CALLGRIND_EVENTS (default 0,1: the allowed and the rule-denied call; "all": every event), clean
 //     environment: counts that do not depend on machine load; each run takes tens of seconds;
 //     BENCH_CALLGRIND_HOOKS=toolgate leaves out the peers, =entry the CLI too, =no-cli only the CLI;
-//     BENCH_CALLGRIND_OUT=<dir> keeps each run's callgrind file there, callgrind.<hook>-<event>.out)
+//     BENCH_CALLGRIND_OUT=<dir> keeps each run's callgrind file there, callgrind.<hook>-<event>.out;
+//     BENCH_CALLGRIND_SESSION=continued runs each counted event after the events before it in its session, as the
+//     timed rounds do; by default a counted event other than SessionEnd is its session's first)
 // Needs python3 (os.wait4 gives a child's own CPU time with microsecond resolution; Node has no per-child rusage).
 import { spawnSync } from "node:child_process";
 import {
@@ -354,7 +356,11 @@ function countInstructions({ events, input, check, env }) {
         // event itself, as in the timed rounds. SessionEnd is counted with a session's worth of records to drain
         // (every other event of the session, run first without valgrind).
         plain(hook, sessionEnd, -2);
-        if (event === sessionEnd) for (let other = 0; other < sessionEnd; other += 1) plain(hook, other, 0, 1);
+        // BENCH_CALLGRIND_SESSION=continued: every counted event follows the events before it in the same session
+        // (as in the timed rounds, and as in Claude Code, where a UserPromptSubmit precedes every Stop); by default
+        // only SessionEnd does, and any other event counted is its session's first (a Stop then finds no state)
+        const before = event === sessionEnd || process.env.BENCH_CALLGRIND_SESSION === "continued" ? event : 0;
+        for (let other = 0; other < before; other += 1) plain(hook, other, 0, 1);
       }
       const count = ir(hook, event, 0);
       console.log(`| ${events[event][0]} | ${name} | ${(count / 1e6).toFixed(1)} M | ${(count / base).toFixed(2)}x |`);
