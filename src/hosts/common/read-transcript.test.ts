@@ -197,6 +197,53 @@ describe("openTranscript's linesWith, many needles with a common prefix", () => 
   });
 });
 
+describe("openTranscript's linesWith, one needle searched by its part from a `_` on", () => {
+  const root = mkdtempSync(join(tmpdir(), "toolgate-lines-with-anchor-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("finds the lines that hold the needle, and only those (each place its anchor occurs compared whole)", () => {
+    const file = join(root, "anchored.jsonl");
+    // pieces that hold the anchor (`_error"`, `_use"`) without the needle, the needle split, and both at the file's ends
+    const part = fc.constantFrom(
+      '"is_error"',
+      'is_error"',
+      '_error"',
+      '"is_err',
+      '"tool_use"',
+      'tool_use"',
+      '_use"',
+      "_",
+      "é",
+      "x",
+      "\n",
+      '"',
+    );
+    const needle = fc.constantFrom('"is_error"', '"tool_use"', "_error", '_use"', 'x_"', "no_such");
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 40 }), needle, (parts, each) => {
+        const text = parts.join("");
+        writeFileSync(file, text);
+        const expected = text.split("\n").filter((line) => line.includes(each));
+        expect(
+          openTranscript(file)!
+            .linesWith([each])
+            .map(({ line }) => line),
+        ).toEqual(expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("searches only after a cursor that still holds, however the anchor straddles it", () => {
+    const file = join(root, "cursor.jsonl");
+    writeFileSync(file, '{"is_error":true,"a":1}\n{"b":"_error\\""}\n');
+    const first = openTranscript(file)!;
+    writeFileSync(file, `${readFileSync(file, "utf8")}{"is_error":false}\n{"c":2}\n`);
+    const lines = openTranscript(file, first.next)!.linesWith(['"is_error"']);
+    expect(lines.map(({ line }) => line)).toEqual(['{"is_error":false}']);
+  });
+});
+
 describe("transcriptOpenerForOneEvent", () => {
   it("reads a transcript once per event: every open sees the bytes of the first read; a new event reads anew", () => {
     const file = join(root, "one-event.jsonl");
