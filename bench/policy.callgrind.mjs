@@ -12,6 +12,8 @@
 //   BENCH_POLICY_DIST=<dist>    the build measured (default: this tree's dist/)
 //   BENCH_POLICY_BEFORE=<dist>  a second build, measured alternately with the first (before, after, before, ...)
 //   BENCH_POLICY_CALLS=80000    N;   BENCH_POLICY_RUNS=1   rounds per build
+//   BENCH_POLICY_WINDOW_ONLY=1  only the run with N (the window figure; half the time)
+//   BENCH_POLICY_WARM_UP=30000  warm-up decisions (more: less of the optimising compiler's one-time work in the window)
 // Needs valgrind (`valgrind --tool=callgrind`); takes about a minute per run under it.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -20,7 +22,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const WARM_UP = 30_000;
+const WARM_UP = Number(process.env.BENCH_POLICY_WARM_UP ?? 30_000);
 /** where the warm-up calls begin in the mix's sequence (far from the measured calls: none is the same call) */
 const WARM_UP_FIRST = 600_000;
 
@@ -61,13 +63,17 @@ function outer() {
     );
     for (let round = 0; round < runs; round++) {
       for (const dist of dists) {
-        const empty = measure(root, dist, 0);
         const full = measure(root, dist, count);
-        const difference = Math.round((full.total - empty.total) / count);
-        const window = Math.round(full.window / count);
+        const window = Math.round(full.window / count).toLocaleString("en-US");
+        if (process.env.BENCH_POLICY_WINDOW_ONLY === "1") {
+          console.log(`${dist}: Ir(N) ${(full.total / 1e6).toFixed(1)} M; per decision: window ${window}`);
+          continue;
+        }
+        const empty = measure(root, dist, 0);
+        const difference = Math.round((full.total - empty.total) / count).toLocaleString("en-US");
         console.log(
           `${dist}: Ir(N) ${(full.total / 1e6).toFixed(1)} M, Ir(0) ${(empty.total / 1e6).toFixed(1)} M; ` +
-            `per decision: difference ${difference.toLocaleString("en-US")}, window ${window.toLocaleString("en-US")}`,
+            `per decision: difference ${difference}, window ${window}`,
         );
       }
     }
