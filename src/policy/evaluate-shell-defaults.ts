@@ -3,7 +3,7 @@ import { isReadOnlyCommand } from "./defaults/is-read-only-command.js";
 import type { DefaultsPreset } from "./defaults/read-only-defaults.js";
 import type { EvaluationContext } from "./evaluation-context.js";
 import { compileGlob } from "./match/path-specifier.js";
-import { type Outcome, shareOutcome } from "./outcome.js";
+import { makeOutcome, type Outcome, shareOutcome } from "./outcome.js";
 import { isInsideAny } from "./paths.js";
 import { isPlainSubcommand, type Subcommand } from "./shell/analyze-shell-command.js";
 import { fileArguments } from "./shell/file-arguments.js";
@@ -25,31 +25,35 @@ export function defaultForSubcommand(options: {
   if (mode === "bypassPermissions") {
     const home = context.pathContext.homeDir;
     if (program === "rm" && files.writes.some((path) => path === "/" || path === home)) {
-      return { behavior: "ask", source: "mode", reason: `${sub.text} would remove / or the home directory.` };
+      return makeOutcome({
+        behavior: "ask",
+        source: "mode",
+        reason: `${sub.text} would remove / or the home directory.`,
+      });
     }
-    return { behavior: "allow", source: "mode", reason: "Allowed by bypassPermissions mode." };
+    return makeOutcome({ behavior: "allow", source: "mode", reason: "Allowed by bypassPermissions mode." });
   }
   // most commands name no file: then no path can be unknown or outside (no call into Array.prototype.find)
   const namesFiles = files.reads.length > 0 || files.writes.length > 0;
   const unknown = namesFiles ? (files.reads.find(isUnknownPath) ?? files.writes.find(isUnknownPath)) : undefined;
   // a plain line's subcommand holds no `$`, backtick, `<` or `>`: no substitution to look for
   if (unknown !== undefined || (!isPlainSubcommand(sub) && hasSubstitution(sub.text))) {
-    return {
+    return makeOutcome({
       behavior: undefined,
       source: "default",
       reason: `${sub.text} uses an expansion or substitution whose result cannot be checked before it runs, so it needs approval.`,
-    };
+    });
   }
   const outside = namesFiles
     ? (files.reads.find((path) => !isInsideAny(path, context.workingDirectories)) ??
       files.writes.find((path) => !isInsideAny(path, context.workingDirectories)))
     : undefined;
   if (outside !== undefined) {
-    return {
+    return makeOutcome({
       behavior: undefined,
       source: "default",
       reason: `${program} in '${outside}' needs approval. The path is outside the working directories for this session.`,
-    };
+    });
   }
   const gitAfterCd = program === "git" && options.hasCd;
   if (!gitAfterCd && isReadOnlyCommand(sub, defaults)) return readOnlyOutcome(program, defaults);
@@ -57,11 +61,11 @@ export function defaultForSubcommand(options: {
     defaults.acceptEditsCommands.has(program) ||
     (files.writes.length > 0 && isReadOnlyCommand(sub, defaults, { ignoreOutputRedirects: true }));
   if (mode === "acceptEdits" && edits) {
-    return {
+    return makeOutcome({
       behavior: "allow",
       source: "mode",
       reason: `${program} inside the working directories is allowed in acceptEdits mode.`,
-    };
+    });
   }
   return REQUIRES_APPROVAL;
 }
@@ -103,11 +107,11 @@ export function traversalIn(sub: Subcommand): Outcome | undefined {
   const traversal =
     files.reads.find((path) => TRAVERSAL.test(path)) ?? files.writes.find((path) => TRAVERSAL.test(path));
   if (traversal === undefined) return undefined;
-  return {
+  return makeOutcome({
     behavior: "ask",
     source: "default",
     reason: `Path ${traversal} contains '..' after a directory segment, which may follow a symlink outside the working directory.`,
-  };
+  });
 }
 
 /** `sub/../x`: `..` after a directory segment (a leading `../` is an ordinary path outside the directory) */

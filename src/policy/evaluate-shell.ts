@@ -7,7 +7,7 @@ import {
 } from "./evaluate-shell-defaults.js";
 import type { EvaluationContext } from "./evaluation-context.js";
 import { matchingPathRules as matchingIndexedPathRules, type PathRuleIndex } from "./match/path-rule-index.js";
-import { allowOutcome, fromOrigin, grantOutcome, type Outcome, ruleOutcome } from "./outcome.js";
+import { allowOutcome, fromOrigin, grantOutcome, makeOutcome, type Outcome, ruleOutcome } from "./outcome.js";
 import { combineParts, pickWinningRule } from "./precedence.js";
 import {
   analyzeShellCommand,
@@ -106,11 +106,11 @@ export function evaluateShell(
       if (winner !== undefined) return ruleOutcome(winner, `${winner.rule} decides an empty command.`);
       return REQUIRES_APPROVAL;
     }
-    return {
+    return makeOutcome({
       behavior: "ask",
       source: "toolgate",
       reason: "This command could not be parsed completely (unclosed quote or substitution), so it needs approval.",
-    };
+    });
   }
   if (parts.length === 1) return parts[0] as Outcome;
   const combined = combineParts(parts.map((part) => part.behavior));
@@ -118,8 +118,16 @@ export function evaluateShell(
   if (combined === "allow") {
     const decided = parts.find((part) => part.source === "grant") ?? parts.find((part) => part.rule !== undefined);
     const outcome = decided ?? (parts[0] as Outcome);
-    // a new outcome, not shared: its decision is its own (no object rest: a spread that overrides `decisions`)
-    return { ...outcome, reason: `Every part of this command is allowed (${outcome.reason})`, decisions: undefined };
+    // a new outcome, not shared: its decision is its own (`decisions` left out)
+    return makeOutcome({
+      behavior: outcome.behavior,
+      source: outcome.source,
+      rule: outcome.rule,
+      origin: outcome.origin,
+      reason: `Every part of this command is allowed (${outcome.reason})`,
+      removesTool: outcome.removesTool,
+      denialSource: outcome.denialSource,
+    });
   }
   // an exact grant of the whole command line (compound commands are granted as the line the person saw);
   // wildcard grants never match a whole line, only subcommands
@@ -132,11 +140,11 @@ export function evaluateShell(
     return grantOutcome(grant.rule);
   }
   const pending = subcommands.filter((_, index) => parts[index]?.behavior === undefined).map((sub) => sub.text);
-  return {
+  return makeOutcome({
     behavior: undefined,
     source: "default",
     reason: `This Bash command contains multiple operations. The following part requires approval: ${pending.join(", ")}`,
-  };
+  });
 }
 
 function decideSubcommand(options: {
@@ -155,12 +163,12 @@ function decideSubcommand(options: {
   if (winner?.behavior === "deny") return ruleOutcome(winner, deniedText(sub.text, winner));
   const guarded = globMayReachDeniedPath(sub, context);
   if (guarded !== undefined) {
-    return {
+    return makeOutcome({
       behavior: "ask",
       source: "policy",
       rule: guarded.rule,
       reason: `A wildcard or expansion in a file argument of "${sub.text}" could name a path that ${guarded.rule} denies, so it needs approval.`,
-    };
+    });
   }
   if (winner?.behavior !== "allow") {
     const script = shellScriptOf(sub);
@@ -168,12 +176,12 @@ function decideSubcommand(options: {
       const denyOnly = indexToolRules(options.rules.deny);
       const inner = evaluateShell({ command: script }, { rules: denyOnly, context: { ...context, grants: [] } });
       if (inner.behavior === "deny") {
-        return {
+        return makeOutcome({
           behavior: "ask",
           source: "policy",
           ...(inner.rule === undefined ? {} : { rule: inner.rule }),
           reason: `A permission rule denies a command inside this shell -c script (${inner.rule}), so it needs approval.`,
-        };
+        });
       }
     }
   }
@@ -208,12 +216,12 @@ function matchingPathRulesOnce(index: PathRuleIndex, path: string, into: Compile
 }
 
 function unreadable(why: string): Outcome {
-  return {
+  return makeOutcome({
     behavior: "deny",
     source: "toolgate",
     reason: `toolgate cannot read the command of this shell call (${why}), so it is denied. Pass the command as a string, or as an argv array of strings, without control characters.`,
     denialSource: "validation",
-  };
+  });
 }
 
 function deniedText(command: string, rule: CompiledRule): string {

@@ -2,29 +2,48 @@ import type { CompiledRule } from "./compile-rule.js";
 import type { EvaluationContext } from "./evaluation-context.js";
 import { hostOf } from "./match/domain-specifier.js";
 import { matchingPathRules } from "./match/path-rule-index.js";
-import { allowOutcome, fromOrigin, grantOutcome, type Outcome, ruleOutcome, shareOutcome } from "./outcome.js";
+import {
+  allowOutcome,
+  fromOrigin,
+  grantOutcome,
+  makeOutcome,
+  type Outcome,
+  ruleOutcome,
+  shareOutcome,
+} from "./outcome.js";
 import { isInsideAny, resolvePath } from "./paths.js";
 import { pickWinningRule } from "./precedence.js";
 import { pathOf, toolFamily, urlOf } from "./tool-families.js";
 import type { ToolRules } from "./tool-rules.js";
 
-/** The subject a rule of each kind tests for one call: its absolute path or its host. */
-function subjects(tool: string, input: unknown, context: EvaluationContext): { path?: string; host?: string } {
+/** What a rule of each kind tests for one call: its absolute path or its host (both fields always present). */
+interface Subject {
+  readonly path: string | undefined;
+  readonly host: string | undefined;
+}
+
+/**
+ * The subject a rule of each kind tests for one call. Every subject has one object shape (both fields, in one
+ * order), so the reads of `subject.path` and `subject.host` on the hot path stay monomorphic.
+ */
+function subjects(tool: string, input: unknown, context: EvaluationContext): Subject {
   const family = toolFamily(tool);
   if (family === "read" || family === "edit") {
     const path = pathOf(input);
-    if (path !== undefined) return { path: resolvePath(path, context.pathContext) };
-    return family === "read" ? { path: context.workingDirectories[0] as string } : {};
+    if (path !== undefined) return { path: resolvePath(path, context.pathContext), host: undefined };
+    return family === "read" ? { path: context.workingDirectories[0] as string, host: undefined } : NO_SUBJECT;
   }
   if (family === "web") {
     const url = urlOf(input);
     const host = url === undefined ? undefined : hostOf(url);
-    return host === undefined ? {} : { host };
+    return host === undefined ? NO_SUBJECT : { path: undefined, host };
   }
-  return {};
+  return NO_SUBJECT;
 }
 
-function ruleMatches(rule: CompiledRule, input: unknown, subject: { path?: string; host?: string }): boolean {
+const NO_SUBJECT: Subject = { path: undefined, host: undefined };
+
+function ruleMatches(rule: CompiledRule, input: unknown, subject: Subject): boolean {
   switch (rule.kind) {
     case "tool":
       return true;
@@ -74,34 +93,42 @@ export function evaluateTool(options: {
   return defaultForTool(tool, subject, context);
 }
 
-function defaultForTool(tool: string, subject: { path?: string; host?: string }, context: EvaluationContext): Outcome {
+function defaultForTool(tool: string, subject: Subject, context: EvaluationContext): Outcome {
   const { defaults, mode } = context;
   const family = toolFamily(tool);
   if (defaults.noPermissionTools.has(tool)) {
-    return { behavior: "allow", source: "default", reason: `${tool} needs no approval (${defaults.name} defaults).` };
+    return makeOutcome({
+      behavior: "allow",
+      source: "default",
+      reason: `${tool} needs no approval (${defaults.name} defaults).`,
+    });
   }
   const inside = subject.path !== undefined && isInsideAny(subject.path, context.workingDirectories);
   if (family === "read" && inside && defaults.readInsideWorkingDirectories) {
     return READS_INSIDE;
   }
   if (family === "edit" && inside && mode === "acceptEdits") {
-    return {
+    return makeOutcome({
       behavior: "allow",
       source: "mode",
       reason: "Edits inside the working directories are allowed in acceptEdits mode.",
-    };
+    });
   }
   if (family === "read" && subject.path !== undefined) {
-    return {
+    return makeOutcome({
       behavior: undefined,
       source: "default",
       reason: `Reading ${subject.path} needs approval: it is outside the working directories.`,
-    };
+    });
   }
   if (family === "edit" && subject.path !== undefined) {
-    return { behavior: undefined, source: "default", reason: `Writing to ${subject.path} needs approval.` };
+    return makeOutcome({
+      behavior: undefined,
+      source: "default",
+      reason: `Writing to ${subject.path} needs approval.`,
+    });
   }
-  return { behavior: undefined, source: "default", reason: `Using ${tool} needs approval.` };
+  return makeOutcome({ behavior: undefined, source: "default", reason: `Using ${tool} needs approval.` });
 }
 
 /** reads inside the working directories (shared) */
@@ -111,7 +138,7 @@ const READS_INSIDE: Outcome = shareOutcome({
   reason: "Reads inside the working directories need no approval.",
 });
 
-function deniedText(tool: string, subject: { path?: string; host?: string }, rule: CompiledRule): string {
+function deniedText(tool: string, subject: Subject, rule: CompiledRule): string {
   const target = subject.path ?? (subject.host === undefined ? undefined : `domain:${subject.host}`);
   const what = target === undefined ? tool : `${tool} on ${target}`;
   return `Permission to use ${what} has been denied by the rule ${rule.rule}${fromOrigin(rule)}.`;

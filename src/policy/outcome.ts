@@ -23,11 +23,29 @@ export interface Outcome {
 }
 
 /**
+ * An outcome with every field present, in one order (a field it does not have is undefined): `applyMode`,
+ * `evaluateShell` and the cache read outcomes of every kind at the same places, and one object shape keeps those
+ * reads monomorphic instead of megamorphic (a generic lookup per read). Every outcome is built through it.
+ */
+export function makeOutcome(fields: Outcome): Outcome {
+  return {
+    behavior: fields.behavior,
+    source: fields.source,
+    rule: fields.rule,
+    origin: fields.origin,
+    reason: fields.reason,
+    removesTool: fields.removesTool,
+    denialSource: fields.denialSource,
+    decisions: fields.decisions,
+  };
+}
+
+/**
  * Makes an outcome shared: frozen, with a slot per mode and session kind for its decision, so the many calls it
  * decides get one frozen decision instead of a new object each (property-tested against building each decision).
  */
 export function shareOutcome(outcome: Outcome): Outcome {
-  return Object.freeze({ ...outcome, decisions: [] });
+  return Object.freeze(makeOutcome({ ...outcome, decisions: [] }));
 }
 
 const allowedBy = new WeakMap<CompiledRule, Outcome>();
@@ -44,24 +62,19 @@ export function allowOutcome(rule: CompiledRule): Outcome {
 
 /** What a rule decided; `reason` is toolgate's sentence, unless the rule brings the host's own (`PolicyRule.reason`). */
 export function ruleOutcome(rule: CompiledRule, reason: string): Outcome {
-  // built field by field (no spreads: this runs on most first-seen calls), fields in the same order
-  const outcome: Outcome =
-    rule.origin === undefined
-      ? { behavior: rule.behavior, source: "policy", rule: rule.rule, reason: rule.reason ?? reason }
-      : {
-          behavior: rule.behavior,
-          source: "policy",
-          rule: rule.rule,
-          origin: rule.origin,
-          reason: rule.reason ?? reason,
-        };
-  if (rule.behavior === "deny" && rule.removesTool) outcome.removesTool = true;
-  return outcome;
+  return makeOutcome({
+    behavior: rule.behavior,
+    source: "policy",
+    rule: rule.rule,
+    origin: rule.origin,
+    reason: rule.reason ?? reason,
+    removesTool: rule.behavior === "deny" && rule.removesTool ? true : undefined,
+  });
 }
 
 /** A session grant let the call through. */
 export function grantOutcome(rule: string): Outcome {
-  return { behavior: "allow", source: "grant", rule, reason: `Allowed by the session grant ${rule}.` };
+  return makeOutcome({ behavior: "allow", source: "grant", rule, reason: `Allowed by the session grant ${rule}.` });
 }
 
 export function fromOrigin(rule: CompiledRule): string {

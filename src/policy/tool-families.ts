@@ -94,17 +94,42 @@ export function commandOf(input: unknown): string | undefined {
   return "command" in reading ? reading.command : undefined;
 }
 
-/** The file or directory a file tool acts on; search tools without a path act on the working directory. */
+/** The input fields that name a file tool's file or directory, read in this order. */
+interface PathFields {
+  file_path?: unknown;
+  filePath?: unknown;
+  notebook_path?: unknown;
+  path?: unknown;
+  absolute_path?: unknown;
+  dir_path?: unknown;
+}
+
+/**
+ * The file or directory a file tool acts on (the first of `file_path`, `filePath`, `notebook_path`, `path`,
+ * `absolute_path`, `dir_path` that is a non-empty string); search tools without a path act on the working directory.
+ * Each field is read by its own name (a named property load each, not a lookup by a variable name, which is
+ * megamorphic on the hot path).
+ */
 export function pathOf(input: unknown): string | undefined {
-  for (const name of ["file_path", "filePath", "notebook_path", "path", "absolute_path", "dir_path"]) {
-    const value = field(input, name);
-    if (typeof value === "string" && value !== "") return value;
-  }
-  return undefined;
+  if (typeof input !== "object" || input === null) return undefined;
+  const fields = input as PathFields;
+  return (
+    nonEmptyString(fields.file_path) ??
+    nonEmptyString(fields.filePath) ??
+    nonEmptyString(fields.notebook_path) ??
+    nonEmptyString(fields.path) ??
+    nonEmptyString(fields.absolute_path) ??
+    nonEmptyString(fields.dir_path)
+  );
+}
+
+function nonEmptyString(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
 }
 
 export function urlOf(input: unknown): string | undefined {
-  const value = field(input, "url");
+  if (typeof input !== "object" || input === null) return undefined;
+  const value = (input as { url?: unknown }).url;
   return typeof value === "string" ? value : undefined;
 }
 

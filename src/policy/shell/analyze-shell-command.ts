@@ -169,6 +169,16 @@ class Analysis implements ShellAnalysis {
   }
 }
 
+/**
+ * One analysis kept alive for as long as the module: its object shape (reached from the class's initial one through
+ * the fields the constructor adds, which V8 holds only weakly) then outlives every major garbage collection. Without
+ * a live instance a collection drops that shape, and the optimised code of `analyzeShellCommand` and every caller
+ * that inlines it (`evaluateShell`) is thrown away with it ("weak objects"), so the next few hundred shell calls run
+ * unoptimised and are compiled again (callgrind: about 1,800 instructions per first-seen decision over the 80,000
+ * after a collection, bench/policy.callgrind.mjs). Tested in analyze-shell-command.test.ts.
+ */
+export const KEPT_ANALYSIS_SHAPE: ShellAnalysis = new Analysis("", [], true);
+
 /** The text up to the first space: the key rules are indexed by (a rule's first whitespace-separated word). */
 function firstToken(text: string): string {
   const space = text.indexOf(" ");

@@ -90,7 +90,7 @@ export function parsePlainShellCommand(text: string): ShellParse | undefined {
  * numbers per command, in order).
  */
 export function parsePlainWords(text: string, spans?: number[]): string[][] | undefined {
-  if (SINGLE_SPACED_LINE.test(text)) return splitSingleSpaced(text, spans);
+  if (isSingleSpacedLine(text)) return splitSingleSpaced(text, spans);
   const commands: string[][] = [];
   let words: string[] = [];
   const length = text.length;
@@ -146,7 +146,22 @@ export function parsePlainWords(text: string, spans?: number[]): string[][] | un
  * scan and a native `split` cost far fewer instructions per character than the `charCodeAt` loop of
  * `parsePlainWords` (callgrind, Node 20), which still reads every other line.
  */
-const SINGLE_SPACED_LINE = /^[A-Za-z0-9_\-./:=,+@%]+(?: (?:[A-Za-z0-9_\-./:=,+@%]+|&&|\|\||\||;))*$/;
+export const SINGLE_SPACED_LINE = /^[A-Za-z0-9_\-./:=,+@%]+(?: (?:[A-Za-z0-9_\-./:=,+@%]+|&&|\|\||\||;))*$/;
+
+/** the last line `isSingleSpacedLine` found single-spaced (a shell call's line is asked about twice, see there) */
+let lastSingleSpaced: string | undefined;
+
+/**
+ * Whether `SINGLE_SPACED_LINE` matches `text`. Such a line holds only printable ASCII, so it also holds no control
+ * character: the command reader asks this first (`hasUnreadableCharacter`), and the tokeniser's question about the
+ * same line that follows is answered from the last line found (one pattern test per plain line, not two).
+ */
+export function isSingleSpacedLine(text: string): boolean {
+  if (text === lastSingleSpaced) return true;
+  if (!SINGLE_SPACED_LINE.test(text)) return false;
+  lastSingleSpaced = text;
+  return true;
+}
 
 /**
  * `parsePlainWords` for a line `SINGLE_SPACED_LINE` matches: its tokens are the words and operators between single

@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { parseShellCommand } from "./parse-shell-command.js";
+import { describe, expect, it, vi } from "vitest";
+import { isSingleSpacedLine, parsePlainWords, parseShellCommand, SINGLE_SPACED_LINE } from "./parse-shell-command.js";
 import {
   hasUnreadableCharacter,
   quoteShellWord,
@@ -94,6 +94,43 @@ describe("readShellCommand", () => {
         },
       ),
       { numRuns: 5000 },
+    );
+  });
+});
+
+describe("a single-spaced plain line, read and then tokenised", () => {
+  it("is tested against the pattern once for both questions (no control character; its words)", () => {
+    const line = "cd /repo && git status --short 7 | grep ok";
+    const spy = vi.spyOn(SINGLE_SPACED_LINE, "test");
+    try {
+      expect(hasUnreadableCharacter(line)).toBe(false);
+      expect(parsePlainWords(line)).toEqual([
+        ["cd", "/repo"],
+        ["git", "status", "--short", "7"],
+        ["grep", "ok"],
+      ]);
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("isSingleSpacedLine answers as the pattern does, whatever line it was asked about before", () => {
+    const reference = new RegExp(SINGLE_SPACED_LINE.source);
+    const line = fc.oneof(
+      fc.constantFrom("", " ", "ls", "ls -la", "a && b", "a  b", "a\tb", "a\u0000b", "&&", "ls ", " ls"),
+      fc
+        .array(fc.constantFrom("a", "b", " ", "&", "|", ";", "\t", "\u0000", "-"), { maxLength: 12 })
+        .map((chars) => chars.join("")),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 6 }), (lines) => {
+        for (const text of lines) {
+          expect(isSingleSpacedLine(text)).toBe(reference.test(text));
+          expect(hasUnreadableCharacter(text)).toBe(UNREADABLE_CHARACTER.test(text));
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -1,3 +1,5 @@
+import { isSingleSpacedLine } from "./parse-shell-command.js";
+
 /**
  * The command line a shell call would run, read from whatever shape a host or an app passes it in, or why it
  * cannot be read. The policy decides on exactly this text, so a shape it cannot read is refused, never let through
@@ -24,7 +26,8 @@ export const UNREADABLE_CHARACTER = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
  * line); property-tested against a char-code definition.
  */
 export function hasUnreadableCharacter(text: string): boolean {
-  return UNREADABLE_CHARACTER.test(text);
+  // a single-spaced plain line (most agent commands) is printable ASCII; the tokeniser then finds it in one comparison
+  return !isSingleSpacedLine(text) && UNREADABLE_CHARACTER.test(text);
 }
 
 /** Words that need no quoting in a POSIX shell. */
