@@ -47,7 +47,7 @@ export class LoopFinder {
    */
   onCall(options: {
     call: ToolCall;
-    agentId?: string;
+    agentId?: string | undefined;
     retry: boolean;
     opaque: boolean;
     targets?: () => readonly string[];

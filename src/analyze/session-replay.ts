@@ -3,6 +3,7 @@ import type { Effect } from "../core/effects.js";
 import type { DenialSource, ToolCall, ToolgateEvent } from "../core/events.js";
 import { type DeniedCall, sessionLoops, sessionStatus } from "../core/figures.js";
 import { initialState } from "../core/initial-state.js";
+import { isoTime } from "../core/iso-time.js";
 import type { DenialRecord } from "../core/records.js";
 import { type SessionInfo, sessionInfoOf } from "../core/session-info.js";
 import type { SessionState } from "../core/state.js";
@@ -75,6 +76,32 @@ function targetsOf(facts: object, input: unknown): () => readonly string[] {
   }
   return known;
 }
+/**
+ * The main agent's pattern key of a call (`" <tool> <pattern>"`), by its facts object: one string per distinct call,
+ * so the maps keyed by it hash it once instead of a new string per call (checked against the tool: a facts object
+ * shared by two tools gets the second tool's key afresh).
+ */
+const MAIN_KEYS = new WeakMap<object, MainKeys>();
+
+interface MainKeys {
+  tool: string;
+  /** the pattern key */
+  key: string;
+  /** the distinct call's key among denied calls (agent, tool, signature) */
+  denied: string;
+}
+
+function mainKeysOf(facts: object, call: ToolCall): MainKeys {
+  const known = MAIN_KEYS.get(facts);
+  if (known !== undefined && known.tool === call.tool) return known;
+  const keys = { tool: call.tool, key: ` ${patternKeyOf(call)}`, denied: deniedCallKey(undefined, call) };
+  MAIN_KEYS.set(facts, keys);
+  return keys;
+}
+
+function deniedCallKey(agentId: string | undefined, call: ToolCall): string {
+  return `${agentId ?? ""}\u0000${call.tool}\u0000${call.signature}`;
+}
 const MAX_DENIALS = 1000;
 /** refusals the replay itself made (what toolgate would have done), never stored as what happened */
 const HYPOTHETICAL = new Set<string>(["loop", "aborted"]);
@@ -88,10 +115,12 @@ export class SessionReplay {
       targets: () => readonly string[];
       tokens: number;
       opaque: boolean;
-      agentId?: string;
+      agentId: string | undefined;
       index: number;
       /** the call's pattern key for wasted calls (agent, tool, pattern) */
       key: string;
+      /** the main agent's call: its key among denied calls (agent, tool, signature), made once per distinct call */
+      deniedKey: string | undefined;
     }
   >();
   /** calls whose result was read: the same session read from two files of one format counts each call once */
@@ -184,11 +213,16 @@ export class SessionReplay {
     return result.effects;
   }
 
-  private describe(tool: string, input: unknown, id: string): { call: ToolCall; targets: () => readonly string[] } {
+  private describe(
+    tool: string,
+    input: unknown,
+    id: string,
+  ): { call: ToolCall; targets: () => readonly string[]; keys: MainKeys } {
     const described = this.options.describe?.(tool, input);
     const facts = described?.facts ?? this.options.config.ports.describeCall(tool, input);
     const interned = described === undefined ? input : described.input;
-    return { call: { toolUseId: id, tool, input: interned, ...facts }, targets: targetsOf(facts, interned) };
+    const call: ToolCall = { toolUseId: id, tool, input: interned, ...facts };
+    return { call, targets: targetsOf(facts, interned), keys: mainKeysOf(facts, call) };
   }
 
   private onCall(fact: CallFact): void {
@@ -204,7 +238,8 @@ export class SessionReplay {
     // a call whose input the log does not show is known by its id alone: two of them are not the same call
     const call = fact.opaque ? { ...described.call, signature: `opaque ${fact.id}` } : described.call;
     const { targets } = described;
-    const key = `${fact.agentId ?? ""} ${patternKeyOf(call)}`;
+    const main = fact.agentId === undefined && !fact.opaque;
+    const key = main ? described.keys.key : `${fact.agentId ?? ""} ${patternKeyOf(call)}`;
     this.pending.set(fact.id, {
       call,
       targets,
@@ -212,7 +247,8 @@ export class SessionReplay {
       opaque: fact.opaque === true,
       index: this.toolCalls,
       key,
-      ...agent(fact.agentId),
+      deniedKey: main ? described.keys.denied : undefined,
+      agentId: fact.agentId,
     });
     const retry = this.wasted.onCall(key, tokens);
     this.loops.onCall({
@@ -221,20 +257,16 @@ export class SessionReplay {
       opaque: fact.opaque === true,
       targets,
       patternKey: key,
-      ...agent(fact.agentId),
+      agentId: fact.agentId,
     });
     const abortedBefore = this.state?.aborted !== undefined;
     if (fact.opaque) {
       if (abortedBefore) this.saved += 1;
       return;
     }
-    const effects = this.step({
-      type: "call.requested",
-      at: fact.at,
-      sessionId: this.options.sessionId,
-      call,
-      ...agent(fact.agentId),
-    });
+    const requested: ToolgateEvent = { type: "call.requested", at: fact.at, sessionId: this.options.sessionId, call };
+    if (fact.agentId !== undefined) requested.agentId = fact.agentId;
+    const effects = this.step(requested);
     const refused = this.absorb(effects, { index: this.toolCalls, tool: call.tool });
     if (abortedBefore || refused) this.saved += 1;
   }
@@ -259,7 +291,9 @@ export class SessionReplay {
     this.pending.delete(fact.id);
     if (this.finished.size < MAX_FINISHED) this.finished.add(fact.id);
     const { call } = entry;
-    const base = { at: fact.at, sessionId: this.options.sessionId, call, ...agent(entry.agentId ?? fact.agentId) };
+    const agentId = entry.agentId ?? fact.agentId;
+    const at = fact.at;
+    const sessionId = this.options.sessionId;
     const denial = classifyResult({
       fact,
       tool: call.tool,
@@ -268,49 +302,34 @@ export class SessionReplay {
       interactive: this.saysInteractive,
     });
     const { key } = entry;
+    // events built field by field (no spreads of optional parts: a generic copy on every call)
+    let event: ToolgateEvent;
+    if (denial !== undefined && denial.osDenial === undefined) {
+      event = { type: "call.denied", at, sessionId, call, source: denial.source, reason: denial.reason };
+      if (denial.rule !== undefined) event.rule = denial.rule;
+    } else if (denial === undefined && fact.outcome === "success") {
+      event = { type: "call.succeeded", at, sessionId, call };
+    } else {
+      event = { type: "call.failed", at, sessionId, call, error: fact.text.slice(0, 4000) };
+      if (denial?.osDenial !== undefined) event.osDenial = denial.osDenial;
+      if (fact.exitCode !== undefined) event.exitCode = fact.exitCode;
+    }
+    if (agentId !== undefined) event.agentId = agentId;
+    if (denial === undefined) this.wasted.onAvailable(key);
+    this.absorb(this.step(event), { index: entry.index, tool: call.tool });
     if (denial !== undefined) {
-      const event: ToolgateEvent =
-        denial.osDenial === undefined
-          ? {
-              type: "call.denied",
-              ...base,
-              source: denial.source,
-              reason: denial.reason,
-              ...(denial.rule === undefined ? {} : { rule: denial.rule }),
-            }
-          : {
-              type: "call.failed",
-              ...base,
-              error: fact.text.slice(0, 4000),
-              osDenial: denial.osDenial,
-              ...(fact.exitCode === undefined ? {} : { exitCode: fact.exitCode }),
-            };
-      const effects = this.step(event);
-      this.absorb(effects, { index: entry.index, tool: call.tool });
       this.countDenial({
         call,
         targets: entry.targets,
         source: denial.source,
         reason: denial.reason,
-        at: fact.at,
+        at,
         opaque: entry.opaque,
-        agentId: entry.agentId ?? fact.agentId,
+        agentId,
         patternKey: key,
+        deniedKey: agentId === undefined ? entry.deniedKey : undefined,
       });
       this.wasted.onDenied(key);
-      return;
-    }
-    this.wasted.onAvailable(key);
-    if (fact.outcome === "success") {
-      this.absorb(this.step({ type: "call.succeeded", ...base }), { index: entry.index, tool: call.tool });
-    } else {
-      const failed: ToolgateEvent = {
-        type: "call.failed",
-        ...base,
-        error: fact.text.slice(0, 4000),
-        ...(fact.exitCode === undefined ? {} : { exitCode: fact.exitCode }),
-      };
-      this.absorb(this.step(failed), { index: entry.index, tool: call.tool });
     }
   }
 
@@ -324,12 +343,14 @@ export class SessionReplay {
     agentId: string | undefined;
     /** the call's pattern key (agent, tool, pattern) */
     patternKey: string;
+    /** the call's key among denied calls when it is known already */
+    deniedKey: string | undefined;
   }): void {
     const { call, source } = options;
     const ports = this.options.config.ports;
     this.denialCount += 1;
     if (!options.opaque && call.signature !== undefined) {
-      const key = `${options.agentId ?? ""}\u0000${call.tool}\u0000${call.signature}`;
+      const key = options.deniedKey ?? deniedCallKey(options.agentId, call);
       const known = this.deniedCalls.get(key) ?? { tool: call.tool, signature: call.signature, count: 0 };
       known.count += 1;
       this.deniedCalls.set(key, known);
@@ -349,7 +370,7 @@ export class SessionReplay {
         reason: truncate(ports.redactText(options.reason), 300),
         summary: call.summary ?? "",
         pattern: call.pattern ?? "",
-        at: new Date(options.at).toISOString(),
+        at: isoTime(options.at),
         ...agent(options.agentId === undefined ? undefined : this.options.config.ports.redactText(options.agentId)),
       });
     }

@@ -1,4 +1,5 @@
 import { audit } from "./audit-event.js";
+import type { NudgeState } from "./state.js";
 import type { StepContext } from "./step-context.js";
 
 const HOUR = 60 * 60_000;
@@ -12,7 +13,13 @@ export function countNudgeEvent(context: StepContext, options: { at: number; osP
   const { config } = context;
   if (!config.nudge.enabled) return;
   const previous = context.state.nudge;
-  const nudge = { ...previous, count: previous.count + 1, os: previous.os || options.osPermission };
+  const count = previous.count + 1;
+  const os = previous.os || options.osPermission;
+  // two fixed shapes, not a spread: a spread of states of both shapes is a slow generic copy on every denial
+  const nudge: NudgeState =
+    previous.lastNudgeAt === undefined
+      ? { count, os, recent: previous.recent }
+      : { count, os, lastNudgeAt: previous.lastNudgeAt, recent: previous.recent };
   context.state.nudge = nudge;
   if (nudge.count < config.nudge.threshold) return;
   if (nudge.lastNudgeAt !== undefined && options.at - nudge.lastNudgeAt < config.nudge.cooldownMs) return;

@@ -4,6 +4,7 @@ import type { CallFacts, TemplateVariables } from "./config.js";
 import type { EscalationStage } from "./effects.js";
 import { escalate, escalatedText } from "./escalate.js";
 import { type CallDeniedEvent, GRANTABLE_SOURCES } from "./events.js";
+import { isoTime } from "./iso-time.js";
 import { countNudgeEvent } from "./nudge.js";
 import type { DenialRecord } from "./records.js";
 import type { AgentState, PatternCounters } from "./state.js";
@@ -187,7 +188,7 @@ function appendRecord(
     inputSummary: facts.summary,
     input: facts.redactedInput,
     at: event.at,
-    timestamp: new Date(event.at).toISOString(),
+    timestamp: isoTime(event.at),
   };
   if (state.parentSessionId !== undefined) record.parentSessionId = state.parentSessionId;
   if (event.agentId !== undefined) record.agentId = event.agentId;
