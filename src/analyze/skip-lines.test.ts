@@ -120,7 +120,7 @@ function variants(line: string, announced: string | undefined): string[] {
   return out;
 }
 
-const SKIPPING_FORMATS = new Set(["qwen-chat", "pi-session"]);
+const SKIPPING_FORMATS = new Set(["qwen-chat", "pi-session", "codex-rollout"]);
 
 describe("a line left unparsed is one the reader would have ignored", async () => {
   const files: { file: string; format: TranscriptFormat; lines: string[] }[] = [];

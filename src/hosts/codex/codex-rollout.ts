@@ -1,5 +1,6 @@
 import { asRecord, asString, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
 import type { CallFact, ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
+import { bytesAre, headValueRange } from "../common/skip-lines.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -65,18 +66,26 @@ function parseArguments(raw: unknown): unknown {
  * (`event_msg` progress, `turn_context`, `world_state`) is not parsed. A line that is not a whole JSON object or has
  * no `"type"` is still parsed (and counted as skipped when it does not parse), as before.
  */
-const TYPED = Buffer.from('"type":"');
-const MATTERS = [
-  '"type":"response_item"',
-  '"type":"token_usage_record"',
-  '"task_started"',
-  '"type":"session_meta"',
-].map((needle) => Buffer.from(needle));
+const TYPE_OPENER = Buffer.from('"type":"');
+/** the record types the reader reads whatever their payload */
+const READ_TYPES = ["response_item", "token_usage_record", "session_meta"].map((type) => Buffer.from(type));
+const EVENT_MSG = Buffer.from("event_msg");
+const TASK_STARTED = Buffer.from('"task_started"');
 
-/** Run on the raw bytes (not decoded when false); ASCII needles match the same in bytes as in text. */
+/**
+ * Run on the raw bytes (not decoded when false); ASCII needles match the same in bytes as in text. A rollout line
+ * names its record type among its first flat members (`{"timestamp":...,"type":"event_msg","payload":{`): read
+ * there (skip-lines.ts `headValueRange`), the test costs the line's head, not scans of the whole line. A line whose
+ * head does not name its type as a string is parsed (and counted as skipped when it has none).
+ */
 function mayMatter(bytes: Buffer): boolean {
-  if (bytes[0] !== 123 || bytes[bytes.length - 1] !== 125 || !bytes.includes(TYPED)) return true;
-  return MATTERS.some((needle) => bytes.includes(needle));
+  if (bytes[0] !== 123 || bytes[bytes.length - 1] !== 125) return true;
+  const type = headValueRange(bytes, TYPE_OPENER);
+  if (type === undefined) return true;
+  const [start, end] = type;
+  if (READ_TYPES.some((read) => bytesAre(bytes, start, end, read))) return true;
+  // an event is read only when it starts a task (its `payload.type`): any line that names it anywhere is parsed
+  return bytesAre(bytes, start, end, EVENT_MSG) && bytes.includes(TASK_STARTED);
 }
 
 /** What a refusal line holds (lower case); a line without one is never a startup line to drop. */

@@ -70,3 +70,41 @@ export function memberValue(members: string, key: string): string | undefined {
   const close = members.indexOf('"', start);
   return close === -1 ? undefined : members.slice(start, close);
 }
+
+/**
+ * The byte range of the string value of a top-level member in a line's raw bytes, when the line's flat head (the
+ * bytes from just after the opening `{` up to the first `{`, `[`, `\` or `}`, as `flatEnd`) holds `opener`
+ * (`"type":"`) and the value's closing quote: `[start, end)` of the value. Undefined when the head does not hold it
+ * (not sure: the caller tests the line as before). Bounded by the head, so a long line costs no more than its head.
+ * ASCII names match the same in bytes as in the decoded text.
+ */
+export function headValueRange(bytes: Uint8Array, opener: Uint8Array): [number, number] | undefined {
+  const first = opener[0];
+  for (let index = 1; index < bytes.length; index++) {
+    const code = bytes[index];
+    if (code === OPEN_BRACE || code === OPEN_BRACKET || code === BACKSLASH || code === CLOSE_BRACE) return undefined;
+    if (code !== first || !startsAt(bytes, index, opener)) continue;
+    const start = index + opener.length;
+    for (let close = start; close < bytes.length; close++) {
+      const inner = bytes[close];
+      if (inner === OPEN_BRACE || inner === OPEN_BRACKET || inner === BACKSLASH || inner === CLOSE_BRACE)
+        return undefined;
+      if (inner === QUOTE) return [start, close];
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+/** Whether `bytes[start, end)` is exactly `value`. */
+export function bytesAre(bytes: Uint8Array, start: number, end: number, value: Uint8Array): boolean {
+  return end - start === value.length && startsAt(bytes, start, value);
+}
+
+const QUOTE = 34;
+
+function startsAt(bytes: Uint8Array, at: number, needle: Uint8Array): boolean {
+  if (at + needle.length > bytes.length) return false;
+  for (let offset = 0; offset < needle.length; offset++) if (bytes[at + offset] !== needle[offset]) return false;
+  return true;
+}
