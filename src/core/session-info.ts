@@ -73,6 +73,10 @@ export function sessionInfoOf(
  */
 export function describeSession(context: StepContext, event: TurnStartedEvent): void {
   const described = context.state.described;
+  // most turns carry nothing new to describe: answered before any object is built
+  const newProject = described?.project !== true && event.project !== undefined;
+  const newPrompt = described?.prompt !== true && event.prompt !== undefined;
+  if (!newProject && !newPrompt) return;
   const wanted = {
     ...(described?.project === true ? {} : { project: event.project }),
     ...(described?.prompt === true ? {} : { prompt: event.prompt }),

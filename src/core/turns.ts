@@ -12,17 +12,28 @@ export function onTurnStarted(context: StepContext, event: TurnStartedEvent): vo
   const { state } = context;
   state.turn += 1;
   const agents: Record<string, AgentState> = {};
+  // each object built field by field (no spreads of counters, no `delete`: a deleted property leaves the agent's
+  // object in dictionary mode, slow on every denial of the turn)
   for (const [id, agent] of Object.entries(state.agents)) {
     const tools: AgentState["tools"] = {};
     for (const [tool, counters] of Object.entries(agent.tools)) {
-      tools[tool] = { ...counters, consecutive: 0, turnTotal: 0, streaking: [] };
+      tools[tool] = { consecutive: 0, streaking: [], total: counters.total, turnTotal: 0 };
     }
     const patterns: AgentState["patterns"] = {};
     for (const [key, pattern] of Object.entries(agent.patterns)) {
-      patterns[key] = { ...pattern, streak: 0, escalated: false, ungrantable: false, recent: [] };
+      patterns[key] = {
+        tool: pattern.tool,
+        pattern: pattern.pattern,
+        streak: 0,
+        total: pattern.total,
+        lastSource: pattern.lastSource,
+        ungrantable: false,
+        recent: [],
+        escalated: false,
+      };
     }
-    const next: AgentState = {
-      ...agent,
+    agents[id] = {
+      total: agent.total,
       turnTotal: 0,
       consecutive: 0,
       tools,
@@ -31,12 +42,15 @@ export function onTurnStarted(context: StepContext, event: TurnStartedEvent): vo
       runs: [],
       loopLevels: {},
     };
-    delete next.errorStreak;
-    agents[id] = next;
   }
   state.agents = agents;
   context.copiedAgents = Object.keys(agents);
-  state.nudge = { ...state.nudge, count: 0, os: false };
+  const { nudge } = state;
+  // fixed shapes, not a spread (nudge.ts)
+  state.nudge =
+    nudge.lastNudgeAt === undefined
+      ? { count: 0, os: false, recent: nudge.recent }
+      : { count: 0, os: false, lastNudgeAt: nudge.lastNudgeAt, recent: nudge.recent };
   describeSession(context, event);
 }
 
