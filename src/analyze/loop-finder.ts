@@ -24,7 +24,9 @@ const MAX_DENIED_PATTERNS = 10_000;
  * a denial (a denied Write, then a shell heredoc to the same file).
  */
 export class LoopFinder {
-  private readonly repeated = new Map<string, AnalyzedLoop>();
+  /** the loops found, in the order first found; and by kind and tool (no key text built per call) */
+  private readonly repeated: AnalyzedLoop[] = [];
+  private readonly repeatedOf = new Map<LoopKind, Map<string, AnalyzedLoop>>();
   private readonly windows = new Map<string, { window: string[]; runs: number[] }>();
   private readonly switches = new Map<string, AnalyzedLoop>();
   private readonly retries = new Map<string, number>();
@@ -73,11 +75,11 @@ export class LoopFinder {
   /** the core's `loop.detected` verdicts: only same-error streaks (the rest is found above) */
   onAudit(event: AuditEvent): void {
     if (event.kind !== "loop.detected" || event.detail["kind"] !== "same-error") return;
-    this.bump({ kind: "same-error", tool: event.tool ?? "", calls: Number(event.detail["repeats"] ?? 0) });
+    this.bump("same-error", event.tool ?? "", Number(event.detail["repeats"] ?? 0));
   }
 
   loops(): AnalyzedLoop[] {
-    const loops = [...this.repeated.values()];
+    const loops = [...this.repeated];
     for (const [tool, calls] of this.retries) loops.push({ kind: "retry-after-denial", tool, calls });
     loops.push(...this.switches.values());
     return loops;
@@ -104,11 +106,20 @@ export class LoopFinder {
     return retriesDenied({ call: { signature: call.signature, targets: targets() }, denied, sameTarget });
   }
 
-  private bump(loop: AnalyzedLoop): void {
-    const id = `${loop.kind} ${loop.tool}`;
-    const found = this.repeated.get(id);
-    if (found === undefined) this.repeated.set(id, loop);
-    else found.calls = Math.max(found.calls, loop.calls);
+  private bump(kind: LoopKind, tool: string, calls: number): void {
+    let ofKind = this.repeatedOf.get(kind);
+    if (ofKind === undefined) {
+      ofKind = new Map();
+      this.repeatedOf.set(kind, ofKind);
+    }
+    const found = ofKind.get(tool);
+    if (found !== undefined) {
+      found.calls = Math.max(found.calls, calls);
+      return;
+    }
+    const loop: AnalyzedLoop = { kind, tool, calls };
+    ofKind.set(tool, loop);
+    this.repeated.push(loop);
   }
 
   private detectRepetition(call: ToolCall, agentId: string | undefined): void {
@@ -130,7 +141,7 @@ export class LoopFinder {
     const threshold = this.threshold;
     if (advanced.bestLength === 0 || advanced.bestRepeats < threshold) return;
     const kind: LoopKind = advanced.bestLength === 1 ? "identical-call" : "cycle";
-    this.bump({ kind, tool: call.tool, calls: advanced.bestRepeats });
+    this.bump(kind, call.tool, advanced.bestRepeats);
   }
 
   private checkIntentSwitch(call: ToolCall, targetsOf: () => readonly string[]): void {

@@ -1,6 +1,6 @@
 import { asRecord, asString, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
 import type { CallFact, ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
-import { bytesAre, headValueRange } from "../common/skip-lines.js";
+import { headValueIndex } from "../common/skip-lines.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -67,25 +67,25 @@ function parseArguments(raw: unknown): unknown {
  * no `"type"` is still parsed (and counted as skipped when it does not parse), as before.
  */
 const TYPE_OPENER = Buffer.from('"type":"');
-/** the record types the reader reads whatever their payload */
-const READ_TYPES = ["response_item", "token_usage_record", "session_meta"].map((type) => Buffer.from(type));
-const EVENT_MSG = Buffer.from("event_msg");
+/** the record types the reader reads whatever their payload, then the one it reads by its payload */
+const READ_TYPES = ["response_item", "token_usage_record", "session_meta", "event_msg"].map((type) =>
+  Buffer.from(type),
+);
+const EVENT_MSG = READ_TYPES.length - 1;
 const TASK_STARTED = Buffer.from('"task_started"');
 
 /**
  * Run on the raw bytes (not decoded when false); ASCII needles match the same in bytes as in text. A rollout line
  * names its record type among its first flat members (`{"timestamp":...,"type":"event_msg","payload":{`): read
- * there (skip-lines.ts `headValueRange`), the test costs the line's head, not scans of the whole line. A line whose
+ * there (skip-lines.ts `headValueIndex`), the test costs the line's head, not scans of the whole line. A line whose
  * head does not name its type as a string is parsed (and counted as skipped when it has none).
  */
 function mayMatter(bytes: Buffer): boolean {
   if (bytes[0] !== 123 || bytes[bytes.length - 1] !== 125) return true;
-  const type = headValueRange(bytes, TYPE_OPENER);
+  const type = headValueIndex(bytes, { opener: TYPE_OPENER, values: READ_TYPES });
   if (type === undefined) return true;
-  const [start, end] = type;
-  if (READ_TYPES.some((read) => bytesAre(bytes, start, end, read))) return true;
-  // an event is read only when it starts a task (its `payload.type`): any line that names it anywhere is parsed
-  return bytesAre(bytes, start, end, EVENT_MSG) && bytes.includes(TASK_STARTED);
+  // an event is read only when it starts a task (its `payload.type`): any event that names it anywhere is parsed
+  return type === EVENT_MSG ? bytes.includes(TASK_STARTED) : type !== -1;
 }
 
 /** What a refusal line holds (lower case); a line without one is never a startup line to drop. */

@@ -72,13 +72,17 @@ export function memberValue(members: string, key: string): string | undefined {
 }
 
 /**
- * The byte range of the string value of a top-level member in a line's raw bytes, when the line's flat head (the
- * bytes from just after the opening `{` up to the first `{`, `[`, `\` or `}`, as `flatEnd`) holds `opener`
- * (`"type":"`) and the value's closing quote: `[start, end)` of the value. Undefined when the head does not hold it
- * (not sure: the caller tests the line as before). Bounded by the head, so a long line costs no more than its head.
- * ASCII names match the same in bytes as in the decoded text.
+ * Which of `values` the string value of a top-level member is, read from a line's raw bytes: when the line's flat
+ * head (the bytes from just after the opening `{` up to the first `{`, `[`, `\` or `}`, as `flatEnd`) holds
+ * `opener` (`"type":"`) and the value's closing quote, the index of the value among `values`, or -1 when it is none
+ * of them. Undefined when the head does not hold it (not sure: the caller tests the line as before). Bounded by the
+ * head, so a long line costs no more than its head. ASCII names match the same in bytes as in the decoded text.
  */
-export function headValueRange(bytes: Uint8Array, opener: Uint8Array): [number, number] | undefined {
+export function headValueIndex(
+  bytes: Uint8Array,
+  options: { opener: Uint8Array; values: readonly Uint8Array[] },
+): number | undefined {
+  const { opener, values } = options;
   const first = opener[0];
   for (let index = 1; index < bytes.length; index++) {
     const code = bytes[index];
@@ -89,16 +93,12 @@ export function headValueRange(bytes: Uint8Array, opener: Uint8Array): [number, 
       const inner = bytes[close];
       if (inner === OPEN_BRACE || inner === OPEN_BRACKET || inner === BACKSLASH || inner === CLOSE_BRACE)
         return undefined;
-      if (inner === QUOTE) return [start, close];
+      if (inner !== QUOTE) continue;
+      return values.findIndex((value) => close - start === value.length && startsAt(bytes, start, value));
     }
     return undefined;
   }
   return undefined;
-}
-
-/** Whether `bytes[start, end)` is exactly `value`. */
-export function bytesAre(bytes: Uint8Array, start: number, end: number, value: Uint8Array): boolean {
-  return end - start === value.length && startsAt(bytes, start, value);
 }
 
 const QUOTE = 34;
