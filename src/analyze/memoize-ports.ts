@@ -43,20 +43,35 @@ export interface MemoizedPorts {
 
 export function memoizePorts(config: CompiledConfig): MemoizedPorts {
   const ports = config.ports;
-  const described = memo<DescribedCall>();
   const suggested = memo<string>();
   const redacted = memo<string>();
   const redactedValues = memo<unknown>();
   /** interned inputs and their JSON length */
   const interned = new WeakMap<object, { length: number }>();
+  /** tool -> input JSON -> the call described (two levels: no key text joining the two is built per call) */
+  let describedOf = new Map<string, Map<string, DescribedCall>>();
+  let describedEntries = 0;
   const describe = (tool: string, input: unknown): DescribedCall => {
     const json = JSON.stringify(input) ?? "";
-    return described(`${tool}\u0000${json}`, () => {
-      if (input !== null && typeof input === "object" && !interned.has(input)) {
-        interned.set(input, { length: json.length });
-      }
-      return { input, facts: ports.describeCall(tool, input) };
-    });
+    let ofTool = describedOf.get(tool);
+    const hit = ofTool?.get(json);
+    if (hit !== undefined) return hit;
+    if (input !== null && typeof input === "object" && !interned.has(input)) {
+      interned.set(input, { length: json.length });
+    }
+    const value = { input, facts: ports.describeCall(tool, input) };
+    if (describedEntries >= MAX_ENTRIES) {
+      describedOf = new Map();
+      describedEntries = 0;
+      ofTool = undefined;
+    }
+    if (ofTool === undefined) {
+      ofTool = new Map();
+      describedOf.set(tool, ofTool);
+    }
+    ofTool.set(json, value);
+    describedEntries += 1;
+    return value;
   };
   /**
    * Redactions of values made of interned inputs and strings (the core's `[input, reason, rule, path]`), in a trie
