@@ -77,6 +77,11 @@ const NAMES = [
   "result",
   "timestamp",
   "permission_denied",
+  "toolCalls",
+  "$set",
+  "projectHash",
+  "lastUpdated",
+  "payload",
 ];
 const TRAP = `"type":"user" "tool" "sessionId":"other" "session_id":"other" "role":"user" \\u0022 "$set" "toolCalls" "messages" "session" "timestamp" "result" "init"`;
 
@@ -120,7 +125,7 @@ function variants(line: string, announced: string | undefined): string[] {
   return out;
 }
 
-const SKIPPING_FORMATS = new Set(["qwen-chat", "pi-session", "codex-rollout"]);
+const SKIPPING_FORMATS = new Set(["qwen-chat", "pi-session", "codex-rollout", "gemini-session"]);
 
 describe("a line left unparsed is one the reader would have ignored", async () => {
   const files: { file: string; format: TranscriptFormat; lines: string[] }[] = [];

@@ -1,5 +1,6 @@
 import { asRecord, asString, parseObject, timeOf } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
+import { flatMembers, memberValue, objectLine } from "../common/skip-lines.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -44,6 +45,26 @@ export function sessionContextProject(text: string): string | undefined {
   const workspace = /Workspace Directories:\**\s*\n\s*-\s*(\S[^\n]*)/.exec(text);
   const older = workspace ?? /currently working in the directory:\s*(\S[^\n]*)/.exec(text);
   return older?.[1]?.trim();
+}
+
+/** a `$set` line that only moves the session's last-updated time (a plain string value: no escape, no nesting) */
+const LAST_UPDATED_ONLY = /^\{"\$set":\{"lastUpdated":"[^"\\{}[\]]*"\}\}$/;
+
+/**
+ * Whether a line of the announced session can yield anything (skip-lines.ts: a line that is one JSON object without
+ * duplicate keys). Left unparsed: a `$set` of `lastUpdated` alone, and a `gemini` record without `toolCalls` (the
+ * model's turn before its calls are final, written again with them). The names are tested as written: a line with a
+ * `\u` escape anywhere, where a key could be spelled another way, is parsed.
+ */
+function mayYield(line: string): boolean {
+  if (!objectLine(line) || line.includes("\\u")) return true;
+  if (LAST_UPDATED_ONLY.test(line)) return false;
+  return (
+    memberValue(flatMembers(line), "type") !== "gemini" ||
+    line.includes('"toolCalls"') ||
+    line.includes('"$set"') ||
+    line.includes('"projectHash"')
+  );
 }
 
 async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
@@ -103,7 +124,7 @@ async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFa
       };
     }
   }
-  for await (const line of source.lines()) {
+  for await (const line of source.lines((text) => !announced || mayYield(text))) {
     if (line.length === 0) continue;
     const record = parseObject(line);
     if (record === undefined) {
