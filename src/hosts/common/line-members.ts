@@ -51,14 +51,31 @@ export class FlatMembers {
   line = "";
   from = 0;
   end = 0;
+  /**
+   * the first `}`, `[` or `\` of the line after its first character (its length when none): the flat members of
+   * every object entered end at it at the latest (it lies after the `{` that opens each), so it is searched once
+   */
+  private stop = 0;
 
   /** the flat members of the line's top-level object; false when the line is not `{...}` */
   top(line: string): boolean {
     this.line = line;
     if (line.charCodeAt(0) !== OPEN_BRACE || line.charCodeAt(line.length - 1) !== CLOSE_BRACE) return false;
+    let stop = line.indexOf("}", 1);
+    let at = line.indexOf("[", 1);
+    if (at !== -1 && at < stop) stop = at;
+    at = line.indexOf("\\", 1);
+    if (at !== -1 && at < stop) stop = at;
+    this.stop = stop;
     this.from = 1;
-    this.end = flatEndOf(line, 1);
+    this.end = this.flatEnd(1);
     return true;
+  }
+
+  /** `flatEndOf(line, from)` for a `from` at or before `stop` */
+  private flatEnd(from: number): number {
+    const open = this.line.indexOf("{", from);
+    return open !== -1 && open < this.stop ? open : this.stop;
   }
 
   /**
@@ -68,7 +85,7 @@ export class FlatMembers {
   enter(opener: string): boolean {
     if (!this.endsWithObject(opener)) return false;
     this.from = this.end + 1;
-    this.end = flatEndOf(this.line, this.from);
+    this.end = this.flatEnd(this.from);
     return true;
   }
 
@@ -121,76 +138,95 @@ export function stringMemberText(key: string, value: string): string | undefined
  * number as its value and any other value (a string, `true`, a nested object, ...) as undefined, or undefined when
  * the text is not such an object. For a reader that only reads numbers of a small object (a usage object) without
  * `JSON.parse`, which costs more than the whole scan on such objects (it makes every nested object and string).
+ * `read` answers the same object every time, its members set again: a key an earlier object had and this one has not
+ * reads undefined (as it does on the parsed object), until the next `read`. The keys are kept (at most 64: an object
+ * with a key past those is not read) so that neither a string per key nor a new object shape is made per line.
  */
-export function numberMembers(line: string, open: number): Record<string, number | undefined> | undefined {
-  if (line.charCodeAt(open) !== OPEN_BRACE) return undefined;
-  const backslash = line.indexOf("\\", open);
-  const limit = backslash === -1 ? line.length : backslash;
-  const members: Record<string, number | undefined> = {};
-  let at = open + 1;
-  if (line.charCodeAt(at) === CLOSE_BRACE) return members;
-  for (;;) {
-    if (line.charCodeAt(at) !== QUOTE) return undefined;
-    const keyEnd = line.indexOf('"', at + 1);
-    if (keyEnd === -1 || keyEnd >= limit || line.charCodeAt(keyEnd + 1) !== COLON) return undefined;
-    const key = keyAt(line, at + 1, keyEnd);
-    // a member that would set the prototype of the object made here: not sure
-    if (key === "__proto__") return undefined;
-    const valueAt = keyEnd + 2;
-    const first = line.charCodeAt(valueAt);
-    let next: number;
-    let value: number | undefined;
-    if (first === QUOTE) {
-      const close = line.indexOf('"', valueAt + 1);
-      if (close === -1 || close >= limit) return undefined;
-      next = close + 1;
-    } else if (first === OPEN_BRACE || first === OPEN_BRACKET) {
-      next = nestedEnd(line, valueAt, limit);
-      if (next === -1) return undefined;
-    } else {
-      // a number (or true, false, null): up to the next `,` or `}`
-      next = valueAt;
-      let integer = first >= ZERO && first <= NINE ? 0 : -1;
-      for (; next < limit; next++) {
-        const code = line.charCodeAt(next);
-        if (code === COMMA || code === CLOSE_BRACE) break;
-        if (integer !== -1 && code >= ZERO && code <= NINE) integer = integer * 10 + (code - ZERO);
-        else integer = -1;
+export class NumberMembers {
+  private readonly keys: string[] = [];
+  private readonly values: Record<string, number | undefined> = {};
+  /** where `keyAt` looks first */
+  private next = 0;
+
+  read(line: string, open: number): Record<string, number | undefined> | undefined {
+    const { values } = this;
+    for (const key of this.keys) values[key] = undefined;
+    if (line.charCodeAt(open) !== OPEN_BRACE) return undefined;
+    const backslash = line.indexOf("\\", open);
+    const limit = backslash === -1 ? line.length : backslash;
+    let at = open + 1;
+    if (line.charCodeAt(at) === CLOSE_BRACE) return values;
+    for (;;) {
+      if (line.charCodeAt(at) !== QUOTE) return undefined;
+      const keyEnd = line.indexOf('"', at + 1);
+      if (keyEnd === -1 || keyEnd >= limit || line.charCodeAt(keyEnd + 1) !== COLON) return undefined;
+      const key = this.keyAt(line, at + 1, keyEnd);
+      // a key past those kept, or one that would set the prototype of the object answered: not sure
+      if (key === undefined || key === "__proto__") return undefined;
+      const valueAt = keyEnd + 2;
+      const first = line.charCodeAt(valueAt);
+      let next: number;
+      let value: number | undefined;
+      if (first === QUOTE) {
+        const close = line.indexOf('"', valueAt + 1);
+        if (close === -1 || close >= limit) return undefined;
+        next = close + 1;
+      } else if (first === OPEN_BRACE || first === OPEN_BRACKET) {
+        next = nestedEnd(line, valueAt, limit);
+        if (next === -1) return undefined;
+      } else {
+        // a number (or true, false, null): up to the next `,` or `}`
+        next = valueAt;
+        let integer = first >= ZERO && first <= NINE ? 0 : -1;
+        for (; next < limit; next++) {
+          const code = line.charCodeAt(next);
+          if (code === COMMA || code === CLOSE_BRACE) break;
+          if (integer !== -1 && code >= ZERO && code <= NINE) integer = integer * 10 + (code - ZERO);
+          else integer = -1;
+        }
+        if (next >= limit) return undefined;
+        const digits = next - valueAt;
+        // a plain integer of at most 15 digits is exact as summed above; anything else is read as JSON.parse reads it
+        if (integer !== -1 && digits <= 15 && (digits === 1 || first !== ZERO)) value = integer;
+        else {
+          const text = line.slice(valueAt, next);
+          if (JSON_NUMBER.test(text)) value = Number(text);
+          else if (text !== "true" && text !== "false" && text !== "null") return undefined;
+        }
       }
-      if (next >= limit) return undefined;
-      const digits = next - valueAt;
-      // a plain integer of at most 15 digits is exact as summed above; anything else is read as JSON.parse reads it
-      if (integer !== -1 && digits <= 15 && (digits === 1 || first !== ZERO)) value = integer;
-      else {
-        const text = line.slice(valueAt, next);
-        if (JSON_NUMBER.test(text)) value = Number(text);
-        else if (text !== "true" && text !== "false" && text !== "null") return undefined;
+      values[key] = value;
+      const after = line.charCodeAt(next);
+      if (after === CLOSE_BRACE) return values;
+      if (after !== COMMA) return undefined;
+      at = next + 1;
+    }
+  }
+
+  /**
+   * the kept key the text `[start, end)` spells (kept now when it is new and there is room), or undefined; the keys
+   * of a host's objects come in one order, so the key after the last one found is tried first
+   */
+  private keyAt(line: string, start: number, end: number): string | undefined {
+    const { keys } = this;
+    const length = end - start;
+    const first = line.charCodeAt(start);
+    for (let tried = 0, index = this.next; tried < keys.length; tried++, index++) {
+      if (index >= keys.length) index = 0;
+      const known = keys[index] as string;
+      if (known.length === length && known.charCodeAt(0) === first && line.startsWith(known, start)) {
+        this.next = index + 1;
+        return known;
       }
     }
-    members[key] = value;
-    const after = line.charCodeAt(next);
-    if (after === CLOSE_BRACE) return members;
-    if (after !== COMMA) return undefined;
-    at = next + 1;
+    if (keys.length >= KNOWN_KEYS) return undefined;
+    const key = line.slice(start, end);
+    keys.push(key);
+    this.next = keys.length;
+    return key;
   }
 }
 
-/**
- * The keys `numberMembers` has met, kept to be found again without making a string per member (a new string as a
- * property key is looked up in V8's string table on every store): a usage object's few keys, bounded.
- */
-const knownKeys: string[] = [];
 const KNOWN_KEYS = 64;
-
-function keyAt(line: string, start: number, end: number): string {
-  const length = end - start;
-  for (const known of knownKeys) {
-    if (known.length === length && line.startsWith(known, start)) return known;
-  }
-  const key = line.slice(start, end);
-  if (knownKeys.length < KNOWN_KEYS) knownKeys.push(key);
-  return key;
-}
 
 /** The index just past the object or array that opens at `open` (strings stepped over whole), or -1 before `limit`. */
 function nestedEnd(line: string, open: number, limit: number): number {

@@ -1,4 +1,4 @@
-import { FlatMembers, numberMembers, objectOpener, stringMemberText, stringOpener } from "./line-members.js";
+import { FlatMembers, NumberMembers, objectOpener, stringMemberText, stringOpener } from "./line-members.js";
 import { asRecord, asString, parseObject, timeOf } from "./read-lines.js";
 import type { ReaderFact, ReaderSource, ResultFact } from "./reader-event.js";
 import { usageTokens } from "./usage-tokens.js";
@@ -100,10 +100,11 @@ const TYPE = stringOpener("type");
  * line whose part's type or tokens are not flat members). Needs `{...,"sessionID":"<announced>",...,"part":{` with
  * the session among the line's flat members and the part its first nested value, and the part's `type` among its
  * own; for a `step-finish` part, `"tokens":{` as the part's first nested value, whose number members are read
- * (`numberMembers`).
+ * (`NumberMembers`).
  */
 export class RunLineReader {
   private readonly members = new FlatMembers();
+  private readonly numbers = new NumberMembers();
   /** `"sessionID":"<announced>"`; undefined: every line is parsed */
   private session: string | undefined;
 
@@ -125,7 +126,7 @@ export class RunLineReader {
       return close !== -1 && close < members.end ? 0 : undefined;
     }
     if (!members.endsWithObject(TOKENS)) return undefined;
-    const usage = numberMembers(line, members.end);
+    const usage = this.numbers.read(line, members.end);
     return usage === undefined ? undefined : usageTokens(usage);
   }
 }
