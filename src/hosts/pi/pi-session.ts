@@ -1,6 +1,7 @@
-import { asRecord, asString, contentText, parseObject, timeOf } from "../common/read-lines.js";
+import { timeOfIso } from "../common/iso-time.js";
+import { FlatMembers, objectOpener, stringMemberText, stringOpener } from "../common/line-members.js";
+import { asRecord, asString, contentText, parseObject } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
-import { firstNestedMembers, flatMembers, memberValue, objectLine } from "../common/skip-lines.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -33,34 +34,94 @@ export const piSession: TranscriptFormat = {
 const READ_TYPES = new Set(["session", "message", "message_end"]);
 const READ_ROLES = new Set(["user", "assistant", "toolResult"]);
 
+const TYPE = stringOpener("type");
+const ROLE = stringOpener("role");
+const TIMESTAMP = stringOpener("timestamp");
+const MESSAGE = objectOpener("message");
+
+/** what a line of an announced session does, read from its text (`PiLineReader`) */
+export const LineAction = { parse: 0, nothing: 1, turn: 2 } as const;
+type Action = (typeof LineAction)[keyof typeof LineAction];
+
 /**
- * Whether a line of an announced session surely yields nothing (skip-lines.ts): an entry of a type not read
- * (`model_change`, ...), or a message whose role is not read (the system prompt, the bulk of a session file).
+ * What a line of an announced session does, from its flat members (line-members.ts), without parsing it: `nothing`
+ * for an entry of a type not read (`model_change`, ...), a message whose role is not read (the system prompt, the
+ * bulk of a session file), an assistant message without a tool call (no `"toolCall"` in the line, and no `\u` escape
+ * that could spell one) or the session's own header again; `turn` for a user message with its `timestamp` a flat
+ * string (its time in `turnAt`); `parse` otherwise.
  */
-function yieldsNothing(line: string): boolean {
-  if (!objectLine(line)) return false;
-  const type = memberValue(flatMembers(line), "type");
-  if (type === undefined) return false;
-  if (!READ_TYPES.has(type)) return true;
-  if (type === "session") return false;
-  const message = firstNestedMembers(line, "message");
-  const role = message === undefined ? undefined : memberValue(message, "role");
-  return role !== undefined && !READ_ROLES.has(role);
+export class PiLineReader {
+  private readonly members = new FlatMembers();
+  /** `"id":"<session id>"`: the session's header, read again, does nothing */
+  private header: string | undefined;
+  /** the time of the last line read as a `turn` */
+  turnAt = 0;
+
+  constructor(private readonly fallbackAt: number) {}
+
+  announce(sessionId: string): void {
+    this.header = stringMemberText("id", sessionId);
+  }
+
+  action(line: string): Action {
+    const { members } = this;
+    if (!members.top(line)) return LineAction.parse;
+    const type = members.string(TYPE);
+    if (type === undefined) return LineAction.parse;
+    if (!READ_TYPES.has(type)) return LineAction.nothing;
+    if (type === "session") {
+      return this.header !== undefined && members.holds(this.header) ? LineAction.nothing : LineAction.parse;
+    }
+    // where the line's own timestamp begins, before stepping into its message
+    const timestamp = members.valueStart(TIMESTAMP);
+    const topEnd = members.end;
+    if (!members.enter(MESSAGE)) return LineAction.parse;
+    const role = members.string(ROLE);
+    if (role === undefined) return LineAction.parse;
+    if (!READ_ROLES.has(role)) return LineAction.nothing;
+    if (role === "assistant") {
+      return line.includes('"toolCall"') || line.includes("\\u") ? LineAction.parse : LineAction.nothing;
+    }
+    const close = timestamp === -1 ? -1 : line.indexOf('"', timestamp);
+    if (role !== "user" || close === -1 || close >= topEnd) return LineAction.parse;
+    this.turnAt = timeOfIso(line.slice(timestamp, close), this.fallbackAt);
+    return LineAction.turn;
+  }
 }
 
 async function* readPiSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
   let sessionId = source.fallbackSessionId;
   let announced = false;
-  for await (const line of source.lines((line) => !announced || !yieldsNothing(line))) {
+  const reader = new PiLineReader(source.fallbackAt);
+  // what `keep` read from the line it let through last (the line the loop gets next)
+  let readLine: string | undefined;
+  let readAction: Action = LineAction.parse;
+  const keep = (line: string): boolean => {
+    if (!announced) return true;
+    const action = reader.action(line);
+    if (action === LineAction.nothing) return false;
+    readLine = line;
+    readAction = action;
+    return true;
+  };
+  for await (const line of source.lines(keep)) {
     if (line.length === 0) continue;
+    const action = line === readLine ? readAction : announced ? reader.action(line) : LineAction.parse;
+    readLine = undefined;
+    if (action === LineAction.nothing) continue;
+    if (action === LineAction.turn) {
+      yield { type: "turn", sessionId, at: reader.turnAt };
+      continue;
+    }
     const record = parseObject(line);
     if (record === undefined || typeof record["type"] !== "string") {
       source.skip();
       continue;
     }
-    const at = timeOf(record["timestamp"], source.fallbackAt);
+    const at = timeOfIso(record["timestamp"], source.fallbackAt);
     if (record["type"] === "session") {
       if (typeof record["id"] === "string") sessionId = record["id"];
+      reader.announce(sessionId);
       if (!announced) {
         announced = true;
         yield { type: "session", sessionId, at };
@@ -69,6 +130,7 @@ async function* readPiSession(source: ReaderSource): AsyncGenerator<ReaderFact> 
     }
     if (!announced) {
       announced = true;
+      reader.announce(sessionId);
       yield { type: "session", sessionId, at: source.fallbackAt };
     }
     // `message` entries in a session file; `message_end` lines in `pi --mode json` output (the same message, final)
@@ -82,28 +144,27 @@ async function* readPiSession(source: ReaderSource): AsyncGenerator<ReaderFact> 
     if (role === "user") {
       yield { type: "turn", sessionId, at };
     } else if (role === "assistant" && Array.isArray(message["content"])) {
-      const calls = message["content"].map(asRecord).filter((block) => block?.["type"] === "toolCall");
-      let tokens = calls.length === 0 ? 0 : usageTokens(message["usage"]);
-      for (const call of calls) {
-        const id = asString(call?.["id"]);
-        const tool = asString(call?.["name"]);
+      let tokens: number | undefined;
+      for (const block of message["content"]) {
+        const call = asRecord(block);
+        if (call?.["type"] !== "toolCall") continue;
+        // the step's usage goes to its first call (counted once a call is met, as it was for any)
+        tokens ??= usageTokens(message["usage"]);
+        const id = asString(call["id"]);
+        const tool = asString(call["name"]);
         if (id === undefined || tool === undefined) continue;
-        yield { type: "call", sessionId, at, id, tool, input: call?.["arguments"] ?? {}, tokens };
+        yield { type: "call", sessionId, at, id, tool, input: call["arguments"] ?? {}, tokens };
         tokens = 0;
       }
     } else if (role === "toolResult") {
       const id = asString(message["toolCallId"]);
       if (id === undefined) continue;
       const tool = asString(message["toolName"]);
-      yield {
-        type: "result",
-        sessionId,
-        at,
-        id,
-        ...(tool === undefined ? {} : { tool }),
-        outcome: message["isError"] === true ? "error" : "success",
-        text: contentText(message["content"]),
-      };
+      const outcome = message["isError"] === true ? "error" : "success";
+      const text = contentText(message["content"]);
+      yield tool === undefined
+        ? { type: "result", sessionId, at, id, outcome, text }
+        : { type: "result", sessionId, at, id, tool, outcome, text };
     }
   }
 }
