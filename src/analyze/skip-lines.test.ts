@@ -82,6 +82,9 @@ const NAMES = [
   "projectHash",
   "lastUpdated",
   "payload",
+  "functionCall",
+  "functionResponse",
+  "provenance",
 ];
 const TRAP = `"type":"user" "tool" "sessionId":"other" "session_id":"other" "role":"user" \\u0022 "$set" "toolCalls" "messages" "session" "timestamp" "result" "init"`;
 

@@ -1,6 +1,6 @@
+import { FlatMembers, stringMemberText, stringOpener } from "../common/line-members.js";
 import { asRecord, asString, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
-import { flatMembers, member, memberValue, objectLine } from "../common/skip-lines.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -30,18 +30,38 @@ function parts(record: Record<string, unknown>): Record<string, unknown>[] {
   return list.map(asRecord).filter((part): part is Record<string, unknown> => part !== undefined);
 }
 
+const TYPE = stringOpener("type");
+const PROVENANCE = stringOpener("provenance");
+
 async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
   let announced: string | undefined;
   let announcedMember: string | undefined;
   let prompted = false;
   /**
-   * The bulk of a chat file, `system` records (telemetry, attribution snapshots) of the announced session, is left
-   * unparsed: the line's flat head (skip-lines.ts) says its `type` and `sessionId`.
+   * The lines of the announced session that cannot yield are left unparsed: its line's flat head (line-members.ts)
+   * says the record's `type` and `sessionId`. The bulk of a chat file, `system` records (telemetry, attribution
+   * snapshots), and any other type but `user`, `assistant` and `tool_result`; a `user` record a person did not write
+   * (its `provenance`); an `assistant` record without a `functionCall` and a `tool_result` without a
+   * `functionResponse` (the names tested as written: a line with a `\u` escape, where a key could be spelled another
+   * way, is parsed).
    */
+  const members = new FlatMembers();
   const keep = (line: string): boolean => {
-    if (announcedMember === undefined || !objectLine(line)) return true;
-    const head = flatMembers(line);
-    return !head.includes(announcedMember) || memberValue(head, "type") !== "system";
+    if (announcedMember === undefined || !members.top(line) || !members.holds(announcedMember)) return true;
+    switch (members.string(TYPE)) {
+      case undefined:
+        return true;
+      case "user": {
+        const provenance = members.string(PROVENANCE);
+        return provenance === undefined || provenance === "real_user";
+      }
+      case "assistant":
+        return line.includes('"functionCall"') || line.includes("\\u");
+      case "tool_result":
+        return line.includes('"functionResponse"') || line.includes("\\u");
+      default:
+        return false;
+    }
   };
   for await (const line of source.lines(keep)) {
     if (line.length === 0) continue;
@@ -52,7 +72,7 @@ async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
     const at = timeOf(record["timestamp"], source.fallbackAt);
     if (announced !== sessionId) {
       announced = sessionId;
-      announcedMember = member("sessionId", sessionId);
+      announcedMember = stringMemberText("sessionId", sessionId);
       const project = asString(record["cwd"]);
       yield project === undefined ? { type: "session", sessionId, at } : { type: "session", sessionId, at, project };
     }
