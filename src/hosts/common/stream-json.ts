@@ -33,40 +33,64 @@ export function sniffFor(versionKey: string, fallback: boolean) {
  * Reads one `stream-json` log of Claude Code's message shapes. `userLinesAreTurns`: a `user` line that
  * carries no tool result and is not marked `isSynthetic` is a person's prompt, so it starts a turn (the host writes
  * its prompts into the stream).
+ *
+ * The generator only hands lines to `StreamJsonLines` and yields what it found: a long-running async generator is
+ * compiled whole (with every function it inlines) each time the optimiser takes it up again, so its body is kept
+ * small and the per-line work lives in a plain method (a compile of tens of ms instead of hundreds, repeated after
+ * each deoptimisation while a run warms up).
  */
 export async function* readStreamJson(
   source: ReaderSource,
   options: { userLinesAreTurns: boolean },
 ): AsyncGenerator<ReaderFact> {
-  const { userLinesAreTurns } = options;
-  let announced: string | undefined;
-  // a line without its own time (`init`, `result`, `system` lines) takes the last time seen before it; the file's
-  // mtime only until the first timed line (a copied log's mtime is when it was copied, not when the run ended)
-  let lastAt: number | undefined;
-  // the session is announced at its first timed line (its `init` line has no time), or before its first fact
-  let pending: SessionFact | undefined;
-  const structured = new Map<string, { source: DenialSource; reason: string }>();
-  // ids of the calls whose result the log holds: the `result` line's `permission_denials` adds only the others
-  const answered = new Set<string>();
+  const reader = new StreamJsonLines(source, options.userLinesAreTurns);
+  const found: ReaderFact[] = [];
   for await (const line of source.lines()) {
     if (line.length === 0) continue;
+    reader.line(line, found);
+    if (found.length === 0) continue;
+    for (const fact of found) yield fact;
+    found.length = 0;
+  }
+  if (reader.pending !== undefined) yield reader.pending;
+}
+
+class StreamJsonLines {
+  private announced: string | undefined;
+  // a line without its own time (`init`, `result`, `system` lines) takes the last time seen before it; the file's
+  // mtime only until the first timed line (a copied log's mtime is when it was copied, not when the run ended)
+  private lastAt: number | undefined;
+  /** the session, announced at its first timed line (its `init` line has no time), or before its first fact */
+  pending: SessionFact | undefined;
+  private readonly structured = new Map<string, { source: DenialSource; reason: string }>();
+  /** ids of the calls whose result the log holds: the `result` line's `permission_denials` adds only the others */
+  private readonly answered = new Set<string>();
+
+  constructor(
+    private readonly source: ReaderSource,
+    private readonly userLinesAreTurns: boolean,
+  ) {}
+
+  /** the facts of one non-empty line, pushed onto `found` in order */
+  line(line: string, found: ReaderFact[]): void {
+    const { source, structured, answered } = this;
     const typed = typedRecord(line, source);
-    if (typed === undefined) continue;
+    if (typed === undefined) return;
     const { record, type } = typed;
     const sessionId = asString(record["session_id"]) ?? source.fallbackSessionId;
-    const at = timeOf(record["timestamp"], lastAt ?? source.fallbackAt);
-    if (record["timestamp"] !== undefined) lastAt = at;
+    const at = timeOf(record["timestamp"], this.lastAt ?? source.fallbackAt);
+    if (record["timestamp"] !== undefined) this.lastAt = at;
     const parent = asString(record["parent_tool_use_id"]);
     const agentId = asString(record["agent_id"]) ?? parent;
     const base = agentId === undefined ? { sessionId, at } : { sessionId, at, agentId };
-    if (announced !== sessionId) {
-      if (pending !== undefined) yield pending;
-      announced = sessionId;
-      pending = { type: "session", sessionId, at, interactive: false };
+    if (this.announced !== sessionId) {
+      if (this.pending !== undefined) found.push(this.pending);
+      this.announced = sessionId;
+      this.pending = { type: "session", sessionId, at, interactive: false };
     }
-    if (pending !== undefined && (record["timestamp"] !== undefined || type === "assistant" || type === "user")) {
-      yield { ...pending, at };
-      pending = undefined;
+    if (this.pending !== undefined && (record["timestamp"] !== undefined || type === "assistant" || type === "user")) {
+      found.push({ ...this.pending, at });
+      this.pending = undefined;
     }
     if (type === "system" && record["subtype"] === "permission_denied") {
       const id = asString(record["tool_use_id"]);
@@ -77,20 +101,20 @@ export async function* readStreamJson(
           reason: asString(record["message"]) ?? asString(record["decision_reason"]) ?? "",
         });
       }
-      continue;
+      return;
     }
     if (type === "result") {
-      for (const each of unansweredDenials(record["permission_denials"], answered, base)) yield each;
-      continue;
+      for (const each of unansweredDenials(record["permission_denials"], answered, base)) found.push(each);
+      return;
     }
     const message = asRecord(record["message"]);
     const content = message?.["content"];
-    if (!Array.isArray(content)) continue;
+    if (!Array.isArray(content)) return;
     if (type === "assistant") {
-      for (const each of toolUseCalls(content, { base, tokens: usageTokens(message?.["usage"]) })) yield each;
-      continue;
+      for (const each of toolUseCalls(content, { base, tokens: usageTokens(message?.["usage"]) })) found.push(each);
+      return;
     }
-    if (type !== "user") continue;
+    if (type !== "user") return;
     const metas = Array.isArray(record["tool_result_meta"]) ? record["tool_result_meta"] : [];
     let sawResult = false;
     for (const block of content) {
@@ -104,7 +128,7 @@ export async function* readStreamJson(
       const denial = structured.get(id);
       structured.delete(id);
       const exit = /^Exit code (\d+)/.exec(text);
-      yield {
+      found.push({
         type: "result",
         ...base,
         id,
@@ -113,12 +137,11 @@ export async function* readStreamJson(
         ...(exit === null ? {} : { exitCode: Number(exit[1]) }),
         ...(denial === undefined ? {} : { denial: { source: denial.source, reason: denial.reason || text } }),
         metadata: meta === undefined ? {} : { ...meta },
-      };
+      });
     }
     // `isSynthetic`: a line the host wrote itself, such as Claude Code's note after a PermissionDenied hook's `retry`
-    if (!sawResult && userLinesAreTurns && record["isSynthetic"] !== true) yield { type: "turn", ...base };
+    if (!sawResult && this.userLinesAreTurns && record["isSynthetic"] !== true) found.push({ type: "turn", ...base });
   }
-  if (pending !== undefined) yield pending;
 }
 
 /**

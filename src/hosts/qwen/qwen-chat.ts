@@ -63,10 +63,11 @@ async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
         return false;
     }
   };
-  for await (const line of source.lines(keep)) {
-    if (line.length === 0) continue;
+  // the per-line work in a plain function, the generator kept small (stream-json.ts: a long-running async generator
+  // is compiled whole, again after each deoptimisation while a run warms up)
+  const onLine = (line: string, found: ReaderFact[]): void => {
     const typed = typedRecord(line, source);
-    if (typed === undefined) continue;
+    if (typed === undefined) return;
     const { record, type } = typed;
     const sessionId = asString(record["sessionId"]) ?? source.fallbackSessionId;
     const at = timeOf(record["timestamp"], source.fallbackAt);
@@ -74,24 +75,26 @@ async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
       announced = sessionId;
       announcedMember = stringMemberText("sessionId", sessionId);
       const project = asString(record["cwd"]);
-      yield project === undefined ? { type: "session", sessionId, at } : { type: "session", sessionId, at, project };
+      found.push(
+        project === undefined ? { type: "session", sessionId, at } : { type: "session", sessionId, at, project },
+      );
     }
     if (type === "user" && record["provenance"] === "real_user") {
-      yield { type: "turn", sessionId, at };
+      found.push({ type: "turn", sessionId, at });
       // the person's first prompt describes the session
       const prompt = parts(record)
         .map((part) => asString(part["text"]) ?? "")
         .join("\n");
       if (!prompted && prompt.trim() !== "") {
         prompted = true;
-        yield { type: "session", sessionId, at, prompt };
+        found.push({ type: "session", sessionId, at, prompt });
       }
     } else if (type === "assistant") {
       let tokens = usageTokens(record["usageMetadata"]);
       for (const part of parts(record)) {
         const call = asRecord(part["functionCall"]);
         if (call === undefined) continue;
-        yield {
+        found.push({
           type: "call",
           sessionId,
           at,
@@ -99,7 +102,7 @@ async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
           tool: String(call["name"]),
           input: call["args"],
           tokens,
-        };
+        });
         tokens = 0;
       }
     } else if (type === "tool_result") {
@@ -111,7 +114,7 @@ async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
         const error = asString(body["error"]);
         const display = asRecord(result["resultDisplay"]);
         const exitCode = typeof display?.["exitCode"] === "number" ? display["exitCode"] : undefined;
-        yield {
+        found.push({
           type: "result",
           sessionId,
           at,
@@ -121,8 +124,16 @@ async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
           text: error ?? asString(body["output"]) ?? "",
           ...(exitCode === undefined ? {} : { exitCode }),
           ...(result["errorType"] === "execution_denied" ? { denial: {} } : {}),
-        };
+        });
       }
     }
+  };
+  const found: ReaderFact[] = [];
+  for await (const line of source.lines(keep)) {
+    if (line.length === 0) continue;
+    onLine(line, found);
+    if (found.length === 0) continue;
+    for (const fact of found) yield fact;
+    found.length = 0;
   }
 }
