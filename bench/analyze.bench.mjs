@@ -12,6 +12,8 @@
 // (a 2 MB corpus of 256 KB files, one round). ANALYZE_BENCH_HOSTS=gemini,opencode runs the per-host part for those
 // hosts only; ANALYZE_BENCH_MB=0 skips the many-files corpus (for profiling one host's format). With a baseline,
 // ANALYZE_BENCH_REPLAY=1 also times the replay alone per host, both builds alternating in one process.
+// Per host, each analyze child also analyses the same files a second time in its process ("a second pass ..."): the
+// throughput once the code is optimised, beside the first pass the goal is judged on.
 
 import { spawnSync } from "node:child_process";
 import {
@@ -143,7 +145,7 @@ async function bareLoop(directory) {
   return { lines, readSeconds: (performance.now() - readStarted) / 1000 };
 }
 
-async function analyzeAll(directory, dist = join(here, "../dist")) {
+async function analyzeAll(directory, dist = join(here, "../dist"), twice = false) {
   const { analyzeTranscripts } = await import(pathToFileURL(join(dist, "analyze/analyze-transcripts.js")).href);
   const { findTranscripts } = await import(pathToFileURL(join(dist, "analyze/find-transcripts.js")).href);
   const { loadAnalysisSetup } = await import(pathToFileURL(join(dist, "analyze/load-analysis-setup.js")).href);
@@ -165,7 +167,15 @@ async function analyzeAll(directory, dist = join(here, "../dist")) {
       calls += analysis.toolCalls;
       denials += analysis.denialCount;
     }
-    return { sessions: result.sessions.length, calls, denials, skipped: result.skippedLines, readSeconds };
+    // `twice`: the same files analysed again in the same process, its code optimised and its caches warm: how much of
+    // the first run was the JIT's warm-up (the goal is judged on the first run, as a user's one `analyze` runs)
+    let warmSeconds;
+    if (twice) {
+      const warmStarted = performance.now();
+      await analyzeTranscripts({ files, config: setup.config, canGrant: setup.canGrant });
+      warmSeconds = (performance.now() - warmStarted) / 1000;
+    }
+    return { sessions: result.sessions.length, calls, denials, skipped: result.skippedLines, readSeconds, warmSeconds };
   } finally {
     rmSync(empty, { recursive: true, force: true });
   }
@@ -260,7 +270,7 @@ if (process.argv[2] === "--child") {
       ? await bareLoop(directory)
       : mode === "replay"
         ? await replayPasses(directory, dist, size(10, 2))
-        : await analyzeAll(directory, dist);
+        : await analyzeAll(directory, dist === "" ? undefined : dist, mode === "analyze-twice");
   const seconds = (performance.now() - started) / 1000;
   process.stdout.write(JSON.stringify({ seconds, maxRssMb: process.resourceUsage().maxRSS / 1024, ...outcome }));
 } else {
@@ -339,12 +349,13 @@ if (process.argv[2] === "--child") {
         const runs = { bare: [], analyze: [], baseline: [] };
         for (let round = 0; round < ROUNDS; round++) {
           runs.bare.push(child("bare", undefined, folder));
-          runs.analyze.push(child("analyze", undefined, folder));
+          runs.analyze.push(child("analyze-twice", undefined, folder));
           if (baseline !== undefined) runs.baseline.push(child("analyze", baseline, folder));
         }
         const fastest = (list) => list.reduce((a, b) => (b.readSeconds < a.readSeconds ? b : a));
         const hostBare = fastest(runs.bare);
         const hostAnalyze = fastest(runs.analyze);
+        const warm = Math.min(...runs.analyze.map((run) => run.warmSeconds));
         console.log(
           `  ${host.padEnd(12)} ${hostMb.toFixed(0).padStart(4)} MB: bare ${(hostMb / hostBare.readSeconds).toFixed(0)} MB/s, analyze ${(hostMb / hostAnalyze.readSeconds).toFixed(0)} MB/s (${hostAnalyze.sessions} sessions, ${hostAnalyze.calls} calls, ${hostAnalyze.denials} denials), analyze / bare ${((hostBare.readSeconds / hostAnalyze.readSeconds) * 100).toFixed(0)}%`,
         );
@@ -354,6 +365,9 @@ if (process.argv[2] === "--child") {
           met: hostAnalyze.readSeconds <= hostBare.readSeconds,
           command: "bench/analyze.bench.mjs",
         });
+        console.log(
+          `  ${"".padEnd(12)}      a second pass in the same process (code optimised): ${(hostMb / warm).toFixed(0)} MB/s, ${((hostBare.readSeconds / warm) * 100).toFixed(0)}% of the bare loop`,
+        );
         if (baseline !== undefined && process.env.ANALYZE_BENCH_REPLAY === "1") {
           const passes = child("replay", baseline, folder);
           console.log(
