@@ -1,6 +1,5 @@
-import { timeOfIso } from "../common/iso-time.js";
 import { FlatMembers, objectOpener, stringMemberText, stringOpener } from "../common/line-members.js";
-import { asRecord, asString, contentText, parseObject } from "../common/read-lines.js";
+import { asRecord, asString, contentText, parseObject, timeOf } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
@@ -84,7 +83,7 @@ export class PiLineReader {
     }
     const close = timestamp === -1 ? -1 : line.indexOf('"', timestamp);
     if (role !== "user" || close === -1 || close >= topEnd) return LineAction.parse;
-    this.turnAt = timeOfIso(line.slice(timestamp, close), this.fallbackAt);
+    this.turnAt = timeOf(line.slice(timestamp, close), this.fallbackAt);
     return LineAction.turn;
   }
 }
@@ -118,7 +117,7 @@ async function* readPiSession(source: ReaderSource): AsyncGenerator<ReaderFact> 
       source.skip();
       continue;
     }
-    const at = timeOfIso(record["timestamp"], source.fallbackAt);
+    const at = timeOf(record["timestamp"], source.fallbackAt);
     if (record["type"] === "session") {
       if (typeof record["id"] === "string") sessionId = record["id"];
       reader.announce(sessionId);
