@@ -1,6 +1,6 @@
 import { asRecord, asString, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
-import { flatEnd, member, objectLine } from "../common/skip-lines.js";
+import { flatMembers, member, memberValue, objectLine } from "../common/skip-lines.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -24,9 +24,6 @@ export const qwenChat: TranscriptFormat = {
   read: readQwenChat,
 };
 
-/** the flat member of a `system` record (`memberValue(head, "type") === "system"`, skip-lines.ts) */
-const SYSTEM_TYPE = '"type":"system"';
-
 function parts(record: Record<string, unknown>): Record<string, unknown>[] {
   const message = asRecord(record["message"]);
   const list = Array.isArray(message?.["parts"]) ? (message["parts"] as unknown[]) : [];
@@ -43,12 +40,8 @@ async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
    */
   const keep = (line: string): boolean => {
     if (announcedMember === undefined || !objectLine(line)) return true;
-    // the line's flat head (up to `end`) holds the session and `"type":"system"`: found in place, not sliced out
-    const end = flatEnd(line, 1);
-    const type = line.indexOf(SYSTEM_TYPE);
-    if (type === -1 || type + SYSTEM_TYPE.length > end) return true;
-    const session = line.indexOf(announcedMember);
-    return session === -1 || session + announcedMember.length > end;
+    const head = flatMembers(line);
+    return !head.includes(announcedMember) || memberValue(head, "type") !== "system";
   };
   for await (const line of source.lines(keep)) {
     if (line.length === 0) continue;
