@@ -1,6 +1,6 @@
 import { asRecord, asString, parseObject, timeOf } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
-import { flatMembers, memberValue, objectLine } from "../common/skip-lines.js";
+import { flatEnd, objectLine } from "../common/skip-lines.js";
 import { usageTokens } from "../common/usage-tokens.js";
 
 /**
@@ -47,24 +47,27 @@ export function sessionContextProject(text: string): string | undefined {
   return older?.[1]?.trim();
 }
 
-/** a `$set` line that only moves the session's last-updated time (a plain string value: no escape, no nesting) */
-const LAST_UPDATED_ONLY = /^\{"\$set":\{"lastUpdated":"[^"\\{}[\]]*"\}\}$/;
+const TYPE = '"type":"';
+/** `{"$set":{"lastUpdated":"<a time>"}}`: a line JSON.parse surely reads as an object with nothing to take. */
+const LAST_UPDATED = /^\{"\$set":\{"lastUpdated":"[\w:.+-]*"\}\}$/;
 
 /**
- * Whether a line of the announced session can yield anything (skip-lines.ts: a line that is one JSON object without
- * duplicate keys). Left unparsed: a `$set` of `lastUpdated` alone, and a `gemini` record without `toolCalls` (the
- * model's turn before its calls are final, written again with them). The names are tested as written: a line with a
- * `\u` escape anywhere, where a key could be spelled another way, is parsed.
+ * Whether the reader must parse a line once the session is announced (the reader's `keep`, skip-lines.ts): not for a
+ * `$set` of `lastUpdated` alone, nor for a `gemini` record without `toolCalls` or a `user` record without `text`
+ * (a function response), which yield nothing. A line with a `\` (a key could be spelled with an escape), a `$set` or
+ * a header's `projectHash` anywhere is parsed.
  */
-function mayYield(line: string): boolean {
-  if (!objectLine(line) || line.includes("\\u")) return true;
-  if (LAST_UPDATED_ONLY.test(line)) return false;
-  return (
-    memberValue(flatMembers(line), "type") !== "gemini" ||
-    line.includes('"toolCalls"') ||
-    line.includes('"$set"') ||
-    line.includes('"projectHash"')
-  );
+export function geminiLineMatters(line: string): boolean {
+  if (!objectLine(line)) return true;
+  if (line.startsWith('{"$set":{"lastUpdated":"')) return !LAST_UPDATED.test(line);
+  // the `type` among the top-level object's flat members (skip-lines.ts), found in place
+  const at = line.indexOf(TYPE);
+  if (at === -1 || at >= flatEnd(line, 1)) return true;
+  const value = at + TYPE.length;
+  const gemini = line.startsWith('gemini"', value);
+  if (!gemini && !line.startsWith('user"', value)) return true;
+  if (line.includes(gemini ? '"toolCalls"' : '"text"')) return true;
+  return line.includes("\\") || line.includes('"$set"') || line.includes('"projectHash"');
 }
 
 async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
@@ -74,17 +77,29 @@ async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFa
   let prompted = false;
   const seen = new Set<string>();
   function* message(record: Record<string, unknown>): Generator<ReaderFact> {
-    const at = timeOf(record["timestamp"], source.fallbackAt);
-    const type = asString(record["type"]);
+    const type = record["type"];
     if (type === "user") {
-      const content = Array.isArray(record["content"]) ? record["content"] : [];
-      const text = content.map((part) => asString(asRecord(part)?.["text"])).find((part) => part !== undefined);
-      if (text?.startsWith("<session_context>") === true && !described) {
+      const content = record["content"];
+      let text: string | undefined;
+      if (Array.isArray(content)) {
+        for (const part of content) {
+          const value = asRecord(part)?.["text"];
+          if (typeof value === "string") {
+            text = value;
+            break;
+          }
+        }
+      }
+      if (text === undefined) return;
+      const at = timeOf(record["timestamp"], source.fallbackAt);
+      if (text.startsWith("<session_context>")) {
+        if (described) return;
         described = true;
         const project = sessionContextProject(text);
         if (project !== undefined) yield { type: "session", sessionId, at, project };
+        return;
       }
-      if (text !== undefined && !text.startsWith("System:") && !text.startsWith("<session_context>")) {
+      if (!text.startsWith("System:")) {
         yield { type: "turn", sessionId, at };
         // the person's first prompt describes the session
         if (!prompted && text.trim() !== "") {
@@ -94,12 +109,18 @@ async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFa
       }
       return;
     }
-    if (type !== "gemini" || !Array.isArray(record["toolCalls"])) return;
-    const final = record["toolCalls"].map(asRecord).filter((call) => FINAL.has(String(call?.["status"])));
-    const fresh = final.filter((call) => !seen.has(String(call?.["id"])));
-    let tokens = fresh.length === 0 ? 0 : Math.round(usageTokens(record["tokens"]) / fresh.length);
+    const calls = record["toolCalls"];
+    if (type !== "gemini" || !Array.isArray(calls)) return;
+    // the final calls not emitted yet (an id twice in one list is emitted twice, as before)
+    const fresh: Record<string, unknown>[] = [];
+    for (const each of calls) {
+      const call = asRecord(each);
+      if (call !== undefined && FINAL.has(String(call["status"])) && !seen.has(String(call["id"]))) fresh.push(call);
+    }
+    if (fresh.length === 0) return;
+    const at = timeOf(record["timestamp"], source.fallbackAt);
+    let tokens = Math.round(usageTokens(record["tokens"]) / fresh.length);
     for (const call of fresh) {
-      if (call === undefined) continue;
       const id = String(call["id"]);
       if (seen.size >= MAX_SEEN) seen.clear();
       seen.add(id);
@@ -124,7 +145,8 @@ async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFa
       };
     }
   }
-  for await (const line of source.lines((text) => !announced || mayYield(text))) {
+  const keep = (line: string): boolean => !announced || geminiLineMatters(line);
+  for await (const line of source.lines(keep)) {
     if (line.length === 0) continue;
     const record = parseObject(line);
     if (record === undefined) {
