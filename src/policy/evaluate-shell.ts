@@ -11,6 +11,7 @@ import { allowOutcome, fromOrigin, grantOutcome, makeOutcome, type Outcome, rule
 import { combineParts, pickWinningRule } from "./precedence.js";
 import {
   analyzeShellCommand,
+  isPlainSubcommand,
   type ShellAnalysis,
   type Subcommand,
   shellScriptOf,
@@ -66,7 +67,7 @@ export function evaluateShell(
     // (what the loop below decides for it, without the bookkeeping for several parts)
     const sub = subcommands[0] as Subcommand;
     const matches: CompiledRule[] = [];
-    matchingCommandRules(rules, { sub, into: matches });
+    matchingCommandRules(rules, { sub, into: matches, words: plainWords(sub) });
     if (context.shellPathRules.length > 0) matchingPathRules(sub, context, matches);
     return decideSubcommand({ sub, matches, rules, context, hasCd: sub.words[0] === "cd" });
   }
@@ -82,7 +83,7 @@ export function evaluateShell(
   const parts: Outcome[] = [];
   for (const sub of subcommands) {
     const matches = whole.slice();
-    matchingCommandRules(rules, { sub, into: matches });
+    matchingCommandRules(rules, { sub, into: matches, words: plainWords(sub) });
     if (rules.argv.length > 0) {
       matchingArgvRules(rules, { sub, into: matches });
       // a host that runs `bash -lc <script>` matches its rules against the script's commands too
@@ -145,6 +146,11 @@ export function evaluateShell(
     source: "default",
     reason: `This Bash command contains multiple operations. The following part requires approval: ${pending.join(", ")}`,
   });
+}
+
+/** a plain line's subcommand's words (its text is them joined by single spaces), for `matchingCommandRules` */
+function plainWords(sub: Subcommand): readonly string[] | undefined {
+  return isPlainSubcommand(sub) ? sub.words : undefined;
 }
 
 function decideSubcommand(options: {

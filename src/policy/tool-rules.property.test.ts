@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileRule } from "./compile-rule.js";
-import { analyzeShellCommand } from "./shell/analyze-shell-command.js";
+import { analyzeShellCommand, isPlainSubcommand } from "./shell/analyze-shell-command.js";
 import { indexToolRules, matchingCommandRules } from "./tool-rules.js";
 
 /** The first-word index must find exactly the command rules a full scan finds. */
@@ -55,5 +55,48 @@ describe("indexToolRules", () => {
       }),
       { numRuns: 10000 },
     );
+  });
+  it("finds a plain subcommand's literal rules word by word exactly as by its text (same rules, same order)", () => {
+    let plain = 0;
+    let literal = 0;
+    const lines = fc.array(fc.tuple(fc.constantFrom("git", "push", "-la"), separator), {
+      minLength: 1,
+      maxLength: 4,
+    });
+    const command = lines.map((words) =>
+      words
+        .map(([part, space]) => `${part}${space}`)
+        .join("")
+        .trimEnd(),
+    );
+    const specifier = fc.oneof(
+      command,
+      command.map((text) => `${text} *`),
+    );
+    fc.assert(
+      fc.property(fc.array(specifier, { maxLength: 8 }), command, (specifiers, line) => {
+        const rules = specifiers.flatMap((text, order) => {
+          const compiled = compileRule({ rule: `Bash(${text})`, behavior: "deny" }, context).compiled;
+          if (compiled === undefined) return [];
+          compiled.order = order;
+          return [compiled];
+        });
+        const index = indexToolRules(rules);
+        for (const sub of analyzeShellCommand(line).subcommands) {
+          if (!isPlainSubcommand(sub)) continue;
+          plain++;
+          const byText: typeof rules = [];
+          matchingCommandRules(index, { sub, into: byText });
+          const byWords: typeof rules = [];
+          matchingCommandRules(index, { sub, into: byWords, words: sub.words });
+          expect(byWords).toEqual(byText);
+          if (byText.some((rule) => rule.commandLiteral !== undefined)) literal++;
+        }
+      }),
+      { numRuns: 10000 },
+    );
+    // the comparison must run on many plain subcommands that literal rules match
+    expect(plain).toBeGreaterThan(5000);
+    expect(literal).toBeGreaterThan(1000);
   });
 });

@@ -11,6 +11,11 @@ export interface ToolRules {
   commandLiteral: ReadonlyMap<string, readonly CompiledRule[]>;
   /** the most spaces in a key of `commandLiteral`: a command's prefixes are probed up to the space after that many */
   commandLiteralSpaces: number;
+  /**
+   * `commandLiteral` as a tree of words: a key's first word, then its second... (`git push` under `git`), so the
+   * words of a plain subcommand are looked up as they are, without slicing and hashing a prefix of its text
+   */
+  commandLiteralWords: ReadonlyMap<string, LiteralNode>;
   /** other command rules by their literal first word */
   commandByWord: ReadonlyMap<string, readonly CompiledRule[]>;
   /** command rules whose first word has a wildcard: checked for every subcommand */
@@ -25,6 +30,35 @@ export interface ToolRules {
   domain: readonly CompiledRule[];
   /** deny rules (for looking inside `bash -c` scripts) */
   deny: readonly CompiledRule[];
+}
+
+/** One word of the literal command rules' tree: the rules whose text ends with it, and the words that follow it. */
+interface LiteralNode {
+  rules: CompiledRule[] | undefined;
+  next: Map<string, LiteralNode> | undefined;
+}
+
+/** `commandLiteral` as a tree of its keys' words (split at each space, as a plain subcommand's text is) */
+function literalWordTree(commandLiteral: ReadonlyMap<string, readonly CompiledRule[]>): Map<string, LiteralNode> {
+  const root = new Map<string, LiteralNode>();
+  for (const [text, rules] of commandLiteral) {
+    const words = text.split(" ");
+    let level = root;
+    for (let index = 0; index < words.length; index++) {
+      const word = words[index] as string;
+      let node = level.get(word);
+      if (node === undefined) {
+        node = { rules: undefined, next: undefined };
+        level.set(word, node);
+      }
+      if (index === words.length - 1) node.rules = rules.slice();
+      else {
+        node.next ??= new Map();
+        level = node.next;
+      }
+    }
+  }
+  return root;
 }
 
 export function indexToolRules(rules: readonly CompiledRule[]): ToolRules {
@@ -54,6 +88,7 @@ export function indexToolRules(rules: readonly CompiledRule[]): ToolRules {
     all: rules,
     commandLiteral,
     commandLiteralSpaces,
+    commandLiteralWords: literalWordTree(commandLiteral),
     whole: rules.filter((rule) => rule.kind === "tool"),
     parameter: rules.filter((rule) => rule.kind === "parameter"),
     commandByWord,
@@ -70,13 +105,24 @@ export function indexToolRules(rules: readonly CompiledRule[]): ToolRules {
 export function matchingCommandRules(
   rules: ToolRules,
   /** `sub`: the subcommand; `into`: where the matching rules are appended */
-  options: { sub: { text: string; plain: string; head: string; plainHead: string }; into: CompiledRule[] },
+  options: {
+    sub: { text: string; plain: string; head: string; plainHead: string };
+    into: CompiledRule[];
+    /**
+     * the subcommand's words, when its text and its plain text are both exactly these words joined by single spaces
+     * (a plain line's subcommand, `isPlainSubcommand`): its literal rules are then found word by word
+     */
+    words?: readonly string[] | undefined;
+  },
 ): void {
-  const { sub, into } = options;
+  const { sub, into, words } = options;
   if (rules.commandLiteral.size > 0) {
     const start = into.length;
-    literalMatches(rules, { command: sub.text, head: sub.head }, into, start);
-    if (sub.plain !== sub.text) literalMatches(rules, { command: sub.plain, head: sub.plainHead }, into, start);
+    if (words !== undefined) literalWordMatches(rules.commandLiteralWords, words, into, start);
+    else {
+      literalMatches(rules, { command: sub.text, head: sub.head }, into, start);
+      if (sub.plain !== sub.text) literalMatches(rules, { command: sub.plain, head: sub.plainHead }, into, start);
+    }
   }
   const first = rules.commandByWord.get(sub.head);
   if (first !== undefined) for (const rule of first) if (rule.test(sub.text) || rule.test(sub.plain)) into.push(rule);
@@ -116,6 +162,32 @@ function literalMatches(
     }
     if (whole) return;
     from = space + 1;
+  }
+}
+
+/**
+ * `literalMatches` for a command that is `words` joined by single spaces: each prefix of whole words is a path in the
+ * tree (`literalWordTree`), walked word by word; a key ending at the last word matches all its rules, one ending
+ * before it the rules that may continue (`tail`). The same rules in the same order (property-tested).
+ */
+function literalWordMatches(
+  root: ReadonlyMap<string, LiteralNode>,
+  words: readonly string[],
+  into: CompiledRule[],
+  start: number,
+): void {
+  const last = words.length - 1;
+  let level: ReadonlyMap<string, LiteralNode> | undefined = root;
+  for (let index = 0; index <= last && level !== undefined; index++) {
+    const node = level.get(words[index] as string);
+    if (node === undefined) return;
+    const found = node.rules;
+    if (found !== undefined) {
+      for (const rule of found) {
+        if ((index === last || rule.commandLiteral?.tail === true) && !includesFrom(into, rule, start)) into.push(rule);
+      }
+    }
+    level = node.next;
   }
 }
 

@@ -166,33 +166,41 @@ export function isSingleSpacedLine(text: string): boolean {
 /**
  * `parsePlainWords` for a line `SINGLE_SPACED_LINE` matches: its tokens are the words and operators between single
  * spaces, and an operator (no word begins with `&`, `|` or `;`) ends a command, as the loop reads it (property-tested
- * against the full parser through `parsePlainWords`).
+ * against the full parser through `parsePlainWords`). Each command's words are a slice of the token array, and a line
+ * without an operator (most lines) is one command whose words are that array itself: no array grown word by word.
  */
 function splitSingleSpaced(text: string, spans: number[] | undefined): string[][] {
-  const commands: string[][] = [];
-  let words: string[] = [];
-  /** where the token begins in `text`, where the command begins and where its last word ends */
-  let offset = 0;
+  const tokens = text.split(" ");
+  const count = tokens.length;
+  /** the token the command being read begins at, and where in `text` it begins */
+  let begin = 0;
   let first = 0;
-  let last = 0;
-  for (const token of text.split(" ")) {
+  /** where the token being read begins in `text` */
+  let offset = 0;
+  let commands: string[][] | undefined;
+  for (let index = 0; index < count; index++) {
+    const token = tokens[index] as string;
     const code = token.charCodeAt(0);
     if (code === AMPERSAND || code === BAR || code === SEMICOLON) {
-      if (words.length > 0) {
-        commands.push(words);
-        spans?.push(first, last);
+      commands ??= [];
+      if (index > begin) {
+        commands.push(tokens.slice(begin, index));
+        // the command's last word ends before the space in front of this operator
+        spans?.push(first, offset - 1);
       }
-      words = [];
-    } else {
-      if (words.length === 0) first = offset;
-      words.push(token);
-      last = offset + token.length;
+      begin = index + 1;
+      first = offset + token.length + 1;
     }
     offset += token.length + 1;
   }
-  if (words.length > 0) {
-    commands.push(words);
-    spans?.push(first, last);
+  // `offset` is now one past the line's end: the last command, if any, ends with the line
+  if (commands === undefined) {
+    spans?.push(0, text.length);
+    return [tokens];
+  }
+  if (count > begin) {
+    commands.push(tokens.slice(begin));
+    spans?.push(first, text.length);
   }
   return commands;
 }
