@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
+import { type InMemoryRead, readInMemory } from "../../test/support/read-in-memory.js";
 import type { ReaderFact, TranscriptFormat } from "../hosts/common/reader-event.js";
 import { detectFormat } from "./formats.js";
 
@@ -19,36 +20,11 @@ function filesBelow(directory: string): string[] {
   });
 }
 
-interface Read {
-  facts: ReaderFact[];
-  skipped: number;
-  /** lines handed to the reader (not left unparsed) */
-  kept: number;
+async function read(format: TranscriptFormat, lines: readonly string[], useKeep: boolean): Promise<InMemoryRead> {
+  return readInMemory(format.read, { lines, useKeep });
 }
 
-async function read(format: TranscriptFormat, lines: readonly string[], useKeep: boolean): Promise<Read> {
-  const result: Read = { facts: [], skipped: 0, kept: 0 };
-  const source = {
-    file: "memory.jsonl",
-    fallbackAt: 1_700_000_000_000,
-    fallbackSessionId: "fallback-session",
-    skip() {
-      result.skipped += 1;
-    },
-    async *lines(keep?: (line: string) => boolean, keepBytes?: (bytes: Buffer) => boolean): AsyncGenerator<string> {
-      for (const line of lines) {
-        if (useKeep && keepBytes !== undefined && line.length > 0 && !keepBytes(Buffer.from(line))) continue;
-        if (useKeep && keep !== undefined && line.length > 0 && !keep(line)) continue;
-        result.kept += 1;
-        yield line;
-      }
-    },
-  };
-  for await (const fact of format.read(source)) result.facts.push(fact);
-  return result;
-}
-
-async function expectSame(format: TranscriptFormat, lines: readonly string[], label: string): Promise<Read> {
+async function expectSame(format: TranscriptFormat, lines: readonly string[], label: string): Promise<InMemoryRead> {
   const skipping = await read(format, lines, true);
   const every = await read(format, lines, false);
   expect(JSON.stringify({ facts: skipping.facts, skipped: skipping.skipped }), label).toBe(

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { type InMemoryRead, readInMemory } from "../../../test/support/read-in-memory.js";
 import { readPartsRun } from "./message-parts.js";
 import { asRecord, asString, parseObject, timeOf } from "./read-lines.js";
 import type { CallFact, ReaderFact, ReaderSource, ResultFact } from "./reader-event.js";
@@ -70,46 +71,13 @@ async function* plainReadPartsRun(source: ReaderSource): AsyncGenerator<ReaderFa
   yield* flush(0);
 }
 
-interface Read {
-  facts: ReaderFact[];
-  skipped: number;
-  /** lines handed to the reader */
-  kept: number;
-}
-
-/** A reader over in-memory lines; `keep` honoured (as `readLines` does) or ignored (every line handed over). */
-async function read(
-  reader: (source: ReaderSource) => AsyncIterable<ReaderFact>,
-  lines: readonly string[],
-  useKeep: boolean,
-): Promise<Read> {
-  const result: Read = { facts: [], skipped: 0, kept: 0 };
-  const source: ReaderSource = {
-    file: "memory.jsonl",
-    fallbackAt: 1_700_000_000_000,
-    fallbackSessionId: "fallback-session",
-    skip() {
-      result.skipped += 1;
-    },
-    async *lines(keep) {
-      for (const line of lines) {
-        if (useKeep && keep !== undefined && line.length > 0 && !keep(line)) continue;
-        result.kept += 1;
-        yield line;
-      }
-    },
-  };
-  for await (const fact of reader(source)) result.facts.push(fact);
-  return result;
-}
-
 /** The facts and skipped lines of the reader, with and without `keep`, against the plain reader's. */
-async function expectSame(lines: readonly string[], label: string): Promise<Read> {
-  const plain = await read(plainReadPartsRun, lines, false);
+async function expectSame(lines: readonly string[], label: string): Promise<InMemoryRead> {
+  const plain = await readInMemory(plainReadPartsRun, { lines, useKeep: false });
   const expected = JSON.stringify({ facts: plain.facts, skipped: plain.skipped });
-  const kept = await read(readPartsRun, lines, true);
+  const kept = await readInMemory(readPartsRun, { lines, useKeep: true });
   expect(JSON.stringify({ facts: kept.facts, skipped: kept.skipped }), label).toBe(expected);
-  const every = await read(readPartsRun, lines, false);
+  const every = await readInMemory(readPartsRun, { lines, useKeep: false });
   expect(JSON.stringify({ facts: every.facts, skipped: every.skipped }), label).toBe(expected);
   return kept;
 }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { readInMemory } from "../../../test/support/read-in-memory.js";
 import type { ReaderFact } from "../common/reader-event.js";
 import { objectLine } from "../common/skip-lines.js";
 import { geminiLineMatters, geminiSession } from "./gemini-session.js";
@@ -15,21 +16,9 @@ const recorded = readdirSync(fixtures)
   .filter((name) => name.endsWith(".session.jsonl"))
   .map((name) => readFileSync(join(fixtures, name), "utf8").split("\n"));
 
+/** the facts and the skipped-line count, the reader's `keep` honoured or not */
 async function read(lines: readonly string[], honourKeep: boolean): Promise<{ facts: ReaderFact[]; skipped: number }> {
-  let skipped = 0;
-  const facts: ReaderFact[] = [];
-  const source = {
-    file: "session.jsonl",
-    fallbackAt: 1,
-    fallbackSessionId: "fallback",
-    skip() {
-      skipped += 1;
-    },
-    async *lines(keep?: (line: string) => boolean) {
-      for (const line of lines) if (!honourKeep || keep === undefined || line.length === 0 || keep(line)) yield line;
-    },
-  };
-  for await (const fact of geminiSession.read(source)) facts.push(fact);
+  const { facts, skipped } = await readInMemory(geminiSession.read, { lines, useKeep: honourKeep });
   return { facts, skipped };
 }
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { type InMemoryRead, readInMemory } from "../../../test/support/read-in-memory.js";
 import { asRecord, asString, contentText, parseObject, timeOf } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource } from "../common/reader-event.js";
 import { usageTokens } from "../common/usage-tokens.js";
@@ -73,43 +74,12 @@ async function* plainReadPiSession(source: ReaderSource): AsyncGenerator<ReaderF
   }
 }
 
-interface Read {
-  facts: ReaderFact[];
-  skipped: number;
-  kept: number;
-}
-
-async function read(
-  reader: (source: ReaderSource) => AsyncIterable<ReaderFact>,
-  lines: readonly string[],
-  useKeep: boolean,
-): Promise<Read> {
-  const result: Read = { facts: [], skipped: 0, kept: 0 };
-  const source: ReaderSource = {
-    file: "memory.jsonl",
-    fallbackAt: 1_700_000_000_000,
-    fallbackSessionId: "fallback-session",
-    skip() {
-      result.skipped += 1;
-    },
-    async *lines(keep) {
-      for (const line of lines) {
-        if (useKeep && keep !== undefined && line.length > 0 && !keep(line)) continue;
-        result.kept += 1;
-        yield line;
-      }
-    },
-  };
-  for await (const fact of reader(source)) result.facts.push(fact);
-  return result;
-}
-
-async function expectSame(lines: readonly string[], label: string): Promise<Read> {
-  const plain = await read(plainReadPiSession, lines, false);
+async function expectSame(lines: readonly string[], label: string): Promise<InMemoryRead> {
+  const plain = await readInMemory(plainReadPiSession, { lines, useKeep: false });
   const expected = JSON.stringify({ facts: plain.facts, skipped: plain.skipped });
-  const kept = await read(piSession.read, lines, true);
+  const kept = await readInMemory(piSession.read, { lines, useKeep: true });
   expect(JSON.stringify({ facts: kept.facts, skipped: kept.skipped }), label).toBe(expected);
-  const every = await read(piSession.read, lines, false);
+  const every = await readInMemory(piSession.read, { lines, useKeep: false });
   expect(JSON.stringify({ facts: every.facts, skipped: every.skipped }), label).toBe(expected);
   return kept;
 }

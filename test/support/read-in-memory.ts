@@ -1,0 +1,39 @@
+import type { ReaderFact, ReaderSource } from "../../src/hosts/common/reader-event.js";
+
+export interface InMemoryRead {
+  facts: ReaderFact[];
+  skipped: number;
+  /** lines handed to the reader (not left unparsed by its `keep` or `keepBytes`) */
+  kept: number;
+}
+
+/**
+ * A transcript reader run over in-memory lines, for the differential tests of the readers that leave lines unparsed:
+ * with `useKeep` the reader's `keepBytes` and `keep` are honoured as `readLines` honours them (a non-empty line
+ * either rejects is not handed over), without it every line is handed over.
+ */
+export async function readInMemory(
+  reader: (source: ReaderSource) => AsyncIterable<ReaderFact>,
+  options: { lines: readonly string[]; useKeep: boolean },
+): Promise<InMemoryRead> {
+  const { lines, useKeep } = options;
+  const result: InMemoryRead = { facts: [], skipped: 0, kept: 0 };
+  const source: ReaderSource = {
+    file: "memory.jsonl",
+    fallbackAt: 1_700_000_000_000,
+    fallbackSessionId: "fallback-session",
+    skip() {
+      result.skipped += 1;
+    },
+    async *lines(keep, keepBytes) {
+      for (const line of lines) {
+        if (useKeep && keepBytes !== undefined && line.length > 0 && !keepBytes(Buffer.from(line))) continue;
+        if (useKeep && keep !== undefined && line.length > 0 && !keep(line)) continue;
+        result.kept += 1;
+        yield line;
+      }
+    },
+  };
+  for await (const fact of reader(source)) result.facts.push(fact);
+  return result;
+}
