@@ -13,8 +13,15 @@ import { size } from "./support/short.mjs";
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 const formatNs = (ns) => (ns >= 1000 ? `${(ns / 1000).toFixed(2)} µs` : `${Math.round(ns)} ns`);
 
-/** Times each decision; subtracts the measured cost of an empty timed call. */
-async function measure(label, decide, calls, rounds, isAsync = false, warmCalls = calls) {
+/**
+ * Times each decision; subtracts the measured cost of an empty timed call. Before the timed rounds, `warmRounds` rounds
+ * over `warmUp` (other calls of the same mix, so none is in the decision cache when it is first timed) run untimed:
+ * with as many rounds as the timed part, the warm-up also takes the paths a call seen again takes (the decision
+ * cache's doorkeeper noting it, then storing it), so the optimising compiler has seen every path before the clock
+ * starts and no deoptimisation lands inside the timed rounds (with 2,000 warm-up calls, the first of them did).
+ */
+async function measure(label, decide, calls, options = {}) {
+  const { rounds = 1, warmUp = calls, warmRounds = rounds } = options;
   let overhead = [];
   for (let index = 0; index < size(20_000, 1_000); index++) {
     const start = process.hrtime.bigint();
@@ -26,16 +33,15 @@ async function measure(label, decide, calls, rounds, isAsync = false, warmCalls 
   // start from a collected heap (node --expose-gc, as `npm run bench` runs it): neither engine pays for the garbage
   // of the run before it (a major collection that Gemini CLI's garbage started must not finish in toolgate's run,
   // nor toolgate's in Gemini's); the collections each engine's own allocations cause during its run still count
+  for (let round = 0; round < warmRounds; round++) for (const call of warmUp) decide(call);
   globalThis.gc?.();
-  for (const call of warmCalls.slice(0, 2000)) await decide(call); // warm-up
   const samples = new Float64Array(calls.length * rounds);
   let sampleIndex = 0;
   const wallStart = process.hrtime.bigint();
   for (let round = 0; round < rounds; round++) {
     for (const call of calls) {
       const start = process.hrtime.bigint();
-      if (isAsync) await decide(call);
-      else decide(call);
+      decide(call);
       samples[sampleIndex++] = Number(process.hrtime.bigint() - start) - timerCost;
     }
   }
@@ -65,52 +71,52 @@ const cold = JSON.parse(JSON.stringify(makeCalls(COLD))); // distinct calls: eve
 const warm = cold.slice(0, 300); // an agent's working set: repeated commands hit the parse cache
 console.log(`200 rules (120 shell, 40 path, 20 domain, 20 MCP); call mix 60% shell / 25% file / 10% web / 5% MCP\n`);
 // warm-up on other calls of the same mix, so no measured call is in the decision cache when it is first timed
-const warmUpOther = JSON.parse(JSON.stringify(makeCalls(2000, 30 * COLD)));
+// 3 rounds over 10,000 of them: 30,000 decisions, the warm-up of bench/policy.callgrind.mjs
+const WARM_UP = size(10_000, 500);
+const WARM_ROUNDS = 3;
+const warmUpOther = JSON.parse(JSON.stringify(makeCalls(WARM_UP, 30 * COLD)));
 const oursCold = await measure(
   "toolgate, distinct calls (parse every command)",
   (call) => policy.evaluate(call),
   cold,
-  size(3, 1),
-  false,
-  warmUpOther,
+  { rounds: size(3, 1), warmUp: warmUpOther, warmRounds: WARM_ROUNDS },
 );
-const oursWarm = await measure(
-  "toolgate, repeated working set (cache hit)",
-  (call) => policy.evaluate(call),
-  warm,
-  size(200, 5),
-);
+const oursWarm = await measure("toolgate, repeated working set (cache hit)", (call) => policy.evaluate(call), warm, {
+  rounds: size(200, 5),
+  warmRounds: size(20, 1),
+});
 if (process.env.BENCH_POLICY_BEFORE !== undefined) {
   const before = await import(`${process.env.BENCH_POLICY_BEFORE}/policy/compile-policy.js`);
   const beforePolicy = before.compilePolicy({ rules, cwd, homeDir });
   // calls neither engine has seen (so neither has them cached), the same mix, one JSON copy per engine
   // (warmed up on other calls)
   const fresh = (first) => JSON.parse(JSON.stringify(makeCalls(COLD, first)));
-  const [theirCalls, ourCalls, warmUp] = [fresh(10 * COLD), fresh(10 * COLD), fresh(20 * COLD)];
+  const [theirCalls, ourCalls] = [fresh(10 * COLD), fresh(10 * COLD)];
+  const warmUp = JSON.parse(JSON.stringify(makeCalls(WARM_UP, 20 * COLD)));
   const pairs = [];
   console.log(`\nbefore/after, alternating (before: ${process.env.BENCH_POLICY_BEFORE})`);
   for (let pair = 0; pair < size(3, 1); pair++) {
-    const was = await measure(
-      "  before, distinct calls",
-      (call) => beforePolicy.evaluate(call),
-      theirCalls,
-      1,
-      false,
+    const was = await measure("  before, distinct calls", (call) => beforePolicy.evaluate(call), theirCalls, {
       warmUp,
-    );
-    const now = await measure("  after, distinct calls", (call) => policy.evaluate(call), ourCalls, 1, false, warmUp);
+      warmRounds: WARM_ROUNDS,
+    });
+    const now = await measure("  after, distinct calls", (call) => policy.evaluate(call), ourCalls, {
+      warmUp,
+      warmRounds: WARM_ROUNDS,
+    });
     pairs.push((now.p50 / was.p50).toFixed(2));
   }
   console.log(`after / before p50, each pair: ${pairs.join(", ")}`);
   const warmPairs = [];
   for (let pair = 0; pair < size(2, 1); pair++) {
-    const was = await measure(
-      "  before, repeated working set",
-      (call) => beforePolicy.evaluate(call),
-      warm,
-      size(50, 5),
-    );
-    const now = await measure("  after, repeated working set", (call) => policy.evaluate(call), warm, size(50, 5));
+    const was = await measure("  before, repeated working set", (call) => beforePolicy.evaluate(call), warm, {
+      rounds: size(50, 5),
+      warmRounds: size(20, 1),
+    });
+    const now = await measure("  after, repeated working set", (call) => policy.evaluate(call), warm, {
+      rounds: size(50, 5),
+      warmRounds: size(20, 1),
+    });
     warmPairs.push((now.p50 / was.p50).toFixed(2));
   }
   console.log(`after / before p50 on the repeated working set, each pair: ${warmPairs.join(", ")}\n`);
@@ -191,13 +197,13 @@ if (gemini !== undefined) {
     "Gemini CLI PolicyEngine, distinct calls",
     (c) => engine.check(c.call, c.server),
     geminiCold,
-    1,
+    { warmUp: warmUpOther.map(toGemini), warmRounds: WARM_ROUNDS },
   );
   const theirsWarm = await measure(
     "Gemini CLI PolicyEngine, repeated working set",
     (c) => engine.check(c.call, c.server),
     geminiWarm,
-    size(5, 1),
+    { rounds: size(5, 1), warmRounds: 1 },
   );
   // toolgate on exactly the calls Gemini was timed on (a fresh copy of them: none in the decision cache)
   const sameCalls = JSON.parse(JSON.stringify(cold.slice(0, SAME)));
@@ -205,9 +211,8 @@ if (gemini !== undefined) {
     "toolgate on the same calls",
     (call) => policy.evaluate(call),
     sameCalls,
-    1, // one round, as Gemini's: a second round over 4,000 calls would find some in the decision cache
-    false,
-    warmUpOther,
+    // one round, as Gemini's: a second round over 4,000 calls would find some in the decision cache
+    { warmUp: warmUpOther, warmRounds: WARM_ROUNDS },
   );
   console.log(
     `\nratio (toolgate / Gemini decisions per second): distinct calls ${(oursSame.perSecond / theirs.perSecond).toFixed(0)}x, ` +

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { type InMemoryRead, readInMemory } from "../../test/support/read-in-memory.js";
-import type { ReaderFact, TranscriptFormat } from "../hosts/common/reader-event.js";
+import type { TranscriptFormat } from "../hosts/common/reader-event.js";
 import { detectFormat } from "./formats.js";
 
 /**

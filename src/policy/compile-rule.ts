@@ -1,7 +1,7 @@
 import type { Behavior } from "../core/decision.js";
 import { toolMatchKey } from "../core/tool-name.js";
 import { bashSpecifierLiteral, compileBashSpecifier } from "./match/bash-specifier.js";
-import { compileDomainSpecifier } from "./match/domain-specifier.js";
+import { compileDomainSpecifier, literalDomainHost } from "./match/domain-specifier.js";
 import {
   anchorPattern,
   compilePathSpecifier,
@@ -62,6 +62,8 @@ export interface CompiledRule {
    * it may also continue after a space (`tail`); an index key, so such rules are never tested one by one
    */
   commandLiteral?: { text: string; tail: boolean };
+  /** domain rules without a wildcard: the one (normalised) host they match, an index key */
+  domainHost?: string;
 }
 
 export interface CompileRuleResult {
@@ -157,6 +159,7 @@ function oneShape(compiled: CompiledRule): CompiledRule {
     pathName: compiled.pathName,
     firstWord: compiled.firstWord,
     commandLiteral: compiled.commandLiteral,
+    domainHost: compiled.domainHost,
   };
 }
 
@@ -294,8 +297,12 @@ function compileRuleOfKind(rule: PolicyRule, context: PathSpecifierContext): Com
         warnings.push(ignored(rule, "WebFetch rules take `domain:host`, e.g. `WebFetch(domain:example.com)`"));
         return { compiled: undefined, warnings };
       }
-      const test = compileDomainSpecifier(specifier.slice("domain:".length));
-      return { compiled: { ...base, kind: "domain", tool, appliesTo, test }, warnings };
+      const domain = specifier.slice("domain:".length);
+      const test = compileDomainSpecifier(domain);
+      const compiled: CompiledRule = { ...base, kind: "domain", tool, appliesTo, test };
+      const host = literalDomainHost(domain);
+      if (host !== undefined) compiled.domainHost = host;
+      return { compiled, warnings };
     }
     default:
       if (tool === "Task" || tool === "Agent") {

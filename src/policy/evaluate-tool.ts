@@ -14,7 +14,7 @@ import {
 import { isInsideAny, resolvePath } from "./paths.js";
 import { pickWinningRule } from "./precedence.js";
 import { pathOf, toolFamily, urlOf } from "./tool-families.js";
-import type { ToolRules } from "./tool-rules.js";
+import { matchingDomainRules, type ToolRules } from "./tool-rules.js";
 
 /** What a rule of each kind tests for one call: its absolute path or its host (both fields always present). */
 interface Subject {
@@ -74,7 +74,7 @@ export function evaluateTool(options: {
   // the order of `matches` does not change the winner (ties go by rule order)
   if (subject.path !== undefined && rules.pathIndex.rules.length > 0)
     for (const rule of matchingPathRules(rules.pathIndex, subject.path)) matches.push(rule);
-  if (subject.host !== undefined) for (const rule of rules.domain) if (rule.test(subject.host)) matches.push(rule);
+  if (subject.host !== undefined) matchingDomainRules(rules, { host: subject.host, into: matches });
   const winner = pickWinningRule(matches);
   if (winner?.behavior === "deny") return ruleOutcome(winner, deniedText(tool, subject, winner));
   const forbidden =

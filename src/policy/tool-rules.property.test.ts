@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileRule } from "./compile-rule.js";
+import { hostOf } from "./match/domain-specifier.js";
 import { analyzeShellCommand, isPlainSubcommand } from "./shell/analyze-shell-command.js";
-import { indexToolRules, matchingCommandRules } from "./tool-rules.js";
+import { indexToolRules, matchingCommandRules, matchingDomainRules } from "./tool-rules.js";
 
 /** The first-word index must find exactly the command rules a full scan finds. */
 const word = fc.constantFrom(
@@ -98,5 +99,45 @@ describe("indexToolRules", () => {
     // the comparison must run on many plain subcommands that literal rules match
     expect(plain).toBeGreaterThan(5000);
     expect(literal).toBeGreaterThan(1000);
+  });
+  it("finds the same domain rules through the host index as testing every rule", () => {
+    const label = fc.constantFrom(
+      "example",
+      "Example",
+      "EXAMPLE",
+      "com",
+      "org",
+      "docs",
+      "a",
+      "*",
+      "ex*",
+      "xn--bcher-kva",
+    );
+    const domain = fc
+      .tuple(fc.array(label, { minLength: 1, maxLength: 4 }), fc.constantFrom("", ".", " "))
+      .map(([labels, end]) => `${labels.join(".")}${end}`);
+    let exact = 0;
+    fc.assert(
+      fc.property(fc.array(domain, { maxLength: 8 }), domain, (domains, host) => {
+        const rules = domains.flatMap((specifier, order) => {
+          const compiled = compileRule({ rule: `WebFetch(domain:${specifier})`, behavior: "deny" }, context).compiled;
+          if (compiled === undefined) return [];
+          compiled.order = order;
+          return [compiled];
+        });
+        const index = indexToolRules(rules);
+        const read = hostOf(`https://${host.trim().replaceAll("*", "x")}/page`);
+        if (read === undefined) return;
+        const found: typeof rules = [];
+        matchingDomainRules(index, { host: read, into: found });
+        const expected = rules.filter((rule) => rule.test(read));
+        expect(new Set(found)).toEqual(new Set(expected));
+        expect(found.length).toBe(expected.length);
+        if (found.some((rule) => rule.domainHost !== undefined)) exact++;
+      }),
+      { numRuns: 10000 },
+    );
+    // the index must be exercised: many hosts matched through it
+    expect(exact).toBeGreaterThan(200);
   });
 });

@@ -28,6 +28,14 @@ export interface ToolRules {
   pathIndex: PathRuleIndex;
   /** the domain rules of `subject` */
   domain: readonly CompiledRule[];
+  /**
+   * the domain rules without a wildcard by the host they match (`domainHost`): a call's host is looked up once,
+   * not compared with each rule (comparing a host sliced from a URL with another string of its length is a call
+   * into the runtime, about 30 ns each)
+   */
+  domainByHost: ReadonlyMap<string, readonly CompiledRule[]>;
+  /** the other domain rules (with a wildcard): tested one by one */
+  domainWild: readonly CompiledRule[];
   /** deny rules (for looking inside `bash -c` scripts) */
   deny: readonly CompiledRule[];
 }
@@ -97,8 +105,33 @@ export function indexToolRules(rules: readonly CompiledRule[]): ToolRules {
     subject: rules.filter((rule) => rule.kind === "path" || rule.kind === "domain"),
     pathIndex: indexPathRules(rules.filter((rule) => rule.kind === "path")),
     domain: rules.filter((rule) => rule.kind === "domain"),
+    domainByHost: groupBy(
+      rules.filter((rule) => rule.kind === "domain" && rule.domainHost !== undefined),
+      (rule) => rule.domainHost as string,
+    ),
+    domainWild: rules.filter((rule) => rule.kind === "domain" && rule.domainHost === undefined),
     deny: rules.filter((rule) => rule.behavior === "deny"),
   };
+}
+
+/** `items` grouped by `key`, each group in the items' order */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const name = key(item);
+    const group = groups.get(name);
+    if (group === undefined) groups.set(name, [item]);
+    else group.push(item);
+  }
+  return groups;
+}
+
+/** The domain rules matching `host` (a normalised host, `hostOf`): those of its exact host, then the wildcard ones. */
+export function matchingDomainRules(rules: ToolRules, options: { host: string; into: CompiledRule[] }): void {
+  const { host, into } = options;
+  const exact = rules.domainByHost.get(host);
+  if (exact !== undefined) for (const rule of exact) into.push(rule);
+  for (const rule of rules.domainWild) if (rule.test(host)) into.push(rule);
 }
 
 /** Command rules that match a subcommand (its text as written or after quote removal), in rule order. */

@@ -22,6 +22,15 @@ export function compileDomainSpecifier(domain: string): (host: string) => boolea
   };
 }
 
+/**
+ * The one host a domain specifier without a wildcard matches (`compileDomainSpecifier` then compares the host to it
+ * and nothing else), or undefined for a specifier with a `*`: rules are looked up by it instead of tested one by one.
+ */
+export function literalDomainHost(domain: string): string | undefined {
+  const pattern = normalizeHost(domain);
+  return pattern.includes("*") ? undefined : pattern;
+}
+
 export function normalizeHost(host: string): string {
   const lower = host.trim().toLowerCase();
   return lower.endsWith(".") ? lower.slice(0, -1) : lower;

@@ -166,41 +166,43 @@ export function isSingleSpacedLine(text: string): boolean {
 /**
  * `parsePlainWords` for a line `SINGLE_SPACED_LINE` matches: its tokens are the words and operators between single
  * spaces, and an operator (no word begins with `&`, `|` or `;`) ends a command, as the loop reads it (property-tested
- * against the full parser through `parsePlainWords`). Each command's words are a slice of the token array, and a line
- * without an operator (most lines) is one command whose words are that array itself: no array grown word by word.
+ * against the full parser through `parsePlainWords`). The tokens are cut at each space with `indexOf` and `slice`,
+ * about half the cost of `text.split(" ")` on an agent's command (Node 20), each word pushed to its command's array.
  */
 function splitSingleSpaced(text: string, spans: number[] | undefined): string[][] {
-  const tokens = text.split(" ");
-  const count = tokens.length;
-  /** the token the command being read begins at, and where in `text` it begins */
-  let begin = 0;
+  const length = text.length;
+  let words: string[] = [];
+  /** where in `text` the command being read begins */
   let first = 0;
   /** where the token being read begins in `text` */
   let offset = 0;
   let commands: string[][] | undefined;
-  for (let index = 0; index < count; index++) {
-    const token = tokens[index] as string;
-    const code = token.charCodeAt(0);
+  while (offset <= length) {
+    let end = text.indexOf(" ", offset);
+    if (end < 0) end = length;
+    const code = text.charCodeAt(offset);
     if (code === AMPERSAND || code === BAR || code === SEMICOLON) {
       commands ??= [];
-      if (index > begin) {
-        commands.push(tokens.slice(begin, index));
+      if (words.length > 0) {
+        commands.push(words);
         // the command's last word ends before the space in front of this operator
         spans?.push(first, offset - 1);
+        words = [];
       }
-      begin = index + 1;
-      first = offset + token.length + 1;
+      first = end + 1;
+    } else {
+      words.push(text.slice(offset, end));
     }
-    offset += token.length + 1;
+    offset = end + 1;
   }
-  // `offset` is now one past the line's end: the last command, if any, ends with the line
+  // the last command, if any, ends with the line
   if (commands === undefined) {
-    spans?.push(0, text.length);
-    return [tokens];
+    spans?.push(0, length);
+    return [words];
   }
-  if (count > begin) {
-    commands.push(tokens.slice(begin));
-    spans?.push(first, text.length);
+  if (words.length > 0) {
+    commands.push(words);
+    spans?.push(first, length);
   }
   return commands;
 }
