@@ -1,5 +1,5 @@
 import picomatch from "picomatch/posix.js";
-import type { PathContext } from "../paths.js";
+import { isInside, type PathContext } from "../paths.js";
 import { compileGlobAutomaton, type GlobTest } from "./glob-automaton.js";
 
 /**
@@ -19,10 +19,25 @@ export interface PathSpecifierContext extends PathContext {
 
 export function compilePathSpecifier(specifier: string, context: PathSpecifierContext): (path: string) => boolean {
   const glob = anchorPattern(specifier.trim(), context);
+  const directory = literalDirectory(glob);
+  // what most rules are: a path, or a directory and everything below it (one comparison, not three)
+  if (directory !== undefined) return (path) => isInside(path, directory);
   const exact = compileGlob(glob);
   const below = compileGlob(`${glob}/**`);
   const prefix = literalPrefix(glob);
   return (path) => path.startsWith(prefix) && (exact(path) || below(path));
+}
+
+/**
+ * The path a glob names when it is a literal path (`/repo/.env`) or a literal path and one `/**` after it
+ * (`/repo/src/**`): the glob and everything below it then match exactly that path and the paths below it (what
+ * `isInside` tests), and the literal prefix the general test checks first is that path or its parent. Undefined for
+ * any other glob, for the root, and for a glob with an empty segment (`//`), which the general test reads.
+ */
+function literalDirectory(glob: string): string | undefined {
+  const base = glob.endsWith("/**") ? glob.slice(0, -3) : glob;
+  if (base.length < 2 || base.charCodeAt(0) !== 47 || base.endsWith("/") || base.includes("//")) return undefined;
+  return GLOB_CHARACTERS.test(base) ? undefined : base;
 }
 
 /**
