@@ -12,7 +12,7 @@ import {
   shareOutcome,
 } from "./outcome.js";
 import { isInsideAny, resolvePath } from "./paths.js";
-import { pickWinningRule } from "./precedence.js";
+import { pickWinningRule, preferredRule } from "./precedence.js";
 import { pathOf, toolFamily, urlOf } from "./tool-families.js";
 import { matchingDomainRules, type ToolRules } from "./tool-rules.js";
 
@@ -68,14 +68,17 @@ export function evaluateTool(options: {
 }): Outcome {
   const { tool, input, rules, context } = options;
   const subject = subjects(tool, input, context);
-  const matches: CompiledRule[] = rules.whole.slice();
-  for (const rule of rules.parameter) if (rule.testInput(input)) matches.push(rule);
-  // path rules through their index (only those whose directory holds the path are tested), then domain rules;
-  // the order of `matches` does not change the winner (ties go by rule order)
-  if (subject.path !== undefined && rules.pathIndex.rules.length > 0)
-    for (const rule of matchingPathRules(rules.pathIndex, subject.path)) matches.push(rule);
-  if (subject.host !== undefined) matchingDomainRules(rules, { host: subject.host, into: matches });
-  const winner = pickWinningRule(matches);
+  // the winner kept as the matching rules are found (no list of them): the order they are found in does not change
+  // it (ties go by rule order)
+  let winner = pickWinningRule(rules.whole);
+  for (const rule of rules.parameter) if (rule.testInput(input)) winner = preferredRule(winner, rule);
+  // path rules through their index (only those whose directory holds the path are tested), then domain rules
+  if (subject.path !== undefined && rules.pathIndex.rules.length > 0) {
+    for (const rule of matchingPathRules(rules.pathIndex, subject.path)) winner = preferredRule(winner, rule);
+  }
+  if (subject.host !== undefined) {
+    for (const rule of matchingDomainRules(rules, subject.host)) winner = preferredRule(winner, rule);
+  }
   if (winner?.behavior === "deny") return ruleOutcome(winner, deniedText(tool, subject, winner));
   const forbidden =
     options.neverGrant.length > 0 && options.neverGrant.some((rule) => ruleMatches(rule, input, subject));

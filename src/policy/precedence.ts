@@ -28,6 +28,14 @@ export function pickWinningRule<T extends Ranked>(matches: readonly T[]): T | un
   return winner;
 }
 
+/**
+ * One step of `pickWinningRule`: the winner among `winner`'s rules and `candidate` (for a caller that finds the
+ * matching rules one at a time and keeps no list of them).
+ */
+export function preferredRule<T extends Ranked>(winner: T | undefined, candidate: T): T {
+  return winner === undefined || outranks(candidate, winner) ? candidate : winner;
+}
+
 function outranks(candidate: Ranked, current: Ranked): boolean {
   if (candidate.priority !== current.priority) return candidate.priority > current.priority;
   if (candidate.behavior !== current.behavior)

@@ -128,8 +128,7 @@ describe("indexToolRules", () => {
         const index = indexToolRules(rules);
         const read = hostOf(`https://${host.trim().replaceAll("*", "x")}/page`);
         if (read === undefined) return;
-        const found: typeof rules = [];
-        matchingDomainRules(index, { host: read, into: found });
+        const found = matchingDomainRules(index, read);
         const expected = rules.filter((rule) => rule.test(read));
         expect(new Set(found)).toEqual(new Set(expected));
         expect(found.length).toBe(expected.length);

@@ -126,12 +126,18 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return groups;
 }
 
-/** The domain rules matching `host` (a normalised host, `hostOf`): those of its exact host, then the wildcard ones. */
-export function matchingDomainRules(rules: ToolRules, options: { host: string; into: CompiledRule[] }): void {
-  const { host, into } = options;
-  const exact = rules.domainByHost.get(host);
-  if (exact !== undefined) for (const rule of exact) into.push(rule);
-  for (const rule of rules.domainWild) if (rule.test(host)) into.push(rule);
+const NO_RULES: readonly CompiledRule[] = Object.freeze([]);
+
+/**
+ * The domain rules matching `host` (a normalised host, `hostOf`): those of its exact host, then the wildcard ones
+ * that match. Without wildcard rules (most policies) that is the index's own list or a shared empty one: no new list.
+ */
+export function matchingDomainRules(rules: ToolRules, host: string): readonly CompiledRule[] {
+  const exact = rules.domainByHost.get(host) ?? NO_RULES;
+  if (rules.domainWild.length === 0) return exact;
+  const found = exact.slice();
+  for (const rule of rules.domainWild) if (rule.test(host)) found.push(rule);
+  return found;
 }
 
 /** Command rules that match a subcommand (its text as written or after quote removal), in rule order. */

@@ -27,12 +27,18 @@ export interface ShellAnalysis {
 }
 
 /**
+ * Where `parsePlainWords` writes each command's place in the line (`spans[2k]`, `spans[2k + 1]`): one array for every
+ * line, read by `plainSubcommands` before `analyzeShellCommand` returns (nothing in between analyses another line), so
+ * no array is grown for each line.
+ */
+const spans: number[] = [];
+
+/**
  * Splits a command line into the subcommands it would run (compound commands, subshells, substitutions), with
  * `VAR=1` prefixes and wrappers removed. Pure and unmemoised: callers that need one call's analysis several
  * times (pattern, decision, suggested rule) compute it once and pass it along (`ToolCallInput.shell`).
  */
 export function analyzeShellCommand(command: string): ShellAnalysis {
-  const spans: number[] = [];
   const plain = parsePlainWords(command, spans);
   if (plain !== undefined) return new Analysis(command, plainSubcommands(plain, { line: command, spans }), true);
   const parsed = parseShellCommand(command);
@@ -102,47 +108,70 @@ function plainSubcommands(
   read: { line: string; spans: readonly number[] },
 ): Subcommand[] {
   const { line, spans } = read;
-  const subcommands: Subcommand[] = [];
   /** a line without a tab: a command's span is its joined text when the span's length leaves one space per gap */
   const noTab = line.indexOf("\t") < 0;
-  for (let command = 0; command < simple.length; command++) {
-    const all = simple[command] as string[];
-    let words: string[];
-    let wrappers: string[];
-    /** the command's words joined by single spaces, when its span in the line is that text */
-    let spanText: string | undefined;
-    if (stripsNothing(all[0] as string)) {
-      // most commands: no wrapper, keyword or assignment to remove (the same as `stripWrapperWords` finds)
-      // the words are the argv (nothing changes either array once the subcommand is built)
-      words = all;
-      wrappers = [];
-      const start = spans[2 * command] as number;
-      const end = spans[2 * command + 1] as number;
-      if (noTab && isJoinedBySpaces(end - start, words)) {
-        // a line that is this one command: the line itself is the text (no slice)
-        spanText = start === 0 && end === line.length ? line : line.slice(start, end);
-      }
-    } else {
-      const stripped = stripWrapperWords(all, all);
-      words = stripped.structure ? [] : stripped.start === 0 ? all : all.slice(stripped.start);
-      wrappers = stripped.wrappers;
-    }
-    if (words.length === 0) continue;
-    const text = spanText ?? words.join(" ");
-    // a plain word holds no space: the first word is the text up to its first space
-    const head = words[0] as string;
-    subcommands.push({
-      text,
-      plain: text,
-      head,
-      plainHead: head,
-      words,
-      argv: all as string[],
-      redirects: PLAIN_REDIRECTS,
-      wrappers,
+  if (simple.length === 1) {
+    // most lines: one command, in an array of its own size (one grown by `push` from empty has room for 16)
+    const only = plainSubcommand(simple[0] as string[], {
+      line,
+      start: spans[0] as number,
+      end: spans[1] as number,
+      noTab,
     });
+    return only === undefined ? [] : [only];
+  }
+  const subcommands: Subcommand[] = [];
+  for (let command = 0; command < simple.length; command++) {
+    const sub = plainSubcommand(simple[command] as string[], {
+      line,
+      start: spans[2 * command] as number,
+      end: spans[2 * command + 1] as number,
+      noTab,
+    });
+    if (sub !== undefined) subcommands.push(sub);
   }
   return subcommands;
+}
+
+/** One command of a plain line (`plainSubcommands`), or undefined when nothing of it runs (`done`, a lone `VAR=1`). */
+function plainSubcommand(
+  all: string[],
+  /** where the command begins and ends in `line`, and whether the line holds no tab */
+  place: { line: string; start: number; end: number; noTab: boolean },
+): Subcommand | undefined {
+  const { line, start, end, noTab } = place;
+  let words: string[];
+  let wrappers: string[];
+  /** the command's words joined by single spaces, when its span in the line is that text */
+  let spanText: string | undefined;
+  if (stripsNothing(all[0] as string)) {
+    // most commands: no wrapper, keyword or assignment to remove (the same as `stripWrapperWords` finds)
+    // the words are the argv (nothing changes either array once the subcommand is built)
+    words = all;
+    wrappers = [];
+    if (noTab && isJoinedBySpaces(end - start, words)) {
+      // a line that is this one command: the line itself is the text (no slice)
+      spanText = start === 0 && end === line.length ? line : line.slice(start, end);
+    }
+  } else {
+    const stripped = stripWrapperWords(all, all);
+    words = stripped.structure ? [] : stripped.start === 0 ? all : all.slice(stripped.start);
+    wrappers = stripped.wrappers;
+  }
+  if (words.length === 0) return undefined;
+  const text = spanText ?? words.join(" ");
+  // a plain word holds no space: the first word is the text up to its first space
+  const head = words[0] as string;
+  return {
+    text,
+    plain: text,
+    head,
+    plainHead: head,
+    words,
+    argv: all,
+    redirects: PLAIN_REDIRECTS,
+    wrappers,
+  };
 }
 
 /**

@@ -107,11 +107,15 @@ describe("parsePlainShellCommand (the fast path) against the full parser", () =>
 
   it("places each command it reads in the line: from its first word's start to its last word's end", () => {
     let placed = 0;
+    /** one array for every line, as `analyzeShellCommand` passes it: a line's spans must not depend on the last's */
+    const reused: number[] = [];
     const check = (text: string) => {
       const spans: number[] = [];
       const commands = parsePlainWords(text, spans);
       if (commands === undefined) return;
       expect(spans.length).toBe(2 * commands.length);
+      parsePlainWords(text, reused);
+      expect(reused.slice(0, spans.length)).toEqual(spans);
       commands.forEach((words, index) => {
         const span = text.slice(spans[2 * index], spans[2 * index + 1]);
         // the span is the words with the blanks between them, nothing before the first or after the last

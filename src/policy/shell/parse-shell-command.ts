@@ -86,8 +86,9 @@ export function parsePlainShellCommand(text: string): ShellParse | undefined {
 /**
  * `parsePlainShellCommand` as word texts only: each simple command's words (each word its own value), without a
  * word object per word. Undefined for a line that is not plain. When `spans` is given, each command's place in
- * `text` is appended to it: the index of its first word's first character and the index after its last word (two
- * numbers per command, in order).
+ * `text` is written to it: the index of its first word's first character and the index after its last word, command
+ * `k`'s at `spans[2k]` and `spans[2k + 1]`. Entries after the last command's are left as they were, so a caller may
+ * pass the same array every time (no array grown per line).
  */
 export function parsePlainWords(text: string, spans?: number[]): string[][] | undefined {
   if (isSingleSpacedLine(text)) return splitSingleSpaced(text, spans);
@@ -95,6 +96,8 @@ export function parsePlainWords(text: string, spans?: number[]): string[][] | un
   let words: string[] = [];
   const length = text.length;
   let index = 0;
+  /** where the next span goes in `spans` */
+  let spanAt = 0;
   /** where the command being read begins, and where its last word read so far ends */
   let first = 0;
   let last = 0;
@@ -129,13 +132,19 @@ export function parsePlainWords(text: string, spans?: number[]): string[][] | un
     }
     if (words.length > 0) {
       commands.push(words);
-      spans?.push(first, last);
+      if (spans !== undefined) {
+        spans[spanAt++] = first;
+        spans[spanAt++] = last;
+      }
     }
     words = [];
   }
   if (words.length > 0) {
     commands.push(words);
-    spans?.push(first, last);
+    if (spans !== undefined) {
+      spans[spanAt] = first;
+      spans[spanAt + 1] = last;
+    }
   }
   return commands;
 }
@@ -177,6 +186,8 @@ function splitSingleSpaced(text: string, spans: number[] | undefined): string[][
   /** where the token being read begins in `text` */
   let offset = 0;
   let commands: string[][] | undefined;
+  /** where the next span goes in `spans` */
+  let spanAt = 0;
   while (offset <= length) {
     let end = text.indexOf(" ", offset);
     if (end < 0) end = length;
@@ -186,7 +197,10 @@ function splitSingleSpaced(text: string, spans: number[] | undefined): string[][
       if (words.length > 0) {
         commands.push(words);
         // the command's last word ends before the space in front of this operator
-        spans?.push(first, offset - 1);
+        if (spans !== undefined) {
+          spans[spanAt++] = first;
+          spans[spanAt++] = offset - 1;
+        }
         words = [];
       }
       first = end + 1;
@@ -197,12 +211,18 @@ function splitSingleSpaced(text: string, spans: number[] | undefined): string[][
   }
   // the last command, if any, ends with the line
   if (commands === undefined) {
-    spans?.push(0, length);
+    if (spans !== undefined) {
+      spans[0] = 0;
+      spans[1] = length;
+    }
     return [words];
   }
   if (words.length > 0) {
     commands.push(words);
-    spans?.push(first, length);
+    if (spans !== undefined) {
+      spans[spanAt] = first;
+      spans[spanAt + 1] = length;
+    }
   }
   return commands;
 }
