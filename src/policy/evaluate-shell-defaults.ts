@@ -81,12 +81,18 @@ export const REQUIRES_APPROVAL: Outcome = shareOutcome({
 const readOnlyOutcomes = new WeakMap<DefaultsPreset, Map<string, Outcome>>();
 const READ_ONLY_OUTCOMES_KEPT = 1024;
 
+/** the last preset asked about and its outcomes: calls mostly name the same preset (no `WeakMap` lookup then) */
+let lastDefaults: DefaultsPreset | undefined;
+let lastOutcomes: Map<string, Outcome> | undefined;
+
 function readOnlyOutcome(program: string, defaults: DefaultsPreset): Outcome {
-  let byProgram = readOnlyOutcomes.get(defaults);
+  let byProgram = defaults === lastDefaults ? lastOutcomes : readOnlyOutcomes.get(defaults);
   if (byProgram === undefined) {
     byProgram = new Map();
     readOnlyOutcomes.set(defaults, byProgram);
   }
+  lastDefaults = defaults;
+  lastOutcomes = byProgram;
   let outcome = byProgram.get(program);
   if (outcome === undefined) {
     outcome = shareOutcome({

@@ -15,13 +15,13 @@ const GIT_STASH_READS = new Set(["list", "show"]);
 export function isReadOnlyCommand(
   subcommand: Subcommand,
   preset: DefaultsPreset,
-  options: { ignoreOutputRedirects?: boolean } = {},
+  options?: { ignoreOutputRedirects?: boolean },
 ): boolean {
   const program = subcommand.words[0];
   if (program === undefined) return false;
   const wrappers = preset.readOnlyWrappers;
   if (wrappers !== undefined) for (const wrapper of subcommand.wrappers) if (!wrappers.has(wrapper)) return false;
-  for (const redirect of options.ignoreOutputRedirects ? NO_REDIRECTS : subcommand.redirects) {
+  for (const redirect of options?.ignoreOutputRedirects === true ? NO_REDIRECTS : subcommand.redirects) {
     if (redirect.operator === "<" || redirect.operator === "<<<" || redirect.operator.startsWith("<<")) continue;
     if (redirect.target.startsWith("&") || redirect.target === "/dev/null") continue;
     return false;
@@ -36,36 +36,10 @@ export function isReadOnlyCommand(
   });
 }
 
-/**
- * The first words (up to the first space) of a set of command lines: a line whose first word is not among them is
- * not in the set, so the whole line need not be hashed to find that out. Per set, built once.
- */
-const headsOf = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
-function lineHeads(lines: ReadonlySet<string>): ReadonlySet<string> {
-  let heads = headsOf.get(lines);
-  if (heads === undefined) {
-    heads = new Set([...lines].map((line) => (line.includes(" ") ? line.slice(0, line.indexOf(" ")) : line)));
-    headsOf.set(lines, heads);
-  }
-  return heads;
-}
-
-/**
- * The unsafe flags of `git <subcommand>` by the subcommand alone (the entries `git ...` of `unsafeFlags`), so a
- * lookup builds no `git ${subcommand}` string. Per table, built once.
- */
-const gitFlagsOf = new WeakMap<Readonly<Record<string, readonly string[]>>, ReadonlyMap<string, readonly string[]>>();
-function gitUnsafeFlags(table: Readonly<Record<string, readonly string[]>>): ReadonlyMap<string, readonly string[]> {
-  let flags = gitFlagsOf.get(table);
-  if (flags === undefined) {
-    flags = new Map(
-      Object.keys(table)
-        .filter((key) => key.startsWith("git "))
-        .map((key) => [key.slice("git ".length), table[key] as readonly string[]]),
-    );
-    gitFlagsOf.set(table, flags);
-  }
-  return flags;
+/** The first word (up to the first space) of a command line. */
+function headOf(line: string): string {
+  const space = line.indexOf(" ");
+  return space < 0 ? line : line.slice(0, space);
 }
 
 /** What a preset says about one program, from its tables (one map lookup instead of one per table). */
@@ -80,15 +54,33 @@ interface ProgramDefaults {
   readonly unsafeFlags: readonly string[] | undefined;
 }
 
-/**
- * Every program a preset's `noArgumentCommands`, `flagAllowlists`, `readOnlyCommands` or `unsafeFlags` names, with
- * what each table says about it; a program named nowhere is absent. Own entries only (a `Map`: a program named
- * `hasOwnProperty` finds nothing). Per preset, built once (presets are not changed after they are made).
- */
-const programsOf = new WeakMap<DefaultsPreset, ReadonlyMap<string, ProgramDefaults>>();
-function programDefaults(preset: DefaultsPreset): ReadonlyMap<string, ProgramDefaults> {
-  let programs = programsOf.get(preset);
-  if (programs === undefined) {
+/** A preset's tables read for lookups, built once per preset (presets are not changed after they are made). */
+interface PresetIndex {
+  /**
+   * the first words of `exactCommands` and of `readOnlyPrefixes`: a line whose first word is in neither is in
+   * neither table, so the whole line is not hashed and no prefix is compared to find that out
+   */
+  readonly exactHeads: ReadonlySet<string>;
+  readonly prefixHeads: ReadonlySet<string>;
+  /**
+   * every program `noArgumentCommands`, `flagAllowlists`, `readOnlyCommands` or `unsafeFlags` names, with what each
+   * table says about it; a program named nowhere is absent. Own entries only (a `Map`: a program named
+   * `hasOwnProperty` finds nothing).
+   */
+  readonly programs: ReadonlyMap<string, ProgramDefaults>;
+  /** the unsafe flags of `git <subcommand>` by the subcommand alone (the entries `git ...` of `unsafeFlags`) */
+  readonly gitFlags: ReadonlyMap<string, readonly string[]>;
+}
+
+const presetIndexes = new WeakMap<DefaultsPreset, PresetIndex>();
+/** the last preset asked about and its index: calls mostly name the same preset (no `WeakMap` lookup then) */
+let lastPreset: DefaultsPreset | undefined;
+let lastIndex: PresetIndex | undefined;
+
+function presetIndex(preset: DefaultsPreset): PresetIndex {
+  if (preset === lastPreset && lastIndex !== undefined) return lastIndex;
+  let index = presetIndexes.get(preset);
+  if (index === undefined) {
     const allowlists = preset.flagAllowlists ?? {};
     const names = new Set([
       ...(preset.noArgumentCommands ?? []),
@@ -96,20 +88,31 @@ function programDefaults(preset: DefaultsPreset): ReadonlyMap<string, ProgramDef
       ...preset.readOnlyCommands,
       ...Object.keys(preset.unsafeFlags),
     ]);
-    programs = new Map(
-      [...names].map((name) => [
-        name,
-        {
-          noArgument: preset.noArgumentCommands?.has(name) === true,
-          allowlist: Object.hasOwn(allowlists, name) ? allowlists[name] : undefined,
-          readOnly: preset.readOnlyCommands.has(name),
-          unsafeFlags: Object.hasOwn(preset.unsafeFlags, name) ? preset.unsafeFlags[name] : undefined,
-        },
-      ]),
-    );
-    programsOf.set(preset, programs);
+    index = {
+      exactHeads: new Set([...(preset.exactCommands ?? [])].map(headOf)),
+      prefixHeads: new Set([...(preset.readOnlyPrefixes ?? [])].map(headOf)),
+      programs: new Map(
+        [...names].map((name) => [
+          name,
+          {
+            noArgument: preset.noArgumentCommands?.has(name) === true,
+            allowlist: Object.hasOwn(allowlists, name) ? allowlists[name] : undefined,
+            readOnly: preset.readOnlyCommands.has(name),
+            unsafeFlags: Object.hasOwn(preset.unsafeFlags, name) ? preset.unsafeFlags[name] : undefined,
+          },
+        ]),
+      ),
+      gitFlags: new Map(
+        Object.keys(preset.unsafeFlags)
+          .filter((key) => key.startsWith("git "))
+          .map((key) => [key.slice("git ".length), preset.unsafeFlags[key] as readonly string[]]),
+      ),
+    };
+    presetIndexes.set(preset, index);
   }
-  return programs;
+  lastPreset = preset;
+  lastIndex = index;
+  return index;
 }
 
 function programReadsOnly(options: {
@@ -120,16 +123,17 @@ function programReadsOnly(options: {
   /** `line` up to its first space */
   lineHead: string;
 }): boolean {
-  const { program, args, preset, line } = options;
+  const { program, args, preset, line, lineHead } = options;
+  const index = presetIndex(preset);
   const exact = preset.exactCommands;
-  if (exact !== undefined && lineHeads(exact).has(options.lineHead) && exact.has(line)) return true;
-  if (args.length > 0 && preset.readOnlyPrefixes !== undefined) {
+  if (exact !== undefined && index.exactHeads.has(lineHead) && exact.has(line)) return true;
+  if (args.length > 0 && preset.readOnlyPrefixes !== undefined && index.prefixHeads.has(lineHead)) {
     for (const prefix of preset.readOnlyPrefixes) {
       if (line.startsWith(prefix) && (line.length === prefix.length || line.charCodeAt(prefix.length) === 32))
         return true;
     }
   }
-  const named = programDefaults(preset).get(program);
+  const named = index.programs.get(program);
   // a program no table names is not read-only
   if (named === undefined) return false;
   if (named.noArgument) return args.length === 0;
@@ -197,7 +201,7 @@ function isReadOnlyGit(args: string[], preset: DefaultsPreset): boolean {
   const subcommand = args[index];
   if (subcommand === undefined || !preset.readOnlyGitSubcommands.has(subcommand)) return false;
   const rest = args.slice(index + 1);
-  if (hasUnsafeFlag(gitUnsafeFlags(preset.unsafeFlags).get(subcommand), rest)) return false;
+  if (hasUnsafeFlag(presetIndex(preset).gitFlags.get(subcommand), rest)) return false;
   if (GIT_NEEDS_NO_POSITIONAL.has(subcommand)) {
     const listing = rest.some((word) => word === "-l" || word === "--list" || word === "-a" || word === "-r");
     if (!listing && rest.some((word) => !word.startsWith("-"))) return false;
