@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { pathOf, urlOf } from "./tool-families.js";
+import { readShellCommand } from "./shell/read-shell-command.js";
+import { commandOf, pathOf, urlOf } from "./tool-families.js";
 
 /** the fields a file tool's path is read from, in order (the reference `pathOf` reads by name) */
 const PATH_FIELDS = ["file_path", "filePath", "notebook_path", "path", "absolute_path", "dir_path"];
@@ -48,5 +49,29 @@ describe("the input fields rules read", () => {
         expect(urlOf(call)).toBe(typeof url === "string" ? url : undefined);
       }),
     );
+  });
+
+  it("commandOf reads exactly the command readShellCommand reads, or undefined where it finds none", () => {
+    const text = fc.oneof(
+      fc.constantFrom("ls -la", "git status", "rm\u0000 -rf x", "a\tb", "cat\r\nx", "é", ""),
+      fc.string(),
+    );
+    const field = fc.oneof(text, fc.array(text), fc.integer(), fc.constant(null), fc.constant(undefined));
+    const shellInput = fc.oneof(
+      fc.record({ command: field, cmd: field, description: fc.string() }, { requiredKeys: [] }),
+      fc.record({ command: text }),
+      field,
+    );
+    let read = 0;
+    fc.assert(
+      fc.property(shellInput, (call) => {
+        const reading = readShellCommand(call);
+        const expected = "command" in reading ? reading.command : undefined;
+        expect(commandOf(call)).toBe(expected);
+        if (expected !== undefined) read++;
+      }),
+      { numRuns: 5000 },
+    );
+    expect(read).toBeGreaterThan(1000);
   });
 });

@@ -1,5 +1,5 @@
 import { toolFamily as familyOf, type ToolFamily } from "../core/tool-families.js";
-import { readShellCommand } from "./shell/read-shell-command.js";
+import { hasUnreadableCharacter, readShellCommand } from "./shell/read-shell-command.js";
 
 /**
  * How rules see tools: Claude Code's canonical names, and each tool's family from the one table
@@ -90,6 +90,13 @@ function field(input: unknown, name: string): unknown {
  * why, and the policy refuses such a call).
  */
 export function commandOf(input: unknown): string | undefined {
+  // the shape nearly every call has, a `command` string and no `cmd`, read without building a reading object
+  if (typeof input === "object" && input !== null) {
+    const { command, cmd } = input as { command?: unknown; cmd?: unknown };
+    if (typeof command === "string" && cmd === undefined && !Array.isArray(input)) {
+      return hasUnreadableCharacter(command) ? undefined : command;
+    }
+  }
   const reading = readShellCommand(input);
   return "command" in reading ? reading.command : undefined;
 }
