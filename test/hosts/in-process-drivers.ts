@@ -484,6 +484,16 @@ function aroundMcp(guard: Guard, sessionId: string): DrivenHost {
   };
 }
 
+/**
+ * Waits until this process has read what a proxy wrote to stderr before its answer on stdout. The proxy writes its
+ * stop line first, but this process may handle the two pipes' data in either order within one poll of the event loop,
+ * and the answer's promise runs between them: a scratch parent and child that write stderr, then stdout, saw the
+ * stdout line first in 10 of 3,000 answers, and in none of 9,000 after a `setImmediate`, which runs after that poll.
+ */
+function bothPipesRead(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** The built `toolgate mcp-proxy` in front of the lenient server (which runs any call it is sent), line by line. */
 async function mcpProxyEntry({ cwd, env }: EntryOptions): Promise<DrivenHost> {
   const log = join(cwd, "server-received.jsonl");
@@ -518,6 +528,7 @@ async function mcpProxyEntry({ cwd, env }: EntryOptions): Promise<DrivenHost> {
     async call({ command, onRun }) {
       const before = forwardedCalls();
       const verdict = verdictOf(await request("tools/call", { name: "erase", arguments: { command } }));
+      await bothPipesRead();
       if (forwardedCalls() > before) onRun?.();
       return verdict;
     },
@@ -691,6 +702,7 @@ async function acpProxyEntry({ cwd, env }: EntryOptions): Promise<DrivenHost> {
     sessionId: () => `acp-${session}`,
     async call({ command, callId, onRun }) {
       const { ran, verdict } = await verdictOf(await scripted({ command, callId }));
+      await bothPipesRead();
       if (ran) onRun?.();
       return verdict;
     },
