@@ -118,7 +118,12 @@ describe("Copilot CLI 1.0.102: a stubborn rm denied by Copilot's own --deny-tool
     for (const record of ruleRecords) {
       expect(record).toMatchObject({ host: "copilot", tool: "bash", canonicalTool: "shell", rule: "shell(rm)" });
     }
-    expect(records.filter((record) => record["source"] === "aborted")[0]?.["toolUseId"]).toBe(denied[2]);
+    // the third refusal is the abort, and a call the model makes before run ends Copilot is refused as aborted too
+    // (Copilot may be ended before it writes that one to events.jsonl); the order two hook processes' records are
+    // listed in need not be their calls' order (each hook delivers after it answers; seen once under load: call_4_0
+    // listed before call_3_0)
+    const aborted = records.filter((record) => record["source"] === "aborted").map((record) => record["toolUseId"]);
+    expect(aborted).toContain(denied[2]);
   });
 
   it("toolgate analyze reads the session's events.jsonl as Copilot's, with every refusal Copilot wrote there", () => {
