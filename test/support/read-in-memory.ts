@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { ReaderFact, ReaderSource } from "../../src/hosts/common/reader-event.js";
 
 export interface InMemoryRead {
@@ -36,4 +37,34 @@ export async function readInMemory(
   };
   for await (const fact of reader(source)) result.facts.push(fact);
   return result;
+}
+
+/**
+ * Each built line of `variants` put in place of each recorded JSON line of `files`, and before it: `expectSame` is
+ * called with the changed lines and a label naming the file, the line and the variant. Returns how many cases ran.
+ */
+export async function eachLineReplaced(
+  files: readonly string[],
+  options: {
+    variants: (line: string) => Iterable<string>;
+    expectSame: (lines: string[], label: string) => Promise<unknown>;
+  },
+): Promise<number> {
+  let cases = 0;
+  for (const file of files) {
+    const lines = readFileSync(file, "utf8").split(/\r?\n/);
+    for (const [index, line] of lines.entries()) {
+      if (!line.startsWith("{")) continue;
+      for (const variant of options.variants(line)) {
+        const label = `${file}:${index + 1} ${variant}`;
+        await options.expectSame(
+          lines.map((each, at) => (at === index ? variant : each)),
+          label,
+        );
+        await options.expectSame([...lines.slice(0, index), variant, ...lines.slice(index)], label);
+        cases += 2;
+      }
+    }
+  }
+  return cases;
 }

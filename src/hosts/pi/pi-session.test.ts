@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { type InMemoryRead, readInMemory } from "../../../test/support/read-in-memory.js";
+import { eachLineReplaced, type InMemoryRead, readInMemory } from "../../../test/support/read-in-memory.js";
 import { asRecord, asString, contentText, parseObject, timeOf } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource } from "../common/reader-event.js";
 import { usageTokens } from "../common/usage-tokens.js";
@@ -142,24 +142,7 @@ describe("the pi reader reads lines from their text as the plain reader reads th
   });
 
   test("on lines built to fool the test on text, in place of each recorded line and before it", async () => {
-    let cases = 0;
-    for (const file of files) {
-      const lines = readFileSync(file, "utf8").split(/\r?\n/);
-      for (const [index, line] of lines.entries()) {
-        if (!line.startsWith("{")) continue;
-        for (const variant of variants(line)) {
-          await expectSame(
-            lines.map((each, at) => (at === index ? variant : each)),
-            `${file}:${index + 1} ${variant}`,
-          );
-          await expectSame(
-            [...lines.slice(0, index), variant, ...lines.slice(index)],
-            `${file}:${index + 1} ${variant}`,
-          );
-          cases += 2;
-        }
-      }
-    }
+    const cases = await eachLineReplaced(files, { variants, expectSame });
     expect(cases).toBeGreaterThan(1000);
   }, 120_000);
 
