@@ -22,12 +22,8 @@ export interface ToolRules {
   commandWild: readonly CompiledRule[];
   /** argv-prefix rules (a host's own `prefix_rule`s): checked against every subcommand's argv */
   argv: readonly CompiledRule[];
-  /** path and domain rules */
-  subject: readonly CompiledRule[];
-  /** the path rules of `subject`, indexed by their literal directory */
+  /** the path rules, indexed by their literal directory */
   pathIndex: PathRuleIndex;
-  /** the domain rules of `subject` */
-  domain: readonly CompiledRule[];
   /**
    * the domain rules without a wildcard by the host they match (`domainHost`): a call's host is looked up once,
    * not compared with each rule (comparing a host sliced from a URL with another string of its length is a call
@@ -102,9 +98,7 @@ export function indexToolRules(rules: readonly CompiledRule[]): ToolRules {
     commandByWord,
     commandWild,
     argv: rules.filter((rule) => rule.kind === "argv"),
-    subject: rules.filter((rule) => rule.kind === "path" || rule.kind === "domain"),
     pathIndex: indexPathRules(rules.filter((rule) => rule.kind === "path")),
-    domain: rules.filter((rule) => rule.kind === "domain"),
     domainByHost: groupBy(
       rules.filter((rule) => rule.kind === "domain" && rule.domainHost !== undefined),
       (rule) => rule.domainHost as string,
