@@ -43,8 +43,7 @@ export async function openDrainedStore<S = unknown>(
   const store = await openStore<S>({ location, ...config });
   const spool = createSpool<SpoolBatch>({ directory: spoolDirectory, prefix: "denials" });
   let reason: string | undefined;
-  const drain = async () => {
-    if (location.engine === "memory" || !spool.hasPending()) return 0;
+  const replay = async () => {
     const result = await spool.replay(async (batches) => {
       for (const batch of batches) {
         if (batch.kind === "denials") await store.denials.append(batch.records);
@@ -53,6 +52,15 @@ export async function openDrainedStore<S = unknown>(
     });
     reason = "error" in result ? messageOf(result.error) : undefined;
     return result.replayed;
+  };
+  const drain = async () => {
+    if (location.engine === "memory" || !spool.hasPending()) return 0;
+    let replayed = await replay();
+    // a batch another process claimed (a hook's detached drain) is in neither the spool's files nor, until that
+    // process commits, the store: wait for it, then take what a failed delivery put back
+    if (spool.heldClaims() === 0 || !(await spool.claimsReleased({ budgetMs: CLAIM_WAIT_MS }))) return replayed;
+    if (spool.hasPending()) replayed += await replay();
+    return replayed;
   };
   const waiting = () => {
     if (!spool.hasPending()) return { batches: 0 };
@@ -69,6 +77,12 @@ export async function openDrainedStore<S = unknown>(
   }
   return { store, location, spoolDirectory, replayed, drain, waiting };
 }
+
+/**
+ * How long a reader waits for batches another process is shipping (a detached drain: one store transaction per
+ * file, each bounded by 5 s): past it, what is still claimed shows in `waiting()` instead of being waited for.
+ */
+const CLAIM_WAIT_MS = 5_000;
 
 function messageOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);

@@ -1,4 +1,5 @@
-import { readdirSync, renameSync, utimesSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { readdirSync, renameSync, unlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { temporaryDirectory } from "../../test/support/temporary-directory.js";
@@ -36,8 +37,9 @@ describe("spool", () => {
     const spool = createSpool<string>({ directory: dir, prefix: "denials", staleClaimMs: 1_000 });
     spool.append("x");
     const [file] = readdirSync(dir);
-    const claimed = join(dir, `${file}.999999.claimed`);
-    renameSync(join(dir, file!), claimed); // another process is replaying it
+    // another live process (this one's parent stands for it) is replaying it
+    const claimed = join(dir, `${file}.${process.ppid}.claimed`);
+    renameSync(join(dir, file!), claimed);
     const seen: string[] = [];
     await spool.replay(async (batches) => void seen.push(...batches));
     expect(seen).toEqual([]);
@@ -45,6 +47,49 @@ describe("spool", () => {
     await spool.replay(async (batches) => void seen.push(...batches));
     expect(seen).toEqual(["x"]);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("waits for a live process's claim to be released, within its budget", async () => {
+    const dir = directory();
+    const spool = createSpool<string>({ directory: dir, prefix: "denials" });
+    spool.append("x");
+    const [file] = readdirSync(dir);
+    const claimed = join(dir, `${file}.${process.ppid}.claimed`);
+    renameSync(join(dir, file!), claimed);
+    expect(await spool.claimsReleased({ budgetMs: 30, pollMs: 5 })).toBe(false);
+    setTimeout(() => unlinkSync(claimed), 50); // the other process delivered it
+    expect(await spool.claimsReleased({ budgetMs: 5_000, pollMs: 5 })).toBe(true);
+    expect(spool.hasPending()).toBe(false);
+  });
+
+  it("neither waits for nor skips a claim whose process is gone: the next replay takes it over", async () => {
+    const dir = directory();
+    const spool = createSpool<string>({ directory: dir, prefix: "denials" });
+    spool.append("x");
+    const [file] = readdirSync(dir);
+    const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
+      encoding: "utf8",
+    }).stdout;
+    renameSync(join(dir, file!), join(dir, `${file}.${gone}.claimed`));
+    expect(await spool.claimsReleased({ budgetMs: 0 })).toBe(true);
+    const seen: string[] = [];
+    expect(await spool.replay(async (batches) => void seen.push(...batches))).toEqual({ replayed: 1, failed: 0 });
+    expect(seen).toEqual(["x"]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("a failed delivery of a taken-over claim puts the batch back under its own name", async () => {
+    const dir = directory();
+    const spool = createSpool<string>({ directory: dir, prefix: "denials", staleClaimMs: 1_000 });
+    spool.append("x");
+    const [file] = readdirSync(dir);
+    const claimed = join(dir, `${file}.${process.ppid}.claimed`);
+    renameSync(join(dir, file!), claimed);
+    utimesSync(claimed, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    await spool.replay(async () => {
+      throw new Error("down");
+    });
+    expect(readdirSync(dir)).toEqual([file]);
   });
 
   it("claims no new file once the replay's time is up, leaving the rest for the next replay", async () => {

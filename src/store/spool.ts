@@ -1,13 +1,23 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 
 /**
  * A local append-only spool: JSONL files where records wait while the store (or a hook target) is unreachable.
  * Each batch is written to a temporary name and renamed into place, so a spool file is complete and never changes
  * after it appears (no torn or interleaved lines, no append racing a replay). Replay claims a file
- * by renaming it (only one replayer gets it), hands its batches to `deliver`, and deletes it only after every
- * batch was delivered; a failed replay renames the file back. A claim left by a crashed replayer is taken over
- * after `staleClaimMs`.
+ * by renaming it (only one replayer gets it, its pid in the new name), hands its batches to `deliver`, and deletes it
+ * only after every batch was delivered; a failed replay renames the file back. A claim left by a crashed replayer
+ * is taken over at once when its pid is gone from this machine, else after `staleClaimMs`. A reader that must see
+ * every batch waits for the claims other live processes hold (`claimsReleased`) before it reads the store.
  */
 export interface Spool<T> {
   readonly directory: string;
@@ -26,6 +36,14 @@ export interface Spool<T> {
     deliver: (batches: T[]) => Promise<void>,
     options?: { until?: number },
   ): Promise<{ replayed: number; failed: number; error?: unknown }>;
+  /**
+   * Waits, at most `budgetMs`, until no file is claimed by another live process (a detached drain shipping it
+   * into the store right now). True when none is left; false when the budget ran out first. A reader that drained
+   * and then reads the store calls it between the two, so a batch another process is delivering is not missed.
+   */
+  claimsReleased(options: { budgetMs: number; pollMs?: number }): Promise<boolean>;
+  /** how many files other live processes hold claimed right now (a directory listing and a stat per claim) */
+  heldClaims(): number;
 }
 
 let written = 0;
@@ -54,6 +72,12 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
           return []; // unreadable line (disk trouble): skip it, keep the rest
         }
       });
+  const heldClaims = () => {
+    const now = Date.now();
+    return files(".claimed").filter(
+      (file) => claimantOf(file) !== process.pid && heldByLiveClaim(file, now, staleClaimMs),
+    ).length;
+  };
   return {
     directory,
     append(batch) {
@@ -89,12 +113,17 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
       let lastError: unknown;
       let hasError = false;
       const now = Date.now();
-      const stale = files(".claimed").filter((file) => now - statSync(file).mtimeMs > staleClaimMs);
+      const stale = files(".claimed").filter((file) => !heldByLiveClaim(file, now, staleClaimMs));
       for (const file of [...files(".jsonl"), ...stale]) {
         if (replayOptions.until !== undefined && Date.now() >= replayOptions.until) break;
-        const claimed = file.endsWith(".claimed") ? file : `${file}.${process.pid}.claimed`;
+        // the batch file's own name (a taken-over claim loses its claimant's suffix), then this process's claim
+        const unclaimed = file.replace(CLAIM_SUFFIX, "");
+        const claimed = `${unclaimed}.${process.pid}.claimed`;
         try {
-          if (claimed !== file) renameSync(file, claimed);
+          renameSync(file, claimed);
+          // the claim's age counts from now, not from when the batch was written (a spool that waited out an outage)
+          const claimedAt = new Date();
+          utimesSync(claimed, claimedAt, claimedAt);
         } catch {
           continue; // another process claimed it first
         }
@@ -108,13 +137,53 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
           lastError = error;
           hasError = true;
           try {
-            if (claimed !== file) renameSync(claimed, file);
+            renameSync(claimed, unclaimed);
           } catch {
-            // left claimed; taken over once stale
+            // left claimed; taken over once this process is gone or the claim is stale
           }
         }
       }
       return hasError ? { replayed, failed, error: lastError } : { replayed, failed };
     },
+    heldClaims,
+    async claimsReleased({ budgetMs, pollMs = 20 }) {
+      const deadline = Date.now() + budgetMs;
+      for (;;) {
+        const now = Date.now();
+        if (heldClaims() === 0) return true;
+        if (now >= deadline) return false;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(1, deadline - now))));
+      }
+    },
   };
+}
+
+const CLAIM_SUFFIX = /\.(\d+)\.claimed$/;
+
+/** The pid a claimed file's name carries (`<batch file>.<pid>.claimed`), or undefined for a name without one. */
+function claimantOf(file: string): number | undefined {
+  const match = CLAIM_SUFFIX.exec(file);
+  return match === null ? undefined : Number(match[1]);
+}
+
+/**
+ * Whether a claim is still held: its process is alive on this machine (signal 0; EPERM means alive, another user's)
+ * and the claim is younger than `staleClaimMs`. A file gone meanwhile holds nothing.
+ */
+function heldByLiveClaim(file: string, now: number, staleClaimMs: number): boolean {
+  let modified: number;
+  try {
+    modified = statSync(file).mtimeMs;
+  } catch {
+    return false;
+  }
+  if (now - modified > staleClaimMs) return false;
+  const pid = claimantOf(file);
+  if (pid === undefined || pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }

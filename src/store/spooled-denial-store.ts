@@ -42,9 +42,9 @@ export interface SpooledDenialStore extends DenialStore {
  * Either way, delivery is exactly once: denial records carry their identity (session, seq, at, tool-use id), and
  * each audit event gets an `eventKey` minted here, before the first attempt, and kept in the spool, so a batch
  * delivered twice (a write that timed out but committed, a drainer that died before deleting its claim) is stored
- * once. Reads (`query`, `report`, …) drain first (bounded by `timeoutMs`), then read the store, so what was
- * spooled is visible as soon as the store is reachable; they throw when it is not (`pendingRecords()` then shows
- * what waits).
+ * once. Reads (`query`, `report`, …) drain first (bounded by `timeoutMs`) and wait, as long again at most, for
+ * batches another process has claimed and is shipping, then read the store, so what was spooled is visible as
+ * soon as the store is reachable; they throw when it is not (`pendingRecords()` then shows what waits).
  */
 export function createSpooledDenialStore(options: {
   open: () => Promise<DenialStore>;
@@ -135,6 +135,10 @@ export function createSpooledDenialStore(options: {
   }
   const read = async <T>(fn: (target: DenialStore) => Promise<T>) => {
     await drain();
+    // a batch another process is shipping right now (claimed, not yet committed) is waited for, not left out
+    if (spool.heldClaims() > 0 && (await spool.claimsReleased({ budgetMs: timeoutMs })) && spool.hasPending()) {
+      await drain();
+    }
     return fn(await storeWithin());
   };
   return {
