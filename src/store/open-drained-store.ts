@@ -58,8 +58,9 @@ export async function openDrainedStore<S = unknown>(
     let replayed = await replay();
     // a batch another process claimed (a hook's detached drain) is in neither the spool's files nor, until that
     // process commits, the store: wait for it, then take what a failed delivery put back
-    if (spool.heldClaims() === 0 || !(await spool.claimsReleased({ budgetMs: CLAIM_WAIT_MS }))) return replayed;
-    if (spool.hasPending()) replayed += await replay();
+    if ((await spool.claimsReleased({ budgetMs: CLAIM_WAIT_MS })) === "released" && spool.hasPending()) {
+      replayed += await replay();
+    }
     return replayed;
   };
   const waiting = () => {

@@ -7,6 +7,17 @@ import { createSpool } from "./spool.js";
 
 const directory = () => join(temporaryDirectory("toolgate-spool-"), "spool");
 
+/** A spool holding one batch, "x", whose file the process `pid` has claimed (renamed, as its replay does). */
+function claimedSpool(pid: number | string, options: { staleClaimMs?: number } = {}) {
+  const dir = directory();
+  const spool = createSpool<string>({ directory: dir, prefix: "denials", ...options });
+  spool.append("x");
+  const [file] = readdirSync(dir);
+  const claimed = join(dir, `${file}.${pid}.claimed`);
+  renameSync(join(dir, file!), claimed);
+  return { dir, spool, file: file!, claimed };
+}
+
 describe("spool", () => {
   it("keeps batches in order, one immutable file each, and deletes them only after delivery", async () => {
     const spool = createSpool<number[]>({ directory: directory(), prefix: "denials" });
@@ -33,13 +44,8 @@ describe("spool", () => {
   });
 
   it("lets only one replayer claim a file, and takes over a claim left stale by a crash", async () => {
-    const dir = directory();
-    const spool = createSpool<string>({ directory: dir, prefix: "denials", staleClaimMs: 1_000 });
-    spool.append("x");
-    const [file] = readdirSync(dir);
     // another live process (this one's parent stands for it) is replaying it
-    const claimed = join(dir, `${file}.${process.ppid}.claimed`);
-    renameSync(join(dir, file!), claimed);
+    const { dir, spool, claimed } = claimedSpool(process.ppid, { staleClaimMs: 1_000 });
     const seen: string[] = [];
     await spool.replay(async (batches) => void seen.push(...batches));
     expect(seen).toEqual([]);
@@ -50,28 +56,19 @@ describe("spool", () => {
   });
 
   it("waits for a live process's claim to be released, within its budget", async () => {
-    const dir = directory();
-    const spool = createSpool<string>({ directory: dir, prefix: "denials" });
-    spool.append("x");
-    const [file] = readdirSync(dir);
-    const claimed = join(dir, `${file}.${process.ppid}.claimed`);
-    renameSync(join(dir, file!), claimed);
-    expect(await spool.claimsReleased({ budgetMs: 30, pollMs: 5 })).toBe(false);
+    const { spool, claimed } = claimedSpool(process.ppid);
+    expect(await spool.claimsReleased({ budgetMs: 30, pollMs: 5 })).toBe("held");
     setTimeout(() => unlinkSync(claimed), 50); // the other process delivered it
-    expect(await spool.claimsReleased({ budgetMs: 5_000, pollMs: 5 })).toBe(true);
+    expect(await spool.claimsReleased({ budgetMs: 5_000, pollMs: 5 })).toBe("released");
     expect(spool.hasPending()).toBe(false);
   });
 
   it("neither waits for nor skips a claim whose process is gone: the next replay takes it over", async () => {
-    const dir = directory();
-    const spool = createSpool<string>({ directory: dir, prefix: "denials" });
-    spool.append("x");
-    const [file] = readdirSync(dir);
     const gone = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
       encoding: "utf8",
     }).stdout;
-    renameSync(join(dir, file!), join(dir, `${file}.${gone}.claimed`));
-    expect(await spool.claimsReleased({ budgetMs: 0 })).toBe(true);
+    const { dir, spool } = claimedSpool(gone);
+    expect(await spool.claimsReleased({ budgetMs: 0 })).toBe("none");
     const seen: string[] = [];
     expect(await spool.replay(async (batches) => void seen.push(...batches))).toEqual({ replayed: 1, failed: 0 });
     expect(seen).toEqual(["x"]);
@@ -79,12 +76,7 @@ describe("spool", () => {
   });
 
   it("a failed delivery of a taken-over claim puts the batch back under its own name", async () => {
-    const dir = directory();
-    const spool = createSpool<string>({ directory: dir, prefix: "denials", staleClaimMs: 1_000 });
-    spool.append("x");
-    const [file] = readdirSync(dir);
-    const claimed = join(dir, `${file}.${process.ppid}.claimed`);
-    renameSync(join(dir, file!), claimed);
+    const { dir, spool, file, claimed } = claimedSpool(process.ppid, { staleClaimMs: 1_000 });
     utimesSync(claimed, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
     await spool.replay(async () => {
       throw new Error("down");

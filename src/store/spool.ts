@@ -38,12 +38,12 @@ export interface Spool<T> {
   ): Promise<{ replayed: number; failed: number; error?: unknown }>;
   /**
    * Waits, at most `budgetMs`, until no file is claimed by another live process (a detached drain shipping it
-   * into the store right now). True when none is left; false when the budget ran out first. A reader that drained
-   * and then reads the store calls it between the two, so a batch another process is delivering is not missed.
+   * into the store right now): "none" when none was claimed (no wait), "released" when the claims were released
+   * (a failed delivery may have put its batch back: replay again), "held" when the budget ran out first. A reader
+   * that drained and then reads the store calls it between the two, so a batch another process is delivering is
+   * not missed.
    */
-  claimsReleased(options: { budgetMs: number; pollMs?: number }): Promise<boolean>;
-  /** how many files other live processes hold claimed right now (a directory listing and a stat per claim) */
-  heldClaims(): number;
+  claimsReleased(options: { budgetMs: number; pollMs?: number }): Promise<"none" | "released" | "held">;
 }
 
 let written = 0;
@@ -72,11 +72,12 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
           return []; // unreadable line (disk trouble): skip it, keep the rest
         }
       });
-  const heldClaims = () => {
+  /** whether another live process holds a claim (a directory listing and a stat per claim) */
+  const othersHoldClaims = () => {
     const now = Date.now();
-    return files(".claimed").filter(
+    return files(".claimed").some(
       (file) => claimantOf(file) !== process.pid && heldByLiveClaim(file, now, staleClaimMs),
-    ).length;
+    );
   };
   return {
     directory,
@@ -145,14 +146,14 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
       }
       return hasError ? { replayed, failed, error: lastError } : { replayed, failed };
     },
-    heldClaims,
     async claimsReleased({ budgetMs, pollMs = 20 }) {
+      if (!othersHoldClaims()) return "none";
       const deadline = Date.now() + budgetMs;
       for (;;) {
         const now = Date.now();
-        if (heldClaims() === 0) return true;
-        if (now >= deadline) return false;
+        if (now >= deadline) return "held";
         await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(1, deadline - now))));
+        if (!othersHoldClaims()) return "released";
       }
     },
   };

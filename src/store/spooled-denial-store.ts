@@ -136,7 +136,7 @@ export function createSpooledDenialStore(options: {
   const read = async <T>(fn: (target: DenialStore) => Promise<T>) => {
     await drain();
     // a batch another process is shipping right now (claimed, not yet committed) is waited for, not left out
-    if (spool.heldClaims() > 0 && (await spool.claimsReleased({ budgetMs: timeoutMs })) && spool.hasPending()) {
+    if ((await spool.claimsReleased({ budgetMs: timeoutMs })) === "released" && spool.hasPending()) {
       await drain();
     }
     return fn(await storeWithin());
