@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { DenialRecord } from "../../src/core/records.js";
 import { openDrainedStore } from "../../src/store/open-drained-store.js";
 import { openStore } from "../../src/store/open-store.js";
 import { resolveStoreLocation } from "../../src/store/resolve-store-location.js";
@@ -27,6 +28,23 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
 });
 
+/**
+ * A SQLite store selected the way the CLI selects it (HOME, TOOLGATE_DB), created as after any earlier session (so
+ * the drainer opens an existing database), with one batch of `records` waiting in its spool.
+ */
+async function storeWithSpooledBatch(records: DenialRecord[]) {
+  const root = temporaryDirectory("toolgate-claimed-");
+  const home = join(root, "home");
+  mkdirSync(home);
+  const env = { HOME: home, TOOLGATE_DB: join(root, "toolgate.db") };
+  const location = resolveStoreLocation({ env, home });
+  if (location.engine !== "sqlite") throw new Error("expected SQLite");
+  const spoolDirectory = spoolDirectoryFor(location, { home });
+  await (await openDrainedStore({ env })).store.close();
+  createSpool<SpoolBatch>({ directory: spoolDirectory, prefix: "denials" }).append({ kind: "denials", records });
+  return { env, filename: location.filename, spoolDirectory };
+}
+
 /** a real second process that drains the spool into the SQLite file, holding each claim until told "deliver" */
 function startDrainer(spoolDirectory: string, filename: string): ChildProcess {
   const drainer = fork(drainerScript, [spoolDirectory, filename], { stdio: ["ignore", "ignore", "pipe", "ipc"] });
@@ -45,20 +63,11 @@ function nextMessage(child: ChildProcess, expected: string): Promise<void> {
 
 describe("a reader and a batch another process is shipping", () => {
   it("openDrainedStore waits for the other process's claim and reads the batch it delivered", async () => {
-    const root = temporaryDirectory("toolgate-claimed-");
-    const home = join(root, "home");
-    mkdirSync(home);
-    const env = { HOME: home, TOOLGATE_DB: join(root, "toolgate.db") };
-    const location = resolveStoreLocation({ env, home });
-    if (location.engine !== "sqlite") throw new Error("expected SQLite");
-    const spoolDirectory = spoolDirectoryFor(location, { home });
-    // the database exists before the drainer opens it, as after any earlier session
-    await (await openDrainedStore({ env })).store.close();
-    createSpool<SpoolBatch>({ directory: spoolDirectory, prefix: "denials" }).append({
-      kind: "denials",
-      records: [makeRecord({ seq: 1 }), makeRecord({ seq: 2 })],
-    });
-    const drainer = startDrainer(spoolDirectory, location.filename);
+    const { env, filename, spoolDirectory } = await storeWithSpooledBatch([
+      makeRecord({ seq: 1 }),
+      makeRecord({ seq: 2 }),
+    ]);
+    const drainer = startDrainer(spoolDirectory, filename);
     await nextMessage(drainer, "claimed");
     // the reader starts while the batch is claimed; the drainer delivers a moment later
     const delivered = nextMessage(drainer, "delivered");
@@ -98,20 +107,9 @@ describe("a reader and a batch another process is shipping", () => {
   });
 
   it("a claim whose process is gone is taken over at once (not after the minute a claim goes stale)", async () => {
-    const root = temporaryDirectory("toolgate-claimed-");
-    const home = join(root, "home");
-    mkdirSync(home);
-    const env = { HOME: home, TOOLGATE_DB: join(root, "toolgate.db") };
-    const location = resolveStoreLocation({ env, home });
-    if (location.engine !== "sqlite") throw new Error("expected SQLite");
-    const spoolDirectory = spoolDirectoryFor(location, { home });
-    await (await openDrainedStore({ env })).store.close();
-    createSpool<SpoolBatch>({ directory: spoolDirectory, prefix: "denials" }).append({
-      kind: "denials",
-      records: [makeRecord({ seq: 1 })],
-    });
+    const { env, filename, spoolDirectory } = await storeWithSpooledBatch([makeRecord({ seq: 1 })]);
     // the drainer claims the batch and is killed before it delivers
-    const drainer = startDrainer(spoolDirectory, location.filename);
+    const drainer = startDrainer(spoolDirectory, filename);
     await nextMessage(drainer, "claimed");
     const gone = new Promise((resolve) => drainer.once("exit", resolve));
     drainer.kill("SIGKILL");
