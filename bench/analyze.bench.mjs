@@ -209,7 +209,7 @@ async function replayPasses(directory, baselineDist, passes) {
         skip() {},
         lines: (keep, keepBytes) => readLines(file, { keep, keepBytes }),
       };
-      for await (const fact of format.read(source)) facts.push(fact);
+      for (const fact of format.read(source)) facts.push(fact);
       read.push({ file, format, facts });
     }
     const builds = [];

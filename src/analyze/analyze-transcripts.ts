@@ -123,7 +123,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
     let newSessions = 0;
     let callFacts = 0;
     try {
-      for await (const fact of format.read(source)) {
+      for (const fact of format.read(source)) {
         facts += 1;
         if (options.sessionId !== undefined && !fact.sessionId.startsWith(options.sessionId)) continue;
         // consecutive facts are mostly of one session: its replay is looked up again only when the session changes

@@ -14,7 +14,7 @@ export interface InMemoryRead {
  * either rejects is not handed over), without it every line is handed over.
  */
 export async function readInMemory(
-  reader: (source: ReaderSource) => AsyncIterable<ReaderFact>,
+  reader: (source: ReaderSource) => Iterable<ReaderFact>,
   options: { lines: readonly string[]; useKeep: boolean },
 ): Promise<InMemoryRead> {
   const { lines, useKeep } = options;
@@ -26,7 +26,7 @@ export async function readInMemory(
     skip() {
       result.skipped += 1;
     },
-    async *lines(keep, keepBytes) {
+    *lines(keep, keepBytes) {
       for (const line of lines) {
         if (useKeep && keepBytes !== undefined && line.length > 0 && !keepBytes(Buffer.from(line))) continue;
         if (useKeep && keep !== undefined && line.length > 0 && !keep(line)) continue;
@@ -35,7 +35,7 @@ export async function readInMemory(
       }
     },
   };
-  for await (const fact of reader(source)) result.facts.push(fact);
+  for (const fact of reader(source)) result.facts.push(fact);
   return result;
 }
 

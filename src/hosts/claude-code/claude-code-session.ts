@@ -53,11 +53,11 @@ function mayHoldCalls(bytes: Buffer): boolean {
   return bytes.includes(USER_TYPE) || bytes.includes(TOOL_USE);
 }
 
-async function* readClaudeSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
+function* readClaudeSession(source: ReaderSource): Generator<ReaderFact> {
   let announced: string | undefined;
   let lastMessageId: string | undefined;
   let prompted = false;
-  for await (const line of source.lines(undefined, mayHoldCalls)) {
+  for (const line of source.lines(undefined, mayHoldCalls)) {
     if (line.length === 0) continue;
     if (line.charCodeAt(0) !== 123 || line.charCodeAt(line.length - 1) !== 125) {
       source.skip(); // not a JSON object: corrupt or truncated

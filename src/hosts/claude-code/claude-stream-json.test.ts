@@ -10,7 +10,7 @@ function source(name: string): ReaderSource {
   const lines = readFileSync(join(fixture, name), "utf8").split("\n");
   return {
     file: name,
-    async *lines() {
+    *lines() {
       yield* lines;
     },
     skip: () => undefined,
@@ -21,7 +21,7 @@ function source(name: string): ReaderSource {
 
 async function facts(name: string): Promise<ReaderFact[]> {
   const read: ReaderFact[] = [];
-  for await (const fact of claudeStreamJson.read(source(name))) read.push(fact);
+  for (const fact of claudeStreamJson.read(source(name))) read.push(fact);
   return read;
 }
 

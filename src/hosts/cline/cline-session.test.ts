@@ -9,7 +9,7 @@ async function readTranscriptFacts(format: TranscriptFormat, file: string): Prom
   const facts: ReaderFact[] = [];
   const source = {
     file,
-    async *lines() {
+    *lines() {
       yield* lines;
     },
     skip: () => {
@@ -18,7 +18,7 @@ async function readTranscriptFacts(format: TranscriptFormat, file: string): Prom
     fallbackAt: 0,
     fallbackSessionId: "fallback",
   };
-  for await (const fact of format.read(source)) facts.push(fact);
+  for (const fact of format.read(source)) facts.push(fact);
   return facts;
 }
 

@@ -37,9 +37,9 @@ function resultText(content: unknown): string {
   return "";
 }
 
-async function* readClineSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
+function* readClineSession(source: ReaderSource): Generator<ReaderFact> {
   const lines: string[] = [];
-  for await (const line of source.lines()) lines.push(line);
+  for (const line of source.lines()) lines.push(line);
   let document: Record<string, unknown> | undefined;
   try {
     document = asRecord(JSON.parse(lines.join("\n")) as unknown);
@@ -91,9 +91,7 @@ async function* readClineSession(source: ReaderSource): AsyncGenerator<ReaderFac
 }
 
 /** an empty stream of facts */
-const NOTHING: AsyncIterable<ReaderFact> = {
-  [Symbol.asyncIterator]: () => ({ next: async () => ({ done: true, value: undefined }) }),
-};
+const NOTHING: Iterable<ReaderFact> = [];
 
 /**
  * The session's summary file beside it (`<id>/<id>.json`: `session_id`, `source`, `pid`, times, `messages_path`):

@@ -30,10 +30,10 @@ export function unwrapShell(command: string): string {
   return rest;
 }
 
-async function* readCodexExec(source: ReaderSource): AsyncGenerator<ReaderFact> {
+function* readCodexExec(source: ReaderSource): Generator<ReaderFact> {
   let sessionId = source.fallbackSessionId;
   let announced = false;
-  for await (const line of source.lines()) {
+  for (const line of source.lines()) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);
     if (typed === undefined) continue;

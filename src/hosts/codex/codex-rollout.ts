@@ -135,7 +135,7 @@ function rolloutMode(payload: Record<string, unknown>): boolean | undefined {
   return originator === "codex_cli_rs" || originator === "codex_vscode" ? true : undefined;
 }
 
-async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFact> {
+function* readCodexRollout(source: ReaderSource): Generator<ReaderFact> {
   const startup = new StartupLines();
   let sessionId = source.fallbackSessionId;
   let interactive: boolean | undefined;
@@ -148,7 +148,7 @@ async function* readCodexRollout(source: ReaderSource): AsyncGenerator<ReaderFac
     for (const call of pending) yield share > 0 ? { ...call, tokens: share } : call;
     pending = [];
   };
-  for await (const line of source.lines(undefined, (bytes) => !announced || mayMatter(bytes))) {
+  for (const line of source.lines(undefined, (bytes) => !announced || mayMatter(bytes))) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);
     if (typed === undefined) continue;

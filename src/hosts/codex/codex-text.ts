@@ -27,7 +27,7 @@ export const codexText: TranscriptFormat = {
   read: readCodexText,
 };
 
-async function* readCodexText(source: ReaderSource): AsyncGenerator<ReaderFact> {
+function* readCodexText(source: ReaderSource): Generator<ReaderFact> {
   let sessionId = source.fallbackSessionId;
   const at = source.fallbackAt;
   let announced = false;
@@ -40,7 +40,7 @@ async function* readCodexText(source: ReaderSource): AsyncGenerator<ReaderFact> 
     sequence += 1;
     return { type: "call", sessionId, at, id: `${sessionId}-${sequence}`, tool, input: { cmd: command } };
   };
-  for await (const line of source.lines()) {
+  for (const line of source.lines()) {
     const session = announced ? null : SESSION.exec(line);
     if (session !== null) {
       sessionId = session[1] as string;

@@ -24,7 +24,7 @@ export async function callTokensIn(
   let named = false;
   const { only } = options;
   const source: ReaderSource = {
-    async *lines(keep, keepBytes) {
+    *lines(keep, keepBytes) {
       for (const line of only === undefined ? text.split("\n") : linesNaming(text, only)) {
         if (line === "") continue;
         if (keepBytes !== undefined && !keepBytes(Buffer.from(line))) continue;
@@ -37,7 +37,7 @@ export async function callTokensIn(
     fallbackAt: 0,
     fallbackSessionId: "",
   };
-  for await (const fact of format.read(source)) {
+  for (const fact of format.read(source)) {
     if (fact.type !== "call" || fact.tokens === undefined) continue;
     // a reader gives 0 to a call whose request has no usage, and to the further calls of a request
     if (fact.tokens > 0) named = true;

@@ -15,7 +15,7 @@ import { usageTokens } from "./usage-tokens.js";
  */
 
 /** The reader as it was: every line parsed, a part's facts through generators. */
-async function* plainReadPartsRun(source: ReaderSource): AsyncGenerator<ReaderFact> {
+function* plainReadPartsRun(source: ReaderSource): Generator<ReaderFact> {
   let pending: [CallFact, ResultFact][] = [];
   function* flush(tokens: number): Generator<ReaderFact> {
     const share = pending.length === 0 ? 0 : Math.round(tokens / pending.length);
@@ -26,7 +26,7 @@ async function* plainReadPartsRun(source: ReaderSource): AsyncGenerator<ReaderFa
     pending = [];
   }
   let announced: string | undefined;
-  for await (const line of source.lines()) {
+  for (const line of source.lines()) {
     if (line.length === 0) continue;
     const record = parseObject(line);
     const part = record === undefined ? undefined : asRecord(record["part"]);

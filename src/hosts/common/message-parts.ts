@@ -136,7 +136,7 @@ export class RunLineReader {
  * read from their text (`RunLineReader`); those that would yield nothing (no call pending: a `step_start`, a `text`
  * part) are not even handed over by `source.lines` (its `keep`).
  */
-export async function* readPartsRun(source: ReaderSource): AsyncGenerator<ReaderFact> {
+export function* readPartsRun(source: ReaderSource): Generator<ReaderFact> {
   const steps = new PartSteps();
   const out: ReaderFact[] = [];
   let announced: string | undefined;
@@ -152,7 +152,7 @@ export async function* readPartsRun(source: ReaderSource): AsyncGenerator<Reader
     readTokens = tokens;
     return true;
   };
-  for await (const line of source.lines(keep)) {
+  for (const line of source.lines(keep)) {
     if (line.length === 0) continue;
     const tokens = line === readLine ? readTokens : reader.tokens(line);
     readLine = undefined;

@@ -58,7 +58,7 @@ export function sqliteTableNames(file: string): Set<string> {
   }
 }
 
-export async function* readPartsDb(source: ReaderSource): AsyncGenerator<ReaderFact> {
+export function* readPartsDb(source: ReaderSource): Generator<ReaderFact> {
   const Database = require("better-sqlite3") as typeof import("better-sqlite3");
   const db = new Database(source.file, { readonly: true, fileMustExist: true });
   try {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -12,7 +12,7 @@ async function collect(content: string, keep?: (line: string) => boolean, keepBy
   writeFileSync(file, content);
   const lines: string[] = [];
   const lengths: number[] = [];
-  for await (const line of readLines(file, {
+  for (const line of readLines(file, {
     onLine: (length) => lengths.push(length),
     ...(keep === undefined ? {} : { keep }),
     ...(keepBytes === undefined ? {} : { keepBytes }),
@@ -48,5 +48,25 @@ describe("readLines", () => {
     const { lines, lengths } = await collect("one\nskip me\n\ntwo\nlast skip", undefined, keepBytes);
     expect(lines).toEqual(["one", "", "two"]);
     expect(lengths).toEqual([3, 7, 0, 3, 9]);
+  });
+
+  test("with small chunks, every line comes out whole: carried bytes are copied before the chunk is read into again", () => {
+    // multi-byte characters and \r\n cut at every offset of a 7-byte chunk
+    const expected = Array.from({ length: 200 }, (_, index) => `{"n":${index},"t":"é€😀${"ab".repeat(index % 9)}"}`);
+    const file = join(directory, "small-chunks.txt");
+    writeFileSync(file, `${expected.join("\r\n")}\n`);
+    expect([...readLines(file, { chunkBytes: 7 })]).toEqual(expected);
+  });
+
+  test("a caller that stops early closes the file", () => {
+    const file = join(directory, "early.txt");
+    writeFileSync(file, "a\nb\nc\n");
+    const open = () => readdirSync("/proc/self/fd").length;
+    const before = open();
+    for (const line of readLines(file)) {
+      expect(open()).toBe(before + 1);
+      if (line === "a") break;
+    }
+    expect(open()).toBe(before);
   });
 });

@@ -1,75 +1,103 @@
-import { createReadStream } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 
 const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
+const CHUNK_BYTES = 1024 * 1024;
 
 /**
- * A file's lines, streamed in 1 MB chunks (constant memory whatever the file size; a line is only as large as
- * itself). Splits on `\n` in the raw bytes and decodes each line once, which is faster than readline's string
+ * A file's lines, read synchronously in 1 MB chunks (constant memory whatever the file size; a line is only as large
+ * as itself). Splits on `\n` in the raw bytes and decodes each line once, which is faster than readline's string
  * decoder + regex split; a trailing `\r` is dropped. A non-empty line `keep` rejects (given its text: a reader's
- * cheap test, skip-lines.ts, instead of its parse) or `keepBytes` rejects (given its raw bytes: not even decoded) is
- * not yielded. `onLine` (the line's length) is called before each line is
- * yielded, so a caller can count progress without wrapping this in another async generator.
+ * cheap test, skip-lines.ts, instead of its parse) or `keepBytes` rejects (given its raw bytes, valid only during the
+ * call: not even decoded) is not yielded. `onLine` (the line's length) is called before each line is yielded, so a
+ * caller can count progress. `chunkBytes` sets the read size (a small one for a file's first lines).
+ *
+ * Synchronous on purpose: a reader is a pure translation of lines into facts, and an async generator per line and
+ * per fact cost more than the reading itself (a promise and a microtask each; BENCHMARKS.md). The file is closed
+ * when the lines end or the caller stops early (`break` runs the generator's `finally`).
  */
-export async function* readLines(
+export function* readLines(
   file: string,
   options: {
     onLine?: (length: number) => void;
     keep?: (line: string) => boolean;
     keepBytes?: (bytes: Buffer) => boolean;
+    chunkBytes?: number;
   } = {},
-): AsyncGenerator<string> {
-  const { onLine, keep, keepBytes } = options;
-  const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
+): Generator<string> {
+  const fd = openSync(file, "r");
+  const chunk = Buffer.allocUnsafe(options.chunkBytes ?? CHUNK_BYTES);
+  // the bytes of a line cut by the chunk's end: a copy (the chunk is read into again)
   let carry: Buffer | undefined;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for (;;) {
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
       // a line cut by the chunk boundary is joined alone (not the whole chunk copied behind it)
-      let segments: Buffer[] = [chunk];
+      const buffer = chunk.subarray(0, read);
+      let start = 0;
       if (carry !== undefined) {
-        const first = chunk.indexOf(NEWLINE);
+        const first = buffer.indexOf(NEWLINE);
         if (first === -1) {
-          carry = Buffer.concat([carry, chunk]);
+          carry = Buffer.concat([carry, buffer]);
           continue;
         }
-        segments = [Buffer.concat([carry, chunk.subarray(0, first + 1)]), chunk.subarray(first + 1)];
+        const joined = Buffer.concat([carry, buffer.subarray(0, first + 1)]);
         carry = undefined;
+        const line = lineOf(joined, 0, joined.length - 1, options);
+        if (line !== undefined) yield line;
+        start = first + 1;
       }
-      for (const buffer of segments) {
-        let start = 0;
-        let newline = buffer.indexOf(NEWLINE, start);
-        while (newline !== -1) {
-          const end = newline > start && buffer[newline - 1] === CARRIAGE_RETURN ? newline - 1 : newline;
-          if (keepBytes !== undefined && end > start && !keepBytes(buffer.subarray(start, end))) {
-            onLine?.(end - start);
-            start = newline + 1;
-            newline = buffer.indexOf(NEWLINE, start);
-            continue;
-          }
-          const line = buffer.toString("utf8", start, end);
-          onLine?.(line.length);
-          if (keep === undefined || line.length === 0 || keep(line)) yield line;
-          start = newline + 1;
-          newline = buffer.indexOf(NEWLINE, start);
-        }
-        carry = start < buffer.length ? buffer.subarray(start) : undefined;
+      let newline = buffer.indexOf(NEWLINE, start);
+      while (newline !== -1) {
+        const line = lineOf(buffer, start, newline, options);
+        if (line !== undefined) yield line;
+        start = newline + 1;
+        newline = buffer.indexOf(NEWLINE, start);
       }
+      if (start < buffer.length) carry = Buffer.from(buffer.subarray(start));
     }
-    if (carry !== undefined && carry.length > 0 && keepBytes !== undefined && !keepBytes(carry)) onLine?.(carry.length);
-    else if (carry !== undefined && carry.length > 0) {
-      const line = carry.toString("utf8");
-      onLine?.(line.length);
-      if (keep === undefined || keep(line)) yield line;
+    if (carry !== undefined && carry.length > 0) {
+      const line = lineOf(carry, 0, carry.length, options, false);
+      if (line !== undefined) yield line;
     }
   } finally {
-    stream.destroy();
+    closeSync(fd);
   }
 }
+
+/**
+ * The line of `buffer` from `start` to the newline at `newline` (or its end, `atNewline` false), as `readLines`
+ * yields it; undefined when `keep` or `keepBytes` rejects it (`onLine` is called either way).
+ */
+function lineOf(
+  buffer: Buffer,
+  start: number,
+  newline: number,
+  options: {
+    onLine?: (length: number) => void;
+    keep?: (line: string) => boolean;
+    keepBytes?: (bytes: Buffer) => boolean;
+  },
+  atNewline = true,
+): string | undefined {
+  const end = atNewline && newline > start && buffer[newline - 1] === CARRIAGE_RETURN ? newline - 1 : newline;
+  if (options.keepBytes !== undefined && end > start && !options.keepBytes(buffer.subarray(start, end))) {
+    options.onLine?.(end - start);
+    return undefined;
+  }
+  const line = buffer.toString("utf8", start, end);
+  options.onLine?.(line.length);
+  return options.keep === undefined || line.length === 0 || options.keep(line) ? line : undefined;
+}
+
+/** The bytes `readHead` reads at a time: a file's first lines are mostly short (a large first chunk read for nothing). */
+const HEAD_CHUNK_BYTES = 64 * 1024;
 
 /** The first `count` non-empty lines of a file, each cut at `maxLength` characters (for format sniffing). */
 export async function readHead(file: string, options: { count: number; maxLength: number }): Promise<string[]> {
   const head: string[] = [];
-  for await (const line of readLines(file)) {
+  for (const line of readLines(file, { chunkBytes: HEAD_CHUNK_BYTES })) {
     if (line.trim() === "") continue;
     head.push(line.slice(0, options.maxLength));
     if (head.length >= options.count) break;

@@ -81,7 +81,7 @@ export interface ReaderSource {
    * `keep`, when given, sees each non-empty line's text first (hosts/common/skip-lines.ts), `keepBytes` its raw bytes
    * before it is decoded; a line either rejects is not yielded
    */
-  lines(keep?: (line: string) => boolean, keepBytes?: (bytes: Buffer) => boolean): AsyncIterable<string>;
+  lines(keep?: (line: string) => boolean, keepBytes?: (bytes: Buffer) => boolean): Iterable<string>;
   /** count a line that is corrupt, truncated or of an unknown shape */
   skip(): void;
   /** the file's mtime (epoch ms): the time of lines without one */
@@ -117,5 +117,5 @@ export interface TranscriptFormat {
   sniffFile?(file: string): boolean;
   /** true when the first lines (raw text, at most a few) look like this format */
   sniff(head: readonly string[]): boolean;
-  read(source: ReaderSource): AsyncIterable<ReaderFact>;
+  read(source: ReaderSource): Iterable<ReaderFact>;
 }

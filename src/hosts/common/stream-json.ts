@@ -34,18 +34,15 @@ export function sniffFor(versionKey: string, fallback: boolean) {
  * carries no tool result and is not marked `isSynthetic` is a person's prompt, so it starts a turn (the host writes
  * its prompts into the stream).
  *
- * The generator only hands lines to `StreamJsonLines` and yields what it found: a long-running async generator is
+ * The generator only hands lines to `StreamJsonLines` and yields what it found: a long-running generator is
  * compiled whole (with every function it inlines) each time the optimiser takes it up again, so its body is kept
  * small and the per-line work lives in a plain method (a compile of tens of ms instead of hundreds, repeated after
  * each deoptimisation while a run warms up).
  */
-export async function* readStreamJson(
-  source: ReaderSource,
-  options: { userLinesAreTurns: boolean },
-): AsyncGenerator<ReaderFact> {
+export function* readStreamJson(source: ReaderSource, options: { userLinesAreTurns: boolean }): Generator<ReaderFact> {
   const reader = new StreamJsonLines(source, options.userLinesAreTurns);
   const found: ReaderFact[] = [];
-  for await (const line of source.lines()) {
+  for (const line of source.lines()) {
     if (line.length === 0) continue;
     reader.line(line, found);
     if (found.length === 0) continue;

@@ -10,7 +10,7 @@ async function facts(file: string, format: typeof copilotEventsFormat): Promise<
   const text = readFileSync(join(FIXTURES, file), "utf8");
   const source: ReaderSource = {
     file,
-    async *lines(keep, keepBytes) {
+    *lines(keep, keepBytes) {
       for (const line of text.split("\n")) {
         if (line === "" || (keepBytes !== undefined && !keepBytes(Buffer.from(line)))) continue;
         if (keep !== undefined && !keep(line)) continue;
@@ -22,7 +22,7 @@ async function facts(file: string, format: typeof copilotEventsFormat): Promise<
     fallbackSessionId: "fallback",
   };
   const found: ReaderFact[] = [];
-  for await (const fact of format.read(source)) found.push(fact);
+  for (const fact of format.read(source)) found.push(fact);
   return found;
 }
 

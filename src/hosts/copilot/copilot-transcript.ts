@@ -10,7 +10,7 @@ import { refusedByPerson } from "./copilot-events.js";
  * No) or `rejected` (a permissionRequest hook). The mode is in Copilot's system prompt (`promptMode`), a person's
  * answer in `permission.completed`.
  */
-async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFact> {
+function* readCopilotEvents(source: ReaderSource): Generator<ReaderFact> {
   let sessionId: string | undefined;
   let announced = false;
   let prompted = false;
@@ -34,7 +34,7 @@ async function* readCopilotEvents(source: ReaderSource): AsyncIterable<ReaderFac
       text,
     );
   };
-  for await (const line of source.lines(undefined, keep)) {
+  for (const line of source.lines(undefined, keep)) {
     let value: { type?: unknown; data?: Record<string, unknown>; timestamp?: unknown; sessionId?: unknown };
     try {
       value = JSON.parse(line);

@@ -70,7 +70,7 @@ export const geminiOutputLog: TranscriptFormat = {
   read: readGeminiOutput,
 };
 
-async function* readGeminiOutput(source: ReaderSource): AsyncGenerator<ReaderFact> {
+function* readGeminiOutput(source: ReaderSource): Generator<ReaderFact> {
   const sessionId = source.fallbackSessionId;
   const at = source.fallbackAt;
   const errors: { tool: string; text: string }[] = [];
@@ -78,7 +78,7 @@ async function* readGeminiOutput(source: ReaderSource): AsyncGenerator<ReaderFac
   let size = 0;
   // the width of the error line read last (or of its last piece), while the lines after it may continue it
   let cutAt: number | undefined;
-  for await (const line of source.lines()) {
+  for (const line of source.lines()) {
     if (document !== undefined) {
       document.push(line);
       size += line.length;

@@ -33,7 +33,7 @@ async function fileRefusals(text: string): Promise<FileRefusal[]> {
   const calls = new Map<string, { at: number; key: string; tokens: number }>();
   const refused: FileRefusal[] = [];
   const source: ReaderSource = {
-    async *lines() {
+    *lines() {
       for (const line of text.split("\n")) if (line !== "") yield line;
     },
     file: "",
@@ -41,7 +41,7 @@ async function fileRefusals(text: string): Promise<FileRefusal[]> {
     fallbackAt: 0,
     fallbackSessionId: "",
   };
-  for await (const fact of geminiSession.read(source)) {
+  for (const fact of geminiSession.read(source)) {
     if (fact.type === "call") {
       calls.set(fact.id, { at: fact.at, key: keyOf(fact.tool, fact.input), tokens: fact.tokens ?? 0 });
     } else if (fact.type === "result" && HOOK_REFUSAL.test(fact.text ?? "")) {

@@ -70,7 +70,7 @@ export function geminiLineMatters(line: string): boolean {
   return line.includes("\\") || line.includes('"$set"') || line.includes('"projectHash"');
 }
 
-async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
+function* readGeminiSession(source: ReaderSource): Generator<ReaderFact> {
   let sessionId = source.fallbackSessionId;
   let announced = false;
   let described = false;
@@ -146,7 +146,7 @@ async function* readGeminiSession(source: ReaderSource): AsyncGenerator<ReaderFa
     }
   }
   const keep = (line: string): boolean => !announced || geminiLineMatters(line);
-  for await (const line of source.lines(keep)) {
+  for (const line of source.lines(keep)) {
     if (line.length === 0) continue;
     const record = parseObject(line);
     if (record === undefined) {

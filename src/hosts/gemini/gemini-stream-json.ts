@@ -24,10 +24,10 @@ export const geminiStreamJson: TranscriptFormat = {
   read: readGeminiStream,
 };
 
-async function* readGeminiStream(source: ReaderSource): AsyncGenerator<ReaderFact> {
+function* readGeminiStream(source: ReaderSource): Generator<ReaderFact> {
   let sessionId = source.fallbackSessionId;
   let announced = false;
-  for await (const line of source.lines()) {
+  for (const line of source.lines()) {
     if (line.length === 0) continue;
     const typed = typedRecord(line, source);
     if (typed === undefined) continue;

@@ -51,7 +51,7 @@ function callOf(title: string): { tool: string; input: Record<string, unknown> }
   return { tool: "bash", input: { command: title } };
 }
 
-async function* readOpencodeText(source: ReaderSource): AsyncGenerator<ReaderFact> {
+function* readOpencodeText(source: ReaderSource): Generator<ReaderFact> {
   const sessionId = source.fallbackSessionId;
   const at = source.fallbackAt;
   let sequence = 0;
@@ -64,7 +64,7 @@ async function* readOpencodeText(source: ReaderSource): AsyncGenerator<ReaderFac
     yield { type: "call", sessionId, at, id, tool: title.tool, input: title.input };
     return id;
   };
-  for await (const raw of source.lines()) {
+  for (const raw of source.lines()) {
     const line = raw.replace(ANSI, "").trimEnd();
     const error = ERROR.exec(line);
     if (failed !== undefined && error !== null) {

@@ -15,10 +15,10 @@ import { piSession } from "./pi-session.js";
  */
 
 /** The reader as it was, without its test on text: every line parsed. */
-async function* plainReadPiSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
+function* plainReadPiSession(source: ReaderSource): Generator<ReaderFact> {
   let sessionId = source.fallbackSessionId;
   let announced = false;
-  for await (const line of source.lines()) {
+  for (const line of source.lines()) {
     if (line.length === 0) continue;
     const record = parseObject(line);
     if (record === undefined || typeof record["type"] !== "string") {

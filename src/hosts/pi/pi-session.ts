@@ -88,7 +88,7 @@ export class PiLineReader {
   }
 }
 
-async function* readPiSession(source: ReaderSource): AsyncGenerator<ReaderFact> {
+function* readPiSession(source: ReaderSource): Generator<ReaderFact> {
   let sessionId = source.fallbackSessionId;
   let announced = false;
   const reader = new PiLineReader(source.fallbackAt);
@@ -103,7 +103,7 @@ async function* readPiSession(source: ReaderSource): AsyncGenerator<ReaderFact> 
     readAction = action;
     return true;
   };
-  for await (const line of source.lines(keep)) {
+  for (const line of source.lines(keep)) {
     if (line.length === 0) continue;
     const action = line === readLine ? readAction : announced ? reader.action(line) : LineAction.parse;
     readLine = undefined;

@@ -33,7 +33,7 @@ function parts(record: Record<string, unknown>): Record<string, unknown>[] {
 const TYPE = stringOpener("type");
 const PROVENANCE = stringOpener("provenance");
 
-async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
+function* readQwenChat(source: ReaderSource): Generator<ReaderFact> {
   let announced: string | undefined;
   let announcedMember: string | undefined;
   let prompted = false;
@@ -129,7 +129,7 @@ async function* readQwenChat(source: ReaderSource): AsyncGenerator<ReaderFact> {
     }
   };
   const found: ReaderFact[] = [];
-  for await (const line of source.lines(keep)) {
+  for (const line of source.lines(keep)) {
     if (line.length === 0) continue;
     onLine(line, found);
     if (found.length === 0) continue;

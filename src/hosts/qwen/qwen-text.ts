@@ -20,12 +20,12 @@ export const qwenText: TranscriptFormat = {
   read: readQwenText,
 };
 
-async function* readQwenText(source: ReaderSource): AsyncGenerator<ReaderFact> {
+function* readQwenText(source: ReaderSource): Generator<ReaderFact> {
   const sessionId = source.fallbackSessionId;
   const at = source.fallbackAt;
   let sequence = 0;
   yield { type: "session", sessionId, at, interactive: false };
-  for await (const line of source.lines()) {
+  for (const line of source.lines()) {
     const refused = NOT_RUN.exec(line);
     if (refused === null) continue;
     sequence += 1;
