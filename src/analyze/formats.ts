@@ -1,5 +1,5 @@
 import type { HostDenialTable } from "../detect/denial-text-rule.js";
-import { readHead } from "../hosts/common/read-lines.js";
+import { readHead, sniffingHead } from "../hosts/common/read-lines.js";
 import type { AnalyzeHost, TranscriptFormat } from "../hosts/common/reader-event.js";
 import { hostDenialTables, hostDescriptor, hostsWith } from "../hosts/registry.js";
 import { type RuleLanguage, TOOLGATE_RULES } from "../policy/grants/allow-rule-suggestion.js";
@@ -77,7 +77,7 @@ export async function detectFormat(file: string, host?: AnalyzeHost): Promise<Tr
   let head = await readHead(file, { count: HEAD_LINES, maxLength: HEAD_MAX_LINE });
   if (head.length === 0) return undefined;
   const sniffed = (list: readonly TranscriptFormat[]) =>
-    list.find((format) => format.sniffFile === undefined && format.sniff(head));
+    sniffingHead(() => list.find((format) => format.sniffFile === undefined && format.sniff(head)));
   let found = sniffed(candidates);
   if (found === undefined && head.length === HEAD_LINES) {
     head = await readHead(file, { count: LONG_HEAD_LINES, maxLength: HEAD_MAX_LINE });

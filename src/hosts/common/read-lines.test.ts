@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { readLines } from "./read-lines.js";
+import { parseObject, readLines, sniffingHead } from "./read-lines.js";
 
 const directory = mkdtempSync(join(tmpdir(), "toolgate-read-lines-"));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -70,3 +70,17 @@ describe("readLines", () => {
     expect(open()).toBe(before);
   });
 });
+
+describe("sniffingHead", () => {
+  test("while sniffing, a line is parsed once: every sniff gets the same record; outside, each parse is fresh", () => {
+    const line = '{"type":"session_meta","payload":{"id":"x"}}';
+    const [first, second, other] = sniffingHead(() => [parseObject(line), parseObject(line), parseObject("[1]")]);
+    expect(first).toEqual({ type: "session_meta", payload: { id: "x" } });
+    expect(second).toBe(first);
+    expect(other).toBeUndefined();
+    // a later sniff (another file) and a reader's parse never see an earlier file's records
+    expect(sniffingHead(() => parseObject(line))).not.toBe(first);
+    expect(parseObject(line)).not.toBe(parseObject(line));
+  });
+});
+

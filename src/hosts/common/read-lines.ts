@@ -105,8 +105,33 @@ export async function readHead(file: string, options: { count: number; maxLength
   return head;
 }
 
+/**
+ * The head lines being sniffed (`sniffingHead`) and their parses: every format's `sniff` parses the same few lines,
+ * so each is parsed once per file instead of once per format (a few dozen formats). Sniffs only read what they get.
+ */
+let headRecords: Map<string, Record<string, unknown> | undefined> | undefined;
+
+/** Runs `sniff` (every format's sniff over one file's head) with each line's `parseObject` parsed once. */
+export function sniffingHead<T>(sniff: () => T): T {
+  const outer = headRecords;
+  headRecords = new Map();
+  try {
+    return sniff();
+  } finally {
+    headRecords = outer;
+  }
+}
+
 /** JSON.parse that returns undefined for anything but a JSON object. */
 export function parseObject(line: string): Record<string, unknown> | undefined {
+  if (headRecords === undefined) return parseLine(line);
+  if (headRecords.has(line)) return headRecords.get(line);
+  const record = parseLine(line);
+  headRecords.set(line, record);
+  return record;
+}
+
+function parseLine(line: string): Record<string, unknown> | undefined {
   if (line.length === 0 || line.charCodeAt(0) !== 123 /* { */) return undefined;
   try {
     const value: unknown = JSON.parse(line);

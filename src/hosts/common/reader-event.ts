@@ -115,7 +115,10 @@ export interface TranscriptFormat {
    * and a file it claims is never read as text.
    */
   sniffFile?(file: string): boolean;
-  /** true when the first lines (raw text, at most a few) look like this format */
+  /**
+   * true when the first lines (raw text, at most a few) look like this format. Runs inside `sniffingHead`: a line's
+   * `parseObject` is parsed once for every format's sniff, so a sniff reads the record it gets and never changes it.
+   */
   sniff(head: readonly string[]): boolean;
   read(source: ReaderSource): Iterable<ReaderFact>;
 }
