@@ -83,4 +83,3 @@ describe("sniffingHead", () => {
     expect(parseObject(line)).not.toBe(parseObject(line));
   });
 });
-
