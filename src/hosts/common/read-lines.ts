@@ -27,8 +27,9 @@ export function* readLines(
 ): Generator<string> {
   const fd = openSync(file, "r");
   const chunk = Buffer.allocUnsafe(options.chunkBytes ?? CHUNK_BYTES);
-  // the bytes of a line cut by the chunk's end: a copy (the chunk is read into again)
-  let carry: Buffer | undefined;
+  // the bytes of a line cut by the chunk's end, in copies (the chunk is read into again): joined once, when the line
+  // ends, so a line of many chunks (a screenshot's base64) is copied twice, not once per chunk it spans
+  const carry: Buffer[] = [];
   try {
     for (;;) {
       const read = readSync(fd, chunk, 0, chunk.length, null);
@@ -36,14 +37,15 @@ export function* readLines(
       // a line cut by the chunk boundary is joined alone (not the whole chunk copied behind it)
       const buffer = chunk.subarray(0, read);
       let start = 0;
-      if (carry !== undefined) {
+      if (carry.length > 0) {
         const first = buffer.indexOf(NEWLINE);
         if (first === -1) {
-          carry = Buffer.concat([carry, buffer]);
+          carry.push(Buffer.from(buffer));
           continue;
         }
-        const joined = Buffer.concat([carry, buffer.subarray(0, first + 1)]);
-        carry = undefined;
+        carry.push(buffer.subarray(0, first + 1));
+        const joined = Buffer.concat(carry);
+        carry.length = 0;
         const line = lineOf(joined, 0, joined.length - 1, options);
         if (line !== undefined) yield line;
         start = first + 1;
@@ -55,10 +57,11 @@ export function* readLines(
         start = newline + 1;
         newline = buffer.indexOf(NEWLINE, start);
       }
-      if (start < buffer.length) carry = Buffer.from(buffer.subarray(start));
+      if (start < buffer.length) carry.push(Buffer.from(buffer.subarray(start)));
     }
-    if (carry !== undefined && carry.length > 0) {
-      const line = lineOf(carry, 0, carry.length, options, false);
+    if (carry.length > 0) {
+      const last = Buffer.concat(carry);
+      const line = lineOf(last, 0, last.length, options, false);
       if (line !== undefined) yield line;
     }
   } finally {
