@@ -53,7 +53,7 @@ export async function skipReason(file: string, host: AnalyzeHost | undefined): P
   const reason = host === undefined ? undefined : hostDescriptor(host)?.textOutputWithoutCalls;
   if (reason === undefined) return undefined;
   if ((await transcriptFormats()).some((format) => format.sniffFile?.(file) === true)) return undefined;
-  const head = await readHead(file, { count: HEAD_LINES, maxLength: HEAD_MAX_LINE });
+  const head = readHead(file, { count: HEAD_LINES, maxLength: HEAD_MAX_LINE });
   return head.length === 0 || head.some((line) => line.trimStart().startsWith("{")) ? undefined : reason;
 }
 
@@ -74,13 +74,13 @@ export async function detectFormat(file: string, host?: AnalyzeHost): Promise<Tr
   const candidates = formats.filter((format) => host === undefined || format.host === host);
   const binary = formats.find((format) => format.sniffFile?.(file) === true);
   if (binary !== undefined) return candidates.includes(binary) ? binary : undefined;
-  let head = await readHead(file, { count: HEAD_LINES, maxLength: HEAD_MAX_LINE });
+  let head = readHead(file, { count: HEAD_LINES, maxLength: HEAD_MAX_LINE });
   if (head.length === 0) return undefined;
   const sniffed = (list: readonly TranscriptFormat[]) =>
     sniffingHead(() => list.find((format) => format.sniffFile === undefined && format.sniff(head)));
   let found = sniffed(candidates);
   if (found === undefined && head.length === HEAD_LINES) {
-    head = await readHead(file, { count: LONG_HEAD_LINES, maxLength: HEAD_MAX_LINE });
+    head = readHead(file, { count: LONG_HEAD_LINES, maxLength: HEAD_MAX_LINE });
     found = sniffed(candidates);
   }
   if (found !== undefined || host === undefined) return found;

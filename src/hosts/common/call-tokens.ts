@@ -15,11 +15,11 @@ import type { ReaderSource, TranscriptFormat } from "./reader-event.js";
  * usage. `only`: the ids wanted, for a format whose call lines carry their request's usage (the hosts that pass
  * it): only the lines naming one are read (a request's tokens then go to the first wanted call it made).
  */
-export async function callTokensIn(
+export function callTokensIn(
   format: TranscriptFormat,
   text: string,
   options: { only?: readonly string[] } = {},
-): Promise<CallTokens | undefined> {
+): CallTokens | undefined {
   const tokens: Record<string, number> = {};
   let named = false;
   const { only } = options;

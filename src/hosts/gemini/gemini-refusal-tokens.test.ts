@@ -47,50 +47,48 @@ function record(toolUseId: string, command: string, at: number): DenialRecord {
 const RECORDS = [record(ID_1, "rm -rf victim", FIRST_AT), record(ID_2, "rm -rf ./victim", SECOND_AT)];
 
 describe("ownRefusalTokens: toolgate's BeforeTool refusals matched to Gemini's session file (recorded 0.61.0)", () => {
-  it("matches each refusal to the file's hook refusal of the same tool and input, after it", async () => {
-    expect(await ownRefusalTokens({ text: SESSION, records: RECORDS, wanted: [ID_1, ID_2] })).toEqual({
+  it("matches each refusal to the file's hook refusal of the same tool and input, after it", () => {
+    expect(ownRefusalTokens({ text: SESSION, records: RECORDS, wanted: [ID_1, ID_2] })).toEqual({
       [ID_1]: 120,
       [ID_2]: 120,
     });
     // only the wanted ids
-    expect(await ownRefusalTokens({ text: SESSION, records: RECORDS, wanted: [ID_2] })).toEqual({ [ID_2]: 120 });
+    expect(ownRefusalTokens({ text: SESSION, records: RECORDS, wanted: [ID_2] })).toEqual({ [ID_2]: 120 });
   });
 
-  it("leaves a refusal it cannot tell uncounted: no false matches", async () => {
+  it("leaves a refusal it cannot tell uncounted: no false matches", () => {
     const wanted = [ID_1, ID_2];
     // a record after the file's call (the call it matched came before the refusal)
     const late = [RECORDS[0] as DenialRecord, record(ID_2, "rm -rf ./victim", SECOND_AT + 1_000)];
-    expect(await ownRefusalTokens({ text: SESSION, records: late, wanted })).toEqual({ [ID_1]: 120 });
+    expect(ownRefusalTokens({ text: SESSION, records: late, wanted })).toEqual({ [ID_1]: 120 });
     // a redacted (or otherwise different) input
     const redacted = [RECORDS[0] as DenialRecord, record(ID_2, "rm -rf ./[REDACTED]", SECOND_AT)];
-    expect(await ownRefusalTokens({ text: SESSION, records: redacted, wanted })).toEqual({ [ID_1]: 120 });
+    expect(ownRefusalTokens({ text: SESSION, records: redacted, wanted })).toEqual({ [ID_1]: 120 });
     // two refusals of one input, one refusal in the file: neither is matched
     const twice = [...RECORDS, record("gemini-00000000-0000-4000-8000-000000000000", "rm -rf victim", FIRST_AT + 1)];
-    expect(await ownRefusalTokens({ text: SESSION, records: twice, wanted })).toEqual({ [ID_2]: 120 });
+    expect(ownRefusalTokens({ text: SESSION, records: twice, wanted })).toEqual({ [ID_2]: 120 });
     // another hook refused the same input too (two in the file, one of toolgate's): not matched
     const other = SESSION.replace("rm -rf ./victim", "rm -rf victim");
-    expect(await ownRefusalTokens({ text: other, records: [RECORDS[0] as DenialRecord], wanted })).toEqual({});
+    expect(ownRefusalTokens({ text: other, records: [RECORDS[0] as DenialRecord], wanted })).toEqual({});
     // as many refusals as file records, but the second's record comes before its refusal: the pairing is wrong
     const ID_3 = "gemini-00000000-0000-4000-8000-000000000003";
     const same = SESSION.replace("rm -rf ./victim", "rm -rf victim");
     const misordered = [RECORDS[0] as DenialRecord, record(ID_3, "rm -rf victim", SECOND_AT + 100)];
-    expect(await ownRefusalTokens({ text: same, records: misordered, wanted: [ID_1, ID_3] })).toEqual({});
+    expect(ownRefusalTokens({ text: same, records: misordered, wanted: [ID_1, ID_3] })).toEqual({});
     const ordered = [RECORDS[0] as DenialRecord, record(ID_3, "rm -rf victim", SECOND_AT)];
-    expect(await ownRefusalTokens({ text: same, records: ordered, wanted: [ID_1, ID_3] })).toEqual({
+    expect(ownRefusalTokens({ text: same, records: ordered, wanted: [ID_1, ID_3] })).toEqual({
       [ID_1]: 120,
       [ID_3]: 120,
     });
     // two refusals of one input recorded at one time (one batch): which is which cannot be told
     const oneTime = same.replaceAll("2026-11-28T02:47:24.226Z", "2026-11-28T02:47:24.137Z");
     const oneBatch = [RECORDS[0] as DenialRecord, record(ID_3, "rm -rf victim", FIRST_AT + 1)];
-    expect(await ownRefusalTokens({ text: oneTime, records: oneBatch, wanted: [ID_1, ID_3] })).toEqual({});
+    expect(ownRefusalTokens({ text: oneTime, records: oneBatch, wanted: [ID_1, ID_3] })).toEqual({});
     // Gemini's own ids (a refusal found in the session file) and sandbox refusals are not toolgate's BeforeTool refusals
     const theirs = [{ ...(RECORDS[0] as DenialRecord), toolUseId: "run_shell_command_1795834043839_0" }];
-    expect(await ownRefusalTokens({ text: SESSION, records: theirs, wanted: [theirs[0]?.toolUseId ?? ""] })).toEqual(
-      {},
-    );
+    expect(ownRefusalTokens({ text: SESSION, records: theirs, wanted: [theirs[0]?.toolUseId ?? ""] })).toEqual({});
     const sandbox = [{ ...(RECORDS[0] as DenialRecord), source: "sandbox" as const }];
-    expect(await ownRefusalTokens({ text: SESSION, records: sandbox, wanted })).toEqual({});
+    expect(ownRefusalTokens({ text: SESSION, records: sandbox, wanted })).toEqual({});
   });
 });
 

@@ -29,7 +29,7 @@ interface FileRefusal {
 }
 
 /** the calls of a session file's text that a hook refused, in the file's order, with their request's tokens */
-async function fileRefusals(text: string): Promise<FileRefusal[]> {
+function fileRefusals(text: string): FileRefusal[] {
   const calls = new Map<string, { at: number; key: string; tokens: number }>();
   const refused: FileRefusal[] = [];
   const source: ReaderSource = {
@@ -60,11 +60,11 @@ function keyOf(tool: string, input: unknown): string {
  * Tokens per toolgate call id for toolgate's own refusals among `records` (the session's record buffer), matched to
  * the hook refusals of the session file's `text`. Only the ids in `wanted` are returned.
  */
-export async function ownRefusalTokens(options: {
+export function ownRefusalTokens(options: {
   text: string;
   records: readonly DenialRecord[];
   wanted: readonly string[];
-}): Promise<CallTokens> {
+}): CallTokens {
   const wanted = new Set(options.wanted);
   const tokens: Record<string, number> = {};
   const own = new Map<string, DenialRecord[]>();
@@ -74,7 +74,7 @@ export async function ownRefusalTokens(options: {
     own.set(key, [...(own.get(key) ?? []), record]);
   }
   if (![...own.values()].some((records) => records.some((record) => wanted.has(record.toolUseId)))) return tokens;
-  const refused = await fileRefusals(options.text);
+  const refused = fileRefusals(options.text);
   for (const [key, records] of own) {
     if (!records.some((record) => wanted.has(record.toolUseId))) continue;
     const from = Math.min(...records.map((record) => record.at));
