@@ -224,11 +224,15 @@ function addedCalls(earlier: ReadonlyMap<SessionReplay, number>): boolean {
  * wasted calls waiting for tokens. The core's buffer (`state.records`) is read only to flush records at a turn's or
  * session's end, which the replay never asks for (it takes each record from its `record` effect), so a buffer of 100
  * would only be copied on every denial for nothing; the same for the waiting call ids (up to 256): the replay counts
- * wasted tokens from the transcript itself and never names them to the core.
+ * wasted tokens from the transcript itself and never names them to the core; and for the ids of evicted records (a
+ * buffer of one evicts at every denial): the replay never asks which calls are recorded.
  */
 export function replaySetup(config: CompiledConfig): ReturnType<typeof memoizePorts> {
   const memoized = memoizePorts(config);
-  return { ...memoized, config: { ...memoized.config, recordBufferSize: 1, pendingTokenCalls: 0 } };
+  return {
+    ...memoized,
+    config: { ...memoized.config, recordBufferSize: 1, pendingTokenCalls: 0, keepEvictedIds: false },
+  };
 }
 
 function errorText(error: unknown): string {

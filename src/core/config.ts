@@ -158,6 +158,11 @@ export interface CompiledConfig {
    * keeps none: `analyze`'s replay counts wasted tokens itself and never names them to the core
    */
   pendingTokenCalls?: number;
+  /**
+   * whether the ids of records that leave the buffer are kept (core/evicted-ids.ts; kept when absent); false keeps
+   * none: `analyze`'s replay never asks which calls a session recorded
+   */
+  keepEvictedIds?: boolean;
   sessionTreeBudget: number | undefined;
   nudge: { enabled: boolean; threshold: number; cooldownMs: number; hourlyCap: number };
   loop: {

@@ -3,6 +3,7 @@ import { noteWastedCall } from "./call-tokens.js";
 import type { CallFacts, TemplateVariables } from "./config.js";
 import type { EscalationStage } from "./effects.js";
 import { escalate, escalatedText } from "./escalate.js";
+import { withId } from "./evicted-ids.js";
 import { type CallDeniedEvent, GRANTABLE_SOURCES } from "./events.js";
 import { isoTime } from "./iso-time.js";
 import { countNudgeEvent } from "./nudge.js";
@@ -196,9 +197,19 @@ function appendRecord(
   if (event.decisionReasonType !== undefined) record.decisionReasonType = event.decisionReasonType;
   if (state.host !== undefined) record.host = state.host;
   if (state.labels !== undefined) record.labels = state.labels;
-  const records = state.records.length >= config.recordBufferSize ? state.records.slice(1) : state.records.slice();
+  const evicted = state.records.length >= config.recordBufferSize ? state.records[0] : undefined;
+  const records = evicted !== undefined ? state.records.slice(1) : state.records.slice();
   records.push(record);
   state.records = records;
+  // what leaves the buffer stays known by its id (core/evicted-ids.ts), so a caller can tell a call never recorded
+  // from one recorded long ago without reading the denial store; a state from before the filter stays unknown
+  if (
+    evicted !== undefined &&
+    config.keepEvictedIds !== false &&
+    (state.evictedIds !== undefined || state.total - 1 <= records.length)
+  ) {
+    state.evictedIds = withId(state.evictedIds, evicted.toolUseId, context.owned);
+  }
   return record;
 }
 

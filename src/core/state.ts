@@ -22,6 +22,11 @@ export interface SessionState {
   records: DenialRecord[];
   /** monotonic count of all denials in the session tree, never reduced by eviction */
   total: number;
+  /**
+   * the tool-use ids of records evicted from `records`, as a Bloom filter (core/evicted-ids.ts): an id it does not
+   * hold was never evicted. Absent while nothing was evicted (or in a state saved before it was kept: then unknown)
+   */
+  evictedIds?: number[];
   /** the `total` at the last flush: records after it are not yet handed to per-denial hooks */
   highWaterMark: number;
   grants: Grant[];

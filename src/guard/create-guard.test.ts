@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Effect } from "../core/effects.js";
 import type { ToolCall } from "../core/events.js";
+import type { SessionState } from "../core/state.js";
 import { compilePolicy } from "../policy/compile-policy.js";
 import type { EvaluateOptions, PolicyDecision, ToolCallInput } from "../policy/policy-types.js";
 import type { StoredDenial } from "../store/ports.js";
@@ -257,6 +258,42 @@ describe("deniedUnlessRecorded", () => {
     expect(await small.deniedUnlessRecorded([no("t2")])).toEqual([]);
     expect(query).toHaveBeenCalledTimes(2);
     expect((await small.state()).total).toBe(2);
+  });
+
+  it("a session past its buffer needs no store for a call it never recorded (its filter of evicted ids)", async () => {
+    const { store, query } = counting([storedRow("t1")]);
+    const stateStore = createLruStateStore();
+    const options = { stateStore, denialStore: store, core: { recordBufferSize: 2 } };
+    const long = createGuard(options).session("s", { interactive: true });
+    for (const id of ["t1", "t2", "t3", "t4"])
+      await long.denied(bash(`rm ${id}`, id), { source: "user", reason: "no" });
+    // a new process, as the next hook event: a person's "no" the transcript shows and no hook saw
+    const next = createGuard(options).session("s", { interactive: true });
+    const recorded = await next.deniedUnlessRecorded([no("n1")]);
+    expect(recorded.filter((effect) => effect.type === "record")).toHaveLength(1);
+    expect(query).not.toHaveBeenCalled();
+    // a call recorded long ago (evicted) is still recorded once: only the store can tell, and it is read
+    expect(await next.deniedUnlessRecorded([no("t1"), no("n2")])).not.toEqual([]);
+    expect(query).toHaveBeenCalledTimes(1);
+    expect(await recordedIds(next)).toEqual(["n1", "n2"]);
+    expect((await next.state()).total).toBe(6);
+  });
+
+  it("a state that evicted records before it kept the filter reads the store, as before", async () => {
+    const { store, query } = counting([]);
+    const stateStore = createLruStateStore();
+    const options = { stateStore, denialStore: store, core: { recordBufferSize: 2 } };
+    const long = createGuard(options).session("s", { interactive: true });
+    for (const id of ["t1", "t2", "t3"]) await long.denied(bash(`rm ${id}`, id), { source: "user", reason: "no" });
+    // the same state as an older toolgate saved it: no filter
+    await stateStore.update("s", (state) => {
+      const { evictedIds: _dropped, ...older } = state as SessionState;
+      return older;
+    });
+    await createGuard(options)
+      .session("s", { interactive: true })
+      .deniedUnlessRecorded([no("n1")]);
+    expect(query).toHaveBeenCalledTimes(1);
   });
 
   it("makes the same steps as one `denied` each, in one state transaction and one delivery", async () => {

@@ -2,6 +2,7 @@ import { compileCoreConfig } from "../core/compile-config.js";
 import type { CompiledConfig, CoreOptions, CorePorts } from "../core/config.js";
 import type { Decision } from "../core/decision.js";
 import type { Effect } from "../core/effects.js";
+import { mayHoldId } from "../core/evicted-ids.js";
 import type { CallVerdict, ToolCall, ToolgateEvent } from "../core/events.js";
 import { initialState } from "../core/initial-state.js";
 import type { SessionState } from "../core/state.js";
@@ -321,18 +322,21 @@ export function createGuard(options: GuardOptions = {}): Guard {
 
     /**
      * Tool-use ids already recorded as denials in this session. Given the `candidates` a caller asks about, the
-     * state answers alone when it knows every candidate, or when it holds every record of the session: it exists
-     * (nothing lost with a removed file) and evicted nothing from its buffer (`total` counts each record the reducer
-     * ever made). Otherwise the denial store is read too, which on the hook path opens the database.
+     * state answers alone when it exists (nothing lost with a removed file) and tells of each candidate: it holds
+     * the candidate's record, or it evicted nothing from its buffer (`total` counts each record the reducer ever
+     * made), or its filter of evicted ids (core/evicted-ids.ts) shows the candidate was never evicted. Otherwise the
+     * denial store is read too, which on the hook path opens the database.
      */
     async function recordedCallIds(candidates: readonly string[] | undefined): Promise<Set<string>> {
       const stored = latest ?? (await stateStore.get(sessionId))?.state;
       const ids = new Set((stored?.records ?? []).map((record) => record.toolUseId));
-      if (
-        candidates !== undefined &&
-        (candidates.every((id) => ids.has(id)) || (stored !== undefined && stored.total <= stored.records.length))
-      )
-        return ids;
+      if (candidates !== undefined && candidates.every((id) => ids.has(id))) return ids;
+      if (candidates !== undefined && stored !== undefined) {
+        const complete = stored.total <= stored.records.length;
+        const evicted = stored.evictedIds;
+        if (complete || (evicted !== undefined && candidates.every((id) => ids.has(id) || !mayHoldId(evicted, id))))
+          return ids;
+      }
       const rows = (await options.denialStore?.query({ sessionId })) ?? [];
       for (const row of rows) ids.add(row.toolUseId);
       return ids;

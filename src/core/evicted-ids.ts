@@ -1,0 +1,52 @@
+/**
+ * The tool-use ids of records the bounded buffer let go, as a Bloom filter of 8,192 bits (256 words of 32 bits, plain
+ * JSON numbers), 4 probes per id. It answers "was this id ever evicted?" with no false negative: an id it does not
+ * hold was not. So a caller asking whether a call is recorded in the session needs the denial store only for an id the
+ * filter may hold, not for every id missing from the buffer (a long session's reconcile would otherwise open the store
+ * at every turn). False positives only send a caller to the store: about 1 in 200,000 after 100 evictions, 1 in 45
+ * after 1,000, 1 in 3 after 3,000.
+ */
+const WORDS = 256;
+const BITS = WORDS * 32;
+const PROBES = 4;
+
+/** Whether `id` may be among the evicted ids (false: it certainly is not). */
+export function mayHoldId(filter: readonly number[], id: string): boolean {
+  const [first, second] = hashes(id);
+  for (let probe = 0; probe < PROBES; probe++) {
+    const bit = (first + probe * second) % BITS;
+    if (((filter[bit >>> 5] ?? 0) & (1 << (bit & 31))) === 0) return false;
+  }
+  return true;
+}
+
+/**
+ * The filter with `id` added: `filter` itself when `inPlace` (a state its caller owns, `stepOwned`), else a new array
+ * (a state is never mutated by `step`). A missing filter starts empty.
+ */
+export function withId(filter: readonly number[] | undefined, id: string, inPlace: boolean): number[] {
+  const words = filter === undefined ? new Array<number>(WORDS).fill(0) : inPlace ? (filter as number[]) : [...filter];
+  const [first, second] = hashes(id);
+  for (let probe = 0; probe < PROBES; probe++) {
+    const bit = (first + probe * second) % BITS;
+    const word = bit >>> 5;
+    words[word] = ((words[word] ?? 0) | (1 << (bit & 31))) >>> 0;
+  }
+  return words;
+}
+
+/** Two independent 32-bit hashes of `id` (cyrb53's two lanes), the second odd, for double hashing. */
+function hashes(id: string): [number, number] {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let index = 0; index < id.length; index++) {
+    const code = id.charCodeAt(index);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return [h1 >>> 0, (h2 | 1) >>> 0];
+}
