@@ -151,6 +151,14 @@ const benches: Record<string, Bench> = {
   "hook-footprint.bench.mjs": {
     figures: [row("PreToolUse rule-denied \\(rm -rf\\)", "#", "(yes|no)", "#"), row("Stop", "#", "(yes|no)", "#")],
   },
+  "hook-long-session.bench.mjs": {
+    figures: [
+      row("toolgate hook entry \\(this build\\)", "#", "#x"),
+      goalRow(
+        "a long session's Stop \\(past the record buffer, one new refusal\\) <= 1\\.2x `node -e 0` CPU, clean environment",
+      ),
+    ],
+  },
   "hook-peers.bench.mjs": {
     figures: [
       figure("^clean environment: .*; node -e 0: CPU # ms, wall # ms"),
