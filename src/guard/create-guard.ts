@@ -322,21 +322,14 @@ export function createGuard(options: GuardOptions = {}): Guard {
 
     /**
      * Tool-use ids already recorded as denials in this session. Given the `candidates` a caller asks about, the
-     * state answers alone when it exists (nothing lost with a removed file) and tells of each candidate: it holds
-     * the candidate's record, or it evicted nothing from its buffer (`total` counts each record the reducer ever
-     * made), or its filter of evicted ids (core/evicted-ids.ts) shows the candidate was never evicted. Otherwise the
-     * denial store is read too, which on the hook path opens the database.
+     * state answers alone when it can tell of each one (`stateTells`; a state that exists: nothing lost with a
+     * removed file, and `total` counts each record the reducer ever made). Otherwise the denial store is read too,
+     * which on the hook path opens the database.
      */
     async function recordedCallIds(candidates: readonly string[] | undefined): Promise<Set<string>> {
       const stored = latest ?? (await stateStore.get(sessionId))?.state;
       const ids = new Set((stored?.records ?? []).map((record) => record.toolUseId));
-      if (candidates !== undefined && candidates.every((id) => ids.has(id))) return ids;
-      if (candidates !== undefined && stored !== undefined) {
-        const complete = stored.total <= stored.records.length;
-        const evicted = stored.evictedIds;
-        if (complete || (evicted !== undefined && candidates.every((id) => ids.has(id) || !mayHoldId(evicted, id))))
-          return ids;
-      }
+      if (candidates !== undefined && stateTells(stored, ids, candidates)) return ids;
       const rows = (await options.denialStore?.query({ sessionId })) ?? [];
       for (const row of rows) ids.add(row.toolUseId);
       return ids;
@@ -450,4 +443,21 @@ export function createGuard(options: GuardOptions = {}): Guard {
       while (pending.size > 0) await Promise.all([...pending]);
     },
   };
+}
+
+/**
+ * Whether the session's state alone tells which of `candidates` are recorded: it holds each one's record, or it
+ * exists and evicted nothing from its buffer, or its filter of evicted ids (core/evicted-ids.ts) shows each candidate
+ * it does not hold was never evicted.
+ */
+function stateTells(
+  stored: SessionState | undefined,
+  ids: ReadonlySet<string>,
+  candidates: readonly string[],
+): boolean {
+  if (candidates.every((id) => ids.has(id))) return true;
+  if (stored === undefined) return false;
+  if (stored.total <= stored.records.length) return true;
+  const evicted = stored.evictedIds;
+  return evicted !== undefined && candidates.every((id) => ids.has(id) || !mayHoldId(evicted, id));
 }
