@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { AuditEvent } from "../../core/records.js";
 import { createGuard } from "../../guard/create-guard.js";
 import { compilePolicy } from "../../policy/compile-policy.js";
@@ -64,6 +64,24 @@ describe("handleQwenHook (recorded Qwen Code 0.24.4 payloads)", () => {
     await handleQwenHook(payload("post-tool-batch-denied.json"), later);
     await handleQwenHook(payload("user-prompt-submit-continuation.json"), later);
     expect((await later.session.state()).agents["main"]?.total).toBe(1);
+  });
+
+  it("PostToolBatch asks the session's state, not the denial store, once the session has one (every batch of a run)", async () => {
+    const query = vi.fn(async () => []);
+    const guard = createGuard({ core: QWEN_ESCALATION_DEFAULTS, denialStore: { query }, onError: () => undefined });
+    const hook: HookContext = {
+      session: guard.session("s1", { interactive: false, host: "qwen" }),
+      interactive: false,
+      readTranscript: () => undefined,
+    };
+    await handleQwenHook(payload("pre-tool-use.json"), hook);
+    // a batch Qwen refused nothing of, then one with its rule's refusal: each answered from the state
+    const allowed = payload("post-tool-batch-denied.json", { tool_calls: [] });
+    expect((await handleQwenHook(allowed, hook)).output).toBeUndefined();
+    const refused = outputOf(await handleQwenHook(payload("post-tool-batch-denied.json"), hook));
+    expect(String(refused.hookSpecificOutput?.additionalContext)).toContain("[toolgate] Denied by rule Bash(rm *)");
+    expect((await hook.session.state()).total).toBe(1);
+    expect(query).not.toHaveBeenCalled();
   });
 
   it("UserPromptSubmit: counts Qwen's own rule denials from the transcript once, and tells the model", async () => {

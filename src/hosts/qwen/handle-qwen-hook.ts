@@ -1,6 +1,7 @@
 import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
+import type { DeniedOptions } from "../../guard/types.js";
 import { callTokensIn, transcriptNaming, wantedCallTokens } from "../common/call-tokens.js";
 import { agentOf } from "../common/hook-event-fields.js";
 import { type HookAnswer, type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
@@ -110,27 +111,26 @@ async function preToolUse(input: QwenToolEvent, context: HookContext): Promise<H
  * last tool result. An abort is delivered by the next UserPromptSubmit, which ends the run.
  */
 async function postToolBatch(input: QwenPostToolBatchInput, context: HookContext): Promise<HookAnswer> {
-  const recorded = await context.session.recordedCallIds();
-  const effects: Effect[] = [];
+  const refused: { call: ToolCall; options: DeniedOptions }[] = [];
   for (const call of input.tool_calls) {
     const response = call.tool_response ?? {};
     if (response.error_type !== "execution_denied" || typeof call.tool_use_id !== "string") continue;
     const text = typeof response.error === "string" ? response.error : String(response.result_display ?? "");
-    if (text.startsWith(TOOLGATE_TEXT_PREFIX) || recorded.has(call.tool_use_id)) continue;
+    if (text.startsWith(TOOLGATE_TEXT_PREFIX)) continue;
     const { source, rule } = classifyQwenDenial(text);
-    effects.push(
-      ...(await context.session.denied(
-        { toolUseId: call.tool_use_id, tool: call.tool_name, input: call.tool_input ?? {} },
-        {
-          source,
-          reason: text,
-          ...(rule === undefined ? {} : { rule }),
-          ...(source === "classifier" ? { decisionReasonType: "classifier" } : {}),
-          ...agentOf(input),
-        },
-      )),
-    );
+    refused.push({
+      call: { toolUseId: call.tool_use_id, tool: call.tool_name, input: call.tool_input ?? {} },
+      options: {
+        source,
+        reason: text,
+        ...(rule === undefined ? {} : { rule }),
+        ...(source === "classifier" ? { decisionReasonType: "classifier" } : {}),
+        ...agentOf(input),
+      },
+    });
   }
+  // the refusals not recorded yet, in one transaction; the session's state tells which (the store only when it cannot)
+  const effects = await context.session.deniedUnlessRecorded(refused);
   return contextAnswer({ event: "PostToolBatch", text: modelText(effects) });
 }
 
