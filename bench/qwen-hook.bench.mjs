@@ -2,7 +2,7 @@
 // round by round (bench/support/cold-spawn.mjs). Usage: npm run build && node bench/qwen-hook.bench.mjs
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureHookEvents } from "./support/cold-spawn.mjs";
 import { sizeFrom } from "./support/short.mjs";
@@ -10,6 +10,9 @@ import { sizeFrom } from "./support/short.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const repository = join(here, "..");
 // BENCH_RUNS=20 (rounds); BENCH_SHORT=1: the short mode the test suite runs (one round after the warm-up round)
+// BENCH_SESSIONS=one: each round's events are one session per hook (a run in progress: every event after the first finds
+// the session's state), instead of a new session per event (each event its session's first, the default)
+// TOOLGATE_HOOK_BUNDLE=<dist>/hook/toolgate-hook.cjs: another build's hook entry, measured in the same rounds
 const runs = sizeFrom("BENCH_RUNS", 20, 1);
 if (!existsSync(join(repository, "dist", "cli", "main.js"))) throw new Error("dist/ is missing: run npm run build");
 const root = mkdtempSync(join(tmpdir(), "toolgate-qwen-bench-"));
@@ -23,6 +26,10 @@ const hooks = [{ name: "node -e 0", argv: [node, "-e", "0"] }];
 if (existsSync(entry))
   hooks.push({ name: "toolgate hook entry (dist/hook, bundled)", argv: [node, entry, "hook", "qwen"] });
 hooks.push({ name: "toolgate hook qwen (dist/cli/main.js)", argv: [node, main, "hook", "qwen"] });
+if (process.env.TOOLGATE_HOOK_BUNDLE) {
+  const other = resolve(process.env.TOOLGATE_HOOK_BUNDLE);
+  hooks.push({ name: `toolgate hook (${other.split("/").slice(-4).join("/")})`, argv: [node, other, "hook", "qwen"] });
+}
 
 try {
   const home = join(root, "home");
@@ -47,10 +54,11 @@ try {
     ["PostToolUseFailure EACCES", () => fixture("post-tool-use-failure.json")],
     ["Stop (reads the transcript)", () => fixture("stop.json")],
   ];
+  const oneSession = process.env.BENCH_SESSIONS === "one";
   const input = ({ round, hook, event }) =>
     JSON.stringify({
       ...events[event][1](),
-      session_id: `bench-${round}-${hook}-${event}`,
+      session_id: oneSession ? `bench-${round}-${hook}` : `bench-${round}-${hook}-${event}`,
       transcript_path: transcript,
       cwd: project,
       timestamp: new Date().toISOString(),
@@ -63,9 +71,10 @@ try {
     env,
     cwd: project,
     scratch: root,
-    // the hooks (not node -e 0) must really decide the rule-denied event (the second one)
+    // the hooks (not node -e 0) must really decide the rule-denied event (the second one); in one session an event
+    // reading the transcript before it may have counted that refusal already (then it is rightly not counted again)
     check: ({ hook, event, stdout }) =>
-      hook === 0 || event !== 1 || stdout.includes("[toolgate] Denied by rule Bash(rm *)")
+      hook === 0 || event !== 1 || oneSession || stdout.includes("[toolgate] Denied by rule Bash(rm *)")
         ? undefined
         : "did not count the rule denial",
   });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bash, denied, run, testConfig } from "../../test/support/core-fixtures.js";
-import { mayHoldId, withId } from "./evicted-ids.js";
+import { addId, mayHoldId, withId } from "./evicted-ids.js";
 import { stepOwned } from "./step.js";
 
 describe("the filter of evicted ids", () => {
@@ -9,7 +9,7 @@ describe("the filter of evicted ids", () => {
     fc.assert(
       fc.property(fc.array(fc.string({ maxLength: 60 }), { minLength: 1, maxLength: 400 }), (ids) => {
         let filter: number[] | undefined;
-        for (const id of ids) filter = withId(filter, id, false);
+        for (const id of ids) filter = withId(filter, id);
         for (const id of ids) expect(mayHoldId(filter as number[], id)).toBe(true);
       }),
       { numRuns: 200, seed: 20261128 },
@@ -18,21 +18,21 @@ describe("the filter of evicted ids", () => {
 
   it("rarely holds an id never added: 100 ids in, 20,000 others out (about 1 in 200,000 expected)", () => {
     let filter: number[] | undefined;
-    for (let index = 0; index < 100; index++) filter = withId(filter, `toolu_01A${index}`, false);
+    for (let index = 0; index < 100; index++) filter = withId(filter, `toolu_01A${index}`);
     let held = 0;
     for (let index = 0; index < 20_000; index++) if (mayHoldId(filter as number[], `toolu_01B${index}`)) held += 1;
     expect(held).toBeLessThanOrEqual(2);
   });
 
   it("is plain JSON of a fixed size, and never changes a filter it was given unless told to", () => {
-    const first = withId(undefined, "a", false);
+    const first = withId(undefined, "a");
     expect(first).toHaveLength(256);
     expect(JSON.parse(JSON.stringify(first))).toEqual(first);
     const frozen = Object.freeze([...first]);
-    const second = withId(frozen, "b", false);
+    const second = withId(frozen, "b");
     expect(frozen).toEqual(first);
     expect(second).not.toBe(frozen);
-    expect(withId(second, "c", true)).toBe(second);
+    expect(addId(second, "c")).toBe(second);
     expect(mayHoldId(second, "c")).toBe(true);
   });
 });

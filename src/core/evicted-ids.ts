@@ -20,19 +20,20 @@ export function mayHoldId(filter: readonly number[], id: string): boolean {
   return true;
 }
 
-/**
- * The filter with `id` added: `filter` itself when `inPlace` (a state its caller owns, `stepOwned`), else a new array
- * (a state is never mutated by `step`). A missing filter starts empty.
- */
-export function withId(filter: readonly number[] | undefined, id: string, inPlace: boolean): number[] {
-  const words = filter === undefined ? new Array<number>(WORDS).fill(0) : inPlace ? (filter as number[]) : [...filter];
+/** A new filter: `filter` (or an empty one) with `id` added; `filter` itself is left as it is (`step` never mutates). */
+export function withId(filter: readonly number[] | undefined, id: string): number[] {
+  return addId(filter === undefined ? new Array<number>(WORDS).fill(0) : [...filter], id);
+}
+
+/** Adds `id` to `filter` in place and returns it (a state its caller owns, `stepOwned`). */
+export function addId(filter: number[], id: string): number[] {
   const [first, second] = hashes(id);
   for (let probe = 0; probe < PROBES; probe++) {
     const bit = (first + probe * second) % BITS;
     const word = bit >>> 5;
-    words[word] = ((words[word] ?? 0) | (1 << (bit & 31))) >>> 0;
+    filter[word] = ((filter[word] ?? 0) | (1 << (bit & 31))) >>> 0;
   }
-  return words;
+  return filter;
 }
 
 /** Two independent 32-bit hashes of `id` (cyrb53's two lanes), the second odd, for double hashing. */

@@ -4,7 +4,7 @@ import type { CallFacts, TemplateVariables } from "./config.js";
 import type { EscalationStage } from "./effects.js";
 import { escalate, escalatedText } from "./escalate.js";
 import { type CallDeniedEvent, GRANTABLE_SOURCES } from "./events.js";
-import { withId } from "./evicted-ids.js";
+import { addId, withId } from "./evicted-ids.js";
 import { isoTime } from "./iso-time.js";
 import { countNudgeEvent } from "./nudge.js";
 import type { DenialRecord } from "./records.js";
@@ -208,7 +208,9 @@ function appendRecord(
     config.keepEvictedIds !== false &&
     (state.evictedIds !== undefined || state.total - 1 <= records.length)
   ) {
-    state.evictedIds = withId(state.evictedIds, evicted.toolUseId, context.owned);
+    const id = evicted.toolUseId;
+    state.evictedIds =
+      context.owned && state.evictedIds !== undefined ? addId(state.evictedIds, id) : withId(state.evictedIds, id);
   }
   return record;
 }
