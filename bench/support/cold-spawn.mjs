@@ -2,6 +2,7 @@
 // their own CPU (python3 fork/exec + os.wait4, so nothing of the parent's start-up is counted), and the median.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { goal } from "./goals.mjs";
 import { short } from "./short.mjs";
 
 /** Runs each job as a cold child (python3 fork/exec + wait4): its own CPU time and wall time, stdout, stderr. */
@@ -71,8 +72,28 @@ export function measureHookEvents({ hooks, events, input, runs, env, cwd, scratc
     const problem = check({ hook: job.hook, event: job.event, stdout: result.stdout });
     if (problem !== undefined) throw new Error(`${hooks[job.hook].name} ${problem}: ${result.stdout} ${result.stderr}`);
   }
-  printRatios({ hooks, events, jobs, results, title: `${runs} rounds` });
+  const rows = printRatios({ hooks, events, jobs, results, title: `${runs} rounds` });
   console.log(`\ndone ${new Date().toISOString()}, load average ${loadAverage()}`);
+  recordEntryGoal({ hooks, rows, runs });
+}
+
+/**
+ * Issue 30 item 1 for one hook host, judged on the bundled entry installers write (the hook named "toolgate hook
+ * entry …", its host the last word of its command): every event <= 1.2x `node -e 0` in CPU. These benches give the
+ * children PATH and a temporary HOME only: the clean environment.
+ */
+function recordEntryGoal({ hooks, rows, runs }) {
+  const entry = hooks.findIndex((hook) => hook.name.startsWith("toolgate hook entry"));
+  if (entry < 0) return;
+  const host = hooks[entry].argv.at(-1);
+  const ours = rows.filter((row) => row.hook === entry);
+  const worst = ours.reduce((a, b) => (b.cpuRatio > a.cpuRatio ? b : a));
+  goal({
+    goal: `every ${host} hook event <= 1.2x \`node -e 0\` CPU, clean environment`,
+    measured: `${ours.filter((row) => row.cpuRatio <= 1.2).length} of ${ours.length} events; ${Math.min(...ours.map((row) => row.cpuRatio)).toFixed(2)}x-${worst.cpuRatio.toFixed(2)}x (worst: ${worst.eventName})`,
+    met: ours.every((row) => row.cpuRatio <= 1.2),
+    command: `bench/${host}-hook.bench.mjs (BENCH_RUNS=${runs})`,
+  });
 }
 
 /**

@@ -95,12 +95,14 @@ const benches: Record<string, Bench> = {
     figures: [
       row("PreToolUse rule-forbidden \\(rm -rf\\)", hookEntry, "#", "#x", "#", "#x"),
       row("Stop", "toolgate hook codex \\(dist/cli/main\\.js\\)", "#", "#x", "#", "#x"),
+      goalRow("every codex hook event <= 1\\.2x `node -e 0` CPU, clean environment"),
     ],
   },
   "copilot-hook.bench.mjs": {
     figures: [
       row("permissionRequest", hookEntry, "#", "#x", "#", "#x"),
       row("agentStop \\(reads events\\.jsonl: two refusals\\)", hookEntry, "#", "#x", "#", "#x"),
+      goalRow("every copilot hook event <= 1\\.2x `node -e 0` CPU, clean environment"),
     ],
   },
   "core.bench.mjs": {
@@ -138,6 +140,7 @@ const benches: Record<string, Bench> = {
     figures: [
       row("BeforeTool policy-denied \\(rm -rf\\)", hookEntry, "#", "#x", "#", "#x"),
       row("AfterAgent", "toolgate hook gemini \\(dist/cli/main\\.js\\)", "#", "#x", "#", "#x"),
+      goalRow("every gemini hook event <= 1\\.2x `node -e 0` CPU, clean environment"),
     ],
   },
   "hook-faults.bench.mjs": {
@@ -189,6 +192,7 @@ const benches: Record<string, Bench> = {
     figures: [
       row("PostToolBatch, a call Qwen's rule denied", hookEntry, "#", "#x", "#", "#x"),
       row("Stop \\(reads the transcript\\)", "toolgate hook qwen \\(dist/cli/main\\.js\\)", "#", "#x", "#", "#x"),
+      goalRow("every qwen hook event <= 1\\.2x `node -e 0` CPU, clean environment"),
     ],
   },
   "store-faults.bench.mjs": {
