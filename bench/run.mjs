@@ -1,6 +1,6 @@
 // Runs every bench/*.bench.mjs in order against the built dist/, in this one process, and ends with the table of
 // the goals they checked (bench/support/goals.mjs). Usage: npm run bench [-- name-filter ...]: the files whose
-// name contains any filter, e.g. `npm run bench -- policy hook-peers analyze store` for issue 30's goals alone.
+// name contains any filter, e.g. `npm run bench -- policy hook analyze store` for issue 30's goals (and two hook benches that check none).
 // BENCH_SHORT=1 npm run bench: every bench in its short mode (tiny sizes, seconds each; bench/support/short.mjs), as
 // the test suite runs them (test/bench/benchmarks.test.ts): a check that they work, not a measurement.
 import { readdirSync } from "node:fs";
