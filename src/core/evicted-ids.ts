@@ -1,3 +1,5 @@
+import { hash53 } from "./hash.js";
+
 /**
  * The tool-use ids of records the bounded buffer let go, as a Bloom filter of 8,192 bits (256 words of 32 bits, plain
  * JSON numbers), 4 probes per id. It answers "was this id ever evicted?" with no false negative: an id it does not
@@ -36,18 +38,8 @@ export function addId(filter: number[], id: string): number[] {
   return filter;
 }
 
-/** Two independent 32-bit hashes of `id` (cyrb53's two lanes), the second odd, for double hashing. */
+/** Two hashes of `id` for double hashing, from its 53-bit hash (core/hash.ts): the low 32 bits, and the high 21 bits made odd. */
 function hashes(id: string): [number, number] {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let index = 0; index < id.length; index++) {
-    const code = id.charCodeAt(index);
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return [h1 >>> 0, (h2 | 1) >>> 0];
+  const value = Number.parseInt(hash53(id), 16);
+  return [value % 4294967296, Math.floor(value / 4294967296) * 2 + 1];
 }
