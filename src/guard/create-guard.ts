@@ -455,9 +455,8 @@ function stateTells(
   ids: ReadonlySet<string>,
   candidates: readonly string[],
 ): boolean {
-  if (candidates.every((id) => ids.has(id))) return true;
-  if (stored === undefined) return false;
+  if (stored === undefined) return candidates.length === 0;
   if (stored.total <= stored.records.length) return true;
   const evicted = stored.evictedIds;
-  return evicted !== undefined && candidates.every((id) => ids.has(id) || !mayHoldId(evicted, id));
+  return candidates.every((id) => ids.has(id) || (evicted !== undefined && !mayHoldId(evicted, id)));
 }
