@@ -2,7 +2,7 @@
 // round by round (bench/support/cold-spawn.mjs). Usage: npm run build && node bench/codex-hook.bench.mjs
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureHookEvents } from "./support/cold-spawn.mjs";
 import { sizeFrom } from "./support/short.mjs";
@@ -10,6 +10,7 @@ import { sizeFrom } from "./support/short.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const repository = join(here, "..");
 // BENCH_RUNS=20 (rounds); BENCH_SHORT=1: the short mode the test suite runs (one round after the warm-up round)
+// TOOLGATE_HOOK_BUNDLE=<dist>/hook/toolgate-hook.cjs: another build's hook entry, measured in the same rounds
 const runs = sizeFrom("BENCH_RUNS", 20, 1);
 if (!existsSync(join(repository, "dist", "cli", "main.js"))) throw new Error("dist/ is missing: run npm run build");
 const root = mkdtempSync(join(tmpdir(), "toolgate-codex-bench-"));
@@ -23,6 +24,10 @@ const hooks = [{ name: "node -e 0", argv: [node, "-e", "0"] }];
 if (existsSync(entry))
   hooks.push({ name: "toolgate hook entry (dist/hook, bundled)", argv: [node, entry, "hook", "codex"] });
 hooks.push({ name: "toolgate hook codex (dist/cli/main.js)", argv: [node, main, "hook", "codex"] });
+if (process.env.TOOLGATE_HOOK_BUNDLE) {
+  const other = resolve(process.env.TOOLGATE_HOOK_BUNDLE);
+  hooks.push({ name: `toolgate hook (${other.split("/").slice(-4).join("/")})`, argv: [node, other, "hook", "codex"] });
+}
 
 try {
   const home = join(root, "home");

@@ -12,9 +12,9 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { median, runJobs } from "./support/cold-spawn.mjs";
+import { hookBuilds, median, runJobs } from "./support/cold-spawn.mjs";
 import { goal } from "./support/goals.mjs";
 import { short, sizeFrom } from "./support/short.mjs";
 
@@ -25,11 +25,7 @@ const denials = sizeFrom("BENCH_DENIALS", 120, 5);
 const entry = join(repository, "dist", "hook", "toolgate-hook.cjs");
 if (!existsSync(entry)) throw new Error("dist/hook/toolgate-hook.cjs is missing: run npm run build first");
 const node = process.execPath;
-const builds = [{ name: "toolgate hook entry (this build)", entry }];
-if (process.env.TOOLGATE_HOOK_BUNDLE) {
-  const other = resolve(process.env.TOOLGATE_HOOK_BUNDLE);
-  builds.push({ name: `toolgate hook (${other.split("/").slice(-4).join("/")})`, entry: other });
-}
+const builds = hookBuilds(entry);
 const session = "bench-long-session";
 const root = mkdtempSync(join(tmpdir(), "toolgate-long-session-bench-"));
 

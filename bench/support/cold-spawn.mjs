@@ -2,6 +2,7 @@
 // their own CPU (python3 fork/exec + os.wait4, so nothing of the parent's start-up is counted), and the median.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { goal } from "./goals.mjs";
 import { short } from "./short.mjs";
 
@@ -145,4 +146,17 @@ export function printRatios({ hooks, events, jobs, results, title }) {
     }
   }
   return rows;
+}
+
+/**
+ * The hook builds a bench times: this build's entry, then another build's (TOOLGATE_HOOK_BUNDLE=<dist>/hook/
+ * toolgate-hook.cjs, an older commit's `dist/` for a before/after in the same rounds) when set.
+ */
+export function hookBuilds(entry) {
+  const builds = [{ name: "toolgate hook entry (this build)", entry }];
+  if (process.env.TOOLGATE_HOOK_BUNDLE) {
+    const other = resolve(process.env.TOOLGATE_HOOK_BUNDLE);
+    builds.push({ name: `toolgate hook (${other.split("/").slice(-4).join("/")})`, entry: other });
+  }
+  return builds;
 }

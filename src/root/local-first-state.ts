@@ -45,8 +45,10 @@ type OnError = ((error: unknown, where: string) => void) | undefined;
 
 /**
  * The denial store as the guard reads it on the local-first path (`recordedCallIds`: which calls a transcript
- * shows that are already recorded): the store after a drain, plus what still waits in the spool, or only the
- * spool when the store cannot be opened, so a Stop event never fails or double-records because the store is down.
+ * shows that are already recorded): the store plus what still waits in the spool, or only the spool when the store
+ * cannot be opened, so a Stop event never fails or double-records because the store is down. A session's records
+ * are read as they stand (`sessionRecords`: no drain first, so a gating event never ships other sessions' backlog
+ * or waits on another process's delivery); any other query drains first, as the store's own `query` does.
  */
 export function withPendingRecords(denials: SpooledDenialStore, onError: OnError): Pick<DenialStore, "query"> {
   return {
@@ -57,6 +59,8 @@ export function withPendingRecords(denials: SpooledDenialStore, onError: OnError
           .filter((record) => query.sessionId === undefined || record.sessionId === query.sessionId)
           .map((record) => ({ ...record, id: 0 }));
       try {
+        const { sessionId, ...rest } = query;
+        if (sessionId !== undefined && Object.keys(rest).length === 0) return await denials.sessionRecords(sessionId);
         return [...(await denials.query(query)), ...pending()];
       } catch (error) {
         onError?.(error, "denial store (reading the spool instead)");

@@ -21,13 +21,26 @@ import { join } from "node:path";
  */
 export interface Spool<T> {
   readonly directory: string;
-  append(batch: T): void;
+  /**
+   * `tag` (1-16 of a-z and 0-9; anything else is left out) goes into the file's name, so a reader that needs only
+   * some batches (`settledPending`) skips the others unread.
+   */
+  append(batch: T, tag?: string): void;
   /** whether any batch waits (a directory listing, no reads) */
   hasPending(): boolean;
   /** when the oldest waiting batch was written (epoch ms, from its file name: a directory listing, no reads) */
   oldestPendingAt(): number | undefined;
   /** batches waiting (all files), for tests and `toolgate report` */
   pending(): T[];
+  /**
+   * The batches waiting (claimed or not) as they stand, read without claiming any: a file another process claims,
+   * puts back or delivers during the read is looked for again under its new name, and one gone from every name was
+   * delivered (a claimed file is deleted only once its delivery committed), so a reader that reads the store after
+   * this misses no batch and waits for no delivery. `tag`: files appended with another tag are skipped unread (one
+   * without a tag is read); `keepLine` skips a line unparsed. Undefined when the spool still changed under the read
+   * after a few listings: drain and read the store instead.
+   */
+  settledPending(options?: { tag?: string; keepLine?: (line: string) => boolean }): T[] | undefined;
   /**
    * `until` (epoch ms): claim no new file after it; what is left waits for the next replay. `error` is what the
    * last failed delivery threw (why `failed` batches still wait).
@@ -61,10 +74,10 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
       return [];
     }
   };
-  const read = (file: string): T[] =>
-    readFileSync(file, "utf8")
+  const parse = (text: string, keepLine?: (line: string) => boolean): T[] =>
+    text
       .split("\n")
-      .filter((line) => line.trim() !== "")
+      .filter((line) => line.trim() !== "" && (keepLine === undefined || keepLine(line)))
       .flatMap((line) => {
         try {
           return [JSON.parse(line) as T];
@@ -72,6 +85,7 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
           return []; // unreadable line (disk trouble): skip it, keep the rest
         }
       });
+  const read = (file: string): T[] => parse(readFileSync(file, "utf8"));
   /** whether another live process holds a claim (a directory listing and a stat per claim) */
   const othersHoldClaims = () => {
     const now = Date.now();
@@ -81,10 +95,11 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
   };
   return {
     directory,
-    append(batch) {
+    append(batch, tag) {
       // time first (replay order), then pid and a per-process counter (unique), without loading node:crypto
       const unique = `${process.pid}-${String(written++).padStart(9, "0")}-${Math.random().toString(36).slice(2, 8)}`;
-      const name = `${prefix}-${String(Date.now()).padStart(15, "0")}-${unique}`;
+      const tagged = tag !== undefined && TAG.test(tag) ? `.${tag}` : "";
+      const name = `${prefix}-${String(Date.now()).padStart(15, "0")}-${unique}${tagged}`;
       const temporary = join(directory, `.${name}.tmp`);
       const text = `${JSON.stringify(batch)}\n`;
       try {
@@ -107,6 +122,33 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
     },
     pending() {
       return [...files(".jsonl"), ...files(".claimed")].flatMap(read);
+    },
+    settledPending(settleOptions = {}) {
+      const { tag, keepLine } = settleOptions;
+      const batches: T[] = [];
+      // each batch by the name it was written under (a claim adds `.<pid>.claimed`, a put-back removes it)
+      const seen = new Set<string>();
+      for (let listing = 0; listing < SETTLE_LISTINGS; listing++) {
+        let moved = false;
+        for (const file of [...files(".jsonl"), ...files(".claimed")]) {
+          const batch = file.replace(CLAIM_SUFFIX, "");
+          if (seen.has(batch)) continue;
+          const written = TAGGED.exec(batch)?.[1];
+          if (tag !== undefined && written !== undefined && written !== tag) continue;
+          let text: string;
+          try {
+            text = readFileSync(file, "utf8");
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+            moved = true; // renamed or delivered since the listing: the next listing tells which
+            continue;
+          }
+          seen.add(batch);
+          batches.push(...parse(text, keepLine));
+        }
+        if (!moved) return batches;
+      }
+      return undefined;
     },
     async replay(deliver, replayOptions = {}) {
       let replayed = 0;
@@ -160,6 +202,13 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
 }
 
 const CLAIM_SUFFIX = /\.(\d+)\.claimed$/;
+
+/** a batch file's tag (`Spool.append`), between the name and `.jsonl` */
+const TAG = /^[a-z0-9]{1,16}$/;
+const TAGGED = /\.([a-z0-9]{1,16})\.jsonl$/;
+
+/** how many listings `settledPending` makes of a spool whose files keep moving before it gives up */
+const SETTLE_LISTINGS = 4;
 
 /** The pid a claimed file's name carries (`<batch file>.<pid>.claimed`), or undefined for a name without one. */
 function claimantOf(file: string): number | undefined {

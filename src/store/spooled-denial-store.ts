@@ -1,5 +1,6 @@
+import { hash53 } from "../core/hash.js";
 import { type AuditEvent, type DenialRecord, type IdentifiedDenialRecord, withToolIdentity } from "../core/records.js";
-import type { DenialStore, KeyedAuditEvent } from "./ports.js";
+import type { DenialStore, KeyedAuditEvent, StoredDenial } from "./ports.js";
 import { createSpool, type Spool } from "./spool.js";
 
 export type SpoolBatch = { kind: "denials"; records: DenialRecord[] } | { kind: "events"; events: KeyedAuditEvent[] };
@@ -23,9 +24,16 @@ export interface SpooledDenialStore extends DenialStore {
    * SessionEnd, a non-gating event).
    */
   drain(options?: DrainOptions): Promise<{ replayed: number; failed: number }>;
-  /** records still waiting in the spool (not yet in the store): what `report`/`tail` add when the store is down */
   /** the records waiting in the spool, each with its tool identity (filled from the table for an older spool) */
   pendingRecords(): IdentifiedDenialRecord[];
+  /**
+   * A session's records as they stand: the store's rows and the records waiting in the spool, each once (a waiting
+   * record has id 0). Unlike `query`, it neither ships the spool first nor waits for a delivery another process has
+   * under way (`Spool.settledPending`), so a gating event that asks which of its session's calls are recorded pays
+   * the store's read alone, never another session's backlog or a drain's lock. Throws when the store cannot be read
+   * (`pendingRecords()` then shows what waits).
+   */
+  sessionRecords(sessionId: string): Promise<StoredDenial[]>;
   pendingEvents(): AuditEvent[];
 }
 
@@ -48,6 +56,11 @@ export interface SpooledDenialStore extends DenialStore {
  */
 export function createSpooledDenialStore(options: {
   open: () => Promise<DenialStore>;
+  /**
+   * whether the store surely holds no row yet (a SQLite file not created): then `sessionRecords` answers from the
+   * spool without opening (and so creating) the store
+   */
+  holdsNothing?: () => boolean;
   spoolDirectory: string;
   mode?: "store-first" | "spool-first";
   timeoutMs?: number;
@@ -120,14 +133,14 @@ export function createSpooledDenialStore(options: {
   const pendingBatches = () => spool.pending();
   async function write(batch: SpoolBatch): Promise<void> {
     if (spoolFirst || clock() < brokenUntil) {
-      spool.append(batch);
+      spool.append(batch, tagOf(batch));
       return;
     }
     try {
       await withTimeout((async () => deliver(batch, await storeWithin()))(), timeoutMs, "a store write");
     } catch (error) {
       brokenUntil = clock() + retryAfterMs;
-      spool.append(batch);
+      spool.append(batch, tagOf(batch));
       options.onError?.(error);
       return;
     }
@@ -148,6 +161,18 @@ export function createSpooledDenialStore(options: {
     pendingRecords: () =>
       pendingBatches().flatMap((batch) => (batch.kind === "denials" ? batch.records.map(withToolIdentity) : [])),
     pendingEvents: () => pendingBatches().flatMap((batch) => (batch.kind === "events" ? batch.events : [])),
+    async sessionRecords(sessionId) {
+      // the spool first: a batch delivered after this read is in the store by the time the store is read
+      const quoted = JSON.stringify(sessionId);
+      const waiting = spool.settledPending({ tag: sessionTag(sessionId), keepLine: (line) => line.includes(quoted) });
+      if (waiting === undefined) {
+        const rows = await read((target) => target.query({ sessionId }));
+        return onceEach([...rows, ...waitingRecords(pendingBatches(), sessionId)]);
+      }
+      // checked after the spool's read: a batch delivered before the check made the store, one after it was read
+      const rows = options.holdsNothing?.() ? [] : await (await storeWithin()).query({ sessionId });
+      return onceEach([...rows, ...waitingRecords(waiting, sessionId)]);
+    },
     async append(records) {
       if (records.length > 0) await write({ kind: "denials", records: [...records] });
     },
@@ -182,6 +207,45 @@ export function createSpooledDenialStore(options: {
       await settled.open?.close();
     },
   };
+}
+
+/**
+ * A batch file's tag (`Spool.append`): `e` for audit events, `s<hash of the session id>` for records of one
+ * session (a hook event's), none for records of several; so a session's records are read from its own files and
+ * those of no session in particular (a hash both share only costs a file read).
+ */
+function tagOf(batch: SpoolBatch): string | undefined {
+  if (batch.kind === "events") return "e";
+  const [first, ...rest] = batch.records;
+  if (first === undefined || rest.some((record) => record.sessionId !== first.sessionId)) return undefined;
+  return sessionTag(first.sessionId);
+}
+
+const sessionTag = (sessionId: string) => `s${hash53(sessionId)}`;
+
+/** the records of `sessionId` in spooled batches, as rows not yet stored (id 0) */
+function waitingRecords(batches: readonly SpoolBatch[], sessionId: string): StoredDenial[] {
+  return batches.flatMap((batch) =>
+    batch.kind === "denials"
+      ? batch.records
+          .filter((record) => record.sessionId === sessionId)
+          .map((record) => ({ ...withToolIdentity(record), id: 0 }))
+      : [],
+  );
+}
+
+/**
+ * Each record once, by the identity the stores keep unique (session, seq, at, tool-use id): a batch can be in the
+ * store and still in the spool while its deliverer deletes its claim. The stored row is kept.
+ */
+function onceEach(rows: readonly StoredDenial[]): StoredDenial[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    const identity = JSON.stringify([row.sessionId, row.seq, row.at, row.toolUseId]);
+    if (seen.has(identity)) return false;
+    seen.add(identity);
+    return true;
+  });
 }
 
 let minted = 0;

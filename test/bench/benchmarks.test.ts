@@ -151,6 +151,13 @@ const benches: Record<string, Bench> = {
     ],
     postgres: [row("none \\(Postgres, healthy\\)", "deny", "#", "#", "#", "#")],
   },
+  "hook-first-read.bench.mjs": {
+    figures: [
+      figure("^Codex PreToolUse, a session's first, reading which calls are recorded; # rounds"),
+      row("0", "toolgate hook entry \\(this build\\)", "#", "#x"),
+      row("2", "toolgate hook entry \\(this build\\)", "#", "#x"),
+    ],
+  },
   "hook-footprint.bench.mjs": {
     figures: [row("PreToolUse rule-denied \\(rm -rf\\)", "#", "(yes|no)", "#"), row("Stop", "#", "(yes|no)", "#")],
   },

@@ -61,6 +61,19 @@ function nextMessage(child: ChildProcess, expected: string): Promise<void> {
   });
 }
 
+/** A spooled denial store over a new SQLite file (as an in-process host or a hook opens it), and where its parts are. */
+function spooledSqlite(options: { mode?: "spool-first"; timeoutMs?: number } = {}) {
+  const root = temporaryDirectory("toolgate-claimed-");
+  const filename = join(root, "toolgate.db");
+  const spoolDirectory = join(root, "spool");
+  const spooled = createSpooledDenialStore({
+    open: async () => (await openStore({ location: { engine: "sqlite", filename } })).denials,
+    spoolDirectory,
+    ...options,
+  });
+  return { filename, spoolDirectory, spooled };
+}
+
 describe("a reader and a batch another process is shipping", () => {
   it("openDrainedStore waits for the other process's claim and reads the batch it delivered", async () => {
     const { env, filename, spoolDirectory } = await storeWithSpooledBatch([
@@ -84,13 +97,7 @@ describe("a reader and a batch another process is shipping", () => {
   });
 
   it("an in-process host's store reads (query) wait for it too", async () => {
-    const root = temporaryDirectory("toolgate-claimed-");
-    const filename = join(root, "toolgate.db");
-    const spoolDirectory = join(root, "spool");
-    const spooled = createSpooledDenialStore({
-      open: async () => (await openStore({ location: { engine: "sqlite", filename } })).denials,
-      spoolDirectory,
-    });
+    const { filename, spoolDirectory, spooled } = spooledSqlite();
     try {
       expect(await spooled.query({})).toEqual([]); // the database exists before the drainer opens it
       spooled.spool.append({ kind: "denials", records: [makeRecord({ seq: 1 })] });
@@ -101,6 +108,58 @@ describe("a reader and a batch another process is shipping", () => {
       setTimeout(() => drainer.send("deliver"), 300);
       expect(await reading).toHaveLength(1);
       await delivered;
+    } finally {
+      await spooled.close();
+    }
+  });
+
+  it("a session's records (the hook's question: which calls are recorded) neither drain nor wait for the claim", async () => {
+    // a reader that waited for the claim would wait out this budget, far past the test's own timeout
+    const { filename, spoolDirectory, spooled } = spooledSqlite({ mode: "spool-first", timeoutMs: 600_000 });
+    try {
+      await spooled.append([makeRecord({ seq: 1 })]);
+      await spooled.drain(); // stored: the database exists before the drainer opens it
+      spooled.spool.append({ kind: "denials", records: [makeRecord({ seq: 2 }), makeRecord({ seq: 3 })] });
+      spooled.spool.append({ kind: "denials", records: [makeRecord({ seq: 1, sessionId: "session-b" })] });
+      const drainer = startDrainer(spoolDirectory, filename);
+      await nextMessage(drainer, "claimed"); // the drainer holds the first waiting batch, undelivered
+      const waiting = spooled.spool.settledPending()?.length;
+      const rows = await spooled.sessionRecords("session-a");
+      expect(rows.map((row) => [row.seq, row.id > 0 ? "stored" : "waiting"])).toEqual([
+        [1, "stored"],
+        [2, "waiting"],
+        [3, "waiting"],
+      ]);
+      // nothing was shipped by the read: both batches still wait, one of them claimed by the drainer
+      expect(spooled.spool.settledPending()?.length).toBe(waiting);
+      // the drainer delivers its batch, then claims and delivers the other one
+      const second = nextMessage(drainer, "claimed");
+      drainer.send("deliver");
+      await second;
+      const delivered = nextMessage(drainer, "delivered");
+      drainer.send("deliver");
+      await delivered;
+      // after both deliveries: each record once, now from the store
+      const after = await spooled.sessionRecords("session-a");
+      expect(after.map((row) => [row.seq, row.id > 0 ? "stored" : "waiting"])).toEqual([
+        [1, "stored"],
+        [2, "stored"],
+        [3, "stored"],
+      ]);
+    } finally {
+      await spooled.close();
+    }
+  });
+
+  it("a record both delivered and still in the spool (its claim not yet deleted) is read once", async () => {
+    const { filename, spooled } = spooledSqlite({ mode: "spool-first" });
+    try {
+      const record = makeRecord({ seq: 1 });
+      spooled.spool.append({ kind: "denials", records: [record] });
+      // delivered by a drainer that has not yet deleted its claim: in the store and in the spool at once
+      await (await openStore({ location: { engine: "sqlite", filename } })).denials.append([record]);
+      const rows = await spooled.sessionRecords("session-a");
+      expect(rows.map((row) => [row.seq, row.id > 0 ? "stored" : "waiting"])).toEqual([[1, "stored"]]);
     } finally {
       await spooled.close();
     }

@@ -10,6 +10,8 @@ export interface LocalFirstStoreOptions {
   spoolDirectory: string;
   /** the real denial store (SQLite, Postgres), opened only by `drain()` and by reads */
   open: () => Promise<DenialStore>;
+  /** whether that store surely holds nothing yet (its SQLite file not created): a session's read then skips it */
+  holdsNothing?: () => boolean;
   /** state lock budget (1500 ms) */
   lockWaitMs?: number;
   /** state lock staleness (10 s) */
@@ -34,6 +36,7 @@ export function createLocalFirstStore<S = SessionState>(
   });
   const denials = createSpooledDenialStore({
     open: options.open,
+    ...(options.holdsNothing === undefined ? {} : { holdsNothing: options.holdsNothing }),
     spoolDirectory: options.spoolDirectory,
     mode: "spool-first",
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { StoreOptions } from "../../config/store-schema.js";
 import type { SessionState } from "../../core/state.js";
@@ -32,6 +33,7 @@ export function openLocalFirstStore<S = SessionState>(
   return createLocalFirstStore<S>({
     stateDirectory: options.stateDirectory ?? join(toolgateHome(options.home), "state"),
     spoolDirectory: spoolDirectoryFor(location, { config: options.config, home: options.home }),
+    ...(location.engine === "sqlite" ? { holdsNothing: () => !existsSync(location.filename) } : {}),
     open: async () => {
       const { openStore } = await import("../open-store.js");
       const store = await openStore({ location, config: options.config });
