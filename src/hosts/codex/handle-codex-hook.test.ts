@@ -1,8 +1,11 @@
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { temporaryDirectory } from "../../../test/support/temporary-directory.js";
 import { createGuard } from "../../guard/create-guard.js";
 import { buildPolicy } from "../../root/build-policy.js";
+import { openTranscript } from "../common/read-transcript.js";
+import type { TranscriptCursor } from "../common/transcript-cursor.js";
 import { parseCodexHookInput } from "./codex-hook-input.js";
 import { failClosed } from "./codex-hook-output.js";
 import { execpolicyPolicyRules, parseExecpolicyRules } from "./execpolicy-rules.js";
@@ -158,6 +161,53 @@ describe("handleCodexHook (payloads recorded from Codex 0.169.0)", () => {
     // read again at the turn's end: nothing is counted twice
     await handleCodexHook(payload("stop.json"), hook);
     expect((await session.state()).total).toBe(3);
+  });
+
+  it("PreToolUse with the session's cursors: a refusal the rollout showed an earlier event is not handed over again", async () => {
+    // a record buffer of 2: the rollout's first refusal is evicted by the first event, so a later event that handed
+    // it to the guard again could only confirm it in the denial store (which a hook opens for it)
+    const query = vi.fn(async () => []);
+    const guard = createGuard({ core: { recordBufferSize: 2 }, denialStore: { query }, onError: () => undefined });
+    const session = guard.session("s1", { interactive: false, host: "codex" });
+    const rollout = join(temporaryDirectory("toolgate-codex-cursor-"), "rollout.jsonl");
+    writeFileSync(rollout, readFileSync(join(fixtures, "forbidden.rollout.jsonl")));
+    const cursors = new Map<string, TranscriptCursor>();
+    const hook: CodexHookContext = {
+      session,
+      interactive: false,
+      readTranscript: () => undefined,
+      openTranscript,
+      transcriptCursors: { read: (path) => cursors.get(path), write: (path, cursor) => void cursors.set(path, cursor) },
+    };
+    const event = (id: string) =>
+      payload("pre-tool-use.json", { tool_input: { command: "ls" }, tool_use_id: id, transcript_path: rollout });
+    await handleCodexHook(event("call_3"), hook);
+    expect(query).toHaveBeenCalledTimes(1); // the session's first event: no state yet to tell
+    expect(cursors.get(rollout)?.offset).toBe(readFileSync(rollout).length);
+    await handleCodexHook(event("call_4"), hook);
+    await handleCodexHook(payload("stop.json", { transcript_path: rollout }), hook);
+    expect(query).toHaveBeenCalledTimes(1);
+    expect((await session.state()).total).toBe(4);
+    // a refusal Codex made since, its call written before an event and its output after: found after the cursor,
+    // with its call from before it, and counted once
+    const [call, output] = ['"function_call"', '"function_call_output"'].map((type) =>
+      readFileSync(join(fixtures, "forbidden.rollout.jsonl"), "utf8")
+        .split("\n")
+        .find((line) => line.includes(type) && line.includes('"call_1"'))!
+        .replaceAll('"call_1"', '"call_9"'),
+    );
+    appendFileSync(rollout, `${call}\n`);
+    await handleCodexHook(event("call_5"), hook);
+    appendFileSync(rollout, `${output}\n`);
+    await handleCodexHook(event("call_6"), hook);
+    const records = (await session.state()).records;
+    expect(records.map((record) => [record.toolUseId, record.source, record.input])).toEqual([
+      ["call_9", "rule", { command: "rm -rf victim" }],
+      ["call_6", "aborted", { command: "ls" }],
+    ]);
+    await handleCodexHook(event("call_7"), hook);
+    expect((await session.state()).total).toBe(8);
+    expect(query).toHaveBeenCalledTimes(1);
   });
 
   it("PostToolUse: a read-only file system refusal counts as a sandbox denial", async () => {

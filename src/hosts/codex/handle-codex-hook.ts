@@ -7,8 +7,7 @@ import { type HookAnswer, type HookContext, transcriptDenialCalls } from "../com
 import { lifecycleEvent } from "../common/lifecycle-event.js";
 import type { CodexHookInput, CodexPostToolUseInput, CodexPreToolUseInput } from "./codex-hook-input.js";
 import { additionalContext, PASS, preToolUseDeny } from "./codex-hook-output.js";
-import { reconcileRollout } from "./reconcile-rollout.js";
-import { rolloutDenials } from "./rollout-outcomes.js";
+import { reconcileRollout, rolloutSinceLastEvent } from "./reconcile-rollout.js";
 
 /** What the Codex handler needs: the hook context (Codex's own `.rules` are in the session's policy). */
 export type CodexHookContext = HookContext;
@@ -28,14 +27,6 @@ function join(...parts: string[]): string {
   return parts.filter((part) => part !== "").join("\n");
 }
 
-/** The refusals Codex made that its rollout shows (rules toolgate could not read, built-in refusals, sandbox). */
-function rolloutRefusals(input: CodexPreToolUseInput, context: CodexHookContext) {
-  const path = input.transcript_path;
-  if (path === undefined || path === null || path === "") return [];
-  const text = context.readTranscript(path);
-  return text === undefined ? [] : transcriptDenialCalls(rolloutDenials(text), input.agent_id);
-}
-
 /**
  * One PreToolUse, one reducer step, one state transaction. The session's policy is toolgate's rules, the Claude
  * Code settings and Codex's own `.rules` (forbidden = deny, prompt = ask, allow = allow; stricter wins), so a call
@@ -52,12 +43,16 @@ function rolloutRefusals(input: CodexPreToolUseInput, context: CodexHookContext)
  */
 async function preToolUse(input: CodexPreToolUseInput, context: CodexHookContext): Promise<HookAnswer> {
   const headless = input.permission_mode === APPROVAL_NEVER || !context.interactive;
+  // the refusals Codex made that its rollout shows (rules toolgate could not read, built-in refusals, sandbox)
+  const rollout = rolloutSinceLastEvent(context, input.transcript_path);
   const result = await context.session.decide(callOf(input), {
     ...agentOf(input),
     hostAsks: true,
     cannotAsk: headless,
-    earlierDenials: rolloutRefusals(input, context),
+    earlierDenials: transcriptDenialCalls(rollout.denials, input.agent_id),
   });
+  // a fail-closed answer (internal) may not have recorded them: the next event reads the same lines again
+  if (result.decision.denialSource !== "internal") rollout.recorded();
   if (result.decision.behavior === "deny") {
     return preToolUseDeny({
       reason: result.text !== "" ? result.text : result.decision.reason,

@@ -1,6 +1,37 @@
 import type { Effect } from "../../core/effects.js";
-import { type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
-import { rolloutDenials } from "./rollout-outcomes.js";
+import { type HookContext, recordTranscriptDenials, transcriptLinesOf } from "../common/hook-host.js";
+import { type RolloutDenial, rolloutDenialsIn } from "./rollout-outcomes.js";
+
+/**
+ * The refusals of a Codex rollout a hook event has not seen yet, and `recorded()` to call once they are recorded.
+ * With the session's transcript cursors, only the lines appended since the last event that recorded everything are
+ * searched: a long session's every PreToolUse would otherwise parse its whole rollout, and hand the guard refusals
+ * recorded long ago (past the record buffer, only the denial store can confirm those, so each event opened it).
+ */
+export function rolloutSinceLastEvent(
+  context: HookContext,
+  path: string | null | undefined,
+): { denials: RolloutDenial[]; recorded: () => void } {
+  const none = { denials: [], recorded: () => undefined };
+  if (path === undefined || path === null || path === "") return none;
+  const cursors = context.openTranscript === undefined ? undefined : context.transcriptCursors;
+  const transcript =
+    context.openTranscript !== undefined ? context.openTranscript(path, cursors?.read(path)) : linesOf(context, path);
+  if (transcript === undefined) return none;
+  const { next } = transcript;
+  return {
+    denials: rolloutDenialsIn(transcript),
+    // every refusal up to here is recorded (a failure throws before this is called): later events read what follows
+    recorded: () => {
+      if (cursors !== undefined && next !== undefined) cursors.write(path, next);
+    },
+  };
+}
+
+function linesOf(context: HookContext, path: string) {
+  const text = context.readTranscript(path);
+  return text === undefined ? undefined : transcriptLinesOf(text);
+}
 
 /**
  * Records the refusals in a Codex rollout that no hook recorded (Codex's own rules and built-in refusals that
@@ -12,9 +43,15 @@ export async function reconcileRollout(options: {
   path: string | null | undefined;
   agentId?: string;
 }): Promise<Effect[]> {
-  const { context, path } = options;
-  if (path === undefined || path === null || path === "") return [];
-  const text = context.readTranscript(path);
-  if (text === undefined) return [];
-  return recordTranscriptDenials(context.session, { denials: rolloutDenials(text), agentId: options.agentId });
+  const rollout = rolloutSinceLastEvent(options.context, options.path);
+  if (rollout.denials.length === 0) {
+    rollout.recorded();
+    return [];
+  }
+  const effects = await recordTranscriptDenials(options.context.session, {
+    denials: rollout.denials,
+    agentId: options.agentId,
+  });
+  rollout.recorded();
+  return effects;
 }

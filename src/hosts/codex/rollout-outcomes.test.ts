@@ -1,7 +1,10 @@
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { rolloutDenials } from "./rollout-outcomes.js";
+import { temporaryDirectory } from "../../../test/support/temporary-directory.js";
+import { transcriptLinesOf } from "../common/hook-host.js";
+import { openTranscript } from "../common/read-transcript.js";
+import { rolloutDenials, rolloutDenialsIn } from "./rollout-outcomes.js";
 
 const fixtures = join(import.meta.dirname, "..", "..", "..", "test", "fixtures");
 const read = (path: string) => readFileSync(join(fixtures, path), "utf8");
@@ -31,3 +34,48 @@ describe("rolloutDenials (Codex 0.169.0 rollouts)", () => {
     expect(rolloutDenials("not json\n{}\n")).toEqual([]);
   });
 });
+
+const ROLLOUTS = [
+  "codex/forbidden.rollout.jsonl",
+  "transcripts/codex/ask.rollout.jsonl",
+  "transcripts/codex/eacces.rollout.jsonl",
+  "transcripts/codex/legitimate.rollout.jsonl",
+  "transcripts/codex/stubborn.rollout.jsonl",
+];
+
+describe("rolloutDenialsIn (a rollout searched line by line, from a cursor)", () => {
+  it("finds what rolloutDenials finds in the text, on every recorded rollout", () => {
+    for (const name of ROLLOUTS) {
+      const text = read(name);
+      expect(rolloutDenialsIn(transcriptLinesOf(text)), name).toEqual(rolloutDenials(text));
+      expect(rolloutDenialsIn(openTranscript(writeRollout(text))!), name).toEqual(rolloutDenials(text));
+    }
+  });
+
+  it("from a cursor at any line, finds exactly the refusals answered after it, with calls made before it", () => {
+    let checked = 0;
+    for (const name of ROLLOUTS) {
+      const lines = read(name).split(/(?<=\n)/);
+      const whole = rolloutDenials(lines.join(""));
+      for (let cut = 0; cut <= lines.length; cut++) {
+        // the rollout as far as an earlier event saw it, its cursor, then the rest appended
+        const file = writeRollout(lines.slice(0, cut).join(""));
+        const cursor = openTranscript(file)?.next;
+        appendFileSync(file, lines.slice(cut).join(""));
+        const after = rolloutDenialsIn(openTranscript(file, cursor)!);
+        const answeredBefore = new Set(rolloutDenials(lines.slice(0, cut).join("")).map((denial) => denial.toolUseId));
+        expect(after, `${name} cut at line ${cut}`).toEqual(
+          whole.filter((denial) => !answeredBefore.has(denial.toolUseId)),
+        );
+        if (whole.length > 0 && after.length > 0 && after.length < whole.length) checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(0); // some cuts split the refusals
+  });
+});
+
+function writeRollout(text: string): string {
+  const file = join(temporaryDirectory("toolgate-rollout-"), "rollout.jsonl");
+  writeFileSync(file, text);
+  return file;
+}

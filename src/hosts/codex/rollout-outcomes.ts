@@ -1,5 +1,6 @@
 import type { DenialSource } from "../../core/events.js";
 import { recognizeDenial } from "../../detect/recognize-denial.js";
+import type { TranscriptLines } from "../common/hook-host.js";
 import { CODEX_DENIAL_TEXTS } from "./codex-denial-texts.js";
 
 const CODEX_TABLES = [CODEX_DENIAL_TEXTS];
@@ -77,12 +78,58 @@ export function rolloutDenials(text: string): RolloutDenial[] {
     if (type !== "function_call_output" && type !== "custom_tool_call_output") continue;
     const call = calls.get(callId);
     if (call === undefined || denials.has(callId)) continue;
-    const output = outputText(payload["output"]);
-    // an output that shows the command ran (an exit code) is not a refusal by Codex; PostToolUse reports it
-    if (/^(Chunk ID|Process exited with code|Exit code)/m.test(output.slice(0, 300))) continue;
-    const recognized = recognizeDenial({ tables: CODEX_TABLES, host: "codex", text: output, isError: true });
-    if (recognized === undefined) continue;
-    denials.set(callId, { toolUseId: callId, ...call, source: recognized.source, text: output });
+    const denial = refusalOf(callId, call, payload["output"]);
+    if (denial !== undefined) denials.set(callId, denial);
   }
   return [...denials.values()];
+}
+
+/** The call's denial when its output is a refusal by Codex, else undefined. */
+function refusalOf(callId: string, call: { tool: string; input: unknown }, raw: unknown): RolloutDenial | undefined {
+  const output = outputText(raw);
+  // an output that shows the command ran (an exit code) is not a refusal by Codex; PostToolUse reports it
+  if (/^(Chunk ID|Process exited with code|Exit code)/m.test(output.slice(0, 300))) return undefined;
+  const recognized = recognizeDenial({ tables: CODEX_TABLES, host: "codex", text: output, isError: true });
+  return recognized === undefined ? undefined : { toolUseId: callId, ...call, source: recognized.source, text: output };
+}
+
+/** the outputs' payload types, as quoted JSON (what a rollout line holding one contains) */
+const OUTPUT_NEEDLES = ['"function_call_output"', '"custom_tool_call_output"'];
+
+/**
+ * `rolloutDenials` over a rollout searched line by line (`TranscriptLines`): only the lines holding an output are
+ * parsed (from a cursor on, when the lines were opened from one), and each refusal's call is the newest call line
+ * with its id before the output (searched back over the whole rollout, as a call made before a cursor may be answered
+ * after it). The same denials, in the same order, as `rolloutDenials` of the text.
+ */
+export function rolloutDenialsIn(transcript: TranscriptLines): RolloutDenial[] {
+  const denials = new Map<string, RolloutDenial>();
+  for (const { line, at } of transcript.linesWith(OUTPUT_NEEDLES)) {
+    const payload = payloadOf(parseLine(line));
+    if (payload === undefined) continue;
+    const { call_id: callId, type } = payload;
+    if (typeof callId !== "string" || denials.has(callId)) continue;
+    if (type !== "function_call_output" && type !== "custom_tool_call_output") continue;
+    const call = transcript.lastWith(JSON.stringify(callId), at, (raw) => callNamed(raw, callId));
+    if (call === undefined) continue;
+    const denial = refusalOf(callId, call, payload["output"]);
+    if (denial !== undefined) denials.set(callId, denial);
+  }
+  return [...denials.values()];
+}
+
+function payloadOf(record: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (record === undefined || record["type"] !== "response_item") return undefined;
+  const payload = record["payload"];
+  return typeof payload === "object" && payload !== null ? (payload as Record<string, unknown>) : undefined;
+}
+
+/** The call a rollout line makes when it is a call with this id (`function_call` or `custom_tool_call`). */
+function callNamed(raw: string, callId: string): { tool: string; input: unknown } | undefined {
+  const payload = payloadOf(parseLine(raw));
+  if (payload === undefined || payload["call_id"] !== callId) return undefined;
+  const type = payload["type"];
+  if (type !== "function_call" && type !== "custom_tool_call") return undefined;
+  const name = typeof payload["name"] === "string" ? payload["name"] : String(type);
+  return callInput(name, payload["arguments"] ?? payload["input"]);
 }
