@@ -44,10 +44,6 @@ export async function reconcileRollout(options: {
   agentId?: string;
 }): Promise<Effect[]> {
   const rollout = rolloutSinceLastEvent(options.context, options.path);
-  if (rollout.denials.length === 0) {
-    rollout.recorded();
-    return [];
-  }
   const effects = await recordTranscriptDenials(options.context.session, {
     denials: rollout.denials,
     agentId: options.agentId,

@@ -44,7 +44,7 @@ const ROLLOUTS = [
 ];
 
 describe("rolloutDenialsIn (a rollout searched line by line, from a cursor)", () => {
-  it("finds what rolloutDenials finds in the text, on every recorded rollout", () => {
+  it("finds the same denials in a rollout's text and in its file (the lines a hook opens), on every recorded rollout", () => {
     for (const name of ROLLOUTS) {
       const text = read(name);
       expect(rolloutDenialsIn(transcriptLinesOf(text)), name).toEqual(rolloutDenials(text));

@@ -1,6 +1,6 @@
 import type { DenialSource } from "../../core/events.js";
 import { recognizeDenial } from "../../detect/recognize-denial.js";
-import type { TranscriptLines } from "../common/hook-host.js";
+import { type TranscriptLines, transcriptLinesOf } from "../common/hook-host.js";
 import { CODEX_DENIAL_TEXTS } from "./codex-denial-texts.js";
 
 const CODEX_TABLES = [CODEX_DENIAL_TEXTS];
@@ -61,27 +61,7 @@ function outputText(raw: unknown): string {
  * ran are not listed: their outcome arrives through PostToolUse.
  */
 export function rolloutDenials(text: string): RolloutDenial[] {
-  const calls = new Map<string, { tool: string; input: unknown }>();
-  const denials = new Map<string, RolloutDenial>();
-  for (const line of text.split("\n")) {
-    const record = parseLine(line);
-    if (record === undefined || record["type"] !== "response_item") continue;
-    const payload = record["payload"] as Record<string, unknown> | undefined;
-    if (payload === undefined || typeof payload["call_id"] !== "string") continue;
-    const callId = payload["call_id"];
-    const type = payload["type"];
-    if (type === "function_call" || type === "custom_tool_call") {
-      const name = typeof payload["name"] === "string" ? payload["name"] : String(type);
-      calls.set(callId, callInput(name, payload["arguments"] ?? payload["input"]));
-      continue;
-    }
-    if (type !== "function_call_output" && type !== "custom_tool_call_output") continue;
-    const call = calls.get(callId);
-    if (call === undefined || denials.has(callId)) continue;
-    const denial = refusalOf(callId, call, payload["output"]);
-    if (denial !== undefined) denials.set(callId, denial);
-  }
-  return [...denials.values()];
+  return rolloutDenialsIn(transcriptLinesOf(text));
 }
 
 /** The call's denial when its output is a refusal by Codex, else undefined. */
@@ -100,7 +80,7 @@ const OUTPUT_NEEDLES = ['"function_call_output"', '"custom_tool_call_output"'];
  * `rolloutDenials` over a rollout searched line by line (`TranscriptLines`): only the lines holding an output are
  * parsed (from a cursor on, when the lines were opened from one), and each refusal's call is the newest call line
  * with its id before the output (searched back over the whole rollout, as a call made before a cursor may be answered
- * after it). The same denials, in the same order, as `rolloutDenials` of the text.
+ * after it).
  */
 export function rolloutDenialsIn(transcript: TranscriptLines): RolloutDenial[] {
   const denials = new Map<string, RolloutDenial>();
