@@ -66,4 +66,22 @@ describe("reconcileTranscript with the session's transcript cursors", () => {
     await expect(reconcileTranscript({ context: failing.value, path })).rejects.toThrow(/unwritable/);
     expect(failing.cursors.size).toBe(0);
   });
+
+  it("a transcript cut while the reconcile reads it: nothing recorded, no cursor moved, the next reconcile reads it", async () => {
+    writeFileSync(path, use("A", "rm a") + result("A"));
+    const { value, asked, cursors } = context();
+    // a small window, and the file cut just after the view was opened: the search has to read it again, and fails
+    value.openTranscript = (at, from) => {
+      const view = openTranscript(at, from, { chunkBytes: 16 });
+      writeFileSync(path, "");
+      return view;
+    };
+    await expect(reconcileTranscript({ context: value, path })).resolves.toEqual([]);
+    expect(asked).toEqual([]);
+    expect(cursors.size).toBe(0);
+    writeFileSync(path, use("A", "rm a") + result("A"));
+    value.openTranscript = openTranscript;
+    await reconcileTranscript({ context: value, path });
+    expect(asked).toEqual([[{ toolUseId: "A", tool: "Bash", input: { command: "rm a" } }]]);
+  });
 });

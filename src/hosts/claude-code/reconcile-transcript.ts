@@ -1,5 +1,10 @@
 import type { Effect } from "../../core/effects.js";
-import { recordTranscriptDenials, type TranscriptLines, transcriptLinesOf } from "../common/hook-host.js";
+import {
+  recordTranscriptDenials,
+  TranscriptChangedError,
+  type TranscriptLines,
+  transcriptLinesOf,
+} from "../common/hook-host.js";
 import type { ClaudeHookContext } from "./handle-hook.js";
 import { findTranscriptDenialsIn } from "./transcript-denials.js";
 
@@ -21,10 +26,15 @@ export async function reconcileTranscript(options: {
       ? context.openTranscript(path, cursors?.read(path))
       : linesOf(context.readTranscript(path));
   if (transcript === undefined) return [];
-  const effects = await recordTranscriptDenials(context.session, {
-    denials: findTranscriptDenialsIn(transcript),
-    agentId: options.agentId,
-  });
+  let denials: ReturnType<typeof findTranscriptDenialsIn>;
+  try {
+    denials = findTranscriptDenialsIn(transcript);
+  } catch (error) {
+    // the transcript was replaced or cut while it was read: as if unreadable (nothing recorded, the cursor stays)
+    if (error instanceof TranscriptChangedError) return [];
+    throw error;
+  }
+  const effects = await recordTranscriptDenials(context.session, { denials, agentId: options.agentId });
   // every denial up to here is recorded (a failure above throws first): the next Stop reads only what follows
   if (cursors !== undefined && transcript.next !== undefined) cursors.write(path, transcript.next);
   return effects;

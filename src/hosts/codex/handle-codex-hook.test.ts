@@ -210,6 +210,32 @@ describe("handleCodexHook (payloads recorded from Codex 0.169.0)", () => {
     expect(query).toHaveBeenCalledTimes(1);
   });
 
+  it("PreToolUse on a rollout cut while it is read: decided as without a rollout (never denied for it), no cursor", async () => {
+    const { session } = context({});
+    const rollout = join(temporaryDirectory("toolgate-codex-cut-"), "rollout.jsonl");
+    writeFileSync(rollout, readFileSync(join(fixtures, "forbidden.rollout.jsonl")));
+    const cursors = new Map<string, TranscriptCursor>();
+    const hook: CodexHookContext = {
+      session,
+      interactive: false,
+      readTranscript: () => undefined,
+      // a small window, and the rollout cut just after the view was opened: its search has to read again, and fails
+      openTranscript: (at, from) => {
+        const view = openTranscript(at, from, { chunkBytes: 64 });
+        writeFileSync(rollout, "");
+        return view;
+      },
+      transcriptCursors: { read: (path) => cursors.get(path), write: (path, cursor) => void cursors.set(path, cursor) },
+    };
+    const answer = await handleCodexHook(
+      payload("pre-tool-use.json", { tool_input: { command: "ls" }, tool_use_id: "call_3", transcript_path: rollout }),
+      hook,
+    );
+    expect(JSON.stringify(answer)).not.toMatch(/"deny"/);
+    expect((await session.state()).total).toBe(0);
+    expect(cursors.size).toBe(0);
+  });
+
   it("PostToolUse: a read-only file system refusal counts as a sandbox denial", async () => {
     const { hook, session } = context({});
     await handleCodexHook(payload("post-tool-use-read-only.json"), hook);

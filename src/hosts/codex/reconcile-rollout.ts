@@ -1,5 +1,10 @@
 import type { Effect } from "../../core/effects.js";
-import { type HookContext, recordTranscriptDenials, transcriptLinesOf } from "../common/hook-host.js";
+import {
+  type HookContext,
+  recordTranscriptDenials,
+  TranscriptChangedError,
+  transcriptLinesOf,
+} from "../common/hook-host.js";
 import { type RolloutDenial, rolloutDenialsIn } from "./rollout-outcomes.js";
 
 /**
@@ -19,8 +24,16 @@ export function rolloutSinceLastEvent(
     context.openTranscript !== undefined ? context.openTranscript(path, cursors?.read(path)) : linesOf(context, path);
   if (transcript === undefined) return none;
   const { next } = transcript;
+  let denials: RolloutDenial[];
+  try {
+    denials = rolloutDenialsIn(transcript);
+  } catch (error) {
+    // the rollout was replaced or cut while it was read: as if unreadable (nothing found, the cursor stays)
+    if (error instanceof TranscriptChangedError) return none;
+    throw error;
+  }
   return {
-    denials: rolloutDenialsIn(transcript),
+    denials,
     // every refusal up to here is recorded (a failure throws before this is called): later events read what follows
     recorded: () => {
       if (cursors !== undefined && next !== undefined) cursors.write(path, next);

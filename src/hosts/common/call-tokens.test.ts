@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { linesNaming, transcriptNaming } from "./call-tokens.js";
-import { transcriptLinesOf } from "./hook-host.js";
+import { TranscriptChangedError, transcriptLinesOf } from "./hook-host.js";
 
 /** what linesNaming replaces: every line searched for every id */
 const naive = (text: string, ids: readonly string[]) =>
@@ -64,5 +64,19 @@ describe("transcriptNaming", () => {
     expect(
       transcriptNaming({ readTranscript: () => text }, { path: "t", ids: ["toolu_1"], callsHold: '"tool_use"' }),
     ).toBe(text);
+  });
+
+  it("a transcript changed while it was searched reads as unreadable; any other failure is not hidden", () => {
+    const failing = (error: Error) => ({
+      openTranscript: () => ({
+        linesWith: () => {
+          throw error;
+        },
+        lastWith: () => undefined,
+      }),
+      readTranscript: () => text,
+    });
+    expect(transcriptNaming(failing(new TranscriptChangedError("t")), { path: "t", ids: ["toolu_1"] })).toBeUndefined();
+    expect(() => transcriptNaming(failing(new Error("a bug")), { path: "t", ids: ["toolu_1"] })).toThrow("a bug");
   });
 });

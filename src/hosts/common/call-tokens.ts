@@ -1,6 +1,6 @@
 import type { CallTokens } from "../../core/events.js";
 import type { GuardSession } from "../../guard/types.js";
-import type { HookContext } from "./hook-host.js";
+import { type HookContext, TranscriptChangedError } from "./hook-host.js";
 import type { ReaderSource, TranscriptFormat } from "./reader-event.js";
 
 /**
@@ -79,8 +79,14 @@ export function transcriptNaming(
   if (context.openTranscript === undefined) return context.readTranscript(options.path);
   const transcript = context.openTranscript(options.path);
   if (transcript === undefined) return undefined;
-  if (options.callsHold === undefined) return textOf(transcript.linesWith(options.ids));
-  return linesNaming(textOf(transcript.linesWith([options.callsHold])), options.ids).join("\n");
+  try {
+    if (options.callsHold === undefined) return textOf(transcript.linesWith(options.ids));
+    return linesNaming(textOf(transcript.linesWith([options.callsHold])), options.ids).join("\n");
+  } catch (error) {
+    // the transcript was replaced or cut while it was read: as if unreadable
+    if (error instanceof TranscriptChangedError) return undefined;
+    throw error;
+  }
 }
 
 function textOf(lines: readonly { line: string }[]): string {

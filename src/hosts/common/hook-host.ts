@@ -37,7 +37,18 @@ export interface HookContext {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** A transcript (JSONL) searched line by line. */
+/**
+ * A transcript replaced or cut while a hook event searched it (`TranscriptLines` reads the file as it searches): its
+ * callers treat it as unreadable for that event, record nothing from it and move no cursor.
+ */
+export class TranscriptChangedError extends Error {
+  constructor(path: string) {
+    super(`the transcript ${path} was replaced or cut while it was read`);
+    this.name = "TranscriptChangedError";
+  }
+}
+
+/** A transcript (JSONL) searched line by line; a search may throw `TranscriptChangedError`. */
 export interface TranscriptLines {
   /**
    * The complete lines holding any of `needles` (plain text, e.g. a quoted JSON key), in file order, each with its

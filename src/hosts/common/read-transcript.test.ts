@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -268,5 +268,165 @@ describe("transcriptOpenerForOneEvent", () => {
         .map((line) => line.line),
     ).toEqual(['{"id":"call_2"}']);
     expect(transcriptOpenerForOneEvent()(join(root, "missing.jsonl"))).toBeUndefined();
+  });
+});
+
+/**
+ * What `openTranscript` answers, computed the plain way over the file's bytes held whole (as it was read before
+ * the searches read through a window): the reference the windowed reads are compared with at every chunk size.
+ */
+function referenceLines(bytes: Buffer, cursor?: { offset: number; check: string }) {
+  const lines: { at: number; end: number }[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    const newline = bytes.indexOf(10, at);
+    const end = newline < 0 ? bytes.length : newline;
+    lines.push({ at, end });
+    at = end + 1;
+  }
+  const lastNewline = bytes.lastIndexOf(10);
+  const checkOf = (offset: number) => {
+    const lineStart = offset >= 2 ? bytes.lastIndexOf(10, offset - 2) + 1 : 0;
+    return bytes.toString("base64", Math.max(lineStart, offset - 1024), offset);
+  };
+  const holds =
+    cursor !== undefined &&
+    cursor.offset > 0 &&
+    cursor.offset <= bytes.length &&
+    bytes[cursor.offset - 1] === 10 &&
+    checkOf(cursor.offset) === cursor.check;
+  const start = holds ? cursor.offset : 0;
+  const text = (line: { at: number; end: number }) => bytes.toString("utf8", line.at, line.end);
+  return {
+    next: lastNewline < 0 ? undefined : { offset: lastNewline + 1, check: checkOf(lastNewline + 1) },
+    linesWith: (needles: readonly string[]) =>
+      lines
+        .filter((line) => line.at >= start)
+        .filter((line) => needles.some((needle) => bytes.subarray(line.at, line.end).includes(needle)))
+        .map((line) => ({ line: text(line), at: line.at })),
+    lastWith: (needle: string, before: number, pick: (line: string) => string | undefined) => {
+      const pattern = Buffer.from(needle);
+      for (const line of [...lines].reverse()) {
+        // a match must end at or before `before`
+        const end = Math.min(line.end, before);
+        if (end <= line.at || !bytes.subarray(line.at, end).includes(pattern)) continue;
+        const value = pick(text(line));
+        if (value !== undefined) return value;
+      }
+      return undefined;
+    },
+  };
+}
+
+describe("openTranscript reads through a window: the same answers as the bytes held whole, at every window size", () => {
+  const root = mkdtempSync(join(tmpdir(), "toolgate-transcript-window-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const part = fc.constantFrom(
+    '"is_error"',
+    '_error"',
+    '"tool_use"',
+    "toolu_01",
+    "toolu_012",
+    "toolu_02",
+    "é✓",
+    "x",
+    "y",
+    " ",
+    "\n",
+    "\n",
+    '"',
+    "a".repeat(40),
+  );
+  const needles = fc.constantFrom(
+    ['"is_error"'],
+    ['"tool_use"'],
+    ["x"],
+    ["é✓"],
+    ["toolu_01", "toolu_012", "toolu_02", "toolu_03"],
+    ['"is_error"', "y"],
+    ["absent_needle"],
+  );
+
+  it("linesWith, lastWith and the next cursor, with and without a cursor, windows of 1 to 24 bytes and the default", () => {
+    const file = join(root, "window.jsonl");
+    fc.assert(
+      fc.property(
+        fc.array(part, { maxLength: 60 }),
+        fc.array(part, { maxLength: 20 }),
+        needles,
+        fc.integer({ min: 1, max: 24 }),
+        fc.nat(),
+        fc.constantFrom('"is_error"', "x", "toolu_0", "é"),
+        (parts, appended, each, chunkBytes, beforeSeed, backNeedle) => {
+          const first = Buffer.from(parts.join(""));
+          writeFileSync(file, first);
+          const window = openTranscript(file, undefined, { chunkBytes })!;
+          const reference = referenceLines(first);
+          expect(window.next).toEqual(reference.next);
+          expect(window.linesWith(each)).toEqual(reference.linesWith(each));
+          const before = beforeSeed % (first.length + 2);
+          // pick only lines holding a `y`: the search goes on past the lines it declines
+          const pick = (line: string) => (line.includes("y") ? line : undefined);
+          expect(window.lastWith(backNeedle, before, pick)).toEqual(reference.lastWith(backNeedle, before, pick));
+          expect(openTranscript(file, undefined, {})!.linesWith(each)).toEqual(reference.linesWith(each));
+          // the host appends; the next event reads after the cursor when it holds
+          const grown = Buffer.concat([first, Buffer.from(appended.join(""))]);
+          writeFileSync(file, grown);
+          const cursor = window.next;
+          const after = openTranscript(file, cursor, { chunkBytes })!;
+          const expected = referenceLines(grown, cursor);
+          expect(after.linesWith(each)).toEqual(expected.linesWith(each));
+          expect(after.next).toEqual(expected.next);
+          if (cursor !== undefined) {
+            const stale = openTranscript(file, { ...cursor, check: "bm90IGl0" }, { chunkBytes })!;
+            expect(stale.linesWith(each)).toEqual(referenceLines(grown).linesWith(each));
+          }
+        },
+      ),
+      { numRuns: 2500 },
+    );
+  });
+
+  it("a transcript over 32 MiB: only its last 32 MiB from a line boundary, offsets counted from there, no cursor", () => {
+    const file = join(root, "large.jsonl");
+    const filler = `${"z".repeat(1023)}\n`;
+    const head = filler.repeat(33 * 1024);
+    const tail = '{"is_error":true,"id":"last"}\n{"tail":1}';
+    writeFileSync(file, `${head}${tail}`);
+    const size = statSync(file).size;
+    const view = openTranscript(file)!;
+    expect(view.next).toBeUndefined();
+    const found = view.linesWith(['"is_error"']);
+    expect(found.map(({ line }) => line)).toEqual(['{"is_error":true,"id":"last"}']);
+    // the view starts after the first newline at or after size - 32 MiB: offsets count from there
+    const viewStart = size - 32 * 1024 * 1024 + (filler.length - ((size - 32 * 1024 * 1024) % filler.length));
+    expect(found[0]!.at).toBe(head.length - viewStart);
+    expect(view.lastWith('"tail"', Number.MAX_SAFE_INTEGER, (line) => line)).toBe('{"tail":1}');
+    expect(view.lastWith("z", 5000, (line) => line.length)).toBe(1023);
+  });
+
+  it("a transcript replaced or cut between an event's searches fails the next read; one appended to is read as it was", async () => {
+    const file = join(root, "changing.jsonl");
+    writeFileSync(file, '{"is_error":true,"n":1}\n{"n":2}\n');
+    const open = transcriptOpenerForOneEvent();
+    open(file);
+    writeFileSync(file, '{"is_error":true,"n":1}\n{"n":2}\n{"is_error":true,"n":3}\n');
+    expect(
+      open(file)!
+        .linesWith(['"is_error"'])
+        .map(({ line }) => line),
+    ).toEqual(['{"is_error":true,"n":1}']);
+    // a small window, so the next search reads the file again (a window holds what it read as it was read); the
+    // descriptor of one synchronous search is closed once it ends (a search in progress reads the file it opened)
+    const cut = openTranscript(file, undefined, { chunkBytes: 8 })!;
+    await new Promise((resolve) => setImmediate(resolve));
+    writeFileSync(file, '{"n":0}\n');
+    expect(() => cut.linesWith(['"is_error"'])).toThrow(/replaced or cut/);
+    writeFileSync(file, '{"is_error":true,"n":1}\n{"n":2}\n');
+    const replaced = openTranscript(file, undefined, { chunkBytes: 8 })!;
+    await new Promise((resolve) => setImmediate(resolve));
+    const other = join(root, "other.jsonl");
+    writeFileSync(other, '{"is_error":true,"n":9}\n{"n":8}\n');
+    renameSync(other, file);
+    expect(() => replaced.linesWith(['"is_error"'])).toThrow(/replaced or cut/);
   });
 });
