@@ -1,6 +1,6 @@
 // Cold `toolgate hook codex` (Codex CLI's hook events) against a bare `node -e 0`, CPU and wall time, cases interleaved
 // round by round (bench/support/cold-spawn.mjs). Usage: npm run build && node bench/codex-hook.bench.mjs
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +11,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repository = join(here, "..");
 // BENCH_RUNS=20 (rounds); BENCH_SHORT=1: the short mode the test suite runs (one round after the warm-up round)
 // TOOLGATE_HOOK_BUNDLE=<dist>/hook/toolgate-hook.cjs: another build's hook entry, measured in the same rounds
+// BENCH_ROLLOUT_REPEAT=n: the rollout is the recorded one n times over, each copy's call ids made unique (a long
+//   session's rollout: 500 is 22 MB); BENCH_SESSIONS=one: every round continues one session per hook (a long
+//   session's steady state, where each event reads only what the rollout gained since its cursor)
 const runs = sizeFrom("BENCH_RUNS", 20, 1);
 if (!existsSync(join(repository, "dist", "cli", "main.js"))) throw new Error("dist/ is missing: run npm run build");
 const root = mkdtempSync(join(tmpdir(), "toolgate-codex-bench-"));
@@ -40,7 +43,16 @@ try {
     'prefix_rule(pattern = ["rm"], decision = "forbidden", justification = "rm is forbidden here")\n',
   );
   const transcript = join(root, "rollout.jsonl");
-  cpSync(join(repository, "test", "fixtures", "codex", "forbidden.rollout.jsonl"), transcript);
+  const recorded = join(repository, "test", "fixtures", "codex", "forbidden.rollout.jsonl");
+  const repeat = sizeFrom("BENCH_ROLLOUT_REPEAT", 1, 1);
+  if (repeat <= 1) cpSync(recorded, transcript);
+  else {
+    const text = readFileSync(recorded, "utf8").trimEnd();
+    const copies = Array.from({ length: repeat }, (_, copy) =>
+      text.replaceAll('"call_id":"call_', `"call_id":"call_${copy}x`),
+    );
+    writeFileSync(transcript, `${copies.join("\n")}\n`);
+  }
   const env = {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: home,
@@ -72,7 +84,7 @@ try {
   ];
   const input = ({ round, hook, event }) =>
     JSON.stringify({
-      session_id: `bench-${round}-${hook}`,
+      session_id: process.env.BENCH_SESSIONS === "one" ? `bench-${hook}` : `bench-${round}-${hook}`,
       turn_id: "turn-1",
       transcript_path: transcript,
       cwd: project,
