@@ -3,7 +3,12 @@ import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import { callTokensIn } from "../common/call-tokens.js";
 import { agentOf, hookCallOf } from "../common/hook-event-fields.js";
-import { type HookAnswer, type HookContext, transcriptDenialCalls } from "../common/hook-host.js";
+import {
+  type HookAnswer,
+  type HookContext,
+  TranscriptChangedError,
+  transcriptDenialCalls,
+} from "../common/hook-host.js";
 import { lifecycleEvent } from "../common/lifecycle-event.js";
 import type { CodexHookInput, CodexPostToolUseInput, CodexPreToolUseInput } from "./codex-hook-input.js";
 import { additionalContext, PASS, preToolUseDeny } from "./codex-hook-output.js";
@@ -120,6 +125,16 @@ export async function handleCodexHook(input: CodexHookInput, context: CodexHookC
 
 /** the tokens per call the rollout records (`token_count` events, shared among the calls of a request) */
 async function rolloutCallTokens(context: HookContext, path: string | null | undefined) {
-  const text = path === undefined || path === null || path === "" ? undefined : context.readTranscript(path);
-  return text === undefined ? undefined : callTokensIn((await import("./codex-rollout.js")).codexRollout, text);
+  if (path === undefined || path === null || path === "") return undefined;
+  // its lines, so the lines the reader skips by their bytes (most events) are never decoded
+  const rollout = context.openTranscript?.(path) ?? context.readTranscript(path);
+  if (rollout === undefined) return undefined;
+  const format = (await import("./codex-rollout.js")).codexRollout;
+  try {
+    return callTokensIn(format, rollout);
+  } catch (error) {
+    // the rollout was replaced or cut while it was read: as if unreadable
+    if (error instanceof TranscriptChangedError) return undefined;
+    throw error;
+  }
 }

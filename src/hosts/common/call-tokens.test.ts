@@ -94,6 +94,7 @@ describe("transcriptNaming", () => {
           throw error;
         },
         lastWith: () => undefined,
+        eachLine: () => [],
       }),
       readTranscript: () => text,
     });

@@ -1,6 +1,6 @@
 import type { CallTokens } from "../../core/events.js";
 import type { GuardSession } from "../../guard/types.js";
-import { type HookContext, TranscriptChangedError } from "./hook-host.js";
+import { type HookContext, TranscriptChangedError, type TranscriptLines } from "./hook-host.js";
 import type { ReaderSource, TranscriptFormat } from "./reader-event.js";
 
 /**
@@ -11,26 +11,28 @@ import type { ReaderSource, TranscriptFormat } from "./reader-event.js";
  */
 
 /**
- * Tokens per call id in a transcript's text, read with the host's transcript reader; undefined when no request has
- * usage. `only`: the ids wanted, for a format whose call lines carry their request's usage (the hosts that pass
+ * Tokens per call id in a transcript's text, or its lines (`TranscriptLines.eachLine`: a line the reader skips by
+ * its bytes is never decoded), read with the host's transcript reader; undefined when no request has usage. `only`: the ids wanted, for a format whose call lines carry their request's usage (the hosts that pass
  * it): only the lines naming one are read (a request's tokens then go to the first wanted call it made).
  */
 export function callTokensIn(
   format: TranscriptFormat,
-  text: string,
+  text: string | TranscriptLines,
   options: { only?: readonly string[] } = {},
 ): CallTokens | undefined {
   const tokens: Record<string, number> = {};
   let named = false;
   const { only } = options;
+  // a transcript's lines (not its text): every line, each decoded only when the reader keeps its bytes
+  const lines =
+    typeof text !== "string"
+      ? (keepBytes?: (bytes: Buffer) => boolean) => naming(text.eachLine(keepBytes), only)
+      : only === undefined
+        ? (keepBytes?: (bytes: Buffer) => boolean) => kept(text.split("\n"), keepBytes)
+        : (keepBytes?: (bytes: Buffer) => boolean) => kept(linesNaming(text, only), keepBytes);
   const source: ReaderSource = {
     *lines(keep, keepBytes) {
-      for (const line of only === undefined ? text.split("\n") : linesNaming(text, only)) {
-        if (line === "") continue;
-        if (keepBytes !== undefined && !keepBytes(Buffer.from(line))) continue;
-        if (keep !== undefined && !keep(line)) continue;
-        yield line;
-      }
+      for (const line of lines(keepBytes)) if (keep === undefined || keep(line)) yield line;
     },
     file: "",
     skip() {},
@@ -44,6 +46,15 @@ export function callTokensIn(
     tokens[fact.id] = (tokens[fact.id] ?? 0) + fact.tokens;
   }
   return named ? tokens : undefined;
+}
+
+function* naming(lines: Iterable<string>, only: readonly string[] | undefined): Generator<string> {
+  const wanted = only?.filter((id) => id !== "");
+  for (const line of lines) if (wanted === undefined || wanted.some((id) => line.includes(id))) yield line;
+}
+
+function* kept(lines: readonly string[], keepBytes: ((bytes: Buffer) => boolean) | undefined): Generator<string> {
+  for (const line of lines) if (line !== "" && (keepBytes === undefined || keepBytes(Buffer.from(line)))) yield line;
 }
 
 /**

@@ -62,6 +62,12 @@ export interface TranscriptLines {
   lastWith<T>(needle: string, before: number, pick: (line: string) => T | undefined): T | undefined;
   /** where a later read may start `linesWith` (after the last complete line), when the reader keeps cursors */
   readonly next?: TranscriptCursor;
+  /**
+   * Every non-empty line, in order, as `readTranscript`'s text split on `\n` gives them; a line `keepBytes` rejects
+   * (given its raw bytes, valid only during the call) is not decoded. For a reader that needs every line (a format
+   * whose facts depend on the lines between them), without the whole text decoded first.
+   */
+  eachLine(keepBytes?: (bytes: Buffer) => boolean): Iterable<string>;
 }
 
 /** Lines of a transcript already read as text (what `openTranscript` gives, for a host that has only the text). */
@@ -75,6 +81,11 @@ export function transcriptLinesOf(text: string): TranscriptLines {
         if (needles.some((needle) => line.includes(needle))) found.push({ line, at });
       });
       return found;
+    },
+    *eachLine(keepBytes) {
+      lines ??= text.split("\n");
+      for (const line of lines)
+        if (line !== "" && (keepBytes === undefined || keepBytes(Buffer.from(line)))) yield line;
     },
     lastWith(needle, before, pick) {
       lines ??= text.split("\n");

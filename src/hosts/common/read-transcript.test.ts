@@ -368,6 +368,15 @@ describe("openTranscript reads through a window: the same answers as the bytes h
           const pick = (line: string) => (line.includes("y") ? line : undefined);
           expect(window.lastWith(backNeedle, before, pick)).toEqual(reference.lastWith(backNeedle, before, pick));
           expect(openTranscript(file, undefined, {})!.linesWith(each)).toEqual(reference.linesWith(each));
+          // every line, in order, each decoded only when kept by its bytes (the bytes handed over are the line's)
+          const handed: string[] = [];
+          const keep = (bytes: Buffer) => {
+            handed.push(bytes.toString("utf8"));
+            return !bytes.includes("y");
+          };
+          const everyLine = first.toString("utf8").split("\n").filter((line) => line !== "");
+          expect([...window.eachLine(keep)]).toEqual(everyLine.filter((line) => !line.includes("y")));
+          expect(handed).toEqual(everyLine);
           // the host appends; the next event reads after the cursor when it holds
           const grown = Buffer.concat([first, Buffer.from(appended.join(""))]);
           writeFileSync(file, grown);

@@ -89,6 +89,15 @@ function linesOf(bytes: TranscriptFile, from: TranscriptCursor | undefined): Tra
       return [...starts].sort((a, b) => a - b).map((start) => ({ line: lineAt(start), at: start }));
     },
     ...(end > 0 ? { next: { offset: end, check: checkBefore(bytes, end) } } : {}),
+    *eachLine(keepBytes) {
+      for (let at = 0; at < bytes.length; ) {
+        const newline = bytes.indexOf(NEWLINE, at);
+        const end = newline < 0 ? bytes.length : newline;
+        if (end > at && (keepBytes === undefined || keepBytes(bytes.bytesOf(at, end))))
+          yield bytes.text("utf8", at, end);
+        at = end + 1;
+      }
+    },
     lastWith(needle, before, pick) {
       const pattern = Buffer.from(needle, "utf8");
       if (pattern.length === 0) return undefined;
@@ -203,12 +212,17 @@ class TranscriptFile {
 
   /** the bytes from `start` to `end`, decoded */
   text(encoding: BufferEncoding, start: number, end: number): string {
+    // a line the window does not hold (longer than it, or across its edge) is read on its own
+    return this.bytesOf(start, end).toString(encoding);
+  }
+
+  /** the bytes from `start` to `end`: the window's own (valid until it moves) when it holds them, else a copy */
+  bytesOf(start: number, end: number): Buffer {
     if (start >= this.windowStart && end <= this.windowEnd)
-      return this.window.toString(encoding, start - this.windowStart, end - this.windowStart);
-    // a line the window does not hold (longer than it, or across its edge): read on its own
+      return this.window.subarray(start - this.windowStart, end - this.windowStart);
     const bytes = Buffer.allocUnsafe(end - start);
     this.read(bytes, start);
-    return bytes.toString(encoding);
+    return bytes;
   }
 
   /** the view's offset just past the window */
