@@ -374,7 +374,10 @@ describe("openTranscript reads through a window: the same answers as the bytes h
             handed.push(bytes.toString("utf8"));
             return !bytes.includes("y");
           };
-          const everyLine = first.toString("utf8").split("\n").filter((line) => line !== "");
+          const everyLine = first
+            .toString("utf8")
+            .split("\n")
+            .filter((line) => line !== "");
           expect([...window.eachLine(keep)]).toEqual(everyLine.filter((line) => !line.includes("y")));
           expect(handed).toEqual(everyLine);
           // the host appends; the next event reads after the cursor when it holds
