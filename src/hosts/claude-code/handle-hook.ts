@@ -2,7 +2,7 @@ import type { Effect } from "../../core/effects.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import { callTokensIn, transcriptNaming } from "../common/call-tokens.js";
 import { agentOf, hookCallOf as callOf } from "../common/hook-event-fields.js";
-import type { HookContext } from "../common/hook-host.js";
+import { type HookContext, TranscriptChangedError } from "../common/hook-host.js";
 import { lifecycleEvent } from "../common/lifecycle-event.js";
 import type { ClaudeHookInput } from "./hook-input.js";
 import {
@@ -95,11 +95,8 @@ async function permissionRequest(
   context: ClaudeHookContext,
 ): Promise<HookAnswer> {
   if (context.interactive) return PASS; // the person answers; PostToolUse or the transcript tells the outcome
-  const transcript = input.transcript_path === undefined ? undefined : context.readTranscript(input.transcript_path);
   const toolUseId =
-    (transcript === undefined
-      ? undefined
-      : findToolUseId({ transcript, tool: input.tool_name, input: input.tool_input })) ??
+    (input.transcript_path === undefined ? undefined : toolUseIdIn(context, input.transcript_path, input)) ??
     // never derived from the input (it may hold a secret): a fresh id for a call the transcript does not show yet
     `permission-request:${input.tool_name}:${globalThis.crypto.randomUUID()}`;
   const effects = await context.session.denied(callOf(input, toolUseId), {
@@ -218,4 +215,23 @@ async function transcriptCallTokens(context: ClaudeHookContext, path: string | u
   return text === undefined
     ? undefined
     : callTokensIn((await import("./claude-code-session.js")).claudeCodeSession, text, { only });
+}
+
+/**
+ * The id of the newest tool_use for this call in the transcript, searched back from its end (only the lines searched
+ * are read); undefined when the transcript shows none or cannot be read (also when it was cut while it was read).
+ */
+function toolUseIdIn(
+  context: ClaudeHookContext,
+  path: string,
+  input: { tool_name: string; tool_input: unknown },
+): string | undefined {
+  const transcript = context.openTranscript?.(path) ?? context.readTranscript(path);
+  if (transcript === undefined) return undefined;
+  try {
+    return findToolUseId({ transcript, tool: input.tool_name, input: input.tool_input });
+  } catch (error) {
+    if (error instanceof TranscriptChangedError) return undefined;
+    throw error;
+  }
 }

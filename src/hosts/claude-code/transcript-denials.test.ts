@@ -1,6 +1,8 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { openTranscript } from "../common/read-transcript.js";
 import { classifyTranscriptDenial, findToolUseId, findTranscriptDenials } from "./transcript-denials.js";
 
 const fixtures = join(import.meta.dirname, "..", "..", "..", "test", "fixtures", "claude-code");
@@ -77,5 +79,31 @@ describe("findToolUseId", () => {
 
   it("returns undefined when nothing matches", () => {
     expect(findToolUseId({ transcript: mainTranscript, tool: "Bash", input: { command: "nope" } })).toBeUndefined();
+  });
+
+  it("searched back through the file (a PermissionRequest): the same id as the text gives, for every call shown", () => {
+    const root = mkdtempSync(join(tmpdir(), "toolgate-tool-use-id-"));
+    afterAll(() => rmSync(root, { recursive: true, force: true }));
+    let compared = 0;
+    for (const [name, text] of Object.entries({ main: mainTranscript, subagent: subagentTranscript })) {
+      const file = join(root, `${name}.jsonl`);
+      writeFileSync(file, text);
+      const calls = text
+        .split("\n")
+        .filter((line) => line.includes('"tool_use"'))
+        .flatMap(
+          (line) => (JSON.parse(line).message?.content ?? []) as { type?: string; name?: string; input?: unknown }[],
+        )
+        .filter((block) => block.type === "tool_use");
+      for (const call of [...calls, { name: "Bash", input: { command: "nope" } }]) {
+        const expected = findToolUseId({ transcript: text, tool: String(call.name), input: call.input });
+        for (const chunkBytes of [64, 256 * 1024]) {
+          const transcript = openTranscript(file, undefined, { chunkBytes })!;
+          expect(findToolUseId({ transcript, tool: String(call.name), input: call.input })).toBe(expected);
+        }
+        if (expected !== undefined) compared += 1;
+      }
+    }
+    expect(compared).toBeGreaterThan(5);
   });
 });

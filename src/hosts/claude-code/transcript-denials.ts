@@ -164,25 +164,23 @@ function blocksOf(line: TranscriptLine): ContentBlock[] {
 }
 
 /** The id of the newest tool_use for this tool and input: PermissionRequest payloads carry no tool_use_id. */
-export function findToolUseId(options: { transcript: string; tool: string; input: unknown }): string | undefined {
+export function findToolUseId(options: {
+  transcript: string | TranscriptLines;
+  tool: string;
+  input: unknown;
+}): string | undefined {
   const wanted = JSON.stringify(options.input);
-  const lines = options.transcript.split("\n");
-  for (let index = lines.length - 1; index >= 0; index -= 1) {
-    const raw = lines[index] ?? "";
-    if (!raw.includes('"tool_use"')) continue;
-    let line: TranscriptLine;
-    try {
-      line = JSON.parse(raw) as TranscriptLine;
-    } catch {
-      continue;
-    }
-    if (line.type !== "assistant" || !Array.isArray(line.message?.content)) continue;
-    const blocks = line.message.content as ContentBlock[];
-    for (const block of [...blocks].reverse()) {
+  const transcript =
+    typeof options.transcript === "string" ? transcriptLinesOf(options.transcript) : options.transcript;
+  // searched back from the end: the newest `"tool_use"` line whose block matches (only the lines searched are read)
+  return transcript.lastWith('"tool_use"', Number.MAX_SAFE_INTEGER, (raw) => {
+    const line = parseLine(raw);
+    if (line?.type !== "assistant") return undefined;
+    for (const block of [...blocksOf(line)].reverse()) {
       if (block.type === "tool_use" && block.name === options.tool && JSON.stringify(block.input) === wanted) {
         return block.id;
       }
     }
-  }
-  return undefined;
+    return undefined;
+  });
 }
