@@ -68,6 +68,9 @@ describe("classifyTranscriptDenial", () => {
 });
 
 describe("findToolUseId", () => {
+  const root = mkdtempSync(join(tmpdir(), "toolgate-tool-use-id-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
   it("finds the newest matching tool_use", () => {
     const id = findToolUseId({
       transcript: mainTranscript,
@@ -82,8 +85,6 @@ describe("findToolUseId", () => {
   });
 
   it("searched back through the file (a PermissionRequest): the same id as the text gives, for every call shown", () => {
-    const root = mkdtempSync(join(tmpdir(), "toolgate-tool-use-id-"));
-    afterAll(() => rmSync(root, { recursive: true, force: true }));
     let compared = 0;
     for (const [name, text] of Object.entries({ main: mainTranscript, subagent: subagentTranscript })) {
       const file = join(root, `${name}.jsonl`);
