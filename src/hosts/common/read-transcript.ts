@@ -121,9 +121,10 @@ const CHUNK_BYTES = 256 * 1024;
 /**
  * A transcript file as a byte sequence to search, read through a window as searches move (forward or back) rather
  * than whole: the view is the file's last 32 MiB from a line boundary as it stood when opened (`length` fixed then,
- * offsets counted from the view's start). Each read opens the path again and checks that it is still the same file,
- * at least as long: a file replaced or cut while an event searches it throws (the caller records nothing it did not
- * see, and moves no cursor); one appended to is read as it was. Holds no descriptor between reads.
+ * offsets counted from the view's start). Each synchronous search opens the path again, checks that it is still the
+ * same file, at least as long, and holds that descriptor until the search ends (closed in a microtask): a file
+ * replaced or cut between searches throws (the caller records nothing it did not see, and moves no cursor); one
+ * appended to is read as it was. Holds no descriptor between searches.
  */
 class TranscriptFile {
   /** the window's storage (grown only for a needle longer than a chunk) */
