@@ -1,6 +1,16 @@
 // Cold `toolgate hook qwen` (Qwen Code's hook events) against a bare `node -e 0`, CPU and wall time, cases interleaved
 // round by round (bench/support/cold-spawn.mjs). Usage: npm run build && node bench/qwen-hook.bench.mjs
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +23,8 @@ const repository = join(here, "..");
 // BENCH_SESSIONS=one: each round's events are one session per hook (a run in progress: every event after the first finds
 // the session's state), instead of a new session per event (each event its session's first, the default)
 // TOOLGATE_HOOK_BUNDLE=<dist>/hook/toolgate-hook.cjs: another build's hook entry, measured in the same rounds
+// BENCH_TRANSCRIPT_REPEAT=n: the chat file of a long session (the 12 KB fixture n - 1 times before the cut one the
+// events continue; 170 is about 2 MB), default 1
 const runs = sizeFrom("BENCH_RUNS", 20, 1);
 if (!existsSync(join(repository, "dist", "cli", "main.js"))) throw new Error("dist/ is missing: run npm run build");
 const root = mkdtempSync(join(tmpdir(), "toolgate-qwen-bench-"));
@@ -44,7 +56,13 @@ try {
   ).split("\n");
   let toolResults = 0;
   const cut = lines.findIndex((line) => line.includes('"type":"tool_result"') && ++toolResults === 2);
-  writeFileSync(transcript, `${lines.slice(0, cut + 1).join("\n")}\n`);
+  // BENCH_TRANSCRIPT_REPEAT=n: a long session's chat file, the whole fixture n - 1 times over (call ids made unique)
+  // before the cut one the events continue (default 1: the cut fixture alone, 9 KB)
+  const repeat = sizeFrom("BENCH_TRANSCRIPT_REPEAT", 1, 1);
+  const whole = lines.join("\n").trimEnd();
+  const earlier = Array.from({ length: repeat - 1 }, (_, copy) => `${whole.replaceAll("call_", `call_${copy}x`)}\n`);
+  writeFileSync(transcript, `${earlier.join("")}${lines.slice(0, cut + 1).join("\n")}\n`);
+  console.log(`the chat file: ${Math.round(statSync(transcript).size / 1024)} KB`);
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TOOLGATE_DB: join(root, "toolgate.db") };
   const events = [
     ["PreToolUse (echo one)", () => fixture("pre-tool-use.json")],

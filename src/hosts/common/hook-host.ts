@@ -24,7 +24,14 @@ export interface HookContext {
    * Optional: the same transcript as lines to search, for a host that needs only the lines holding some texts (the
    * rest is never decoded: a long session's transcript is megabytes). Without it, `readTranscript` is searched.
    */
-  openTranscript?: (path: string, from?: TranscriptCursor) => TranscriptLines | undefined;
+  openTranscript?: (
+    path: string,
+    from?: TranscriptCursor,
+    options?: {
+      /** the file as it stands now, not the event's first view of it (a host polling for its writer to catch up) */
+      again?: boolean;
+    },
+  ) => TranscriptLines | undefined;
   /**
    * Optional: where a reconciler keeps, per transcript, how far this session already recorded its denials (a
    * cursor `openTranscript` gave as `next`), written only once they are recorded

@@ -1,5 +1,5 @@
 import { closeSync, constants as fs, fstatSync, openSync, readSync } from "node:fs";
-import { TranscriptChangedError, type TranscriptLines } from "./hook-host.js";
+import { type HookContext, TranscriptChangedError, type TranscriptLines } from "./hook-host.js";
 import { CURSOR_CHECK_BYTES, type TranscriptCursor } from "./transcript-cursor.js";
 
 /** Transcripts larger than this are read from their end (the newest lines are the ones a hook needs). */
@@ -25,12 +25,13 @@ export function readTranscript(path: string): string | undefined {
  * few denials, a search after a cursor reads only what was appended since, and no event holds the whole file in
  * memory (a 2 MB transcript read whole costs a new 2 MB buffer, and its page faults, on every event). A line's `at`
  * is its byte offset. With `from` (a cursor a previous read gave as `next`), `linesWith` searches only the lines
- * appended since, unless the bytes before it changed. `chunkBytes` sets the window (tests use tiny ones).
+ * appended since, unless the bytes before it changed. `chunkBytes` sets the window (tests use tiny ones); every call
+ * opens the file as it stands (`again` changes nothing here).
  */
 export function openTranscript(
   path: string,
   from?: TranscriptCursor,
-  options: { chunkBytes?: number } = {},
+  options: { chunkBytes?: number; again?: boolean } = {},
 ): TranscriptLines | undefined {
   const file = TranscriptFile.open(path, options.chunkBytes ?? CHUNK_BYTES);
   return file === undefined ? undefined : linesOf(file, from);
@@ -40,12 +41,13 @@ export function openTranscript(
  * `openTranscript` for one hook event: every open of a path searches the same view of it, the file as it stood at
  * the event's first open (its length then; bytes the host appends meanwhile are left to the next event, and a file
  * replaced or cut meanwhile fails the search instead of mixing two files), through one window, so a Stop's reconcile
- * and its wasted tokens do not each start cold. Make one per event, never one per process.
+ * and its wasted tokens do not each start cold; `again` opens the file as it stands now, and later opens search that
+ * view. Make one per event, never one per process.
  */
-export function transcriptOpenerForOneEvent(): (path: string, from?: TranscriptCursor) => TranscriptLines | undefined {
+export function transcriptOpenerForOneEvent(): NonNullable<HookContext["openTranscript"]> {
   let last: { path: string; file: TranscriptFile | undefined } | undefined;
-  return (path, from) => {
-    if (last?.path !== path) last = { path, file: TranscriptFile.open(path, CHUNK_BYTES) };
+  return (path, from, options) => {
+    if (last?.path !== path || options?.again === true) last = { path, file: TranscriptFile.open(path, CHUNK_BYTES) };
     return last.file === undefined ? undefined : linesOf(last.file, from);
   };
 }

@@ -1,10 +1,13 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type { AuditEvent } from "../../core/records.js";
 import { createGuard } from "../../guard/create-guard.js";
 import { compilePolicy } from "../../policy/compile-policy.js";
 import type { HookContext } from "../common/hook-host.js";
+import { openTranscript, transcriptOpenerForOneEvent } from "../common/read-transcript.js";
+import type { TranscriptCursor } from "../common/transcript-cursor.js";
 import { handleQwenHook } from "./handle-qwen-hook.js";
 import { QWEN_ESCALATION_DEFAULTS } from "./qwen-hook-host.js";
 import { parseQwenHookInput } from "./qwen-hook-input.js";
@@ -219,5 +222,105 @@ describe("handleQwenHook (recorded Qwen Code 0.24.4 payloads)", () => {
       "deny",
     );
     expect(() => parseQwenHookInput('{"hook_event_name":"PreToolUse","session_id":"s"}')).toThrow(/tool_name/);
+  });
+});
+
+describe("handleQwenHook with transcript cursors (a long session's chat file read from where it was settled)", () => {
+  const directory = mkdtempSync(join(tmpdir(), "toolgate-qwen-cursor-"));
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  it("a Stop reads only the calls and results written since the last settled event, and leaves no cursor after a waiting call", async () => {
+    const chat = join(directory, "chat.jsonl");
+    const cursors = new Map<string, TranscriptCursor>();
+    const resultLinesRead: number[] = [];
+    const hook: HookContext = {
+      ...context({ interactive: false }),
+      readTranscript: () => {
+        throw new Error("the chat file is read through openTranscript");
+      },
+      openTranscript: (path, from, options) => {
+        const lines = openTranscript(path, from, options);
+        if (lines === undefined) return undefined;
+        return {
+          ...lines,
+          next: lines.next,
+          eachLine: (keep) => lines.eachLine(keep),
+          lastWith: (needle, before, pick) => lines.lastWith(needle, before, pick),
+          linesWith(needles) {
+            const found = lines.linesWith(needles);
+            if (needles.includes('"tool_result"')) resultLinesRead.push(...found.map((line) => line.at));
+            return found;
+          },
+        };
+      },
+      transcriptCursors: { read: (path) => cursors.get(path), write: (path, cursor) => void cursors.set(path, cursor) },
+    };
+    const stop = () => handleQwenHook(payload("stop.json", { transcript_path: chat }), hook);
+
+    writeFileSync(chat, stubbornAfter(1));
+    await stop();
+    expect((await hook.session.state()).total).toBe(1);
+    const first = cursors.get(chat)?.offset;
+    expect(first).toBe(Buffer.byteLength(stubbornAfter(1)));
+
+    writeFileSync(chat, stubbornAfter(2));
+    resultLinesRead.length = 0;
+    await stop();
+    expect((await hook.session.state()).total).toBe(2);
+    // the first call and its refusal lie before the cursor: not read again
+    expect(resultLinesRead.length).toBeGreaterThan(0);
+    expect(resultLinesRead.every((at) => at >= (first ?? 0))).toBe(true);
+    const second = cursors.get(chat)?.offset;
+    expect(second).toBe(Buffer.byteLength(stubbornAfter(2)));
+
+    // the third call written, its result not yet: after the settle wait, the cursor stays before that call
+    writeFileSync(chat, stubbornPending(2));
+    await stop();
+    expect(cursors.get(chat)?.offset).toBe(second);
+
+    writeFileSync(chat, read("transcripts/qwen/stubborn.chat.jsonl"));
+    await stop();
+    expect((await hook.session.state()).total).toBe(3);
+    expect(cursors.get(chat)?.offset).toBe(Buffer.byteLength(read("transcripts/qwen/stubborn.chat.jsonl")));
+  });
+
+  it("polls the chat file as Qwen's writer appends to it: a result written during the wait is counted", async () => {
+    const chat = join(directory, "late.jsonl");
+    writeFileSync(chat, stubbornPending(2));
+    const cursors = new Map<string, TranscriptCursor>();
+    const hook: HookContext = {
+      ...context({ interactive: false }),
+      // what the hook process gives: one view of the file per event, unless opened `again`
+      openTranscript: transcriptOpenerForOneEvent(),
+      transcriptCursors: { read: (path) => cursors.get(path), write: (path, cursor) => void cursors.set(path, cursor) },
+    };
+    const whole = read("transcripts/qwen/stubborn.chat.jsonl");
+    const writer = setTimeout(() => writeFileSync(chat, whole), 100);
+    try {
+      await handleQwenHook(payload("stop.json", { transcript_path: chat }), hook);
+    } finally {
+      clearTimeout(writer);
+    }
+    expect((await hook.session.state()).total).toBe(3);
+    expect(cursors.get(chat)?.offset).toBe(Buffer.byteLength(whole));
+  });
+
+  it("a chat file cut while it is read records nothing and moves no cursor", async () => {
+    const chat = join(directory, "cut.jsonl");
+    writeFileSync(chat, read("transcripts/qwen/stubborn.chat.jsonl"));
+    const cursors = new Map<string, TranscriptCursor>();
+    const hook: HookContext = {
+      ...context({ interactive: false }),
+      openTranscript: (path, from, options) => {
+        const lines = openTranscript(path, from, { ...options, chunkBytes: 64 });
+        // Qwen rewrote the file after the event opened it
+        writeFileSync(chat, stubbornAfter(1));
+        return lines;
+      },
+      transcriptCursors: { read: (path) => cursors.get(path), write: (path, cursor) => void cursors.set(path, cursor) },
+    };
+    await handleQwenHook(payload("stop.json", { transcript_path: chat }), hook);
+    expect((await hook.session.state()).total).toBe(0);
+    expect(cursors.size).toBe(0);
   });
 });

@@ -4,7 +4,15 @@ import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import type { DeniedOptions } from "../../guard/types.js";
 import { callTokensIn, transcriptNaming, wantedCallTokens } from "../common/call-tokens.js";
 import { agentOf } from "../common/hook-event-fields.js";
-import { type HookAnswer, type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
+import {
+  type HookAnswer,
+  type HookContext,
+  recordTranscriptDenials,
+  TranscriptChangedError,
+  type TranscriptLines,
+  transcriptLinesOf,
+} from "../common/hook-host.js";
+import type { TranscriptCursor } from "../common/transcript-cursor.js";
 import type { QwenHookInput, QwenPostToolBatchInput, QwenToolEvent } from "./qwen-hook-input.js";
 import { contextAnswer, PASS, preToolUseDeny } from "./qwen-hook-output.js";
 import {
@@ -30,31 +38,65 @@ function callOf(input: QwenToolEvent, context: HookContext): ToolCall {
   if (input.tool_call_id !== undefined && input.tool_call_id !== "") {
     return { toolUseId: input.tool_call_id, tool: input.tool_name, input: input.tool_input ?? {} };
   }
-  const transcript = input.transcript_path === undefined ? undefined : context.readTranscript(input.transcript_path);
   const id =
-    (transcript === undefined
-      ? undefined
-      : findQwenCallId({ transcript, tool: input.tool_name, input: input.tool_input })) ??
+    (input.transcript_path === undefined ? undefined : callIdIn(input, context, input.transcript_path)) ??
     (input.tool_use_id === undefined
       ? `qwen-hook:${globalThis.crypto.randomUUID()}`
       : `qwen-hook:${input.tool_use_id}`);
   return { toolUseId: id, tool: input.tool_name, input: input.tool_input ?? {} };
 }
 
+/** The model's id for the hook's call, searched back from the chat file's end; undefined when it cannot be read. */
+function callIdIn(input: QwenToolEvent, context: HookContext, path: string): string | undefined {
+  const chat = openChat(context, path);
+  if (chat === undefined) return undefined;
+  try {
+    return findQwenCallId({ transcript: chat, tool: input.tool_name, input: input.tool_input });
+  } catch (error) {
+    // replaced or cut while it was read: as if unreadable (Qwen's own hook id then keys the call)
+    if (error instanceof TranscriptChangedError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The chat file's lines: read as searches need them where the context can (`openTranscript`; `again`: as the file
+ * stands now), else its text. With `from`, searches for records start after that cursor.
+ */
+function openChat(
+  context: HookContext,
+  path: string,
+  options: { from?: TranscriptCursor; again?: boolean } = {},
+): TranscriptLines | undefined {
+  if (context.openTranscript !== undefined) {
+    return context.openTranscript(path, options.from, options.again === true ? { again: true } : undefined);
+  }
+  const text = context.readTranscript(path);
+  return text === undefined ? undefined : transcriptLinesOf(text);
+}
+
 /**
  * Records each denial the transcript shows that no hook recorded (Qwen's own rule denials and headless declines),
- * once per call id, with its source. Returns the effects, in order.
+ * once per call id, with its source. Returns the effects, in order. With the session's transcript cursors, only the
+ * records appended since the last event that found the chat settled and recorded everything are read (a long
+ * session's every continuation would otherwise parse its whole chat file).
  */
 async function reconcile(input: QwenHookInput, context: HookContext): Promise<Effect[]> {
-  if (input.transcript_path === undefined) return [];
+  const path = input.transcript_path;
+  if (path === undefined) return [];
+  const cursors = context.openTranscript === undefined ? undefined : context.transcriptCursors;
   // Qwen fires UserPromptSubmit with `prompt: ""` only to continue after a tool step
   const afterToolStep = input.hook_event_name === "UserPromptSubmit" && (input.prompt ?? "").trim() === "";
-  const text = await settledTranscript({ path: input.transcript_path, context, afterToolStep });
-  if (text === undefined) return [];
-  return recordTranscriptDenials(context.session, {
-    denials: findQwenTranscriptDenials(text),
-    agentId: agentOf(input).agentId,
-  });
+  const chat = await settledChat({ path, context, afterToolStep, from: cursors?.read(path) });
+  if (chat === undefined) return [];
+  // the settle check read these lines' calls and results once (a file replaced or cut meanwhile read as unreadable)
+  const denials = findQwenTranscriptDenials(chat.lines);
+  const effects = await recordTranscriptDenials(context.session, { denials, agentId: agentOf(input).agentId });
+  // every denial up to here is recorded (a failure throws first), and every call up to here has its result (a cursor
+  // is never left after a call still waiting for one): the next event reads only what follows
+  const { next } = chat.lines;
+  if (cursors !== undefined && chat.settled && next !== undefined) cursors.write(path, next);
+  return effects;
 }
 
 /** the tokens per call the chat file records (`usageMetadata` of the model message that made the calls) */
@@ -71,24 +113,34 @@ const SETTLE_WAIT_MS = 1_500;
 const SETTLE_POLL_MS = 25;
 
 /**
- * The transcript once Qwen's writer caught up (or after SETTLE_WAIT_MS, as it is then): every call it shows has its
- * result, and on a continuation (`afterToolStep`) the step's call and result are both written.
+ * The chat file once Qwen's writer caught up (or after SETTLE_WAIT_MS, as it is then; `settled` says which): every
+ * call it shows has its result, and on a continuation (`afterToolStep`) the step's call and result are both written.
+ * Each poll reads the file as it stands then. Undefined when it cannot be read, or was replaced or cut meanwhile.
  */
-async function settledTranscript(options: {
+async function settledChat(options: {
   path: string;
   context: HookContext;
   afterToolStep: boolean;
-}): Promise<string | undefined> {
-  const { path, context } = options;
-  const settled = (text: string) =>
-    options.afterToolStep ? qwenToolStepWritten(text) : pendingQwenCalls(text).length === 0;
-  let text = context.readTranscript(path);
+  from: TranscriptCursor | undefined;
+}): Promise<{ lines: TranscriptLines; settled: boolean } | undefined> {
+  const { path, context, from } = options;
+  // the calls and results are scanned first, always, here where a file replaced or cut meanwhile is caught: the
+  // refusals' search then reads that scan, not the file
+  const isSettled = (lines: TranscriptLines) =>
+    pendingQwenCalls(lines).length === 0 && (!options.afterToolStep || qwenToolStepWritten(lines));
   const deadline = Date.now() + SETTLE_WAIT_MS;
-  while (text !== undefined && !settled(text) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
-    text = context.readTranscript(path);
+  try {
+    for (let again = false; ; again = true) {
+      const lines = openChat(context, path, { ...(from === undefined ? {} : { from }), again });
+      if (lines === undefined) return undefined;
+      const settled = isSettled(lines);
+      if (settled || Date.now() >= deadline) return { lines, settled };
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    }
+  } catch (error) {
+    if (error instanceof TranscriptChangedError) return undefined;
+    throw error;
   }
-  return text;
 }
 
 async function preToolUse(input: QwenToolEvent, context: HookContext): Promise<HookAnswer> {

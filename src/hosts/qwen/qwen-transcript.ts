@@ -1,5 +1,6 @@
 import { canonicalJson } from "../../core/canonical-json.js";
 import type { DenialSource } from "../../core/events.js";
+import { type TranscriptLines, transcriptLinesOf } from "../common/hook-host.js";
 
 /**
  * Reads a Qwen Code 0.24.4 chat transcript (`~/.qwen/projects/<cwd>/chats/<session>.jsonl`, every hook's
@@ -45,17 +46,35 @@ export function classifyQwenDenial(text: string): { source: DenialSource; rule?:
   return { source: "hook" };
 }
 
-function records(text: string): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  for (const line of text.split("\n")) {
-    if (line.length === 0 || line[0] !== "{") continue;
-    try {
-      const value = JSON.parse(line) as unknown;
-      if (typeof value === "object" && value !== null && !Array.isArray(value))
-        out.push(value as Record<string, unknown>);
-    } catch {
-      // a line cut by a concurrent write: the next hook reads it whole
-    }
+/** A chat file to search: its text, or its lines as `HookContext.openTranscript` reads them. */
+export type QwenChat = string | TranscriptLines;
+
+function linesOfChat(chat: QwenChat): TranscriptLines {
+  return typeof chat === "string" ? transcriptLinesOf(chat) : chat;
+}
+
+/** One line's record; undefined for a line that is not a JSON object (a line cut by a concurrent write: the next hook reads it whole). */
+function recordOf(line: string): Record<string, unknown> | undefined {
+  if (line.length === 0 || line[0] !== "{") return undefined;
+  try {
+    const value = JSON.parse(line) as unknown;
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every record of the lines holding any of `needles`, in file order, each with its line's position. */
+function recordsWith(
+  lines: TranscriptLines,
+  needles: readonly string[],
+): { record: Record<string, unknown>; at: number }[] {
+  const out: { record: Record<string, unknown>; at: number }[] = [];
+  for (const { line, at } of lines.linesWith(needles)) {
+    const record = recordOf(line);
+    if (record !== undefined) out.push({ record, at });
   }
   return out;
 }
@@ -78,20 +97,55 @@ function callsOf(record: Record<string, unknown>): Call[] {
 }
 
 /** Every call Qwen refused itself, in transcript order, each once. */
-export function findQwenTranscriptDenials(text: string): QwenTranscriptDenial[] {
+export function findQwenTranscriptDenials(chat: QwenChat): QwenTranscriptDenial[] {
+  return scanOf(chat).denials;
+}
+
+/** What one pass over a chat's calls and results tells: the refusals, and the calls still without a result. */
+interface ChatScan {
+  denials: QwenTranscriptDenial[];
+  pending: string[];
+}
+
+/** Each opened chat's scan, made once: a settle check and the refusals' search read the same lines. */
+const scans = new WeakMap<TranscriptLines, ChatScan>();
+
+function scanOf(chat: QwenChat): ChatScan {
+  const lines = linesOfChat(chat);
+  let scan = scans.get(lines);
+  if (scan === undefined) {
+    scan = scanLines(lines);
+    scans.set(lines, scan);
+  }
+  return scan;
+}
+
+/**
+ * One pass, in file order, over the records of the lines that name a call ("functionCall") or a result (their type,
+ * "tool_result"); the rest (the person's prompts, system records) are never parsed. Of an opened chat, only the
+ * lines after its cursor. A refusal's call is the latest one before it; one not among these lines (made before the
+ * cursor) is searched back for through the whole file.
+ */
+function scanLines(lines: TranscriptLines): ChatScan {
   const calls = new Map<string, Call>();
+  const made: string[] = [];
+  const answered = new Set<string>();
   const denials: QwenTranscriptDenial[] = [];
   const seen = new Set<string>();
-  for (const record of records(text)) {
-    for (const call of callsOf(record)) calls.set(call.id, call);
+  for (const { record, at } of recordsWith(lines, ['"functionCall"', '"tool_result"'])) {
+    for (const call of callsOf(record)) {
+      calls.set(call.id, call);
+      made.push(call.id);
+    }
     if (record["type"] !== "tool_result") continue;
     const result = record["toolCallResult"] as
       | { callId?: unknown; errorType?: unknown; resultDisplay?: unknown }
       | undefined;
-    if (result?.errorType !== "execution_denied") continue;
+    if (typeof result?.callId === "string") answered.add(result.callId);
     for (const part of partsOf(record)) {
       const response = part["functionResponse"] as { id?: unknown; name?: unknown; response?: unknown } | undefined;
-      if (response === undefined) continue;
+      if (typeof response?.id === "string") answered.add(response.id);
+      if (result?.errorType !== "execution_denied" || response === undefined) continue;
       const id =
         typeof response.id === "string" ? response.id : typeof result.callId === "string" ? result.callId : undefined;
       if (id === undefined || seen.has(id)) continue;
@@ -104,7 +158,7 @@ export function findQwenTranscriptDenials(text: string): QwenTranscriptDenial[] 
             ? result.resultDisplay
             : "";
       if (refusal.startsWith(TOOLGATE_TEXT_PREFIX)) continue;
-      const call = calls.get(id);
+      const call = calls.get(id) ?? callBefore(lines, id, at);
       denials.push({
         toolUseId: id,
         tool: call?.tool ?? (typeof response.name === "string" ? response.name : "unknown"),
@@ -114,54 +168,56 @@ export function findQwenTranscriptDenials(text: string): QwenTranscriptDenial[] 
       });
     }
   }
-  return denials;
+  return { denials, pending: made.filter((id) => !answered.has(id)) };
+}
+
+/** The model's call `id` as the latest record before position `before` that makes it shows it. */
+function callBefore(lines: TranscriptLines, id: string, before: number): Call | undefined {
+  return lines.lastWith(JSON.stringify(id), before, (line) => {
+    const record = recordOf(line);
+    let found: Call | undefined;
+    if (record !== undefined) for (const call of callsOf(record)) if (call.id === id) found = call;
+    return found;
+  });
 }
 
 /**
  * The model's id for the call a tool hook is about: the latest `functionCall` of that tool with the same arguments
  * (Qwen writes it before it runs any hook). Undefined when the transcript does not show it.
  */
-export function findQwenCallId(options: { transcript: string; tool: string; input: unknown }): string | undefined {
+export function findQwenCallId(options: { transcript: QwenChat; tool: string; input: unknown }): string | undefined {
   const wanted = canonicalJson(options.input ?? {});
-  let found: string | undefined;
-  for (const record of records(options.transcript)) {
-    for (const call of callsOf(record)) {
-      if (call.tool === options.tool && canonicalJson(call.input) === wanted) found = call.id;
+  return linesOfChat(options.transcript).lastWith('"functionCall"', Number.MAX_SAFE_INTEGER, (line) => {
+    const record = recordOf(line);
+    let found: string | undefined;
+    if (record !== undefined) {
+      for (const call of callsOf(record)) {
+        if (call.tool === options.tool && canonicalJson(call.input) === wanted) found = call.id;
+      }
     }
-  }
-  return found;
+    return found;
+  });
 }
 
 /**
  * Ids of the calls the transcript shows without a result yet. Qwen writes its records asynchronously, so on a busy
  * machine the previous step's `tool_result` can land a moment after the next UserPromptSubmit hook has started.
  */
-export function pendingQwenCalls(text: string): string[] {
-  const calls: string[] = [];
-  const answered = new Set<string>();
-  for (const record of records(text)) {
-    for (const call of callsOf(record)) calls.push(call.id);
-    if (record["type"] !== "tool_result") continue;
-    const callId = (record["toolCallResult"] as { callId?: unknown } | undefined)?.callId;
-    if (typeof callId === "string") answered.add(callId);
-    for (const part of partsOf(record)) {
-      const id = (part["functionResponse"] as { id?: unknown } | undefined)?.id;
-      if (typeof id === "string") answered.add(id);
-    }
-  }
-  return calls.filter((id) => !answered.has(id));
+export function pendingQwenCalls(chat: QwenChat): string[] {
+  return scanOf(chat).pending;
 }
 
 /**
  * Whether the transcript shows a finished tool step: its last conversation record (`user`, `assistant`,
- * `tool_result`) is a tool result and every call has one. What a continuation's UserPromptSubmit must see; until
- * then Qwen's asynchronous writer is still behind (both the model's call and its result can lag).
+ * `tool_result`, found searching back from the end) is a tool result and every call has one. What a continuation's
+ * UserPromptSubmit must see; until then Qwen's asynchronous writer is still behind (both the model's call and its
+ * result can lag).
  */
-export function qwenToolStepWritten(text: string): boolean {
-  let last: unknown;
-  for (const record of records(text)) {
-    const type = record["type"];
-    if (type === "user" || type === "assistant" || type === "tool_result") last = type;
-  }
-  return last === "tool_result" && pendingQwenCalls(text).length === 0;
+export function qwenToolStepWritten(chat: QwenChat): boolean {
+  const lines = linesOfChat(chat);
+  const last = lines.lastWith('"type"', Number.MAX_SAFE_INTEGER, (line) => {
+    const type = recordOf(line)?.["type"];
+    return type === "user" || type === "assistant" || type === "tool_result" ? type : undefined;
+  });
+  return last === "tool_result" && pendingQwenCalls(lines).length === 0;
 }
