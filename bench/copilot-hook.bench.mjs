@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureHookEvents } from "./support/cold-spawn.mjs";
 import { sizeFrom } from "./support/short.mjs";
@@ -13,6 +13,8 @@ import { sizeFrom } from "./support/short.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const repository = join(here, "..");
 // BENCH_RUNS=20 (rounds); BENCH_SHORT=1: the short mode the test suite runs (one round after the warm-up round)
+// BENCH_TRANSCRIPT_REPEAT=n: each event's session has the recorded 40 KB session n - 1 times before its own events
+// (52 is about 2 MB); TOOLGATE_HOOK_BUNDLE=<dist>/hook/toolgate-hook.cjs: another build's hook entry, in the same rounds
 const runs = sizeFrom("BENCH_RUNS", 20, 1);
 if (!existsSync(join(repository, "dist", "cli", "main.js"))) throw new Error("dist/ is missing: run npm run build");
 const root = mkdtempSync(join(tmpdir(), "toolgate-copilot-bench-"));
@@ -26,6 +28,13 @@ const hooks = [{ name: "node -e 0", argv: [node, "-e", "0"] }];
 if (existsSync(entry))
   hooks.push({ name: "toolgate hook entry (dist/hook, bundled)", argv: [node, entry, "hook", "copilot"] });
 hooks.push({ name: "toolgate hook copilot (dist/cli/main.js)", argv: [node, main, "hook", "copilot"] });
+if (process.env.TOOLGATE_HOOK_BUNDLE) {
+  const other = resolve(process.env.TOOLGATE_HOOK_BUNDLE);
+  hooks.push({
+    name: `toolgate hook (${other.split("/").slice(-4).join("/")})`,
+    argv: [node, other, "hook", "copilot"],
+  });
+}
 
 try {
   const home = join(root, "home");
@@ -40,8 +49,17 @@ try {
   const preToolUseAt = lines
     .map((line, at) => ({ line, at }))
     .filter(({ line }) => line.includes('"type":"hook.start"') && line.includes('"hookType":"preToolUse"'));
+  // BENCH_TRANSCRIPT_REPEAT=n: a long session's events, the whole recorded session n - 1 times over before the events
+  // below (call ids made unique, times a year earlier), default 1: the recorded events alone
+  const repeat = sizeFrom("BENCH_TRANSCRIPT_REPEAT", 1, 1);
+  const whole = lines.join("\n").trimEnd();
+  const earlier = Array.from(
+    { length: repeat - 1 },
+    (_, copy) =>
+      `${whole.replaceAll('"call_', `"call_${copy}x`).replaceAll('"timestamp":"2026-', '"timestamp":"2025-')}\n`,
+  ).join("");
   // the events as Copilot had written them when the n-th preToolUse ran (its own hook.start the last line)
-  const cutAt = (n) => `${lines.slice(0, preToolUseAt[n].at + 1).join("\n")}\n`;
+  const cutAt = (n) => `${earlier}${lines.slice(0, preToolUseAt[n].at + 1).join("\n")}\n`;
   const second = JSON.parse(preToolUseAt[1].line);
   const secondCall = second.data.input.toolCalls[0];
   const events = [
@@ -55,7 +73,12 @@ try {
     ["permissionRequest", "permissionRequest", () => fixture("permission-request.json"), cutAt(1)],
     ["postToolUse success", "postToolUse", () => fixture("post-tool-use.json"), cutAt(1)],
     ["postToolUseFailure", "postToolUseFailure", () => fixture("post-tool-use-failure.json"), cutAt(1)],
-    ["agentStop (reads events.jsonl: two refusals)", "agentStop", () => fixture("agent-stop.json"), lines.join("\n")],
+    [
+      "agentStop (reads events.jsonl: two refusals)",
+      "agentStop",
+      () => fixture("agent-stop.json"),
+      `${earlier}${lines.join("\n")}`,
+    ],
   ];
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TOOLGATE_DB: join(root, "toolgate.db") };
   const input = ({ round, hook, event }) => {

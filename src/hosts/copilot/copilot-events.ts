@@ -1,4 +1,4 @@
-import type { TranscriptDenialRecord } from "../common/hook-host.js";
+import { type TranscriptDenialRecord, type TranscriptLines, transcriptLinesOf } from "../common/hook-host.js";
 import { classifyCopilotDenial } from "./copilot-denial-texts.js";
 
 /**
@@ -16,11 +16,21 @@ interface CopilotEvent {
 /** Marks toolgate's own refusals in the texts Copilot records (so they are never counted twice). */
 export const TOOLGATE_MARK = "[toolgate]";
 
-function events(text: string): CopilotEvent[] {
+/**
+ * A session's events to search: their text, or their lines as `HookContext.openTranscript` reads them (only the lines
+ * a search names are decoded).
+ */
+export type CopilotEventLines = string | TranscriptLines;
+
+function linesOfEvents(events: CopilotEventLines): TranscriptLines {
+  return typeof events === "string" ? transcriptLinesOf(events) : events;
+}
+
+/** The calls' events (`tool.execution_*`, `permission.completed`), parsed; the rest of the file is never decoded. */
+function events(lines: TranscriptLines): CopilotEvent[] {
   const parsed: CopilotEvent[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.startsWith("{") || !(line.includes('"tool.execution_') || line.includes('"permission.completed"')))
-      continue;
+  for (const { line } of lines.linesWith(['"tool.execution_', '"permission.completed"'])) {
+    if (!line.startsWith("{")) continue;
     try {
       const value = JSON.parse(line) as CopilotEvent;
       if (typeof value === "object" && value !== null && typeof value.data === "object") parsed.push(value);
@@ -55,11 +65,30 @@ export function refusedByPerson(data: Record<string, unknown>): boolean {
   );
 }
 
-function toolEvents(text: string): { started: Started[]; completed: Map<string, Completed>; byPerson: Set<string> } {
+interface ToolEvents {
+  started: Started[];
+  completed: Map<string, Completed>;
+  byPerson: Set<string>;
+}
+
+/** Each opened events file's calls, read once: a settle check, the call's id and the refusals read the same scan. */
+const scans = new WeakMap<TranscriptLines, ToolEvents>();
+
+function toolEvents(source: CopilotEventLines): ToolEvents {
+  const lines = linesOfEvents(source);
+  let scan = scans.get(lines);
+  if (scan === undefined) {
+    scan = scanToolEvents(lines);
+    scans.set(lines, scan);
+  }
+  return scan;
+}
+
+function scanToolEvents(lines: TranscriptLines): ToolEvents {
   const started: Started[] = [];
   const completed = new Map<string, Completed>();
   const byPerson = new Set<string>();
-  for (const event of events(text)) {
+  for (const event of events(lines)) {
     const data = event.data ?? {};
     const id = data["toolCallId"];
     if (typeof id !== "string") continue;
@@ -103,7 +132,7 @@ function sameArguments(partial: unknown, full: Record<string, unknown>): boolean
  * not completed yet, as at preToolUse and permissionRequest); undefined when the events do not show it (yet).
  */
 export function findCopilotCallId(options: {
-  text: string;
+  text: CopilotEventLines;
   tool: string;
   args: unknown;
   pending: boolean;
@@ -125,15 +154,15 @@ export function findCopilotCallId(options: {
  * Copilot wrote that line.
  */
 export function findCopilotPreToolUseId(options: {
-  text: string;
+  text: CopilotEventLines;
   timestamp: number | undefined;
   tool: string;
   args: unknown;
 }): string | undefined {
   if (options.timestamp === undefined) return undefined;
   const at = new Date(options.timestamp).toISOString();
-  for (const line of options.text.split("\n")) {
-    if (!line.includes('"hookType":"preToolUse"') || !line.includes(`"timestamp":"${at}"`)) continue;
+  for (const { line } of linesOfEvents(options.text).linesWith([`"timestamp":"${at}"`])) {
+    if (!line.includes('"hookType":"preToolUse"')) continue;
     try {
       const value = JSON.parse(line) as { type?: unknown; data?: { input?: { toolCalls?: unknown } } };
       const calls = value.data?.input?.toolCalls;
@@ -153,7 +182,7 @@ export function findCopilotPreToolUseId(options: {
 }
 
 /** The ids of calls started and not completed (Copilot writes the completion about 100 ms after the call ends). */
-export function pendingCopilotCalls(text: string): string[] {
+export function pendingCopilotCalls(text: CopilotEventLines): string[] {
   const { started, completed } = toolEvents(text);
   return started.filter((call) => !completed.has(call.id)).map((call) => call.id);
 }
@@ -164,7 +193,10 @@ export function pendingCopilotCalls(text: string): string[] {
  * already; a person's No to toolgate's ask is not one) unless `withToolgate` (what `toolgate run` reports: every
  * refused call of the run).
  */
-export function copilotDenials(text: string, options: { withToolgate?: boolean } = {}): TranscriptDenialRecord[] {
+export function copilotDenials(
+  text: CopilotEventLines,
+  options: { withToolgate?: boolean } = {},
+): TranscriptDenialRecord[] {
   const { started, completed, byPerson } = toolEvents(text);
   const denials: TranscriptDenialRecord[] = [];
   for (const call of started) {

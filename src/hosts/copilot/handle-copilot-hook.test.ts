@@ -1,9 +1,11 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { createGuard } from "../../guard/create-guard.js";
 import { compilePolicy } from "../../policy/compile-policy.js";
 import type { HookContext } from "../common/hook-host.js";
+import { openTranscript, transcriptOpenerForOneEvent } from "../common/read-transcript.js";
 import { type CopilotHookEventName, parseCopilotHookInput } from "./copilot-hook-input.js";
 import { handleCopilotHook } from "./handle-copilot-hook.js";
 
@@ -123,5 +125,50 @@ describe("handleCopilotHook (the recorded Copilot CLI 1.0.102 session)", () => {
 
   it("the events' refusal texts are Copilot's rule texts", () => {
     expect(lines.filter((line) => line.includes(RULE) && line.includes('"code":"denied"'))).toHaveLength(2);
+  });
+});
+
+describe("handleCopilotHook reading events.jsonl through openTranscript (as the hook process does)", () => {
+  const home = mkdtempSync(join(tmpdir(), "toolgate-copilot-hook-"));
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+  const eventsFile = join(home, ".copilot", "session-state", sessionId, "events.jsonl");
+  mkdirSync(dirname(eventsFile), { recursive: true });
+  const opened = (openTranscript: HookContext["openTranscript"], deny?: string): HookContext => ({
+    ...context({ interactive: false, events: () => "", ...(deny === undefined ? {} : { deny }) }),
+    env: { HOME: home },
+    readTranscript: () => {
+      throw new Error("the events are read through openTranscript");
+    },
+    ...(openTranscript === undefined ? {} : { openTranscript }),
+  });
+
+  it("polls the file as Copilot writes it: a hook start written during the wait names the call, the refusal before it counts", async () => {
+    // Copilot has not written this call's tool.execution_start and hook.start yet when the hook starts
+    writeFileSync(eventsFile, `${lines.slice(0, (hookStarts[1]?.at ?? 0) - 1).join("\n")}\n`);
+    expect(lines[(hookStarts[1]?.at ?? 0) - 1]).toContain('"type":"tool.execution_start"');
+    const writer = setTimeout(() => writeFileSync(eventsFile, cutAt(1)), 100);
+    const hook = opened(transcriptOpenerForOneEvent(), "Bash(rm *)");
+    try {
+      await handleCopilotHook(preToolUse(1), hook);
+    } finally {
+      clearTimeout(writer);
+    }
+    // toolgate's refusal of this call is recorded under the id of the hook start written during the wait
+    const firstId = JSON.parse(hookStarts[0]?.line as string).data.input.toolCalls[0].id;
+    const secondId = JSON.parse(hookStarts[1]?.line as string).data.input.toolCalls[0].id;
+    expect([...(await hook.session.recordedCallIds())]).toEqual([firstId, secondId]);
+  });
+
+  it("a file cut while it is read is as if unreadable: the call is decided without it, never refused for it", async () => {
+    writeFileSync(eventsFile, cutAt(1));
+    const hook = opened((path, from, options) => {
+      const lines = openTranscript(path, from, { ...options, chunkBytes: 64 });
+      writeFileSync(eventsFile, "{}\n");
+      return lines;
+    });
+    const answer = await handleCopilotHook(preToolUse(1), hook);
+    expect(answer.output).toBeUndefined();
+    expect(answer.exitCode ?? 0).toBe(0);
+    expect([...(await hook.session.recordedCallIds())]).toEqual([]);
   });
 });

@@ -5,7 +5,10 @@ import {
   type HookAnswer,
   type HookContext,
   recordTranscriptDenials,
+  TranscriptChangedError,
+  type TranscriptLines,
   transcriptDenialCalls,
+  transcriptLinesOf,
 } from "../common/hook-host.js";
 import { lifecycleEvent } from "../common/lifecycle-event.js";
 import {
@@ -38,32 +41,56 @@ function marked(text: string): string {
 }
 
 /**
- * The session's events once Copilot's writer caught up with `until` (or after SETTLE_WAIT_MS, as they are then);
- * undefined when there is no events file to read.
+ * The session's events once Copilot's writer caught up with `until` (or after SETTLE_WAIT_MS, as they are then; each
+ * poll reads the file as it stands then); undefined when there is no events file to read, or it was replaced or cut
+ * while it was read.
  */
 async function settledEvents(
   input: { sessionId: string },
   context: HookContext,
-  until: (text: string) => boolean,
-): Promise<string | undefined> {
+  until: (events: TranscriptLines) => boolean,
+): Promise<TranscriptLines | undefined> {
   const path = copilotEventsPath({ env: context.env ?? {}, sessionId: input.sessionId });
   if (path === undefined) return undefined;
-  let text = context.readTranscript(path);
   const deadline = Date.now() + SETTLE_WAIT_MS;
-  while ((text === undefined || !until(text)) && Date.now() < deadline) {
+  for (let again = false; ; again = true) {
+    const events = readable(() => {
+      const lines = openEvents(context, path, again);
+      // what the events' users read is read here, where a changed file is caught (each search is made once per read)
+      return lines === undefined ? undefined : { lines, settled: until(lines) };
+    });
+    if (events?.settled === true || Date.now() >= deadline) return events?.lines;
     await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
-    text = context.readTranscript(path);
   }
-  return text;
+}
+
+/** The events file's lines, read as searches need them where the context can (`again`: as it stands now). */
+function openEvents(context: HookContext, path: string, again = false): TranscriptLines | undefined {
+  if (context.openTranscript !== undefined)
+    return context.openTranscript(path, undefined, again ? { again } : undefined);
+  const text = context.readTranscript(path);
+  return text === undefined ? undefined : transcriptLinesOf(text);
+}
+
+/** `read()`, or undefined when the file it reads was replaced or cut meanwhile (as if unreadable for this event). */
+function readable<T>(read: () => T | undefined): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof TranscriptChangedError) return undefined;
+    throw error;
+  }
 }
 
 /**
  * The call as Copilot's events key it (so a denial recorded here is not recorded again from them): Copilot's own
  * call id when its events show the call, else an id of this hook's own (the payload carries none).
  */
-function callOf(input: CopilotToolEvent, text: string | undefined, pending: boolean): ToolCall {
+function callOf(input: CopilotToolEvent, text: TranscriptLines | undefined, pending: boolean): ToolCall {
   const id =
-    text === undefined ? undefined : findCopilotCallId({ text, tool: input.toolName, args: input.toolArgs, pending });
+    text === undefined
+      ? undefined
+      : readable(() => findCopilotCallId({ text, tool: input.toolName, args: input.toolArgs, pending }));
   return {
     toolUseId: id ?? `copilot-hook:${globalThis.crypto.randomUUID()}`,
     tool: input.toolName,
@@ -72,13 +99,13 @@ function callOf(input: CopilotToolEvent, text: string | undefined, pending: bool
 }
 
 /** The id Copilot recorded for this preToolUse (`hook.start` at the payload's timestamp), when written. */
-function preToolUseId(input: CopilotToolEvent, text: string): string | undefined {
+function preToolUseId(input: CopilotToolEvent, text: TranscriptLines): string | undefined {
   return findCopilotPreToolUseId({ text, timestamp: input.timestamp, tool: input.toolName, args: input.toolArgs });
 }
 
 /** Settled when this hook's start is in the events (every earlier call's outcome is written before it). */
 function callSettled(input: CopilotToolEvent) {
-  return (text: string) => {
+  return (text: TranscriptLines) => {
     const id = preToolUseId(input, text);
     return id !== undefined && pendingCopilotCalls(text).every((pending) => pending === id);
   };
@@ -92,11 +119,13 @@ function callSettled(input: CopilotToolEvent) {
  */
 async function preToolUse(input: CopilotToolEvent, context: HookContext): Promise<HookAnswer> {
   const text = await settledEvents(input, context, callSettled(input));
-  const exact = text === undefined ? undefined : preToolUseId(input, text);
+  const exact = text === undefined ? undefined : readable(() => preToolUseId(input, text));
   const call =
     exact === undefined ? callOf(input, text, true) : { ...callOf(input, undefined, true), toolUseId: exact };
   const earlier =
-    text === undefined ? [] : copilotDenials(text).filter((denial) => denial.toolUseId !== call.toolUseId);
+    text === undefined
+      ? []
+      : (readable(() => copilotDenials(text)) ?? []).filter((denial) => denial.toolUseId !== call.toolUseId);
   const result = await context.session.decide(call, {
     hostAsks: true,
     cannotAsk: !context.interactive,
@@ -129,8 +158,9 @@ async function permissionRequest(context: HookContext): Promise<HookAnswer> {
 /** Records the refusals the events show that no hook recorded, once every started call has its outcome. */
 async function reconcile(input: CopilotHookInput, context: HookContext): Promise<Effect[]> {
   const text = await settledEvents(input, context, (events) => pendingCopilotCalls(events).length === 0);
-  if (text === undefined) return [];
-  return recordTranscriptDenials(context.session, { denials: copilotDenials(text) });
+  const denials = text === undefined ? undefined : readable(() => copilotDenials(text));
+  if (denials === undefined) return [];
+  return recordTranscriptDenials(context.session, { denials });
 }
 
 function resultText(result: unknown): string {
@@ -155,7 +185,7 @@ export async function handleCopilotHook(input: CopilotHookInput, context: HookCo
       // a command that exits non-zero is a success here; its output shows an OS or sandbox refusal (the guard
       // classifies it once and counts it as that denial), and the guidance is appended to the result
       const path = copilotEventsPath({ env: context.env ?? {}, sessionId: input.sessionId });
-      const text = path === undefined ? undefined : context.readTranscript(path);
+      const text = path === undefined ? undefined : readable(() => openEvents(context, path));
       const output = resultText(input.toolResult);
       const effects = await context.session.succeeded(callOf(input, text, false), {
         ...(output === "" ? {} : { output }),
@@ -166,7 +196,7 @@ export async function handleCopilotHook(input: CopilotHookInput, context: HookCo
     }
     case "postToolUseFailure": {
       const path = copilotEventsPath({ env: context.env ?? {}, sessionId: input.sessionId });
-      const text = path === undefined ? undefined : context.readTranscript(path);
+      const text = path === undefined ? undefined : readable(() => openEvents(context, path));
       const error = typeof input.error === "string" ? input.error : "";
       const effects = await context.session.failed(callOf(input, text, false), { error });
       const stop = abortOf(effects);
