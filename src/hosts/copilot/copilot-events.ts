@@ -129,7 +129,10 @@ function sameArguments(partial: unknown, full: Record<string, unknown>): boolean
 
 /**
  * The id Copilot gave a call, from the last started call with this tool and these arguments (`pending`: only one
- * not completed yet, as at preToolUse and permissionRequest); undefined when the events do not show it (yet).
+ * not completed yet, as at preToolUse and permissionRequest); undefined when the events do not show it (yet). A
+ * pending call is among the scanned lines (of an opened file, those after its cursor: a cursor is left only where
+ * no call was pending); any other is searched back from the file's end, so the call a postToolUse is about (one of
+ * the last started) is found without reading the session's earlier calls.
  */
 export function findCopilotCallId(options: {
   text: CopilotEventLines;
@@ -137,14 +140,43 @@ export function findCopilotCallId(options: {
   args: unknown;
   pending: boolean;
 }): string | undefined {
+  if (!options.pending) {
+    return linesOfEvents(options.text).lastWith('"tool.execution_start"', Number.MAX_SAFE_INTEGER, (line) => {
+      const call = startedCall(line);
+      return call !== undefined && call.tool === options.tool && sameArguments(options.args, call.input)
+        ? call.id
+        : undefined;
+    });
+  }
   const { started, completed } = toolEvents(options.text);
   for (let at = started.length - 1; at >= 0; at -= 1) {
     const call = started[at] as Started;
     if (call.tool !== options.tool || !sameArguments(options.args, call.input)) continue;
-    if (options.pending && completed.has(call.id)) continue;
+    if (completed.has(call.id)) continue;
     return call.id;
   }
   return undefined;
+}
+
+/** The call a `tool.execution_start` line starts, as the scan reads it; undefined for any other line. */
+function startedCall(line: string): Started | undefined {
+  if (!line.startsWith("{")) return undefined;
+  let event: CopilotEvent;
+  try {
+    event = JSON.parse(line) as CopilotEvent;
+  } catch {
+    return undefined;
+  }
+  const data = typeof event === "object" && event !== null ? event.data : undefined;
+  if (event?.type !== "tool.execution_start" || typeof data !== "object" || data === null) return undefined;
+  const id = data["toolCallId"];
+  if (typeof id !== "string" || typeof data["toolName"] !== "string") return undefined;
+  const args = data["arguments"];
+  return {
+    id,
+    tool: data["toolName"],
+    input: typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {},
+  };
 }
 
 /**

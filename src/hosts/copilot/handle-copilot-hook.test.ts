@@ -6,6 +6,7 @@ import { createGuard } from "../../guard/create-guard.js";
 import { compilePolicy } from "../../policy/compile-policy.js";
 import type { HookContext } from "../common/hook-host.js";
 import { openTranscript, transcriptOpenerForOneEvent } from "../common/read-transcript.js";
+import type { TranscriptCursor } from "../common/transcript-cursor.js";
 import { type CopilotHookEventName, parseCopilotHookInput } from "./copilot-hook-input.js";
 import { handleCopilotHook } from "./handle-copilot-hook.js";
 
@@ -170,5 +171,44 @@ describe("handleCopilotHook reading events.jsonl through openTranscript (as the 
     expect(answer.output).toBeUndefined();
     expect(answer.exitCode ?? 0).toBe(0);
     expect([...(await hook.session.recordedCallIds())]).toEqual([]);
+  });
+  it("agentStop leaves a cursor where every call had its outcome; a later preToolUse scans only the calls after it", async () => {
+    const cursors = new Map<string, TranscriptCursor>();
+    const scanned: number[] = [];
+    const hook: HookContext = {
+      ...opened((path, from, options) => {
+        const lines = openTranscript(path, from, options);
+        if (lines === undefined) return undefined;
+        return {
+          next: lines.next,
+          eachLine: (keep) => lines.eachLine(keep),
+          lastWith: (needle, before, pick) => lines.lastWith(needle, before, pick),
+          linesWith(needles) {
+            const found = lines.linesWith(needles);
+            if (needles.includes('"tool.execution_')) scanned.push(...found.map((line) => line.at));
+            return found;
+          },
+        };
+      }),
+      transcriptCursors: { read: (path) => cursors.get(path), write: (path, cursor) => void cursors.set(path, cursor) },
+    };
+    // the first call refused and finished, the second not started yet
+    const settled = `${lines.slice(0, (hookStarts[1]?.at ?? 0) - 1).join("\n")}\n`;
+    writeFileSync(eventsFile, settled);
+    await handleCopilotHook(event("agentStop"), hook);
+    const firstId = JSON.parse(hookStarts[0]?.line as string).data.input.toolCalls[0].id;
+    expect([...(await hook.session.recordedCallIds())]).toEqual([firstId]);
+    expect(cursors.get(eventsFile)?.offset).toBe(Buffer.byteLength(settled));
+
+    writeFileSync(eventsFile, cutAt(1));
+    scanned.length = 0;
+    await handleCopilotHook(preToolUse(1), hook);
+    expect(scanned.length).toBeGreaterThan(0);
+    expect(scanned.every((at) => at >= Buffer.byteLength(settled))).toBe(true);
+    expect([...(await hook.session.recordedCallIds())]).toEqual([firstId]);
+
+    // the second call still running at this agentStop: after the wait, the cursor stays where it was
+    await handleCopilotHook(event("agentStop"), hook);
+    expect(cursors.get(eventsFile)?.offset).toBe(Buffer.byteLength(settled));
   });
 });

@@ -11,6 +11,7 @@ import {
   transcriptLinesOf,
 } from "../common/hook-host.js";
 import { lifecycleEvent } from "../common/lifecycle-event.js";
+import type { TranscriptCursor } from "../common/transcript-cursor.js";
 import {
   copilotDenials,
   copilotEventsPath,
@@ -41,33 +42,45 @@ function marked(text: string): string {
 }
 
 /**
- * The session's events once Copilot's writer caught up with `until` (or after SETTLE_WAIT_MS, as they are then; each
- * poll reads the file as it stands then); undefined when there is no events file to read, or it was replaced or cut
- * while it was read.
+ * The session's events once Copilot's writer caught up with `until` (or after SETTLE_WAIT_MS, as they are then;
+ * `settled` says which; each poll reads the file as it stands then); `lines` undefined when there is no events file
+ * to read, or it was replaced or cut while it was read; undefined when the session has no events path.
  */
 async function settledEvents(
   input: { sessionId: string },
   context: HookContext,
   until: (events: TranscriptLines) => boolean,
-): Promise<TranscriptLines | undefined> {
+): Promise<{ path: string; lines: TranscriptLines | undefined; settled: boolean } | undefined> {
   const path = copilotEventsPath({ env: context.env ?? {}, sessionId: input.sessionId });
   if (path === undefined) return undefined;
+  // the calls are scanned from the session's cursor (left where every call before it had its outcome), if any
+  const from = context.openTranscript === undefined ? undefined : context.transcriptCursors?.read(path);
   const deadline = Date.now() + SETTLE_WAIT_MS;
   for (let again = false; ; again = true) {
     const events = readable(() => {
-      const lines = openEvents(context, path, again);
+      const lines = openEvents(context, path, { again, ...(from === undefined ? {} : { from }) });
       // what the events' users read is read here, where a changed file is caught (each search is made once per read)
       return lines === undefined ? undefined : { lines, settled: until(lines) };
     });
-    if (events?.settled === true || Date.now() >= deadline) return events?.lines;
+    if (events?.settled === true || Date.now() >= deadline) {
+      return { path, lines: events?.lines, settled: events?.settled === true };
+    }
     await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
   }
 }
 
-/** The events file's lines, read as searches need them where the context can (`again`: as it stands now). */
-function openEvents(context: HookContext, path: string, again = false): TranscriptLines | undefined {
-  if (context.openTranscript !== undefined)
-    return context.openTranscript(path, undefined, again ? { again } : undefined);
+/**
+ * The events file's lines, read as searches need them where the context can (`again`: as it stands now; `from`: a
+ * cursor the scans of calls start after), else its text.
+ */
+function openEvents(
+  context: HookContext,
+  path: string,
+  options: { again?: boolean; from?: TranscriptCursor } = {},
+): TranscriptLines | undefined {
+  if (context.openTranscript !== undefined) {
+    return context.openTranscript(path, options.from, options.again === true ? { again: true } : undefined);
+  }
   const text = context.readTranscript(path);
   return text === undefined ? undefined : transcriptLinesOf(text);
 }
@@ -118,7 +131,7 @@ function callSettled(input: CopilotToolEvent) {
  * nobody answers an ask, so an ask of a rule is a headless denial in the same step (`cannotAsk`).
  */
 async function preToolUse(input: CopilotToolEvent, context: HookContext): Promise<HookAnswer> {
-  const text = await settledEvents(input, context, callSettled(input));
+  const text = (await settledEvents(input, context, callSettled(input)))?.lines;
   const exact = text === undefined ? undefined : readable(() => preToolUseId(input, text));
   const call =
     exact === undefined ? callOf(input, text, true) : { ...callOf(input, undefined, true), toolUseId: exact };
@@ -157,10 +170,16 @@ async function permissionRequest(context: HookContext): Promise<HookAnswer> {
 
 /** Records the refusals the events show that no hook recorded, once every started call has its outcome. */
 async function reconcile(input: CopilotHookInput, context: HookContext): Promise<Effect[]> {
-  const text = await settledEvents(input, context, (events) => pendingCopilotCalls(events).length === 0);
+  const events = await settledEvents(input, context, (lines) => pendingCopilotCalls(lines).length === 0);
+  const text = events?.lines;
   const denials = text === undefined ? undefined : readable(() => copilotDenials(text));
-  if (denials === undefined) return [];
-  return recordTranscriptDenials(context.session, { denials });
+  if (events === undefined || text === undefined || denials === undefined) return [];
+  const effects = await recordTranscriptDenials(context.session, { denials });
+  // every refusal up to here is recorded (a failure throws first) and every call up to here has its outcome: later
+  // events scan only the calls Copilot starts after this
+  const cursors = context.openTranscript === undefined ? undefined : context.transcriptCursors;
+  if (cursors !== undefined && events.settled && text.next !== undefined) cursors.write(events.path, text.next);
+  return effects;
 }
 
 function resultText(result: unknown): string {
@@ -185,6 +204,7 @@ export async function handleCopilotHook(input: CopilotHookInput, context: HookCo
       // a command that exits non-zero is a success here; its output shows an OS or sandbox refusal (the guard
       // classifies it once and counts it as that denial), and the guidance is appended to the result
       const path = copilotEventsPath({ env: context.env ?? {}, sessionId: input.sessionId });
+      // the call is searched back from the file's end (no cursor: it may have started before one)
       const text = path === undefined ? undefined : readable(() => openEvents(context, path));
       const output = resultText(input.toolResult);
       const effects = await context.session.succeeded(callOf(input, text, false), {
@@ -196,6 +216,7 @@ export async function handleCopilotHook(input: CopilotHookInput, context: HookCo
     }
     case "postToolUseFailure": {
       const path = copilotEventsPath({ env: context.env ?? {}, sessionId: input.sessionId });
+      // the call is searched back from the file's end (no cursor: it may have started before one)
       const text = path === undefined ? undefined : readable(() => openEvents(context, path));
       const error = typeof input.error === "string" ? input.error : "";
       const effects = await context.session.failed(callOf(input, text, false), { error });
