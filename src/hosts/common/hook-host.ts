@@ -77,6 +77,33 @@ export interface TranscriptLines {
   eachLine(keepBytes?: (bytes: Buffer) => boolean): Iterable<string>;
 }
 
+/**
+ * A transcript's lines for a hook event: read as searches need them where the context can (`openTranscript`; `from`:
+ * a cursor the searches for lines start after; `again`: the file as it stands now), else its text's lines. Undefined
+ * when it cannot be read.
+ */
+export function transcriptLinesFor(
+  context: Pick<HookContext, "openTranscript" | "readTranscript">,
+  path: string,
+  options: { from?: TranscriptCursor; again?: boolean } = {},
+): TranscriptLines | undefined {
+  if (context.openTranscript !== undefined) {
+    return context.openTranscript(path, options.from, options.again === true ? { again: true } : undefined);
+  }
+  const text = context.readTranscript(path);
+  return text === undefined ? undefined : transcriptLinesOf(text);
+}
+
+/** `read()`, or undefined when the transcript it reads was replaced or cut meanwhile: as if unreadable for this event. */
+export function unlessTranscriptChanged<T>(read: () => T | undefined): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof TranscriptChangedError) return undefined;
+    throw error;
+  }
+}
+
 /** Lines of a transcript already read as text (what `openTranscript` gives, for a host that has only the text). */
 export function transcriptLinesOf(text: string): TranscriptLines {
   let lines: string[] | undefined;

@@ -5,13 +5,12 @@ import {
   type HookAnswer,
   type HookContext,
   recordTranscriptDenials,
-  TranscriptChangedError,
   type TranscriptLines,
   transcriptDenialCalls,
-  transcriptLinesOf,
+  transcriptLinesFor,
+  unlessTranscriptChanged,
 } from "../common/hook-host.js";
 import { lifecycleEvent } from "../common/lifecycle-event.js";
-import type { TranscriptCursor } from "../common/transcript-cursor.js";
 import {
   copilotDenials,
   copilotEventsPath,
@@ -57,8 +56,8 @@ async function settledEvents(
   const from = context.openTranscript === undefined ? undefined : context.transcriptCursors?.read(path);
   const deadline = Date.now() + SETTLE_WAIT_MS;
   for (let again = false; ; again = true) {
-    const events = readable(() => {
-      const lines = openEvents(context, path, { again, ...(from === undefined ? {} : { from }) });
+    const events = unlessTranscriptChanged(() => {
+      const lines = transcriptLinesFor(context, path, { again, ...(from === undefined ? {} : { from }) });
       // what the events' users read is read here, where a changed file is caught (each search is made once per read)
       return lines === undefined ? undefined : { lines, settled: until(lines) };
     });
@@ -70,32 +69,6 @@ async function settledEvents(
 }
 
 /**
- * The events file's lines, read as searches need them where the context can (`again`: as it stands now; `from`: a
- * cursor the scans of calls start after), else its text.
- */
-function openEvents(
-  context: HookContext,
-  path: string,
-  options: { again?: boolean; from?: TranscriptCursor } = {},
-): TranscriptLines | undefined {
-  if (context.openTranscript !== undefined) {
-    return context.openTranscript(path, options.from, options.again === true ? { again: true } : undefined);
-  }
-  const text = context.readTranscript(path);
-  return text === undefined ? undefined : transcriptLinesOf(text);
-}
-
-/** `read()`, or undefined when the file it reads was replaced or cut meanwhile (as if unreadable for this event). */
-function readable<T>(read: () => T | undefined): T | undefined {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof TranscriptChangedError) return undefined;
-    throw error;
-  }
-}
-
-/**
  * The call as Copilot's events key it (so a denial recorded here is not recorded again from them): Copilot's own
  * call id when its events show the call, else an id of this hook's own (the payload carries none).
  */
@@ -103,7 +76,7 @@ function callOf(input: CopilotToolEvent, text: TranscriptLines | undefined, pend
   const id =
     text === undefined
       ? undefined
-      : readable(() => findCopilotCallId({ text, tool: input.toolName, args: input.toolArgs, pending }));
+      : unlessTranscriptChanged(() => findCopilotCallId({ text, tool: input.toolName, args: input.toolArgs, pending }));
   return {
     toolUseId: id ?? `copilot-hook:${globalThis.crypto.randomUUID()}`,
     tool: input.toolName,
@@ -132,13 +105,15 @@ function callSettled(input: CopilotToolEvent) {
  */
 async function preToolUse(input: CopilotToolEvent, context: HookContext): Promise<HookAnswer> {
   const text = (await settledEvents(input, context, callSettled(input)))?.lines;
-  const exact = text === undefined ? undefined : readable(() => preToolUseId(input, text));
+  const exact = text === undefined ? undefined : unlessTranscriptChanged(() => preToolUseId(input, text));
   const call =
     exact === undefined ? callOf(input, text, true) : { ...callOf(input, undefined, true), toolUseId: exact };
   const earlier =
     text === undefined
       ? []
-      : (readable(() => copilotDenials(text)) ?? []).filter((denial) => denial.toolUseId !== call.toolUseId);
+      : (unlessTranscriptChanged(() => copilotDenials(text)) ?? []).filter(
+          (denial) => denial.toolUseId !== call.toolUseId,
+        );
   const result = await context.session.decide(call, {
     hostAsks: true,
     cannotAsk: !context.interactive,
@@ -172,7 +147,7 @@ async function permissionRequest(context: HookContext): Promise<HookAnswer> {
 async function reconcile(input: CopilotHookInput, context: HookContext): Promise<Effect[]> {
   const events = await settledEvents(input, context, (lines) => pendingCopilotCalls(lines).length === 0);
   const text = events?.lines;
-  const denials = text === undefined ? undefined : readable(() => copilotDenials(text));
+  const denials = text === undefined ? undefined : unlessTranscriptChanged(() => copilotDenials(text));
   if (events === undefined || text === undefined || denials === undefined) return [];
   const effects = await recordTranscriptDenials(context.session, { denials });
   // every refusal up to here is recorded (a failure throws first) and every call up to here has its outcome: later
@@ -205,7 +180,7 @@ export async function handleCopilotHook(input: CopilotHookInput, context: HookCo
       // classifies it once and counts it as that denial), and the guidance is appended to the result
       const path = copilotEventsPath({ env: context.env ?? {}, sessionId: input.sessionId });
       // the call is searched back from the file's end (no cursor: it may have started before one)
-      const text = path === undefined ? undefined : readable(() => openEvents(context, path));
+      const text = path === undefined ? undefined : unlessTranscriptChanged(() => transcriptLinesFor(context, path));
       const output = resultText(input.toolResult);
       const effects = await context.session.succeeded(callOf(input, text, false), {
         ...(output === "" ? {} : { output }),
@@ -217,7 +192,7 @@ export async function handleCopilotHook(input: CopilotHookInput, context: HookCo
     case "postToolUseFailure": {
       const path = copilotEventsPath({ env: context.env ?? {}, sessionId: input.sessionId });
       // the call is searched back from the file's end (no cursor: it may have started before one)
-      const text = path === undefined ? undefined : readable(() => openEvents(context, path));
+      const text = path === undefined ? undefined : unlessTranscriptChanged(() => transcriptLinesFor(context, path));
       const error = typeof input.error === "string" ? input.error : "";
       const effects = await context.session.failed(callOf(input, text, false), { error });
       const stop = abortOf(effects);

@@ -10,7 +10,8 @@ import {
   recordTranscriptDenials,
   TranscriptChangedError,
   type TranscriptLines,
-  transcriptLinesOf,
+  transcriptLinesFor,
+  unlessTranscriptChanged,
 } from "../common/hook-host.js";
 import type { TranscriptCursor } from "../common/transcript-cursor.js";
 import type { QwenHookInput, QwenPostToolBatchInput, QwenToolEvent } from "./qwen-hook-input.js";
@@ -48,31 +49,13 @@ function callOf(input: QwenToolEvent, context: HookContext): ToolCall {
 
 /** The model's id for the hook's call, searched back from the chat file's end; undefined when it cannot be read. */
 function callIdIn(input: QwenToolEvent, context: HookContext, path: string): string | undefined {
-  const chat = openChat(context, path);
-  if (chat === undefined) return undefined;
-  try {
-    return findQwenCallId({ transcript: chat, tool: input.tool_name, input: input.tool_input });
-  } catch (error) {
-    // replaced or cut while it was read: as if unreadable (Qwen's own hook id then keys the call)
-    if (error instanceof TranscriptChangedError) return undefined;
-    throw error;
-  }
-}
-
-/**
- * The chat file's lines: read as searches need them where the context can (`openTranscript`; `again`: as the file
- * stands now), else its text. With `from`, searches for records start after that cursor.
- */
-function openChat(
-  context: HookContext,
-  path: string,
-  options: { from?: TranscriptCursor; again?: boolean } = {},
-): TranscriptLines | undefined {
-  if (context.openTranscript !== undefined) {
-    return context.openTranscript(path, options.from, options.again === true ? { again: true } : undefined);
-  }
-  const text = context.readTranscript(path);
-  return text === undefined ? undefined : transcriptLinesOf(text);
+  // replaced or cut while it was read: as if unreadable (Qwen's own hook id then keys the call)
+  return unlessTranscriptChanged(() => {
+    const chat = transcriptLinesFor(context, path);
+    return chat === undefined
+      ? undefined
+      : findQwenCallId({ transcript: chat, tool: input.tool_name, input: input.tool_input });
+  });
 }
 
 /**
@@ -131,7 +114,7 @@ async function settledChat(options: {
   const deadline = Date.now() + SETTLE_WAIT_MS;
   try {
     for (let again = false; ; again = true) {
-      const lines = openChat(context, path, { ...(from === undefined ? {} : { from }), again });
+      const lines = transcriptLinesFor(context, path, { ...(from === undefined ? {} : { from }), again });
       if (lines === undefined) return undefined;
       const settled = isSettled(lines);
       if (settled || Date.now() >= deadline) return { lines, settled };
