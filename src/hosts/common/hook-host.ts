@@ -2,6 +2,7 @@ import type { CoreOptions } from "../../core/config.js";
 import type { Effect } from "../../core/effects.js";
 import type { DenialSource } from "../../core/events.js";
 import type { DeniedOptions, GuardSession } from "../../guard/types.js";
+import { jsonObjectOf } from "./json-line.js";
 import type { TranscriptCursor, TranscriptCursors } from "./transcript-cursor.js";
 
 /** How a hook process answers its host: JSON on stdout, an exit code, and text for stderr. */
@@ -102,6 +103,35 @@ export function unlessTranscriptChanged<T>(read: () => T | undefined): T | undef
     if (error instanceof TranscriptChangedError) return undefined;
     throw error;
   }
+}
+
+/**
+ * `scan`, made once per lines object: a host's settle check and the searches after it read one scan of an opened
+ * transcript. (Text gives a new lines object each time, so it is scanned at each call.)
+ */
+export function scannedOnce<T>(scan: (lines: TranscriptLines) => T): (lines: TranscriptLines) => T {
+  const scans = new WeakMap<TranscriptLines, T>();
+  return (lines) => {
+    let value = scans.get(lines);
+    if (value === undefined) {
+      value = scan(lines);
+      scans.set(lines, value);
+    }
+    return value;
+  };
+}
+
+/** The objects of the lines holding any of `needles`, in file order, each with its line's position. */
+export function jsonObjectsWith(
+  lines: TranscriptLines,
+  needles: readonly string[],
+): { value: Record<string, unknown>; at: number }[] {
+  const out: { value: Record<string, unknown>; at: number }[] = [];
+  for (const { line, at } of lines.linesWith(needles)) {
+    const value = jsonObjectOf(line);
+    if (value !== undefined) out.push({ value, at });
+  }
+  return out;
 }
 
 /** Lines of a transcript already read as text (what `openTranscript` gives, for a host that has only the text). */

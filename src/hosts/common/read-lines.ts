@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
+import { jsonObjectOf } from "./json-line.js";
 
 const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
@@ -127,23 +128,11 @@ export function sniffingHead<T>(sniff: () => T): T {
 
 /** JSON.parse that returns undefined for anything but a JSON object. */
 export function parseObject(line: string): Record<string, unknown> | undefined {
-  if (headRecords === undefined) return parseLine(line);
+  if (headRecords === undefined) return jsonObjectOf(line);
   if (headRecords.has(line)) return headRecords.get(line);
-  const record = parseLine(line);
+  const record = jsonObjectOf(line);
   headRecords.set(line, record);
   return record;
-}
-
-function parseLine(line: string): Record<string, unknown> | undefined {
-  if (line.length === 0 || line.charCodeAt(0) !== 123 /* { */) return undefined;
-  try {
-    const value: unknown = JSON.parse(line);
-    return value !== null && typeof value === "object" && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -1,4 +1,11 @@
-import { type TranscriptDenialRecord, type TranscriptLines, transcriptLinesOf } from "../common/hook-host.js";
+import {
+  jsonObjectsWith,
+  scannedOnce,
+  type TranscriptDenialRecord,
+  type TranscriptLines,
+  transcriptLinesOf,
+} from "../common/hook-host.js";
+import { jsonObjectOf } from "../common/json-line.js";
 import { classifyCopilotDenial } from "./copilot-denial-texts.js";
 
 /**
@@ -29,14 +36,8 @@ function linesOfEvents(events: CopilotEventLines): TranscriptLines {
 /** The calls' events (`tool.execution_*`, `permission.completed`), parsed; the rest of the file is never decoded. */
 function events(lines: TranscriptLines): CopilotEvent[] {
   const parsed: CopilotEvent[] = [];
-  for (const { line } of lines.linesWith(['"tool.execution_', '"permission.completed"'])) {
-    if (!line.startsWith("{")) continue;
-    try {
-      const value = JSON.parse(line) as CopilotEvent;
-      if (typeof value === "object" && value !== null && typeof value.data === "object") parsed.push(value);
-    } catch {
-      // a line still being written
-    }
+  for (const { value } of jsonObjectsWith(lines, ['"tool.execution_', '"permission.completed"'])) {
+    if (typeof value["data"] === "object") parsed.push(value);
   }
   return parsed;
 }
@@ -72,17 +73,11 @@ interface ToolEvents {
 }
 
 /** Each opened events file's calls, read once: a settle check, the call's id and the refusals read the same scan. */
-const scans = new WeakMap<TranscriptLines, ToolEvents>();
-
 function toolEvents(source: CopilotEventLines): ToolEvents {
-  const lines = linesOfEvents(source);
-  let scan = scans.get(lines);
-  if (scan === undefined) {
-    scan = scanToolEvents(lines);
-    scans.set(lines, scan);
-  }
-  return scan;
+  return scanOnce(linesOfEvents(source));
 }
+
+const scanOnce = scannedOnce(scanToolEvents);
 
 function scanToolEvents(lines: TranscriptLines): ToolEvents {
   const started: Started[] = [];
@@ -94,13 +89,9 @@ function scanToolEvents(lines: TranscriptLines): ToolEvents {
     if (typeof id !== "string") continue;
     if (event.type === "permission.completed") {
       if (refusedByPerson(data)) byPerson.add(id);
-    } else if (event.type === "tool.execution_start" && typeof data["toolName"] === "string") {
-      const args = data["arguments"];
-      started.push({
-        id,
-        tool: data["toolName"],
-        input: typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {},
-      });
+    } else if (event.type === "tool.execution_start") {
+      const call = startedOf(event);
+      if (call !== undefined) started.push(call);
     } else if (event.type === "tool.execution_complete") {
       const error = data["error"] as { message?: unknown; code?: unknown } | undefined;
       const result = data["result"] as { content?: unknown } | undefined;
@@ -160,15 +151,14 @@ export function findCopilotCallId(options: {
 
 /** The call a `tool.execution_start` line starts, as the scan reads it; undefined for any other line. */
 function startedCall(line: string): Started | undefined {
-  if (!line.startsWith("{")) return undefined;
-  let event: CopilotEvent;
-  try {
-    event = JSON.parse(line) as CopilotEvent;
-  } catch {
-    return undefined;
-  }
-  const data = typeof event === "object" && event !== null ? event.data : undefined;
-  if (event?.type !== "tool.execution_start" || typeof data !== "object" || data === null) return undefined;
+  const event = jsonObjectOf(line);
+  return event === undefined ? undefined : startedOf(event);
+}
+
+/** The call a `tool.execution_start` event starts; undefined for any other event. */
+function startedOf(event: CopilotEvent): Started | undefined {
+  const data = event.data;
+  if (event.type !== "tool.execution_start" || typeof data !== "object" || data === null) return undefined;
   const id = data["toolCallId"];
   if (typeof id !== "string" || typeof data["toolName"] !== "string") return undefined;
   const args = data["arguments"];

@@ -1,6 +1,7 @@
 import { canonicalJson } from "../../core/canonical-json.js";
 import type { DenialSource } from "../../core/events.js";
-import { type TranscriptLines, transcriptLinesOf } from "../common/hook-host.js";
+import { jsonObjectsWith, scannedOnce, type TranscriptLines, transcriptLinesOf } from "../common/hook-host.js";
+import { jsonObjectOf } from "../common/json-line.js";
 
 /**
  * Reads a Qwen Code 0.24.4 chat transcript (`~/.qwen/projects/<cwd>/chats/<session>.jsonl`, every hook's
@@ -53,32 +54,6 @@ function linesOfChat(chat: QwenChat): TranscriptLines {
   return typeof chat === "string" ? transcriptLinesOf(chat) : chat;
 }
 
-/** One line's record; undefined for a line that is not a JSON object (a line cut by a concurrent write: the next hook reads it whole). */
-function recordOf(line: string): Record<string, unknown> | undefined {
-  if (line.length === 0 || line[0] !== "{") return undefined;
-  try {
-    const value = JSON.parse(line) as unknown;
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every record of the lines holding any of `needles`, in file order, each with its line's position. */
-function recordsWith(
-  lines: TranscriptLines,
-  needles: readonly string[],
-): { record: Record<string, unknown>; at: number }[] {
-  const out: { record: Record<string, unknown>; at: number }[] = [];
-  for (const { line, at } of lines.linesWith(needles)) {
-    const record = recordOf(line);
-    if (record !== undefined) out.push({ record, at });
-  }
-  return out;
-}
-
 function partsOf(record: Record<string, unknown>): Record<string, unknown>[] {
   const message = record["message"] as { parts?: unknown } | undefined;
   const parts = Array.isArray(message?.parts) ? (message.parts as unknown[]) : [];
@@ -108,16 +83,8 @@ interface ChatScan {
 }
 
 /** Each opened chat's scan, made once: a settle check and the refusals' search read the same lines. */
-const scans = new WeakMap<TranscriptLines, ChatScan>();
-
 function scanOf(chat: QwenChat): ChatScan {
-  const lines = linesOfChat(chat);
-  let scan = scans.get(lines);
-  if (scan === undefined) {
-    scan = scanLines(lines);
-    scans.set(lines, scan);
-  }
-  return scan;
+  return scanOnce(linesOfChat(chat));
 }
 
 /**
@@ -126,13 +93,15 @@ function scanOf(chat: QwenChat): ChatScan {
  * lines after its cursor. A refusal's call is the latest one before it; one not among these lines (made before the
  * cursor) is searched back for through the whole file.
  */
+const scanOnce = scannedOnce(scanLines);
+
 function scanLines(lines: TranscriptLines): ChatScan {
   const calls = new Map<string, Call>();
   const made: string[] = [];
   const answered = new Set<string>();
   const denials: QwenTranscriptDenial[] = [];
   const seen = new Set<string>();
-  for (const { record, at } of recordsWith(lines, ['"functionCall"', '"tool_result"'])) {
+  for (const { value: record, at } of jsonObjectsWith(lines, ['"functionCall"', '"tool_result"'])) {
     for (const call of callsOf(record)) {
       calls.set(call.id, call);
       made.push(call.id);
@@ -174,7 +143,7 @@ function scanLines(lines: TranscriptLines): ChatScan {
 /** The model's call `id` as the latest record before position `before` that makes it shows it. */
 function callBefore(lines: TranscriptLines, id: string, before: number): Call | undefined {
   return lines.lastWith(JSON.stringify(id), before, (line) => {
-    const record = recordOf(line);
+    const record = jsonObjectOf(line);
     let found: Call | undefined;
     if (record !== undefined) for (const call of callsOf(record)) if (call.id === id) found = call;
     return found;
@@ -188,7 +157,7 @@ function callBefore(lines: TranscriptLines, id: string, before: number): Call | 
 export function findQwenCallId(options: { transcript: QwenChat; tool: string; input: unknown }): string | undefined {
   const wanted = canonicalJson(options.input ?? {});
   return linesOfChat(options.transcript).lastWith('"functionCall"', Number.MAX_SAFE_INTEGER, (line) => {
-    const record = recordOf(line);
+    const record = jsonObjectOf(line);
     let found: string | undefined;
     if (record !== undefined) {
       for (const call of callsOf(record)) {
@@ -216,7 +185,7 @@ export function pendingQwenCalls(chat: QwenChat): string[] {
 export function qwenToolStepWritten(chat: QwenChat): boolean {
   const lines = linesOfChat(chat);
   const last = lines.lastWith('"type"', Number.MAX_SAFE_INTEGER, (line) => {
-    const type = recordOf(line)?.["type"];
+    const type = jsonObjectOf(line)?.["type"];
     return type === "user" || type === "assistant" || type === "tool_result" ? type : undefined;
   });
   return last === "tool_result" && pendingQwenCalls(lines).length === 0;
