@@ -79,14 +79,22 @@ describe("Gemini CLI 0.61.0 with toolgate's hooks: each denial recorded once, re
       ]),
     );
     writeFileSync(workspace.settingsPath, JSON.stringify(settings, null, 2));
+    // build.sh runs the workspace's not-executable.sh (the OS refuses, even for root) and lingers a second before it
+    // exits with the refusal's status: a shell host can lose the text of a command that fails at once when its pty
+    // or pipe closes after the exit under load (seen with Qwen Code, a fork of Gemini's shell service).
+    writeFileSync(
+      join(workspace.project, "build.sh"),
+      "#!/bin/bash\n./not-executable.sh\nstatus=$?\nsleep 1\nexit $status\n",
+      { mode: 0o755 },
+    );
     const env = { HOME: workspace.home, TOOLGATE_DB: join(workspace.root, "toolgate.db") };
     expect(runToolgate({ args: ["install", "gemini", "--user"], cwd: workspace.project, env }).exitCode).toBe(0);
     fake = await startFakeGemini({
       steps: [
         { command: `rm -rf victim --token ${SECRET}` },
         { command: "git push origin main" },
-        { command: "./not-executable.sh" },
-        { command: "./not-executable.sh --retry" },
+        { command: "./build.sh" },
+        { command: "./build.sh --retry" },
       ],
     });
     run = await runGemini({ workspace, url: fake.url, underToolgateRun: true });

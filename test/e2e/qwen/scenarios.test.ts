@@ -3,7 +3,7 @@
  * it itself, no hook fires), an OS-level refusal (nudged through PostToolUseFailure), and the records against the
  * per-denial hook payloads with a secret in the denied command.
  */
-import { chmodSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, removeSnapshot } from "../claude/toolgate-cli.js";
@@ -109,9 +109,16 @@ describe("OS-level refusal: counted from PostToolUseFailure and nudged in the to
       commands: ["./build.sh", "./deploy.sh", "echo done"],
       qwenArgs: ["--approval-mode", "yolo"],
       prepare: (workspace) => {
+        // Each script runs a generator that is not executable (the OS refuses, even for root), then lingers a second
+        // before it exits with the refusal's status. Qwen runs commands in a pty, and node-pty destroys the terminal
+        // 200 ms after the process exits: under load the refusal's text of a command that fails at once can be lost
+        // ("Output: (empty)", only "Exit Code: 126"), leaving nothing to recognise. The linger keeps the text ahead of
+        // the exit, so this scenario checks toolgate rather than that race.
+        mkdirSync(join(workspace.project, "tools"));
+        writeFileSync(join(workspace.project, "tools", "gen.sh"), "#!/bin/sh\necho ran\n", { mode: 0o644 });
         for (const script of ["build.sh", "deploy.sh"]) {
-          writeFileSync(join(workspace.project, script), "#!/bin/sh\necho ran\n");
-          chmodSync(join(workspace.project, script), 0o644); // not executable: the OS refuses, even for root
+          const body = "#!/bin/bash\n./tools/gen.sh\nstatus=$?\nsleep 1\nexit $status\n";
+          writeFileSync(join(workspace.project, script), body, { mode: 0o755 });
         }
       },
     }));
