@@ -33,6 +33,18 @@ describe("wasted tokens from a live hook (core/call-tokens.ts)", () => {
     expect(state.tokens?.pending).toEqual(["c2"]);
   });
 
+  it("a transcript read that names no tokens: the waiting calls wait no longer, the figure stays unknown", () => {
+    const { effects, state } = run([
+      denied(bash("rm -rf a", "c1")),
+      denied(bash("rm -rf b", "c2")),
+      // read, and nothing named: the waiting id is not in it, or its request has no usage
+      event("turn.ended", { callTokens: { c2: 0 } }),
+      event("session.ended", {}),
+    ]);
+    expect(summaryOf(effects)).not.toHaveProperty("wastedTokens");
+    expect(state.tokens).toEqual({ wasted: 0, named: false, pending: [] });
+  });
+
   it("a named transcript that does not show a wasted call (a subagent's file): 0 for it, it waits no longer", () => {
     const { effects } = run([
       denied(bash("rm -rf a", "c1")),

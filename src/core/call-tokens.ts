@@ -26,10 +26,13 @@ export function noteWastedCall(context: StepContext, options: { pattern: Pattern
 }
 
 /**
- * The host named the tokens of the calls its transcript shows (the whole transcript, at a turn's or the session's
+ * The host read the tokens of the calls its transcript shows (the whole transcript, at a turn's or the session's
  * end): the waiting wasted calls among them are counted; one it does not show never will be, so none waits any
- * longer. `part`: the file shows only some of the session's calls (a subagent's own transcript, at its stop), so
- * only the waiting calls it names stop waiting; the others wait for the session's transcript.
+ * longer, also when the transcript names no tokens at all (an id no transcript holds, such as one a host's hook
+ * made up, would otherwise send every later turn's end searching for it). The figure becomes known (`named`) only
+ * once a transcript names some tokens: one without usage leaves it unknown, never 0. `part`: the file shows only
+ * some of the session's calls (a subagent's own transcript, at its stop), so only the waiting calls it names stop
+ * waiting; the others wait for the session's transcript. Undefined: the transcript could not be read; all wait.
  */
 export function addCallTokens(
   context: StepContext,
@@ -44,9 +47,14 @@ export function addCallTokens(
   for (const id of tokens.pending) {
     const value = Object.hasOwn(callTokens, id) ? callTokens[id] : undefined;
     if (value === undefined && options.part === true) pending.push(id);
-    if (typeof value === "number" && Number.isFinite(value) && value > 0) wasted += value;
+    if (isTokenCount(value)) wasted += value;
   }
-  state.tokens = { wasted, named: true, pending };
+  const named = tokens.named || Object.values(callTokens).some(isTokenCount);
+  state.tokens = { wasted, named, pending };
+}
+
+function isTokenCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0;
 }
 
 /** the session's wasted tokens for its summary; undefined while no host named any tokens */

@@ -369,3 +369,17 @@ describe("handleClaudeHook: a subagent's wasted tokens (issue 26 item 5)", () =>
     expect(events.find((event) => event.kind === "session.summary")?.detail["wastedTokens"]).toBe(120);
   });
 });
+
+describe("handleClaudeHook: a wasted call no transcript names", () => {
+  it("waits no longer once a Stop's transcript does not name it", async () => {
+    // two refusals of one pattern under ids the transcript (its first line, the person's prompt) never shows: the
+    // second is a wasted call
+    const hook = context({ interactive: false, transcript: fixture("transcript-denials.jsonl").split("\n")[0] });
+    for (const id of ["toolu_not_in_any_transcript_1", "toolu_not_in_any_transcript_2"])
+      await handleClaudeHook(payload("pre-tool-use-rule-denied.json", { tool_use_id: id }), hook);
+    expect((await hook.session.state()).tokens?.pending).toEqual(["toolu_not_in_any_transcript_2"]);
+    await handleClaudeHook(payload("stop.json"), hook);
+    // before, it waited for ever, and every later turn's end searched the transcript for it
+    expect((await hook.session.state()).tokens?.pending).toEqual([]);
+  });
+});

@@ -12,16 +12,17 @@ import type { ReaderSource, TranscriptFormat } from "./reader-event.js";
 
 /**
  * Tokens per call id in a transcript's text, or its lines (`TranscriptLines.eachLine`: a line the reader skips by
- * its bytes is never decoded), read with the host's transcript reader; undefined when no request has usage. `only`: the ids wanted, for a format whose call lines carry their request's usage (the hosts that pass
- * it): only the lines naming one are read (a request's tokens then go to the first wanted call it made).
+ * its bytes is never decoded), read with the host's transcript reader. A transcript without usage gives no positive
+ * count (the core then leaves the figure unknown, and the waiting calls wait no longer). `only`: the ids wanted, for
+ * a format whose call lines carry their request's usage (the hosts that pass it): only the lines naming one are read
+ * (a request's tokens then go to the first wanted call it made).
  */
 export function callTokensIn(
   format: TranscriptFormat,
   text: string | TranscriptLines,
   options: { only?: readonly string[] } = {},
-): CallTokens | undefined {
+): CallTokens {
   const tokens: Record<string, number> = {};
-  let named = false;
   const { only } = options;
   // a transcript's lines (not its text): every line, each decoded only when the reader keeps its bytes
   const lines =
@@ -42,10 +43,9 @@ export function callTokensIn(
   for (const fact of format.read(source)) {
     if (fact.type !== "call" || fact.tokens === undefined) continue;
     // a reader gives 0 to a call whose request has no usage, and to the further calls of a request
-    if (fact.tokens > 0) named = true;
     tokens[fact.id] = (tokens[fact.id] ?? 0) + fact.tokens;
   }
-  return named ? tokens : undefined;
+  return tokens;
 }
 
 function* naming(lines: Iterable<string>, only: readonly string[] | undefined): Generator<string> {

@@ -126,11 +126,9 @@ async function sessionCallTokens(input: GeminiHookInput, context: HookContext, o
   // toolgate's own refusals are matched over the whole file: it is read once, for Gemini's ids too
   const whole = context.readTranscript(input.transcript_path);
   if (whole === undefined) return undefined;
-  const named = theirs.length === 0 ? undefined : callTokensIn(geminiSession, whole, { only: theirs });
+  const named = theirs.length === 0 ? {} : callTokensIn(geminiSession, whole, { only: theirs });
   const { ownRefusalTokens } = await import("./gemini-refusal-tokens.js");
   const own = ownRefusalTokens({ text: whole, records: (await context.session.state()).records, wanted: only });
-  // tokens named for none of toolgate's refusals, and no usage in the file: nothing named
-  if (named === undefined && !Object.values(own).some((tokens) => tokens > 0)) return undefined;
   return { ...named, ...own };
 }
 
