@@ -1,8 +1,18 @@
 // Cold `toolgate hook gemini` (Gemini CLI's hook events) against a bare `node -e 0`, CPU and wall time, cases interleaved
 // round by round (bench/support/cold-spawn.mjs). Usage: npm run build && node bench/gemini-hook.bench.mjs
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { measureHookEvents } from "./support/cold-spawn.mjs";
 import { sizeFrom } from "./support/short.mjs";
@@ -10,6 +20,10 @@ import { sizeFrom } from "./support/short.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const repository = join(here, "..");
 // BENCH_RUNS=20 (rounds); BENCH_SHORT=1: the short mode the test suite runs (one round after the warm-up round)
+// each round's events are one session per hook (a run in progress: every event after the first finds its state)
+// TOOLGATE_HOOK_BUNDLE=<dist>/hook/toolgate-hook.cjs: another build's hook entry, measured in the same rounds
+// BENCH_TRANSCRIPT_REPEAT=n: the session file AfterAgent reads, a recorded session with three refusals (9 KB) after
+// n - 1 copies of one without (270 is about 2 MB), default 1
 const runs = sizeFrom("BENCH_RUNS", 20, 1);
 if (!existsSync(join(repository, "dist", "cli", "main.js"))) throw new Error("dist/ is missing: run npm run build");
 const root = mkdtempSync(join(tmpdir(), "toolgate-gemini-bench-"));
@@ -23,6 +37,13 @@ const hooks = [{ name: "node -e 0", argv: [node, "-e", "0"] }];
 if (existsSync(entry))
   hooks.push({ name: "toolgate hook entry (dist/hook, bundled)", argv: [node, entry, "hook", "gemini"] });
 hooks.push({ name: "toolgate hook gemini (dist/cli/main.js)", argv: [node, main, "hook", "gemini"] });
+if (process.env.TOOLGATE_HOOK_BUNDLE) {
+  const other = resolve(process.env.TOOLGATE_HOOK_BUNDLE);
+  hooks.push({
+    name: `toolgate hook (${other.split("/").slice(-4).join("/")})`,
+    argv: [node, other, "hook", "gemini"],
+  });
+}
 
 try {
   const home = join(root, "home");
@@ -33,6 +54,21 @@ try {
     join(home, ".gemini", "policies", "deny-rm.toml"),
     '[[rule]]\ntoolName = "run_shell_command"\ndecision = "allow"\npriority = 100\n\n[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "rm"\ndecision = "deny"\npriority = 200\n',
   );
+  // the session file: a recorded Gemini CLI 0.61.0 session with three refusals (9 KB), after n - 1 copies of a recorded
+  // session without any (each copy's call ids its own): a long session's file, its refusals at the end
+  const transcript = join(root, "session.jsonl");
+  const recorded = (name) =>
+    readFileSync(join(repository, "test", "fixtures", "transcripts", "gemini", `${name}.session.jsonl`), "utf8")
+      .trimEnd()
+      .split("\n");
+  const stubborn = recorded("stubborn");
+  const legitimate = recorded("legitimate").slice(1).join("\n");
+  const repeat = sizeFrom("BENCH_TRANSCRIPT_REPEAT", 1, 1);
+  const earlier = Array.from({ length: repeat - 1 }, (_, copy) =>
+    legitimate.replaceAll("run_shell_command__run_shell_command_", `run_shell_command__${copy}x_`),
+  );
+  writeFileSync(transcript, `${[stubborn[0], ...earlier, ...stubborn.slice(1)].join("\n")}\n`);
+  console.log(`the session file: ${Math.round(statSync(transcript).size / 1024)} KB`);
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TOOLGATE_DB: join(root, "toolgate.db") };
   const shell = (command) => ({ tool_name: "run_shell_command", tool_input: { command } });
   const events = [
@@ -59,12 +95,19 @@ try {
       }),
     ],
     ["BeforeAgent", () => ({ hook_event_name: "BeforeAgent", prompt: "go on" })],
-    ["AfterAgent", () => ({ hook_event_name: "AfterAgent", prompt: "go on", prompt_response: "done" })],
+    [
+      "AfterAgent (reads the session file)",
+      () => ({ hook_event_name: "AfterAgent", prompt: "go on", prompt_response: "done" }),
+    ],
+    [
+      "AfterAgent, the session's next (from its cursor)",
+      () => ({ hook_event_name: "AfterAgent", prompt: "go on", prompt_response: "done" }),
+    ],
   ];
   const input = ({ round, hook, event }) =>
     JSON.stringify({
       session_id: `bench-${round}-${hook}`,
-      transcript_path: join(root, "transcript.jsonl"),
+      transcript_path: transcript,
       cwd: project,
       timestamp: new Date().toISOString(),
       ...events[event][1](),

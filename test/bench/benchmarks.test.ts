@@ -139,7 +139,15 @@ const benches: Record<string, Bench> = {
   "gemini-hook.bench.mjs": {
     figures: [
       row("BeforeTool policy-denied \\(rm -rf\\)", hookEntry, "#", "#x", "#", "#x"),
-      row("AfterAgent", "toolgate hook gemini \\(dist/cli/main\\.js\\)", "#", "#x", "#", "#x"),
+      row(
+        "AfterAgent \\(reads the session file\\)",
+        "toolgate hook gemini \\(dist/cli/main\\.js\\)",
+        "#",
+        "#x",
+        "#",
+        "#x",
+      ),
+      row("AfterAgent, the session's next \\(from its cursor\\)", hookEntry, "#", "#x", "#", "#x"),
       goalRow("every gemini hook event <= 1\\.2x `node -e 0` CPU, clean environment"),
     ],
   },

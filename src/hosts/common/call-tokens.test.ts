@@ -95,6 +95,7 @@ describe("transcriptNaming", () => {
         },
         lastWith: () => undefined,
         eachLine: () => [],
+        searchedText: () => text,
       }),
       readTranscript: () => text,
     });

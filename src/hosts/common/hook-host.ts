@@ -76,6 +76,12 @@ export interface TranscriptLines {
    * whose facts depend on the lines between them), without the whole text decoded first.
    */
   eachLine(keepBytes?: (bytes: Buffer) => boolean): Iterable<string>;
+  /**
+   * The text `linesWith` searches (after the cursor when it holds), decoded at once: for a reader that parses most of
+   * a file's lines (a Gemini session file's `"toolCalls"` records hold most of its bytes), where decoding each line on
+   * its own, a new string each, cost more than the text whole (measured in BENCHMARKS.md).
+   */
+  searchedText(): string;
 }
 
 /**
@@ -151,6 +157,7 @@ export function transcriptLinesOf(text: string): TranscriptLines {
       for (const line of lines)
         if (line !== "" && (keepBytes === undefined || keepBytes(Buffer.from(line)))) yield line;
     },
+    searchedText: () => text,
     lastWith(needle, before, pick) {
       lines ??= text.split("\n");
       for (let at = Math.min(before, lines.length) - 1; at >= 0; at -= 1) {

@@ -91,6 +91,7 @@ function linesOf(bytes: TranscriptFile, from: TranscriptCursor | undefined): Tra
       return [...starts].sort((a, b) => a - b).map((start) => ({ line: lineAt(start), at: start }));
     },
     ...(end > 0 ? { next: { offset: end, check: checkBefore(bytes, end) } } : {}),
+    searchedText: () => bytes.text("utf8", start, bytes.length),
     *eachLine(keepBytes) {
       for (let at = 0; at < bytes.length; ) {
         const newline = bytes.indexOf(NEWLINE, at);

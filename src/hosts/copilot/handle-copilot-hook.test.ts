@@ -182,6 +182,7 @@ describe("handleCopilotHook reading events.jsonl through openTranscript (as the 
         if (lines === undefined) return undefined;
         return {
           next: lines.next,
+          searchedText: () => lines.searchedText(),
           eachLine: (keep) => lines.eachLine(keep),
           lastWith: (needle, before, pick) => lines.lastWith(needle, before, pick),
           linesWith(needles) {

@@ -2,7 +2,12 @@ import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import { callTokensIn, transcriptNaming, wantedCallTokens } from "../common/call-tokens.js";
-import { type HookContext, recordTranscriptDenials } from "../common/hook-host.js";
+import {
+  type HookContext,
+  recordTranscriptDenials,
+  transcriptLinesFor,
+  unlessTranscriptChanged,
+} from "../common/hook-host.js";
 import { isOwnCallId, newCallId } from "./gemini-call-id.js";
 import type { GeminiAfterToolInput, GeminiBeforeToolInput, GeminiHookInput } from "./gemini-hook-input.js";
 import { afterToolContext, denyTool, type GeminiHookAnswer, PASS } from "./gemini-hook-output.js";
@@ -100,13 +105,25 @@ async function afterTool(input: GeminiAfterToolInput, context: HookContext): Pro
 /**
  * Records the refusals in the session file that no hook saw (AfterTool never fires for a refused call): Gemini's
  * own policy denials toolgate did not answer first, headless declines, sandbox refusals. Each once, under Gemini's
- * own call id (the one `-o stream-json` shows, so `toolgate run` counts it once too).
+ * own call id (the one `-o stream-json` shows, so `toolgate run` counts it once too). With the session's transcript
+ * cursors, only the records appended since the last reconcile that recorded everything are read: Gemini appends a
+ * record again each time it changes, so a call finished after the cursor shows after it.
  */
 async function reconcileTranscript(input: GeminiHookInput, context: HookContext): Promise<Effect[]> {
-  if (input.transcript_path === undefined) return [];
-  const text = context.readTranscript(input.transcript_path);
-  if (text === undefined) return [];
-  return recordTranscriptDenials(context.session, { denials: geminiTranscriptDenials(text) });
+  const path = input.transcript_path;
+  if (path === undefined) return [];
+  const cursors = context.openTranscript === undefined ? undefined : context.transcriptCursors;
+  const from = cursors?.read(path);
+  const file = transcriptLinesFor(context, path, from === undefined ? {} : { from });
+  if (file === undefined) return [];
+  // its `"toolCalls"` records hold most of its bytes: decoded at once, not line by line; a file replaced or cut while
+  // it is read: as if unreadable (nothing recorded, the cursor stays)
+  const denials = unlessTranscriptChanged(() => geminiTranscriptDenials(file.searchedText()));
+  if (denials === undefined) return [];
+  const effects = await recordTranscriptDenials(context.session, { denials });
+  // every denial up to here is recorded (a failure above throws first): the next reconcile reads only what follows
+  if (cursors !== undefined && file.next !== undefined) cursors.write(path, file.next);
+  return effects;
 }
 
 /**
