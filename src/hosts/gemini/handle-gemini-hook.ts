@@ -140,8 +140,10 @@ async function sessionCallTokens(input: GeminiHookInput, context: HookContext, o
     const text = transcriptNaming(context, { path: input.transcript_path, ids: only });
     return text === undefined ? undefined : callTokensIn(geminiSession, text, { only });
   }
-  // toolgate's own refusals are matched over the whole file: it is read once, for Gemini's ids too
-  const whole = context.readTranscript(input.transcript_path);
+  // toolgate's own refusals are matched over the whole file: it is read once, for Gemini's ids too, from the view the
+  // event's reconcile read (a file replaced or cut since reads as unreadable)
+  const path = input.transcript_path;
+  const whole = unlessTranscriptChanged(() => transcriptLinesFor(context, path)?.searchedText());
   if (whole === undefined) return undefined;
   const named = theirs.length === 0 ? {} : callTokensIn(geminiSession, whole, { only: theirs });
   const { ownRefusalTokens } = await import("./gemini-refusal-tokens.js");
