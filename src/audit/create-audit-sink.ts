@@ -47,6 +47,10 @@ export function createAuditSink(options: AuditSinkOptions) {
     },
   });
   const listeners = [...(options.listeners ?? [])];
+  // no hook configured: no payload is built, and a turn's records evicted from the core's buffer are not read back
+  // from the store for them (that read drains the spool into the store: a first Stop recording hundreds of a long
+  // transcript's refusals opened SQLite for nothing)
+  const hooked = (options.hooks ?? []).length > 0;
   const isolate = (where: string, fn: () => void) => {
     try {
       fn();
@@ -64,7 +68,7 @@ export function createAuditSink(options: AuditSinkOptions) {
       if (effect.type === "record") records.push(effect.record);
       else if (effect.type === "audit") {
         events.push(effect.event);
-        if (effect.event.kind !== "denial.recorded") payloads.push(auditEventPayload(effect.event));
+        if (hooked && effect.event.kind !== "denial.recorded") payloads.push(auditEventPayload(effect.event));
       } else if (effect.type === "flush") flushes.push(effect);
     }
     if (options.logger) isolate("audit log", () => options.logger!.effects(effects));
@@ -84,7 +88,7 @@ export function createAuditSink(options: AuditSinkOptions) {
       await options.denialStore.appendEvents(events);
     })().catch((error) => onError(error, "denial store"));
     await storing;
-    for (const flush of flushes) {
+    for (const flush of hooked ? flushes : []) {
       const batch = await withEvicted(flush, options.denialStore).catch((error) => {
         onError(error, "denial store");
         return flush.records;

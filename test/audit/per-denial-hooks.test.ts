@@ -166,6 +166,28 @@ describe("per-denial hooks (agent-code conformance, plus flush on failure)", () 
     expect(await store.query()).toHaveLength(5);
   });
 
+  it("without hooks, a turn past the core's buffer does not read the store back (nothing to hand its records to)", async () => {
+    const store = createMemoryDenialStore();
+    let queries = 0;
+    const counted = {
+      ...store,
+      query: (query?: Parameters<typeof store.query>[0]) => ((queries += 1), store.query(query)),
+    };
+    const flushed: number[] = [];
+    const sink = createAuditSink({
+      denialStore: counted,
+      listeners: [{ flush: (batch) => flushed.push(batch.lost) }],
+    });
+    const session = driveCore({ sessionId: "s7", deliver: sink.deliver, recordBufferSize: 2 });
+    await session.turnStarted();
+    for (const command of ["a", "b", "c", "d", "e"]) await session.denied("Bash", { command });
+    await session.turnEnded();
+    // the listeners still learn of the flush and of what the buffer lost; the store holds every record
+    expect(flushed).toEqual([3]);
+    expect(queries).toBe(0);
+    expect(await store.query()).toHaveLength(5);
+  });
+
   it("a failing or hanging hook never throws into the caller and is bounded by its timeout", async () => {
     const outcomes: string[] = [];
     const sink = createAuditSink({
