@@ -171,7 +171,10 @@ describe("per-denial hooks (agent-code conformance, plus flush on failure)", () 
     let queries = 0;
     const counted = {
       ...store,
-      query: (query?: Parameters<typeof store.query>[0]) => ((queries += 1), store.query(query)),
+      query: (query?: Parameters<typeof store.query>[0]) => {
+        queries += 1;
+        return store.query(query);
+      },
     };
     const flushed: number[] = [];
     const sink = createAuditSink({
