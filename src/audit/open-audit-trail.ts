@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { AuditOptions } from "../config/audit-schema.js";
 import type { StoreOptions } from "../config/store-schema.js";
@@ -124,6 +125,9 @@ async function localFirstTrail(input: {
     stateDirectory: input.stateDirectory,
     spoolDirectory,
     timeoutMs: LOCAL_FIRST_TIMEOUT_MS,
+    // a SQLite file not created yet holds no row: a session's first read of its records answers from the spool
+    // without opening (and so creating) the database
+    ...(location.engine === "sqlite" ? { holdsNothing: () => !existsSync(location.filename) } : {}),
     open: async (): Promise<DenialStore> => {
       const opened = await openStore({ location, ...(options.store ? { config: options.store } : {}) });
       return Object.assign(Object.create(opened.denials) as DenialStore, { close: () => opened.close() });

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { temporaryDirectory } from "../../test/support/temporary-directory.js";
@@ -98,6 +98,23 @@ describe("openToolgate", () => {
     expect(opened.sources).toContain("env:TOOLGATE_DENY_THRESHOLD");
     expect(opened.guard.config.defaultThreshold).toBe(7);
     await opened.close();
+  });
+
+  it("a hook's session that must read its records in a new home does not create the SQLite database", async () => {
+    const { home, project, env } = sandbox({ audit: { logs: { destination: "off" } } });
+    const opened = await openToolgate({ host: "test", cwd: project, env, homeDir: home, claudeSettings: false });
+    const session = opened.guard.session("s5", { interactive: false });
+    // refusals a transcript shows, for a session with no state: only the store could say which are recorded
+    const denial = (toolUseId: string) => ({
+      call: { toolUseId, tool: "Bash", input: { command: "git push" } },
+      options: { source: "headless" as const, reason: "declined" },
+    });
+    const effects = await session.deniedUnlessRecorded([denial("t1"), denial("t2")]);
+    expect(effects.filter((effect) => effect.type === "record")).toHaveLength(2);
+    expect(await session.deniedUnlessRecorded([denial("t1")])).toEqual([]);
+    await opened.close();
+    // the records wait in the spool for the session's end; the database is created by the first drain, not a read
+    expect(existsSync(env["TOOLGATE_DB"] as string)).toBe(false);
   });
 
   it("records an abort once, and refuses every later call with the same abort (source aborted)", async () => {
