@@ -101,6 +101,19 @@ export function transcriptLinesFor(
   return text === undefined ? undefined : transcriptLinesOf(text);
 }
 
+/**
+ * For a host that polls its transcript while the host's writer catches up: `opened`, or `previous` when no line was
+ * completed between them (both end their complete lines at the same place, after the same line), so the searches
+ * already made of `previous` (`scannedOnce`) answer again instead of parsing the file at every poll. A partial last
+ * line is never a record, so it changes nothing.
+ */
+export function newerView(previous: TranscriptLines | undefined, opened: TranscriptLines): TranscriptLines {
+  const before = previous?.next;
+  const now = opened.next;
+  if (previous === undefined || before === undefined || now === undefined) return opened;
+  return before.offset === now.offset && before.check === now.check ? previous : opened;
+}
+
 /** `read()`, or undefined when the transcript it reads was replaced or cut meanwhile: as if unreadable for this event. */
 export function unlessTranscriptChanged<T>(read: () => T | undefined): T | undefined {
   try {

@@ -216,7 +216,10 @@ describe("handleCopilotHook reading events.jsonl through openTranscript (as the 
     expect([...(await hook.session.recordedCallIds())]).toEqual([firstId]);
 
     // the second call still running at this agentStop: after the wait, the cursor stays where it was
+    scans = 0;
     await handleCopilotHook(event("agentStop"), hook);
     expect(cursors.get(eventsFile)?.offset).toBe(Buffer.byteLength(settled));
+    // the wait polled until its deadline and nothing new was written: the calls were scanned once
+    expect(scans).toBe(1);
   });
 });

@@ -4,6 +4,7 @@ import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import {
   type HookAnswer,
   type HookContext,
+  newerView,
   recordTranscriptDenials,
   type TranscriptLines,
   transcriptDenialCalls,
@@ -55,11 +56,16 @@ async function settledEvents(
   // the calls are scanned from the session's cursor (left where every call before it had its outcome), if any
   const from = context.openTranscript === undefined ? undefined : context.transcriptCursors?.read(path);
   const deadline = Date.now() + SETTLE_WAIT_MS;
+  let previous: TranscriptLines | undefined;
   for (let again = false; ; again = true) {
     const events = unlessTranscriptChanged(() => {
-      const lines = transcriptLinesFor(context, path, { again, ...(from === undefined ? {} : { from }) });
+      const opened = transcriptLinesFor(context, path, { again, ...(from === undefined ? {} : { from }) });
+      if (opened === undefined) return undefined;
+      // no line completed since the last poll: the last poll's searches answer again (no parse at every poll)
+      const lines = newerView(previous, opened);
+      previous = lines;
       // what the events' users read is read here, where a changed file is caught (each search is made once per read)
-      return lines === undefined ? undefined : { lines, settled: until(lines) };
+      return { lines, settled: until(lines) };
     });
     if (events?.settled === true || Date.now() >= deadline) {
       return { path, lines: events?.lines, settled: events?.settled === true };

@@ -282,8 +282,11 @@ describe("handleQwenHook with transcript cursors (a long session's chat file rea
 
     // the third call written, its result not yet: after the settle wait, the cursor stays before that call
     writeFileSync(chat, stubbornPending(2));
+    scans = 0;
     await stop();
     expect(cursors.get(chat)?.offset).toBe(second);
+    // the wait polled the file until its deadline, and nothing new was written: its calls were scanned once
+    expect(scans).toBe(1);
 
     writeFileSync(chat, read("transcripts/qwen/stubborn.chat.jsonl"));
     await stop();

@@ -7,6 +7,7 @@ import { agentOf } from "../common/hook-event-fields.js";
 import {
   type HookAnswer,
   type HookContext,
+  newerView,
   recordTranscriptDenials,
   TranscriptChangedError,
   type TranscriptLines,
@@ -113,9 +114,14 @@ async function settledChat(options: {
     pendingQwenCalls(lines).length === 0 && (!options.afterToolStep || qwenToolStepWritten(lines));
   const deadline = Date.now() + SETTLE_WAIT_MS;
   try {
+    let previous: TranscriptLines | undefined;
     for (let again = false; ; again = true) {
-      const lines = transcriptLinesFor(context, path, { ...(from === undefined ? {} : { from }), again });
-      if (lines === undefined) return undefined;
+      const opened = transcriptLinesFor(context, path, { ...(from === undefined ? {} : { from }), again });
+      if (opened === undefined) return undefined;
+      // no line completed since the last poll: its scan still answers (a partial line is never a record), so a long
+      // wait on Qwen's writer does not parse the chat again at every poll
+      const lines = newerView(previous, opened);
+      previous = lines;
       const settled = isSettled(lines);
       if (settled || Date.now() >= deadline) return { lines, settled };
       await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
