@@ -78,7 +78,7 @@ export interface TranscriptLines {
   eachLine(keepBytes?: (bytes: Buffer) => boolean): Iterable<string>;
   /**
    * The text `linesWith` searches (after the cursor when it holds), decoded at once: for a reader that parses most of
-   * a file's lines (a Gemini session file's `"toolCalls"` records hold most of its bytes), where decoding each line on
+   * a file's lines (a session file whose call records hold most of its bytes), where decoding each line on
    * its own, a new string each, cost more than the text whole (measured in BENCHMARKS.md).
    */
   searchedText(): string;
