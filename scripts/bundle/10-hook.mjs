@@ -49,7 +49,6 @@ export function loadBetterSqlite3() { return { Database, main: require.resolve("
   {
     name: "transcript-tokens",
     entries: [
-      "hosts/claude-code/claude-code-session.js",
       "hosts/codex/codex-rollout.js",
       "hosts/gemini/gemini-session.js",
       "hosts/gemini/gemini-refusal-tokens.js",

@@ -1,7 +1,7 @@
 import { asRecord, asString, contentText, parseObject, timeOf, typedRecord } from "../common/read-lines.js";
 import type { ReaderFact, ReaderSource, TranscriptFormat } from "../common/reader-event.js";
 import { toolUseCalls } from "../common/stream-json.js";
-import { usageTokens } from "../common/usage-tokens.js";
+import { requestTokens } from "./claude-call-tokens.js";
 
 /**
  * Claude Code session transcripts: `~/.claude/projects/<project>/<session>.jsonl` and the subagent files
@@ -99,9 +99,8 @@ function* readClaudeSession(source: ReaderSource): Generator<ReaderFact> {
     const content = message?.["content"];
     if (type === "assistant") {
       if (!Array.isArray(content)) continue;
-      const messageId = asString(message?.["id"]);
       // a message split over several lines carries its usage on each: counted on its first line only
-      const tokens = messageId !== undefined && messageId === lastMessageId ? 0 : usageTokens(message?.["usage"]);
+      const { messageId, tokens } = requestTokens(message, lastMessageId);
       lastMessageId = messageId;
       for (const each of toolUseCalls(content, { base, tokens })) yield each;
       continue;

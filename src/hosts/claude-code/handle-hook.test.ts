@@ -5,6 +5,7 @@ import type { AuditEvent } from "../../core/records.js";
 import { createGuard } from "../../guard/create-guard.js";
 import { runHook } from "../../hook-runtime/run-hook.js";
 import { compilePolicy } from "../../policy/compile-policy.js";
+import { transcriptLinesOf } from "../common/hook-host.js";
 import { claudeHookHost } from "./claude-hook-host.js";
 import { type ClaudeHookContext, handleClaudeHook } from "./handle-hook.js";
 import { parseClaudeHookInput } from "./hook-input.js";
@@ -381,5 +382,65 @@ describe("handleClaudeHook: a wasted call no transcript names", () => {
     await handleClaudeHook(payload("stop.json"), hook);
     // before, it waited for ever, and every later turn's end searched the transcript for it
     expect((await hook.session.state()).tokens?.pending).toEqual([]);
+  });
+});
+
+describe("handleClaudeHook: a Stop's wasted tokens from the lines its reconcile read", () => {
+  const use = (id: string, message: string, input: number) =>
+    JSON.stringify({
+      type: "assistant",
+      sessionId: "s1",
+      message: {
+        id: message,
+        content: [{ type: "tool_use", id, name: "Bash", input: { command: "rm -rf ./build" } }],
+        usage: { input_tokens: input, output_tokens: 1 },
+      },
+    });
+  const refused = (id: string) =>
+    JSON.stringify({
+      type: "user",
+      sessionId: "s1",
+      message: {
+        content: [
+          {
+            type: "tool_result",
+            tool_use_id: id,
+            is_error: true,
+            content: "Permission to use Bash with command rm -rf ./build has been denied.",
+          },
+        ],
+      },
+    });
+
+  it("searches the transcript only for the waiting calls its reconcile did not find, and counts them all", async () => {
+    // two refusals the hook answered (toolu_h2 a wasted call), then one only the transcript shows (toolu_t3, wasted
+    // too): its line was read by the reconcile, so the tokens search names toolu_h2 alone
+    const text = [
+      use("toolu_h1", "msg_1", 99),
+      use("toolu_h2", "msg_2", 39),
+      use("toolu_t3", "msg_3", 6),
+      refused("toolu_t3"),
+    ].join("\n");
+    const searches: (readonly string[])[] = [];
+    const hook: ClaudeHookContext = {
+      ...context({ interactive: false }),
+      readTranscript: () => text,
+      openTranscript: () => {
+        const lines = transcriptLinesOf(text);
+        return {
+          ...lines,
+          linesWith: (needles) => {
+            searches.push(needles);
+            return lines.linesWith(needles);
+          },
+        };
+      },
+    };
+    for (const id of ["toolu_h1", "toolu_h2"])
+      await handleClaudeHook(payload("pre-tool-use-rule-denied.json", { tool_use_id: id }), hook);
+    expect((await hook.session.state()).tokens?.pending).toEqual(["toolu_h2"]);
+    await handleClaudeHook(payload("stop.json"), hook);
+    expect((await hook.session.state()).tokens).toMatchObject({ wasted: 40 + 7, pending: [] });
+    expect(searches).toEqual([['"is_error"'], ["toolu_h2"]]);
   });
 });

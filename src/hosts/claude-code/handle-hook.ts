@@ -1,9 +1,16 @@
 import type { Effect } from "../../core/effects.js";
+import type { CallTokens } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
-import { callTokensIn, transcriptNaming } from "../common/call-tokens.js";
 import { agentOf, hookCallOf as callOf } from "../common/hook-event-fields.js";
-import { type HookContext, TranscriptChangedError } from "../common/hook-host.js";
+import {
+  type HookContext,
+  TranscriptChangedError,
+  transcriptLinesFor,
+  unlessTranscriptChanged,
+} from "../common/hook-host.js";
+import { jsonObjectOf } from "../common/json-line.js";
 import { lifecycleEvent } from "../common/lifecycle-event.js";
+import { type CallLine, callLineOf, tokensOfCallLines } from "./claude-call-tokens.js";
 import type { ClaudeHookInput } from "./hook-input.js";
 import {
   additionalContext,
@@ -174,16 +181,19 @@ export async function handleClaudeHook(input: ClaudeHookInput, context: ClaudeHo
       const stop = stopOf(effects);
       return stop === undefined ? PASS : { output: { continue: false, stopReason: stop }, exitCode: 0 };
     }
-    case "SubagentStop":
+    case "SubagentStop": {
       // a subagent's own transcript: its denials under its id, and its calls' tokens (the session's transcript does
       // not show them)
+      const callLines = new Map<string, CallLine>();
+      const path = input.agent_transcript_path;
       await lifecycleEvent(context.session, {
         name: input.hook_event_name,
         agentId: input.agent_id,
-        reconcile: () => reconcileTranscript({ context, path: input.agent_transcript_path, agentId: input.agent_id }),
-        callTokens: (pending) => transcriptCallTokens(context, input.agent_transcript_path, pending),
+        reconcile: () => reconcileTranscript({ context, path, agentId: input.agent_id, callLines }),
+        callTokens: async (pending) => transcriptCallTokens(context, path, pending, callLines),
       });
       return PASS;
+    }
     case "SubagentStart":
       await lifecycleEvent(context.session, {
         name: input.hook_event_name,
@@ -196,25 +206,60 @@ export async function handleClaudeHook(input: ClaudeHookInput, context: ClaudeHo
       return PASS;
     case "SessionStart":
     case "Stop":
-    case "SessionEnd":
+    case "SessionEnd": {
+      const callLines = new Map<string, CallLine>();
+      const path = input.transcript_path;
       await lifecycleEvent(context.session, {
         name: input.hook_event_name,
-        reconcile: () => reconcileTranscript({ context, path: input.transcript_path }),
-        callTokens: (pending) => transcriptCallTokens(context, input.transcript_path, pending),
+        reconcile: () => reconcileTranscript({ context, path, callLines }),
+        callTokens: async (pending) => transcriptCallTokens(context, path, pending, callLines),
       });
       return PASS;
+    }
   }
 }
 
 /**
- * The tokens per call the session's transcript records (assistant messages' `usage`), for wasted tokens: read from
- * its lines that hold a `"tool_use"` block (the only lines a call comes from) and name a waiting call.
+ * The tokens per call the session's transcript records (assistant messages' `usage`), for wasted tokens, counted as
+ * `toolgate analyze` counts them (claude-call-tokens.ts) over the lines the waiting calls came from: those the same
+ * event's reconcile read already (`known`, by call id: a first Stop that records dozens of refusals does not search
+ * the transcript for them again), and for the others, the lines that hold a `"tool_use"` block (the only lines a call
+ * comes from) and name one. Undefined when those must be searched and the transcript cannot be read.
  */
-async function transcriptCallTokens(context: ClaudeHookContext, path: string | undefined, only: readonly string[]) {
-  const text = path === undefined ? undefined : transcriptNaming(context, { path, ids: only, callsHold: TOOL_USE });
-  return text === undefined
-    ? undefined
-    : callTokensIn((await import("./claude-code-session.js")).claudeCodeSession, text, { only });
+function transcriptCallTokens(
+  context: ClaudeHookContext,
+  path: string | undefined,
+  only: readonly string[],
+  known: ReadonlyMap<string, CallLine>,
+): CallTokens | undefined {
+  const lines: CallLine[] = [];
+  const unknown: string[] = [];
+  for (const id of only) {
+    const line = known.get(id);
+    if (line === undefined) unknown.push(id);
+    else lines.push(line);
+  }
+  if (unknown.length > 0) {
+    const searched = path === undefined ? undefined : callLinesNaming(context, path, unknown);
+    if (searched === undefined) return undefined;
+    lines.push(...searched);
+  }
+  return tokensOfCallLines(lines);
+}
+
+/** The call lines of the transcript's lines that name one of `ids`; undefined when it cannot be read. */
+function callLinesNaming(context: ClaudeHookContext, path: string, ids: readonly string[]): CallLine[] | undefined {
+  return unlessTranscriptChanged(() => {
+    const transcript = transcriptLinesFor(context, path);
+    if (transcript === undefined) return undefined;
+    const lines: CallLine[] = [];
+    for (const { line, at } of transcript.linesWith(ids)) {
+      if (!line.includes(TOOL_USE)) continue;
+      const call = callLineOf(jsonObjectOf(line), at);
+      if (call !== undefined) lines.push(call);
+    }
+    return lines;
+  });
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   type TranscriptLines,
   transcriptLinesOf,
 } from "../common/hook-host.js";
+import type { CallLine } from "./claude-call-tokens.js";
 import type { ClaudeHookContext } from "./handle-hook.js";
 import { findTranscriptDenialsIn } from "./transcript-denials.js";
 
@@ -17,6 +18,8 @@ export async function reconcileTranscript(options: {
   context: ClaudeHookContext;
   path: string | undefined;
   agentId?: string;
+  /** filled with the line each denial's call came from, by call id (for the same event's wasted tokens) */
+  callLines?: Map<string, CallLine>;
 }): Promise<Effect[]> {
   const { context, path } = options;
   if (path === undefined) return [];
@@ -34,6 +37,8 @@ export async function reconcileTranscript(options: {
     if (error instanceof TranscriptChangedError) return [];
     throw error;
   }
+  if (options.callLines !== undefined)
+    for (const denial of denials) if (denial.callLine) options.callLines.set(denial.toolUseId, denial.callLine);
   const effects = await recordTranscriptDenials(context.session, { denials, agentId: options.agentId });
   // every denial up to here is recorded (a failure above throws first): the next Stop reads only what follows
   if (cursors !== undefined && transcript.next !== undefined) cursors.write(path, transcript.next);

@@ -1,5 +1,6 @@
 import type { DenialSource } from "../../core/events.js";
 import { type TranscriptLines, transcriptLinesOf } from "../common/hook-host.js";
+import { type CallLine, callLineOf } from "./claude-call-tokens.js";
 
 /**
  * Finds the denials in a Claude Code transcript (JSONL under `~/.claude/projects/...`). Some denials reach no hook
@@ -23,6 +24,11 @@ export interface TranscriptDenial {
   agentId?: string;
   /** when Claude Code wrote the refusal (the result line's `timestamp`), so a denial found at Stop keeps its place */
   at?: number;
+  /**
+   * the assistant line the call came from (the `tool_use` the result answers), with its request's tokens: a Stop
+   * that waits for this call's tokens takes them from here rather than searching the transcript again
+   */
+  callLine?: CallLine;
 }
 
 interface TranscriptLine {
@@ -132,22 +138,36 @@ export function findTranscriptDenialsIn(transcript: TranscriptLines): Transcript
   }
   // the tool and input of the call each result answers: the newest tool_use with its id before the result's line
   return pending.map(({ denial, at }) => {
-    const use = transcript.lastWith(JSON.stringify(denial.toolUseId), at, (raw) =>
-      raw.includes('"tool_use"') ? toolUseIn(raw, denial.toolUseId) : undefined,
+    const use = transcript.lastWith(JSON.stringify(denial.toolUseId), at, (raw, lineAt) =>
+      raw.includes('"tool_use"') ? toolUseIn(raw, denial.toolUseId, lineAt) : undefined,
     );
-    return use === undefined ? denial : { ...denial, tool: use.tool, input: use.input ?? {} };
+    return use === undefined
+      ? denial
+      : {
+          ...denial,
+          tool: use.tool,
+          input: use.input ?? {},
+          ...(use.line === undefined ? {} : { callLine: use.line }),
+        };
   });
 }
 
-/** The tool_use block with this id in an assistant line (the last one, as a later block would win). */
-function toolUseIn(raw: string, id: string): { tool: string; input: unknown } | undefined {
+/**
+ * The tool_use block with this id in an assistant line (the last one, as a later block would win), with the line
+ * (`at`: its position) as a call line.
+ */
+function toolUseIn(
+  raw: string,
+  id: string,
+  at: number,
+): { tool: string; input: unknown; line: CallLine | undefined } | undefined {
   const line = parseLine(raw);
   if (line?.type !== "assistant") return undefined;
   let use: { tool: string; input: unknown } | undefined;
   for (const block of blocksOf(line)) {
     if (block.type === "tool_use" && block.id === id) use = { tool: String(block.name), input: block.input };
   }
-  return use;
+  return use === undefined ? undefined : { ...use, line: callLineOf(line, at) };
 }
 
 function parseLine(raw: string): TranscriptLine | undefined {

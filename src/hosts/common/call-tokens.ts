@@ -74,28 +74,18 @@ export async function wantedCallTokens(
 
 /**
  * The transcript's lines that name one of `ids`, as one text (what `callTokensIn` reads with `only`): its bytes are
- * searched and only those lines decoded, so a first Stop on a 2 MB transcript does not decode it all again after
+ * searched and only those lines decoded, so a first turn end on a 2 MB transcript does not decode it all again after
  * its reconcile did. Without `openTranscript`, the whole text. Undefined when it cannot be read.
- *
- * `callsHold`: a needle every line the host's reader takes a call from holds (Claude Code: `"tool_use"`, the type
- * of the block a call fact comes from, which its reader itself requires before it parses a line). Of the lines that
- * name an id, only those holding it are kept: the result lines that name an id, and cannot name a call's tokens, are
- * not parsed. The ids are what the bytes are searched for, not `callsHold`: a long session's transcript holds
- * thousands of `"tool_use"` lines, every one of which was decoded at every Stop while a wasted call waited (on a
- * 21 MB transcript, 27 ms for one waiting id against 12 ms; with four ids whose common prefix is only `toolu_`, 27
- * against 30 ms).
  */
 export function transcriptNaming(
   context: Pick<HookContext, "openTranscript" | "readTranscript">,
-  options: { path: string; ids: readonly string[]; callsHold?: string },
+  options: { path: string; ids: readonly string[] },
 ): string | undefined {
   if (context.openTranscript === undefined) return context.readTranscript(options.path);
   const transcript = context.openTranscript(options.path);
   if (transcript === undefined) return undefined;
   try {
-    const { callsHold } = options;
-    const lines = transcript.linesWith(options.ids);
-    return textOf(callsHold === undefined ? lines : lines.filter(({ line }) => line.includes(callsHold)));
+    return textOf(transcript.linesWith(options.ids));
   } catch (error) {
     // the transcript was replaced or cut while it was read: as if unreadable
     if (error instanceof TranscriptChangedError) return undefined;

@@ -64,10 +64,10 @@ export interface TranscriptLines {
    */
   linesWith(needles: readonly string[]): { line: string; at: number }[];
   /**
-   * Searching back from position `before` (exclusive), the first line holding `needle` for which `pick` gives a
-   * value, and that value; undefined when no line does.
+   * Searching back from position `before` (exclusive), the first line holding `needle` for which `pick` (given the
+   * line and its position) gives a value, and that value; undefined when no line does.
    */
-  lastWith<T>(needle: string, before: number, pick: (line: string) => T | undefined): T | undefined;
+  lastWith<T>(needle: string, before: number, pick: (line: string, at: number) => T | undefined): T | undefined;
   /** where a later read may start `linesWith` (after the last complete line), when the reader keeps cursors */
   readonly next?: TranscriptCursor;
   /**
@@ -176,7 +176,7 @@ export function transcriptLinesOf(text: string): TranscriptLines {
       for (let at = Math.min(before, lines.length) - 1; at >= 0; at -= 1) {
         const line = lines[at] ?? "";
         if (!line.includes(needle)) continue;
-        const value = pick(line);
+        const value = pick(line, at);
         if (value !== undefined) return value;
       }
       return undefined;

@@ -10,15 +10,22 @@ import {
 } from "../claude-code/transcript-denials.js";
 import { transcriptLinesOf } from "./hook-host.js";
 import { openTranscript, readTranscript, transcriptOpenerForOneEvent } from "./read-transcript.js";
+import { usageTokens } from "./usage-tokens.js";
 
 const root = mkdtempSync(join(tmpdir(), "toolgate-transcript-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** The straightforward parser the search replaced: every line decoded and parsed, tool_use blocks kept in a map. */
-function referenceDenials(text: string): TranscriptDenial[] {
-  const uses = new Map<string, { tool: string; input: unknown }>();
+/**
+ * The straightforward parser the search replaced: every line decoded and parsed, tool_use blocks kept in a map, each
+ * with the line it came from (`place`: a line's position counted in lines, as in text, or in bytes, as in a file).
+ */
+function referenceDenials(text: string, place: "line" | "byte" = "line"): TranscriptDenial[] {
+  const uses = new Map<string, { tool: string; input: unknown; callLine: NonNullable<TranscriptDenial["callLine"]> }>();
   const denials: TranscriptDenial[] = [];
-  for (const raw of text.split("\n")) {
+  let offset = 0;
+  for (const [index, raw] of text.split("\n").entries()) {
+    const at = place === "line" ? index : offset;
+    offset += Buffer.byteLength(raw) + 1;
     if (!raw.includes('"tool_use"') && !raw.includes('"tool_result"')) continue;
     // biome-ignore lint/suspicious/noExplicitAny: a reference parser over whatever JSON a line holds
     let line: Record<string, any>;
@@ -30,9 +37,12 @@ function referenceDenials(text: string): TranscriptDenial[] {
     // biome-ignore lint/suspicious/noExplicitAny: as above
     const blocks: Record<string, any>[] = Array.isArray(line?.message?.content) ? line.message.content : [];
     if (line.type === "assistant") {
+      const calls = blocks.filter((block) => block.type === "tool_use").map((block) => String(block.id));
+      const messageId = typeof line.message?.id === "string" ? line.message.id : undefined;
+      const callLine = { at, messageId, usage: usageTokens(line.message?.usage), calls };
       for (const block of blocks)
         if (block.type === "tool_use" && typeof block.id === "string")
-          uses.set(block.id, { tool: String(block.name), input: block.input });
+          uses.set(block.id, { tool: String(block.name), input: block.input, callLine });
       continue;
     }
     if (line.type !== "user") continue;
@@ -64,6 +74,7 @@ function referenceDenials(text: string): TranscriptDenial[] {
         denial.decisionReasonType = line.permissionDecision.reasonType;
       if (rejected && line.permissionDecision?.ruleSource) denial.ruleSource = line.permissionDecision.ruleSource;
       if (line.agentId) denial.agentId = line.agentId;
+      if (use !== undefined) denial.callLine = use.callLine;
       // when Claude Code wrote the refusal
       const written = typeof line.timestamp === "string" ? Date.parse(line.timestamp) : Number.NaN;
       if (Number.isFinite(written) && written > 0) denial.at = written;
@@ -141,7 +152,7 @@ describe("finding a transcript's denials by searching its lines", () => {
     expect(findTranscriptDenialsIn(transcriptLinesOf(text))).toEqual(expected);
     const file = join(root, `${name.replace(/[^A-Za-z0-9]+/g, "-")}.jsonl`);
     writeFileSync(file, text);
-    expect(findTranscriptDenialsIn(openTranscript(file)!)).toEqual(expected);
+    expect(findTranscriptDenialsIn(openTranscript(file)!)).toEqual(referenceDenials(text, "byte"));
   });
 
   it("finds denials in the recorded fixtures (the comparison above is not over empty lists)", () => {
@@ -303,13 +314,13 @@ function referenceLines(bytes: Buffer, cursor?: { offset: number; check: string 
         .filter((line) => line.at >= start)
         .filter((line) => needles.some((needle) => bytes.subarray(line.at, line.end).includes(needle)))
         .map((line) => ({ line: text(line), at: line.at })),
-    lastWith: (needle: string, before: number, pick: (line: string) => string | undefined) => {
+    lastWith: (needle: string, before: number, pick: (line: string, at: number) => string | undefined) => {
       const pattern = Buffer.from(needle);
       for (const line of [...lines].reverse()) {
         // a match must end at or before `before`
         const end = Math.min(line.end, before);
         if (end <= line.at || !bytes.subarray(line.at, end).includes(pattern)) continue;
-        const value = pick(text(line));
+        const value = pick(text(line), line.at);
         if (value !== undefined) return value;
       }
       return undefined;
@@ -364,8 +375,8 @@ describe("openTranscript reads through a window: the same answers as the bytes h
           expect(window.next).toEqual(reference.next);
           expect(window.linesWith(each)).toEqual(reference.linesWith(each));
           const before = beforeSeed % (first.length + 2);
-          // pick only lines holding a `y`: the search goes on past the lines it declines
-          const pick = (line: string) => (line.includes("y") ? line : undefined);
+          // pick only lines holding a `y`: the search goes on past the lines it declines (each with its position)
+          const pick = (line: string, at: number) => (line.includes("y") ? `${at} ${line}` : undefined);
           expect(window.lastWith(backNeedle, before, pick)).toEqual(reference.lastWith(backNeedle, before, pick));
           expect(openTranscript(file, undefined, {})!.linesWith(each)).toEqual(reference.linesWith(each));
           // every line, in order, each decoded only when kept by its bytes (the bytes handed over are the line's)

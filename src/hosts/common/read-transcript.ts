@@ -109,7 +109,7 @@ function linesOf(bytes: TranscriptFile, from: TranscriptCursor | undefined): Tra
         const hit = bytes.lastIndexOf(pattern, from);
         if (hit < 0) return undefined;
         const start = bytes.lastIndexOf(NEWLINE, hit) + 1;
-        const value = pick(lineAt(start));
+        const value = pick(lineAt(start), start);
         if (value !== undefined) return value;
         from = start - 1 - pattern.length;
       }
