@@ -453,3 +453,45 @@ describe("openTranscript reads through a window: the same answers as the bytes h
     expect(() => replaced.linesWith(['"is_error"'])).toThrow(/replaced or cut/);
   });
 });
+
+describe("a search reads each window of the file once", () => {
+  /** bytes this process read from files and pipes while `run` ran (Linux: /proc/self/io; synchronous searches) */
+  const bytesRead = (run: () => unknown): number => {
+    const rchar = () => Number(/^rchar: (\d+)$/m.exec(readFileSync("/proc/self/io", "utf8"))?.[1]);
+    const before = rchar();
+    run();
+    return rchar() - before;
+  };
+  // the recorded stubborn session 14 times over (2.1 MB), each copy's ids its own: refusals all through the file
+  const text = readFileSync(
+    fixtureTranscripts().find((path) => path.endsWith("transcripts/claude-code/stubborn.session.jsonl"))!,
+    "utf8",
+  ).trimEnd();
+  const file = join(root, "long.jsonl");
+  writeFileSync(
+    file,
+    `${Array.from({ length: 14 }, (_, copy) => text.replaceAll("toolu_", `toolu_${copy}x`)).join("\n")}\n`,
+  );
+  const size = statSync(file).size;
+  const readable = process.platform === "linux";
+
+  it.runIf(readable)("linesWith decodes each line it finds while the window holds it: one pass over the file", () => {
+    let lines: { line: string }[] = [];
+    const read = bytesRead(() => {
+      lines = openTranscript(file)!.linesWith(['"is_error"']);
+    });
+    expect(lines.length).toBe(42);
+    // before, the lines were decoded after the search, in file order: the file was read a second time
+    expect(read).toBeLessThan(1.3 * size);
+  });
+
+  it.runIf(readable)("a Stop's refusals are paired with their calls newest first, in the windows already read", () => {
+    let found = 0;
+    const read = bytesRead(() => {
+      found = findTranscriptDenialsIn(openTranscript(file)!).filter((denial) => denial.tool === "Bash").length;
+    });
+    expect(found).toBe(42);
+    // before: 7 times the file (a window read again for each refusal, and every line found read twice)
+    expect(read).toBeLessThan(2.3 * size);
+  });
+});

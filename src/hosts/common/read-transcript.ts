@@ -65,7 +65,9 @@ function linesOf(bytes: TranscriptFile, from: TranscriptCursor | undefined): Tra
   };
   return {
     linesWith(needles) {
-      const starts = new Set<number>();
+      // each line is decoded when the search finds it, while the window holds it: decoded after the search, in file
+      // order, the lines would be read through the window a second time from the file's start
+      const found = new Map<number, string>();
       const patterns = needles.map((needle) => Buffer.from(needle, "utf8")).filter((pattern) => pattern.length > 0);
       const prefix = patterns.length >= MANY_NEEDLES ? commonPrefix(patterns) : undefined;
       if (prefix !== undefined && prefix.length >= MIN_PREFIX_BYTES) {
@@ -73,22 +75,26 @@ function linesOf(bytes: TranscriptFile, from: TranscriptCursor | undefined): Tra
         // compared with the needles (as latin1 text: byte for byte), instead of one search of the text per needle
         const wanted = new Set(patterns.map((pattern) => pattern.toString("latin1")));
         const lengths = [...new Set(patterns.map((pattern) => pattern.length))];
-        for (let hit = bytes.indexOf(prefix, start); hit >= 0; hit = bytes.indexOf(prefix, hit + 1))
-          if (lengths.some((length) => wanted.has(bytes.text("latin1", hit, Math.min(hit + length, bytes.length)))))
-            starts.add(bytes.lastIndexOf(NEWLINE, hit) + 1);
+        for (let hit = bytes.indexOf(prefix, start); hit >= 0; hit = bytes.indexOf(prefix, hit + 1)) {
+          if (!lengths.some((length) => wanted.has(bytes.text("latin1", hit, Math.min(hit + length, bytes.length)))))
+            continue;
+          const lineStart = bytes.lastIndexOf(NEWLINE, hit) + 1;
+          if (!found.has(lineStart)) found.set(lineStart, lineAt(lineStart));
+        }
       } else {
         for (const pattern of patterns) {
           const anchor = anchorOf(pattern);
           for (let hit = indexOfPattern(bytes, pattern, start, anchor); hit >= 0; ) {
-            const start = bytes.lastIndexOf(NEWLINE, hit) + 1;
-            starts.add(start);
+            const lineStart = bytes.lastIndexOf(NEWLINE, hit) + 1;
             const end = bytes.indexOf(NEWLINE, hit);
+            if (!found.has(lineStart))
+              found.set(lineStart, bytes.text("utf8", lineStart, end < 0 ? bytes.length : end));
             if (end < 0) break;
             hit = indexOfPattern(bytes, pattern, end + 1, anchor);
           }
         }
       }
-      return [...starts].sort((a, b) => a - b).map((start) => ({ line: lineAt(start), at: start }));
+      return [...found].sort((a, b) => a[0] - b[0]).map(([at, line]) => ({ line, at }));
     },
     ...(end > 0 ? { next: { offset: end, check: checkBefore(bytes, end) } } : {}),
     searchedText: () => bytes.text("utf8", start, bytes.length),
