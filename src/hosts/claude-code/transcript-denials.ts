@@ -149,7 +149,12 @@ export function findTranscriptDenialsIn(transcript: TranscriptLines): Transcript
     paired[index] =
       use === undefined
         ? denial
-        : { ...denial, tool: use.tool, input: use.input ?? {}, ...(use.line === undefined ? {} : { callLine: use.line }) };
+        : {
+            ...denial,
+            tool: use.tool,
+            input: use.input ?? {},
+            ...(use.line === undefined ? {} : { callLine: use.line }),
+          };
   }
   return paired;
 }
