@@ -79,3 +79,24 @@ function writeRollout(text: string): string {
   writeFileSync(file, text);
   return file;
 }
+
+describe("rolloutDenialsIn reads each window of a long rollout about once", () => {
+  it.runIf(process.platform === "linux")("calls are searched newest output first, in the windows already read", () => {
+    // the recorded stubborn rollout 50 times over (2.4 MB), each copy's call ids its own
+    const text = read("transcripts/codex/stubborn.rollout.jsonl").trimEnd();
+    const ids = [...new Set([...text.matchAll(/"call_id":"([^"]+)"/g)].map((match) => match[1] as string))];
+    const copies = Array.from({ length: 50 }, (_, copy) =>
+      ids.reduce((each, id) => each.replaceAll(`"${id}"`, `"${id}~${copy}"`), text),
+    );
+    const long = `${copies.join("\n")}\n`;
+    const file = writeRollout(long);
+    // bytes this process read while the synchronous search ran (Linux: /proc/self/io)
+    const rchar = () => Number(/^rchar: (\d+)$/m.exec(readFileSync("/proc/self/io", "utf8"))?.[1]);
+    const before = rchar();
+    const denials = rolloutDenialsIn(openTranscript(file)!);
+    const bytesRead = rchar() - before;
+    expect(denials).toHaveLength(50 * rolloutDenials(text).length);
+    // before: 18 times the rollout (a window read again for each output, searched in file order)
+    expect(bytesRead).toBeLessThan(4 * Buffer.byteLength(long));
+  });
+});

@@ -83,16 +83,28 @@ const OUTPUT_NEEDLES = ['"function_call_output"', '"custom_tool_call_output"'];
  * after it).
  */
 export function rolloutDenialsIn(transcript: TranscriptLines): RolloutDenial[] {
-  const denials = new Map<string, RolloutDenial>();
+  const outputs: { callId: string; at: number; output: unknown }[] = [];
   for (const { line, at } of transcript.linesWith(OUTPUT_NEEDLES)) {
     const payload = payloadOf(parseLine(line));
     if (payload === undefined) continue;
     const { call_id: callId, type } = payload;
-    if (typeof callId !== "string" || denials.has(callId)) continue;
+    if (typeof callId !== "string") continue;
     if (type !== "function_call_output" && type !== "custom_tool_call_output") continue;
-    const call = transcript.lastWith(JSON.stringify(callId), at, (raw) => callNamed(raw, callId));
-    if (call === undefined) continue;
-    const denial = refusalOf(callId, call, payload["output"]);
+    outputs.push({ callId, at, output: payload["output"] });
+  }
+  // each output's call, searched newest output first: the rollout is searched through a window (read-transcript.ts),
+  // and a search back from an older output starts inside the window the newer one's search left, where in file order
+  // each search started past it and read a window again
+  const calls: ({ tool: string; input: unknown } | undefined)[] = new Array(outputs.length);
+  for (let index = outputs.length - 1; index >= 0; index -= 1) {
+    const { callId, at } = outputs[index] as (typeof outputs)[number];
+    calls[index] = transcript.lastWith(JSON.stringify(callId), at, (raw) => callNamed(raw, callId));
+  }
+  const denials = new Map<string, RolloutDenial>();
+  for (const [index, { callId, output }] of outputs.entries()) {
+    const call = calls[index];
+    if (call === undefined || denials.has(callId)) continue;
+    const denial = refusalOf(callId, call, output);
     if (denial !== undefined) denials.set(callId, denial);
   }
   return [...denials.values()];
