@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { openTranscript } from "../common/read-transcript.js";
 import { classifyTranscriptDenial, findToolUseId, findTranscriptDenials } from "./transcript-denials.js";
 
@@ -106,5 +106,36 @@ describe("findToolUseId", () => {
       }
     }
     expect(compared).toBeGreaterThan(5);
+  });
+});
+
+describe("findTranscriptDenials parses only the result lines that can hold a denial", () => {
+  it("a line whose results are all marked is_error false is not parsed; spacing after the key does not hide one", () => {
+    const ran = (id: string) =>
+      JSON.stringify({
+        type: "user",
+        message: { content: [{ type: "tool_result", tool_use_id: id, is_error: false, content: "ok" }] },
+      });
+    const use = (id: string) =>
+      JSON.stringify({
+        type: "assistant",
+        message: { content: [{ type: "tool_use", id, name: "Bash", input: { command: "rm -rf x" } }] },
+      });
+    const refused =
+      '{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"toolu_r","is_error": true,"content":"Permission to use Bash with command rm -rf x has been denied."}]}}';
+    const text = [
+      ...Array.from({ length: 20 }, (_, index) => [use(`toolu_${index}`), ran(`toolu_${index}`)]).flat(),
+      use("toolu_r"),
+      refused,
+    ].join("\n");
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const denials = findTranscriptDenials(text);
+      expect(denials.map((denial) => [denial.toolUseId, denial.input])).toEqual([["toolu_r", { command: "rm -rf x" }]]);
+      // the refused result and its call's line: none of the 20 results that ran
+      expect(parse).toHaveBeenCalledTimes(2);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });

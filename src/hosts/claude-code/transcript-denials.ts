@@ -54,6 +54,8 @@ const USER_REJECTED = "The user doesn't want to proceed with this tool use.";
 const NO_SUCH_TOOL = /No such tool available: ([\w.-]+)/;
 const PATH_DENIED = "File is in a directory that is denied by your permission settings.";
 const HOOK_ERROR = /^PreToolUse:[\w.-]+ hook error: /;
+/** a result marked as an error, as JSON writes the key (any whitespace before the value) */
+const ERROR_RESULT = /"is_error":\s*true/;
 const RULE_DENIED = /^Permission to use \S+ (with .+ )?has been denied\.?$/s;
 
 function textOf(content: unknown): string {
@@ -106,7 +108,8 @@ export function findTranscriptDenials(text: string): TranscriptDenial[] {
 export function findTranscriptDenialsIn(transcript: TranscriptLines): TranscriptDenial[] {
   const pending: { denial: TranscriptDenial; at: number }[] = [];
   for (const { line: raw, at } of transcript.linesWith(['"is_error"'])) {
-    if (!raw.includes('"tool_result"')) continue;
+    // a line whose results are all `"is_error":false` (Claude Code writes it on many a call that ran) is not parsed
+    if (!raw.includes('"tool_result"') || !ERROR_RESULT.test(raw)) continue;
     const line = parseLine(raw);
     if (line?.type !== "user") continue;
     for (const block of blocksOf(line)) {
