@@ -46,6 +46,22 @@ function claudeTranscripts(): { name: string; text: string }[] {
   return found.map((path) => ({ name: path.slice(root.length + 1), text: readFileSync(path, "utf8") }));
 }
 
+describe("the count itself", () => {
+  it("a message split over lines counts once, on its first line's first call; another message counts again", () => {
+    const line = (at: number, id: string, calls: string[]) => ({ at, messageId: id, usage: 100, calls });
+    // given out of file order: counted in it
+    expect(
+      tokensOfCallLines([
+        line(2, "msg_2", ["toolu_d"]),
+        line(0, "msg_1", ["toolu_a", "toolu_b"]),
+        line(1, "msg_1", ["toolu_c"]),
+      ]),
+    ).toEqual({ toolu_a: 100, toolu_b: 0, toolu_c: 0, toolu_d: 100 });
+    const record = (id: string) => ({ type: "assistant", message: { id, content: [], usage: { input_tokens: 7 } } });
+    expect(callLineOf(record("msg_1"), 3)).toEqual({ at: 3, messageId: "msg_1", usage: 7, calls: [] });
+  });
+});
+
 describe("tokensOfCallLines: the reader's count, from the lines that made the calls", () => {
   const transcripts = claudeTranscripts();
 

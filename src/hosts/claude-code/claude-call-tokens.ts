@@ -15,8 +15,12 @@ export function requestTokens(
   lastMessageId: string | undefined,
 ): { messageId: string | undefined; tokens: number } {
   const messageId = asString(message?.["id"]);
-  const tokens = messageId !== undefined && messageId === lastMessageId ? 0 : usageTokens(message?.["usage"]);
-  return { messageId, tokens };
+  return { messageId, tokens: splitAgain(messageId, lastMessageId) ? 0 : usageTokens(message?.["usage"]) };
+}
+
+/** whether a line continues the message of the assistant line before it (its usage is then counted already) */
+function splitAgain(messageId: string | undefined, lastMessageId: string | undefined): boolean {
+  return messageId !== undefined && messageId === lastMessageId;
 }
 
 /**
@@ -58,7 +62,7 @@ export function tokensOfCallLines(lines: Iterable<CallLine>): CallTokens {
   const tokens: Record<string, number> = {};
   let lastMessageId: string | undefined;
   for (const line of [...byPlace.values()].sort((a, b) => a.at - b.at)) {
-    let count = line.messageId !== undefined && line.messageId === lastMessageId ? 0 : line.usage;
+    let count = splitAgain(line.messageId, lastMessageId) ? 0 : line.usage;
     lastMessageId = line.messageId;
     for (const id of line.calls) {
       tokens[id] = (tokens[id] ?? 0) + count;
