@@ -26,6 +26,13 @@ export interface PolicyEvaluator {
   evaluate(call: ToolCallInput, options: EvaluateOptions): PolicyDecision;
   /** whether a session grant could ever let this call through (no deny rule, no `neverGrant`) */
   canGrant?(call: ToolCallInput, options?: EvaluateOptions): boolean;
+  /**
+   * a policy built on first use: the guard awaits this before any step that may consult the policy (a decision, a
+   * refusal that may reach a threshold and offer a grant, a grant's answer) and never calls `evaluate` or `canGrant`
+   * before. It resolves to the policy's warnings, emitted once per session like `GuardOptions.warnings` from then on.
+   * A rejection fails that step as an error (a decision: a deny).
+   */
+  prepare?(): Promise<readonly { code: string; message: string }[]>;
 }
 
 /** Receives every step's effects (records, audit events, flushes, nudges, aborts): stores, hooks, logs. */
@@ -75,11 +82,15 @@ export function createGuard(options: GuardOptions = {}): Guard {
   const ports: CorePorts = { ...callPorts, ...options.ports };
   const { policy } = options;
   const canGrant = policy?.canGrant?.bind(policy);
+  /** false while a policy built on demand is not built (`prepare`): nothing may ask it then */
+  let policyBuilt = policy?.prepare === undefined;
   const scopeOf = ports.grantScope;
   // never offer a grant the policy would ignore (a deny rule or `neverGrant` matches one of the calls, decided on
   // the newest call as the host sent it), nor one whose rule or description would carry a secret into the offer,
   // the state and the audit events (found in them, or in the inputs they were built from: redacted in one walk)
   ports.grantScope = (request) => {
+    // a policy built on demand that could not be built allows no grant (nor is it asked)
+    if (!policyBuilt) return undefined;
     if (canGrant !== undefined && !request.inputs.every((input) => canGrant({ tool: request.tool, input }))) {
       return undefined;
     }
@@ -102,6 +113,32 @@ export function createGuard(options: GuardOptions = {}): Guard {
     ((error: unknown, where: string) => {
       process.stderr.write(`toolgate: ${where}: ${errorText(error)}\n`);
     });
+  /** the config steps run with: the policy's warnings join the config's once a policy built on demand is built */
+  let stepConfig = config;
+  let preparing: Promise<void> | undefined;
+  let buildFailureReported = false;
+  /**
+   * Builds a policy built on demand, once (a no-op for any other). A policy that cannot be built fails a decision
+   * (`decision`: it throws, and the decision is a deny that names the cause); any other step goes on without it, so
+   * a refusal is still recorded, and no grant is offered (`canGrant` is false for a policy not built).
+   */
+  async function preparePolicy(decision: boolean): Promise<void> {
+    const prepare = policy?.prepare;
+    if (prepare === undefined) return;
+    preparing ??= prepare.call(policy).then((warnings) => {
+      policyBuilt = true;
+      if (warnings.length > 0) stepConfig = { ...config, warnings: [...config.warnings, ...warnings] };
+    });
+    try {
+      await preparing;
+    } catch (error) {
+      // said once: by the decision it fails (`decide` reports its error), or here
+      const said = buildFailureReported;
+      buildFailureReported = true;
+      if (decision) throw error;
+      if (!said) onError(error, "building the policy (refusals are recorded without it, and no grant is offered)");
+    }
+  }
   const pending = new Set<Promise<void>>();
   const classifyFailure = options.classifyFailure ?? defaultClassifyFailure;
 
@@ -212,8 +249,11 @@ export function createGuard(options: GuardOptions = {}): Guard {
     /** `applyAll`, with each event's effects apart (in the order of `events`; empty for an event with no step). */
     async function applySteps(
       events: readonly (ToolgateEvent | ((state: SessionState) => ToolgateEvent | undefined))[],
+      /** the steps end in a decision: a policy that cannot be built fails them (the decision is then a deny) */
+      decision = false,
     ): Promise<Effect[][]> {
       let steps: Effect[][] = [];
+      if (decision || mayConsultPolicy(events)) await preparePolicy(decision);
       const committed = await stateStore.update(sessionId, (current) => {
         let state = current ?? fresh();
         // the update may run again (a lock taken over): each run starts from what the store holds
@@ -224,7 +264,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
             steps.push([]);
             continue;
           }
-          const result = step(state, next, config);
+          const result = step(state, next, stepConfig);
           state = result.state;
           steps.push(result.effects);
         }
@@ -272,13 +312,16 @@ export function createGuard(options: GuardOptions = {}): Guard {
         call = withFacts(rawCall);
         // the host's earlier refusals first, then the call: one transaction, the call's step sees their counts
         const earlier = await unrecordedDenialEvents(decideOptions.earlierDenials ?? []);
-        const steps = await applySteps([
-          ...earlier,
-          (state: SessionState): ToolgateEvent => {
-            const verdict = verdictFor(call, state, decideOptions);
-            return { type: "call.requested", ...common, call, ...(verdict === undefined ? {} : { verdict }) };
-          },
-        ]);
+        const steps = await applySteps(
+          [
+            ...earlier,
+            (state: SessionState): ToolgateEvent => {
+              const verdict = verdictFor(call, state, decideOptions);
+              return { type: "call.requested", ...common, call, ...(verdict === undefined ? {} : { verdict }) };
+            },
+          ],
+          true,
+        );
         const effects = steps.at(-1) ?? [];
         const decided = effects.find((effect) => effect.type === "decision");
         if (decided === undefined) throw new Error("the reducer returned no decision for a requested call");
@@ -443,6 +486,26 @@ export function createGuard(options: GuardOptions = {}): Guard {
       while (pending.size > 0) await Promise.all([...pending]);
     },
   };
+}
+
+/**
+ * Whether a step of these events may consult the policy: a decision (`call.requested`, given as a function of the
+ * state), a refusal (one that reaches its threshold escalates, and an offered grant must be one the policy allows), an
+ * OS denial (counted as a refusal) and a grant's answer. A prompt, a turn's or session's end, a call that ran or
+ * failed otherwise, a subagent's start or stop never do.
+ */
+function mayConsultPolicy(
+  events: readonly (ToolgateEvent | ((state: SessionState) => ToolgateEvent | undefined))[],
+): boolean {
+  return events.some(
+    (event) =>
+      typeof event === "function" ||
+      event.type === "call.requested" ||
+      event.type === "call.denied" ||
+      (event.type === "call.failed" && event.osDenial !== undefined) ||
+      event.type === "grant.answered" ||
+      event.type === "grant.revoked",
+  );
 }
 
 /**

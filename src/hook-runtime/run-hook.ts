@@ -87,10 +87,9 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
         // `openToolgate` notes an abort for `toolgate run` (as the host's to end, so the model first reads why): a
         // host that goes on is ended at its next event (below)
         onError: (error, where) => onError(`${where}: ${errorText(error)}`),
+        // an event that consults no rule (a prompt, a turn's end, a call that ran) reads no permission file
+        policyOnDemand: true,
       });
-      // a settings file the host itself ignores (not plain JSON) is skipped by the policy as by the host: said at
-      // every event, on stderr (the host's transcript and debug view), not only once in the audit log
-      for (const warning of toolgate.policy.warnings) if (warning.code === "SETTINGS_IGNORED") onError(warning.message);
       const sessionId = host.sessionId(input);
       noteRunSession(env, sessionId);
       const labels = labelsFromEnv(env);
@@ -106,14 +105,22 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
         home === undefined
           ? undefined
           : transcriptCursorFiles({ directory: defaultStateDirectory({ home }), sessionId });
-      return await host.handle(input, {
-        session,
-        interactive,
-        readTranscript,
-        openTranscript: transcriptOpenerForOneEvent(),
-        ...(transcriptCursors === undefined ? {} : { transcriptCursors }),
-        env,
-      });
+      try {
+        return await host.handle(input, {
+          session,
+          interactive,
+          readTranscript,
+          openTranscript: transcriptOpenerForOneEvent(),
+          ...(transcriptCursors === undefined ? {} : { transcriptCursors }),
+          env,
+        });
+      } finally {
+        // a settings file the host itself ignores (not plain JSON) is skipped by the policy as by the host: said at
+        // every event that consulted the policy, on stderr (the host's transcript and debug view), not only once in
+        // the audit log
+        for (const warning of toolgate.policy.current?.warnings ?? [])
+          if (warning.code === "SETTINGS_IGNORED") onError(warning.message);
+      }
     } catch (error) {
       return failClosed(errorText(error));
     }
@@ -160,6 +167,8 @@ export async function drainSpool(options: {
       cwd: options.cwd,
       env: options.env ?? process.env,
       onError: (error, where) => onError(`${where}: ${errorText(error)}`),
+      // a drain ships records and decides nothing: no permission file is read
+      policyOnDemand: true,
     });
     return await toolgate.drain({ budgetMs: options.budgetMs });
   } catch (error) {

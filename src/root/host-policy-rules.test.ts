@@ -75,7 +75,7 @@ describe("the gemini host's policy (toolgate's rules beside Gemini's)", () => {
       rule: "Bash(git push *)",
     });
     expect(policy.evaluate({ tool: "read_file", input: { file_path: "a.txt" } }, headless).source).toBe("default");
-    expect(policy.sources.some((source) => source.endsWith("deny-rm.toml"))).toBe(true);
+    expect(policy.current?.sources.some((source) => source.endsWith("deny-rm.toml"))).toBe(true);
   });
 
   it("a toolgate deny wins over a Gemini allow of higher priority", async () => {

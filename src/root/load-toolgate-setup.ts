@@ -2,10 +2,11 @@ import { homedir } from "node:os";
 import type { ConfigWarning } from "../config/env-overrides.js";
 import type { ToolgateConfig } from "../config/schema.js";
 import type { RedactOptions } from "../detect/redaction-types.js";
-import { buildPolicy, type Policy } from "./build-policy.js";
+import { buildPolicy } from "./build-policy.js";
 import { configFiles } from "./config-files.js";
 import { hostPolicyRules } from "./host-policy-rules.js";
 import { loadConfigLazily } from "./load-config-lazily.js";
+import { type PolicyHandle, policyBuilt, policyOnDemand } from "./policy-handle.js";
 
 export interface ToolgateSetupOptions {
   /** the project directory (config discovery, Claude settings, relative rules); default process.cwd() */
@@ -19,6 +20,11 @@ export interface ToolgateSetupOptions {
    * evaluated beside toolgate's
    */
   host?: string;
+  /**
+   * build the policy when it is first needed (`policy.prepare()`), not before this returns: a hook event that
+   * consults no rule then reads no permission file and compiles no rule (default false: built at once)
+   */
+  policyOnDemand?: boolean;
 }
 
 /** The config half of the composition root: what every toolgate process decides with, before any store opens. */
@@ -32,17 +38,18 @@ export interface ToolgateSetup {
   hasConfigFile: boolean;
   /** the config files read and env variables applied, lowest precedence first */
   sources: string[];
-  /** problems that did not stop loading (the core emits them once per session) */
+  /** problems that did not stop loading (the core emits them once per session); the policy's own are its `warnings` */
   warnings: ConfigWarning[];
-  policy: Policy;
+  /** built already, unless `policyOnDemand` asked for it to be built on first use */
+  policy: PolicyHandle;
   /** redaction options from the config (extension patterns, keyed hash); undefined: the defaults */
   redaction: RedactOptions | undefined;
 }
 
 /**
  * Discovers and loads the config (files + env; without a config file no schema is loaded at all), builds the policy
- * and the redaction options. `openToolgate` builds on it; commands that only decide or replay (`analyze`) use it
- * alone. Throws ToolgateError CONFIG_INVALID / CONFIG_NOT_FOUND naming the file, the key and the fix.
+ * (before it returns, or on first use with `policyOnDemand`) and the redaction options. `openToolgate` builds on it;
+ * commands that only decide or replay (`analyze`) use it alone. Throws ToolgateError CONFIG_INVALID / CONFIG_NOT_FOUND naming the file, the key and the fix.
  */
 export async function loadToolgateSetup(options: ToolgateSetupOptions = {}): Promise<ToolgateSetup> {
   const cwd = options.cwd ?? process.cwd();
@@ -51,17 +58,20 @@ export async function loadToolgateSetup(options: ToolgateSetupOptions = {}): Pro
   const files = configFiles({ cwd, env, homeDir });
   const loaded = await loadConfigLazily({ cwd, env, homeDir, files });
   const { config } = loaded;
-  const hostPolicy =
-    options.host === undefined ? undefined : await hostPolicyRules({ host: options.host, homeDir, cwd, env });
-  const policy = buildPolicy({
-    cwd,
-    homeDir,
-    env,
-    config,
-    ...(hostPolicy === undefined ? {} : { hostPolicy }),
-    ...(files.length === 0 ? {} : { loaded }),
-    ...(options.claudeSettings === undefined ? {} : { claudeSettings: options.claudeSettings }),
-  });
+  const build = async () => {
+    const hostPolicy =
+      options.host === undefined ? undefined : await hostPolicyRules({ host: options.host, homeDir, cwd, env });
+    return buildPolicy({
+      cwd,
+      homeDir,
+      env,
+      config,
+      ...(hostPolicy === undefined ? {} : { hostPolicy }),
+      ...(files.length === 0 ? {} : { loaded }),
+      ...(options.claudeSettings === undefined ? {} : { claudeSettings: options.claudeSettings }),
+    });
+  };
+  const policy = options.policyOnDemand === true ? policyOnDemand(build) : policyBuilt(await build());
   const redaction =
     config.redaction === undefined
       ? undefined

@@ -146,3 +146,56 @@ describe("openToolgate", () => {
     expect(rows.find((row) => row.toolUseId === "t9")?.reason).toBe(errors[0]);
   });
 });
+
+describe("openToolgate with the policy built on demand (hook processes)", () => {
+  /** a project whose `.claude/settings.json` has a comment: Claude Code ignores it, so the policy warns */
+  function commentedSettings() {
+    const box = sandbox({ audit: { logs: { destination: "off" } } });
+    mkdirSync(join(box.project, ".claude"), { recursive: true });
+    writeFileSync(join(box.project, ".claude", "settings.json"), '{\n  // a comment\n  "permissions": {}\n}\n');
+    return box;
+  }
+  const warnings = (effects: readonly { type: string }[]) => effects.filter((effect) => effect.type === "warning");
+
+  it("a prompt builds no policy; the first decision builds it and its warnings go out with it, once", async () => {
+    const { home, project, env } = commentedSettings();
+    const opened = await openToolgate({ host: "test", cwd: project, env, homeDir: home, policyOnDemand: true });
+    const session = opened.guard.session("s1", { interactive: false });
+    expect(warnings(await session.turnStarted())).toEqual([]);
+    expect(opened.policy.current).toBeUndefined();
+    const decided = await session.decide({ toolUseId: "t1", tool: "Bash", input: { command: "ls" } });
+    expect(warnings(decided.effects).map((effect) => (effect as { code?: string }).code)).toEqual(["SETTINGS_IGNORED"]);
+    expect(opened.policy.current?.warnings.map((warning) => warning.code)).toEqual(["SETTINGS_IGNORED"]);
+    const again = await session.decide({ toolUseId: "t2", tool: "Bash", input: { command: "ls" } });
+    expect(warnings(again.effects)).toEqual([]);
+    await opened.close();
+  });
+
+  it("with other warnings to give, it is built at once, so all go out with the session's first step", async () => {
+    const { home, project, env } = commentedSettings();
+    const opened = await openToolgate({
+      host: "test",
+      cwd: project,
+      env: { ...env, TOOLGATE_NUDGE_THRESHOLD: "lots" },
+      homeDir: home,
+      policyOnDemand: true,
+    });
+    expect(opened.policy.current).toBeDefined();
+    const first = await opened.guard.session("s1", { interactive: false }).turnStarted();
+    expect(warnings(first).map((effect) => (effect as { code?: string }).code)).toEqual(
+      expect.arrayContaining(["SETTINGS_IGNORED"]),
+    );
+    expect(warnings(first).some((effect) => (effect as { message?: string }).message?.includes("TOOLGATE_NUDGE"))).toBe(
+      true,
+    );
+    await opened.close();
+  });
+
+  it("by default the policy is built before openToolgate returns", async () => {
+    const { home, project, env } = commentedSettings();
+    const opened = await openToolgate({ host: "test", cwd: project, env, homeDir: home });
+    expect(opened.policy.current?.warnings.map((warning) => warning.code)).toEqual(["SETTINGS_IGNORED"]);
+    expect(warnings(await opened.guard.session("s1", { interactive: false }).turnStarted()).length).toBe(1);
+    await opened.close();
+  });
+});

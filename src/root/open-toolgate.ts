@@ -9,9 +9,9 @@ import type { FailureInput, OsDenial } from "../guard/classify-failure.js";
 import { type AuditSink, createGuard, type Guard, type PolicyEvaluator } from "../guard/create-guard.js";
 import type { DecideResult } from "../guard/types.js";
 import type { DenialStore, SessionStateStore } from "../store/ports.js";
-import type { Policy } from "./build-policy.js";
 import { loadToolgateSetup, type ToolgateSetupOptions } from "./load-toolgate-setup.js";
 import { recoveringStateStore, spoolUnrecordedRefusal, withPendingRecords } from "./local-first-state.js";
+import type { PolicyHandle } from "./policy-handle.js";
 import { runAbortSink } from "./run-abort-sink.js";
 import { type GuardActivity, watchGuardEvents } from "./watch-guard-events.js";
 
@@ -59,7 +59,8 @@ export interface OpenToolgateOptions extends ToolgateSetupOptions {
 /** Everything a host needs, wired once: the guard, plus what some hosts read back. */
 export interface Toolgate {
   guard: Guard;
-  policy: Policy;
+  /** built already, unless `policyOnDemand` was asked for: then built by the first step that consults it */
+  policy: PolicyHandle;
   /** the validated config (`{}` when no config file applies) */
   config: ToolgateConfig;
   /** the config files read and env variables applied, lowest precedence first */
@@ -110,7 +111,22 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
   if (inMemory && options.mirrorState === true) sinks.push(stateMirror(trail.stateStore));
   const escalation = withHostDefaults(options.hostDefaults, config.escalation);
   const core: CoreOptions | undefined = options.core === undefined ? escalation : { ...escalation, ...options.core };
-  const enforced = options.enforce === undefined ? policy : options.enforce;
+  const hostWarnings = options.warnings ?? [];
+  // with the policy built on demand, its warnings go out with the first step that builds it (the session's first
+  // decision or recorded refusal); when there are others to emit at once, it is built now, so all go out together (and
+  // when another evaluator decides, as the guard would never build it)
+  if (setup.warnings.length > 0 || hostWarnings.length > 0 || options.enforce !== undefined) await policy.prepare();
+  const built = policy.current;
+  const enforced: PolicyEvaluator | false =
+    options.enforce !== undefined
+      ? options.enforce
+      : built !== undefined
+        ? built
+        : {
+            evaluate: (call, evaluateOptions) => policy.evaluate(call, evaluateOptions),
+            canGrant: (call, evaluateOptions) => policy.canGrant(call, evaluateOptions),
+            prepare: async () => (await policy.prepare()).warnings,
+          };
   const activity: GuardActivity = { gating: false, other: false, boundary: false, sessions: new Map() };
   let guard: Guard | undefined;
   const localFirst = trail.mode === "local-first";
@@ -125,7 +141,7 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
     : trail.stateStore;
   guard = createGuard({
     ...(core === undefined ? {} : { core }),
-    warnings: [...setup.warnings, ...policy.warnings, ...(options.warnings ?? [])],
+    warnings: [...setup.warnings, ...(built?.warnings ?? []), ...hostWarnings],
     ...(enforced === false ? {} : { policy: enforced }),
     ...(inMemory ? {} : { stateStore }),
     denialStore: localFirst ? withPendingRecords(trail.denials, onError) : trail.denials,

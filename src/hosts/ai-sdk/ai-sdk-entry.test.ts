@@ -115,13 +115,13 @@ describe("openToolgateForAiSdk (the composition root for AI SDK agents)", () => 
     writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["sh"] } }));
     const options = { cwd: dir, homeDir: dir, env: { HOME: dir, TOOLGATE_DB: ":memory:" } };
     const plain = await openToolgateForAiSdk(options);
-    expect(plain.toolgate.policy.sources).toEqual([]);
+    expect(plain.toolgate.policy.current?.sources).toEqual([]);
     expect(
       (await plain.session.decide({ toolUseId: "a", tool: "sh", input: {} }, { hostAsks: true })).decision.behavior,
     ).not.toBe("deny");
     await plain.close();
     const withClaude = await openToolgateForAiSdk({ ...options, claudeSettings: true });
-    expect(withClaude.toolgate.policy.sources.some((source) => source.includes(".claude"))).toBe(true);
+    expect(withClaude.toolgate.policy.current?.sources.some((source) => source.includes(".claude"))).toBe(true);
     expect(
       (await withClaude.session.decide({ toolUseId: "a", tool: "sh", input: {} }, { hostAsks: true })).decision
         .behavior,
