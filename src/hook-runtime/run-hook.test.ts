@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { HookAnswer, HookHost } from "../hosts/common/hook-host.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { HookAnswer, HookContext, HookHost } from "../hosts/common/hook-host.js";
 import { noteRunAbort, RUN_DIRECTORY_ENV, runAbort } from "../root/run-sessions.js";
 import { startHook } from "./run-hook.js";
 
@@ -87,6 +87,30 @@ describe("startHook", () => {
     );
     expect(started.answer).toEqual({ exitCode: 0, output: { ok: true } });
     expect(await started.finish({ budgetMs: 10_000 })).toBe(true);
+  });
+
+  it("asks the host whether a person can answer only when something reads it (a new session, a decision)", async () => {
+    const interactive = vi.fn(() => false);
+    let readIt = false;
+    const counting: HookHost<TestEvent> = {
+      ...host(async () => ({ exitCode: 0 })),
+      interactive,
+      handle: async (_input, context: HookContext) => {
+        await context.session.turnStarted();
+        if (readIt) expect(context.interactive).toBe(false);
+        return { exitCode: 0 };
+      },
+    };
+    const storeEnv = { ...env, TOOLGATE_DB: join(root, "toolgate.db") };
+    const run = async () => (await startHook(counting, { stdinText, env: storeEnv })).finish();
+    await run();
+    // the session's first event: its state starts with it
+    expect(interactive).toHaveBeenCalledTimes(1);
+    await run();
+    expect(interactive).toHaveBeenCalledTimes(1);
+    readIt = true;
+    await run();
+    expect(interactive).toHaveBeenCalledTimes(2);
   });
 
   it("fails closed on an event it cannot read, naming no event", async () => {

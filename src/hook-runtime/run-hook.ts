@@ -74,7 +74,13 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
         options.eventName === undefined
           ? host.parse(options.stdinText)
           : host.parse(options.stdinText, { eventName: options.eventName });
-      const interactive = host.interactive(env);
+      // asked only when something reads it (a new session's state, a decision): a host may have to look for it
+      // (Gemini CLI reads its process's command line in /proc), and most events of a session need neither
+      let interactiveValue: boolean | undefined;
+      const interactive = () => {
+        interactiveValue ??= host.interactive(env);
+        return interactiveValue;
+      };
       const cwd = host.projectDir(input, env) ?? process.cwd();
       toolgate = await openToolgate({
         host: host.name,
@@ -94,7 +100,9 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
       noteRunSession(env, sessionId);
       const labels = labelsFromEnv(env);
       const session = toolgate.guard.session(sessionId, {
-        interactive,
+        get interactive() {
+          return interactive();
+        },
         host: host.name,
         ...(labels === undefined ? {} : { labels }),
       });
@@ -108,7 +116,9 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
       try {
         return await host.handle(input, {
           session,
-          interactive,
+          get interactive() {
+            return interactive();
+          },
           readTranscript,
           openTranscript: transcriptOpenerForOneEvent(),
           ...(transcriptCursors === undefined ? {} : { transcriptCursors }),

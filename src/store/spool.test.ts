@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, renameSync, unlinkSync, utimesSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { temporaryDirectory } from "../../test/support/temporary-directory.js";
@@ -111,6 +111,22 @@ describe("spool", () => {
     const oldest = spool.oldestPendingAt() ?? 0;
     expect(oldest).toBeGreaterThanOrEqual(before);
     expect(oldest).toBeLessThanOrEqual(Date.now());
+  });
+
+  it("its oldest waiting batch counts claimed batches too, and no file of another prefix or a temporary one", () => {
+    const dir = directory();
+    const spool = createSpool<number>({ directory: dir, prefix: "denials" });
+    mkdirSync(dir, { recursive: true });
+    const name = (time: number, suffix: string) => `denials-${String(time).padStart(15, "0")}-1-000000000-abc${suffix}`;
+    writeFileSync(join(dir, "denials-notatime-1.jsonl"), "0\n");
+    expect(spool.oldestPendingAt()).toBeUndefined();
+    writeFileSync(join(dir, name(1_700_000_000_300, ".jsonl")), "1\n");
+    writeFileSync(join(dir, name(1_700_000_000_200, ".jsonl.123.claimed")), "2\n");
+    writeFileSync(join(dir, `hooks-${String(1_700_000_000_100).padStart(15, "0")}-1-000000000-abc.jsonl`), "3\n");
+    writeFileSync(join(dir, `.${name(1_700_000_000_050, "")}.tmp`), "4\n");
+    expect(spool.oldestPendingAt()).toBe(1_700_000_000_200);
+    rmSync(join(dir, name(1_700_000_000_200, ".jsonl.123.claimed")));
+    expect(spool.oldestPendingAt()).toBe(1_700_000_000_300);
   });
 
   it("ignores files of another prefix", async () => {

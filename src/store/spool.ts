@@ -115,10 +115,24 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
       return files(".jsonl").length + files(".claimed").length > 0;
     },
     oldestPendingAt() {
-      const times = [...files(".jsonl"), ...files(".claimed")]
-        .map((file) => Number(/-(\d{15})-[^/]*$/.exec(file)?.[1]))
-        .filter((time) => Number.isFinite(time));
-      return times.length === 0 ? undefined : Math.min(...times);
+      // one listing, the names alone (every hook event that is not a gating one asks): a batch's name starts with
+      // the prefix and the 15-digit time it was written, claimed or not
+      let names: string[];
+      try {
+        names = readdirSync(directory);
+      } catch {
+        return undefined;
+      }
+      const start = prefix.length + 1;
+      let oldest: number | undefined;
+      for (const name of names) {
+        if (!name.startsWith(`${prefix}-`) || !(name.endsWith(".jsonl") || name.endsWith(".claimed"))) continue;
+        const digits = name.slice(start, start + 15);
+        if (name.charCodeAt(start + 15) !== DASH || !/^\d{15}$/.test(digits)) continue;
+        const time = Number(digits);
+        if (oldest === undefined || time < oldest) oldest = time;
+      }
+      return oldest;
     },
     pending() {
       return [...files(".jsonl"), ...files(".claimed")].flatMap(read);
@@ -202,6 +216,7 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
 }
 
 const CLAIM_SUFFIX = /\.(\d+)\.claimed$/;
+const DASH = 0x2d;
 
 /** a batch file's tag (`Spool.append`), between the name and `.jsonl` */
 const TAG = /^[a-z0-9]{1,16}$/;
