@@ -60,17 +60,14 @@ export function templateValue(value: TemplateValue | undefined): string {
 
 export const TEMPLATE_NAMES = Object.keys(DEFAULT_TEMPLATES) as TemplateName[];
 
-/** Splits a template once into literal and placeholder parts; rendering is a single pass. */
+/**
+ * Splits a template into literal and placeholder parts, once, when it is first rendered (a hook process renders one
+ * or two of its 25 templates, most none); rendering is a single pass.
+ */
 export function compileTemplate(template: string): CompiledTemplate {
-  const parts: { literal: string; name?: string }[] = [];
-  const pattern = /\{([A-Za-z]+)\}/g;
-  let last = 0;
-  for (let match = pattern.exec(template); match !== null; match = pattern.exec(template)) {
-    parts.push({ literal: template.slice(last, match.index), name: match[1] as string });
-    last = match.index + match[0].length;
-  }
-  parts.push({ literal: template.slice(last) });
+  let parts: { literal: string; name?: string }[] | undefined;
   return (variables: TemplateVariables) => {
+    parts ??= templateParts(template);
     let out = "";
     for (const part of parts) {
       out += part.literal;
@@ -81,4 +78,16 @@ export function compileTemplate(template: string): CompiledTemplate {
     }
     return out;
   };
+}
+
+function templateParts(template: string): { literal: string; name?: string }[] {
+  const parts: { literal: string; name?: string }[] = [];
+  const pattern = /\{([A-Za-z]+)\}/g;
+  let last = 0;
+  for (let match = pattern.exec(template); match !== null; match = pattern.exec(template)) {
+    parts.push({ literal: template.slice(last, match.index), name: match[1] as string });
+    last = match.index + match[0].length;
+  }
+  parts.push({ literal: template.slice(last) });
+  return parts;
 }
