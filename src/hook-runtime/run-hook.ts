@@ -75,7 +75,7 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
           ? host.parse(options.stdinText)
           : host.parse(options.stdinText, { eventName: options.eventName });
       // asked only when something reads it (a new session's state, a decision): a host may have to look for it
-      // (Gemini CLI reads its process's command line in /proc), and most events of a session need neither
+      // (one reads its own process's command line in /proc), and most events of a session need neither
       let interactiveValue: boolean | undefined;
       const interactive = () => {
         interactiveValue ??= host.interactive(env);
