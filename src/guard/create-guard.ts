@@ -253,7 +253,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
       decision = false,
     ): Promise<Effect[][]> {
       let steps: Effect[][] = [];
-      if (decision || mayConsultPolicy(events)) await preparePolicy(decision);
+      if (decision || mayConsultPolicy(events, () => sessionOptions.interactive)) await preparePolicy(decision);
       const committed = await stateStore.update(sessionId, (current) => {
         let state = current ?? fresh();
         // the update may run again (a lock taken over): each run starts from what the store holds
@@ -489,23 +489,26 @@ export function createGuard(options: GuardOptions = {}): Guard {
 }
 
 /**
- * Whether a step of these events may consult the policy: a decision (`call.requested`, given as a function of the
- * state), a refusal (one that reaches its threshold escalates, and an offered grant must be one the policy allows), an
- * OS denial (counted as a refusal) and a grant's answer. A prompt, a turn's or session's end, a call that ran or
- * failed otherwise, a subagent's start or stop never do.
+ * Whether a step of these events may consult the policy: a decision (`call.requested`), a grant's answer, and in an
+ * interactive session a refusal (a host's, one found later and given as a function of the state, an OS denial): one
+ * that reaches its threshold offers a grant there, which must be one the policy allows. A headless session's
+ * escalation (fallback, skip, abort) never asks it; nor do a prompt, a turn's or session's end, a call that ran or
+ * failed otherwise, a subagent's start or stop. (`interactive`: the host's answer for this event; were the session's
+ * state to say otherwise, its threshold would offer no grant, as for a policy that cannot be built.)
  */
 function mayConsultPolicy(
   events: readonly (ToolgateEvent | ((state: SessionState) => ToolgateEvent | undefined))[],
+  interactive: () => boolean,
 ): boolean {
-  return events.some(
-    (event) =>
-      typeof event === "function" ||
-      event.type === "call.requested" ||
-      event.type === "call.denied" ||
-      (event.type === "call.failed" && event.osDenial !== undefined) ||
-      event.type === "grant.answered" ||
-      event.type === "grant.revoked",
-  );
+  let refusal = false;
+  for (const event of events) {
+    if (typeof event === "function") refusal = true;
+    else if (event.type === "call.requested" || event.type === "grant.answered" || event.type === "grant.revoked")
+      return true;
+    else if (event.type === "call.denied" || (event.type === "call.failed" && event.osDenial !== undefined))
+      refusal = true;
+  }
+  return refusal && interactive();
 }
 
 /**

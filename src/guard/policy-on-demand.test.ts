@@ -78,6 +78,18 @@ describe("a policy built on demand (a hook event that consults no rule reads no 
     expect(effects.some((effect) => effect.type === "offer-grant")).toBe(true);
   });
 
+  it("a headless session's refusals never build it: its escalation (here an abort) asks no policy", async () => {
+    const { policy, prepare } = onDemandPolicy();
+    const session = createGuard({ policy }).session("s", { interactive: false });
+    const effects: Effect[] = [];
+    for (const id of ["t1", "t2", "t3", "t4"])
+      effects.push(...(await session.denied(bash("git push", id), { source: "headless", reason: "needs approval" })));
+    await session.succeeded(bash("cat /root/x", "t5"), { output: "cat: /root/x: Permission denied", exitCode: 1 });
+    expect(effects.some((effect) => effect.type === "abort")).toBe(true);
+    expect((await session.state()).total).toBe(5);
+    expect(prepare).not.toHaveBeenCalled();
+  });
+
   it("an OS denial in a call's output (a refusal too) and the host's refusals found later build it first", async () => {
     const first = onDemandPolicy();
     const session = createGuard({ policy: first.policy }).session("s", { interactive: true });
@@ -129,7 +141,7 @@ describe("a policy built on demand (a hook event that consults no rule reads no 
   it("when no decision came first, a refusal says once that the policy could not be built", async () => {
     const { policy } = onDemandPolicy({ fails: true });
     const onError = vi.fn();
-    const session = createGuard({ policy, onError }).session("s", { interactive: false });
+    const session = createGuard({ policy, onError }).session("s", { interactive: true });
     await session.denied(bash("rm x", "t1"), { source: "user", reason: "no" });
     await session.denied(bash("rm y", "t2"), { source: "user", reason: "no" });
     expect(onError).toHaveBeenCalledTimes(1);
