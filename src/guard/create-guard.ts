@@ -29,10 +29,10 @@ export interface PolicyEvaluator {
   /**
    * a policy built on first use: the guard awaits this before any step that may consult the policy (a decision, a
    * refusal that may reach a threshold and offer a grant, a grant's answer) and never calls `evaluate` or `canGrant`
-   * before. It resolves to the policy's warnings, emitted once per session like `GuardOptions.warnings` from then on.
-   * A rejection fails that step as an error (a decision: a deny).
+   * before. It resolves to the policy built, whose warnings are emitted once per session like `GuardOptions.warnings`
+   * from then on. A rejection fails that step as an error (a decision: a deny).
    */
-  prepare?(): Promise<readonly { code: string; message: string }[]>;
+  prepare?(): Promise<{ readonly warnings: readonly { code: string; message: string }[] }>;
 }
 
 /** Receives every step's effects (records, audit events, flushes, nudges, aborts): stores, hooks, logs. */
@@ -125,7 +125,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
   async function preparePolicy(decision: boolean): Promise<void> {
     const prepare = policy?.prepare;
     if (prepare === undefined) return;
-    preparing ??= prepare.call(policy).then((warnings) => {
+    preparing ??= prepare.call(policy).then(({ warnings }) => {
       policyBuilt = true;
       if (warnings.length > 0) stepConfig = { ...config, warnings: [...config.warnings, ...warnings] };
     });

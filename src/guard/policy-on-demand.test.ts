@@ -17,7 +17,7 @@ function onDemandPolicy(options: { fails?: boolean } = {}) {
     await new Promise((resolve) => setTimeout(resolve, 1));
     if (options.fails === true) throw new Error("~/.gemini/policies/bad.toml: invalid TOML at line 1");
     built = true;
-    return [warning];
+    return { warnings: [warning] };
   });
   const check = (what: string) => {
     if (!built) throw new Error(`${what} before the policy was built`);

@@ -49,7 +49,8 @@ export interface ToolgateSetup {
 /**
  * Discovers and loads the config (files + env; without a config file no schema is loaded at all), builds the policy
  * (before it returns, or on first use with `policyOnDemand`) and the redaction options. `openToolgate` builds on it;
- * commands that only decide or replay (`analyze`) use it alone. Throws ToolgateError CONFIG_INVALID / CONFIG_NOT_FOUND naming the file, the key and the fix.
+ * commands that only decide or replay (`analyze`) use it alone. Throws ToolgateError CONFIG_INVALID /
+ * CONFIG_NOT_FOUND naming the file, the key and the fix.
  */
 export async function loadToolgateSetup(options: ToolgateSetupOptions = {}): Promise<ToolgateSetup> {
   const cwd = options.cwd ?? process.cwd();

@@ -117,16 +117,8 @@ export async function openToolgate(options: OpenToolgateOptions): Promise<Toolga
   // when another evaluator decides, as the guard would never build it)
   if (setup.warnings.length > 0 || hostWarnings.length > 0 || options.enforce !== undefined) await policy.prepare();
   const built = policy.current;
-  const enforced: PolicyEvaluator | false =
-    options.enforce !== undefined
-      ? options.enforce
-      : built !== undefined
-        ? built
-        : {
-            evaluate: (call, evaluateOptions) => policy.evaluate(call, evaluateOptions),
-            canGrant: (call, evaluateOptions) => policy.canGrant(call, evaluateOptions),
-            prepare: async () => (await policy.prepare()).warnings,
-          };
+  // built now: the policy itself, its warnings given below; else the handle, which the guard prepares when needed
+  const enforced: PolicyEvaluator | false = options.enforce ?? built ?? policy;
   const activity: GuardActivity = { gating: false, other: false, boundary: false, sessions: new Map() };
   let guard: Guard | undefined;
   const localFirst = trail.mode === "local-first";

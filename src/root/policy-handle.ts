@@ -1,3 +1,4 @@
+import type { PolicyEvaluator } from "../guard/create-guard.js";
 import type { EvaluateOptions, PolicyDecision, ToolCallInput } from "../policy/policy-types.js";
 import type { Policy } from "./build-policy.js";
 
@@ -6,7 +7,7 @@ import type { Policy } from "./build-policy.js";
  * prompt, a turn's end with no refusal, a call that ran) then never reads the permission files nor compiles a rule:
  * the guard calls `prepare` before any step that may consult the policy (a decision, a recorded refusal, a grant).
  */
-export interface PolicyHandle {
+export interface PolicyHandle extends PolicyEvaluator {
   /** builds the policy once (the host's rule files read, every rule compiled); the same promise on every call */
   prepare(): Promise<Policy>;
   /** the policy once built, undefined before */

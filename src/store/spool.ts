@@ -123,10 +123,11 @@ export function createSpool<T>(options: { directory: string; prefix: string; sta
       } catch {
         return undefined;
       }
-      const start = prefix.length + 1;
+      const head = `${prefix}-`;
+      const start = head.length;
       let oldest: number | undefined;
       for (const name of names) {
-        if (!name.startsWith(`${prefix}-`) || !(name.endsWith(".jsonl") || name.endsWith(".claimed"))) continue;
+        if (!name.startsWith(head) || !(name.endsWith(".jsonl") || name.endsWith(".claimed"))) continue;
         const digits = name.slice(start, start + 15);
         if (name.charCodeAt(start + 15) !== DASH || !/^\d{15}$/.test(digits)) continue;
         const time = Number(digits);
