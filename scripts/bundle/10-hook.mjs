@@ -3,7 +3,7 @@
 // loads the bundle through a V8 code cache (src/hook-runtime/load-hook-bundle.ts). No ESM loader, and a dynamic import()
 // stays lazy: the module it names is evaluated only when reached (esbuild wraps it), so an event pays only for the
 // host and the modules it uses. Native modules and optional peers stay external (required from node_modules).
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { build } from "esbuild";
@@ -55,6 +55,8 @@ export function loadBetterSqlite3() { return { Database, main: require.resolve("
       "hosts/qwen/qwen-chat.js",
     ],
   },
+  // the resident hook server (docs/resident-hook.md), only for `--serve`: no hook event loads it
+  { name: "server", entries: ["hook-runtime/hook-server-process.js"] },
   // Gemini CLI's policy files (TOML), only for `hook gemini`
   { name: "gemini-policy", entries: ["hosts/gemini/gemini-policy-rules.js"], excluded: /node_modules\/smol-toml\// },
 ];
@@ -176,11 +178,14 @@ export default async function ({ root, dist }) {
     outfile: join(out, "toolgate-hook.cjs"),
   });
   asciiOnly(join(out, "hook-bundle.cjs"));
+  // the resident hook's client (docs/resident-hook.md): a bash script beside the launcher it falls back to
+  copyFileSync(join(root, "src", "hook-runtime", "toolgate-hook.sh"), join(out, "toolgate-hook.sh"));
+  chmodSync(join(out, "toolgate-hook.sh"), 0o755);
   const size = (name) => `${Math.round(statSync(join(out, name)).size / 1024)} kB`;
   const version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
   const partSizes = PARTS.map((part) => `${part.name} ${size(`hook-part-${part.name}.cjs`)}`).join(", ");
   console.log(
-    `bundle: dist/hook/hook-bundle.cjs (${size("hook-bundle.cjs")}) + dist/hook/toolgate-hook.cjs (${size("toolgate-hook.cjs")}), parts: ${partSizes}; toolgate ${version}`,
+    `bundle: dist/hook/hook-bundle.cjs (${size("hook-bundle.cjs")}) + dist/hook/toolgate-hook.cjs (${size("toolgate-hook.cjs")}) + dist/hook/toolgate-hook.sh, parts: ${partSizes}; toolgate ${version}`,
   );
 }
 

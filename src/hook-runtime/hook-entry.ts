@@ -97,7 +97,7 @@ function drainCacheDirectory(argv: readonly string[], directory: string | undefi
 
 /** Whether these arguments run a hook event (then stdin holds it), rather than `--version`. */
 function readsEvent(argv: readonly string[]): boolean {
-  return argv[0] !== "--version" && argv[0] !== "-v" && argv[0] !== "--drain";
+  return argv[0] !== "--version" && argv[0] !== "-v" && argv[0] !== "--drain" && argv[0] !== "--serve";
 }
 
 /** The event text, or undefined when stdin cannot be read (the hook then reads it itself and reports the error). */

@@ -6,10 +6,13 @@
  *   <node> dist/hook/toolgate-hook.cjs hook <host> < event.json
  *   <node> dist/hook/toolgate-hook.cjs --version
  *   <node> dist/hook/toolgate-hook.cjs --drain <host> <project dir>   (what a SessionEnd starts, detached)
+ *   <node> dist/hook/toolgate-hook.cjs --serve <server file>   (the resident hook server, docs/resident-hook.md)
  * Exit codes: 0 answered, 1 a non-blocking error on a non-gating event, 2 blocked (the reason on stderr) or bad
  * usage (an unknown host). The same code path as `toolgate hook <host>`.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { HOOK_SERVER_FILE_ENV, startServerAfterAnswer } from "./hook-server-start.js";
 import { drainSpool } from "./run-hook.js";
 import { runHookProcess } from "./run-hook-process.js";
 import { writeAll } from "./write-hook-answer.js";
@@ -47,18 +50,44 @@ export async function hookMain(
     await drainSpool({ hostName, cwd, budgetMs: BACKGROUND_DRAIN_BUDGET_MS });
     return 0;
   }
+  if (argv[0] === SERVE_FLAG) {
+    const serverFile = argv[1];
+    if (serverFile === undefined || launcher === undefined) {
+      writeAll(2, `toolgate hook: usage: ${SERVE_FLAG} <server file> (through dist/hook/toolgate-hook.cjs)\n`);
+      return 2;
+    }
+    // a part of its own: no hook event loads the server's code
+    const { serveHookEvents } = await import("./hook-server-process.js");
+    const idle = Number(process.env["TOOLGATE_HOOK_SERVER_IDLE_MS"]);
+    await serveHookEvents({
+      serverFile,
+      bundleFile: join(dirname(launcher), "hook-bundle.cjs"),
+      ...(Number.isSafeInteger(idle) && idle > 0 ? { idleMs: idle } : {}),
+    });
+    return 0;
+  }
   // `hook <host>` (what installers write, so the command reads like the CLI's) or just `<host>`
   const hostName = argv[0] === "hook" ? argv[1] : argv[0];
   // `hook <host> <event>`: a host whose payload does not name its event gets it on the command line
   const eventName = argv[0] === "hook" ? argv[2] : argv[1];
-  return runHookProcess({
+  const code = await runHookProcess({
     hostName,
     ...(eventName === undefined ? {} : { eventName }),
     ...(onAnswered === undefined ? {} : { onAnswered }),
     ...(stdinText === undefined ? {} : { stdinText }),
     ...(launcher === undefined ? {} : { deferDrain: (where) => drainInBackground(launcher, where) }),
   });
+  // run for the resident hook's client, which found no server that answered: one is started for its next events
+  if (launcher !== undefined && process.env[HOOK_SERVER_FILE_ENV] !== undefined) {
+    startServerAfterAnswer(process.env, {
+      start: (serverFile) => startInBackground([process.execPath, launcher, SERVE_FLAG, serverFile]),
+    });
+  }
+  return code;
 }
+
+/** The launcher's argument for the resident hook server (`--serve <server file>`, docs/resident-hook.md). */
+export const SERVE_FLAG = "--serve";
 
 /** The launcher's argument for a detached drain (`--drain <host> <project dir>`). */
 export const DRAIN_FLAG = "--drain";
@@ -73,7 +102,11 @@ const BACKGROUND_DRAIN_BUDGET_MS = 15_000;
  * a spool older than 30 s at any non-gating event, `report`, `tail`, `run`, the dashboard) ships them.
  */
 export function drainInBackground(launcher: string, where: { hostName: string; cwd: string }): void {
-  const argv = [process.execPath, launcher, DRAIN_FLAG, where.hostName, where.cwd];
+  startInBackground([process.execPath, launcher, DRAIN_FLAG, where.hostName, where.cwd]);
+}
+
+/** `argv` started detached (its own session, no stdio, not waited for); throws when it cannot be started at once. */
+function startInBackground(argv: readonly string[]): void {
   if (process.platform !== "win32" && startedThroughShell(argv)) return;
   // loaded only here, and only when the shell way failed: node:child_process loads node:net and streams (~20 M
   // instructions), more than the drain's own start

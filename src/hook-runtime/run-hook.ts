@@ -29,6 +29,13 @@ export interface RunHookOptions {
    * (`drainInBackground` in the hook entry); without it, the drain runs in this process before `finish` resolves
    */
   deferDrain?: (where: { hostName: string; cwd: string }) => void;
+  /** the directory the hook runs in, for a host whose event does not name its project (default: this process's) */
+  cwd?: string;
+  /**
+   * the host process the event came from, when it is not this process's parent (the resident hook server answers
+   * for a client the host started): waited on instead of this process's parent after an abort
+   */
+  hostPid?: number;
 }
 
 /** Below every hook timeout a host applies (the shortest: 30 s), above run's SIGTERM-then-SIGKILL grace (5 s). */
@@ -81,7 +88,7 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
         interactiveValue ??= host.interactive(env);
         return interactiveValue;
       };
-      const cwd = host.projectDir(input, env) ?? process.cwd();
+      const cwd = host.projectDir(input, env) ?? options.cwd ?? process.cwd();
       toolgate = await openToolgate({
         host: host.name,
         ...(host.escalationDefaults === undefined ? {} : { hostDefaults: host.escalationDefaults }),
@@ -139,7 +146,7 @@ export async function startHook<Input>(host: HookHost<Input>, options: RunHookOp
   const answer = await withinBudget(deciding, options.answerBudgetMs, () =>
     failClosed(`no decision within ${options.answerBudgetMs} ms (the store or the config did not answer in time)`),
   );
-  if (runStopping !== undefined) await untilOrphaned(options.holdAfterAbortMs ?? HOLD_AFTER_ABORT_MS);
+  if (runStopping !== undefined) await untilHostGone(options.holdAfterAbortMs ?? HOLD_AFTER_ABORT_MS, options.hostPid);
   const closing = (async () => {
     await deciding;
     await toolgate?.close();
@@ -219,12 +226,26 @@ function abortedRun(env: Readonly<Record<string, string | undefined>>): RunAbort
   return directory === undefined ? undefined : runAbort(directory);
 }
 
-/** Waits until the process that started this one is gone (this process is re-parented), or `budgetMs` passed. */
-async function untilOrphaned(budgetMs: number): Promise<void> {
+/**
+ * Waits until the host is gone, or `budgetMs` passed: the process that started this one (this process is then
+ * re-parented), or `hostPid` when given (it no longer exists).
+ */
+async function untilHostGone(budgetMs: number, hostPid: number | undefined): Promise<void> {
   const parent = process.ppid;
   const deadline = Date.now() + budgetMs;
-  while (process.ppid === parent && Date.now() < deadline) {
+  const present = hostPid === undefined ? () => process.ppid === parent : () => processExists(hostPid);
+  while (present() && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, ORPHAN_POLL_MS));
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, owned by someone else
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

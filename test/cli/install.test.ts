@@ -89,4 +89,29 @@ describe("toolgate install / uninstall (the built CLI, a temporary HOME)", () =>
       expect(run.stdout, host).not.toContain(project);
     }
   });
+
+  it("--resident writes the bash client's command for every hook host; uninstall removes it; other targets refuse it", () => {
+    const { cli, project } = fixture();
+    const hookHosts = ["claude-code", "codex", "gemini", "qwen", "copilot"];
+    for (const host of hookHosts) {
+      const run = cli(["install", host, "--resident", "--dry-run", ...(host === "claude-code" ? [] : ["--user"])]);
+      expect(run.status, `${host}: ${run.stderr}`).toBe(0);
+      // bash, the client beside the hook entry, this node for its fallback, then `hook <host>` as usual
+      expect(run.stdout, host).toMatch(/"(command|bash)": "\\"\/[^"\\]*\/bash\\" /);
+      expect(run.stdout, host).toContain(`/dist/hook/toolgate-hook.sh\\" \\"${process.execPath}\\" hook ${host}`);
+    }
+    expect(cli(["install", "claude-code", "--resident"]).status).toBe(0);
+    const settings = readFileSync(join(project, ".claude", "settings.local.json"), "utf8");
+    expect(settings).toContain("toolgate-hook.sh");
+    expect(settings).not.toContain("toolgate-hook.cjs");
+    const removed = cli(["uninstall", "claude-code"]);
+    expect(removed.status).toBe(0);
+    expect(existsSync(join(project, ".claude", "settings.local.json"))).toBe(false);
+    const both = cli(["install", "claude-code", "--resident", "--command", "x hook claude-code"]);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain("choose one of --resident and --command");
+    const proxy = cli(["install", "opencode", "--resident"]);
+    expect(proxy.status).toBe(2);
+    expect(proxy.stderr).toMatch(/--resident belongs to the hook hosts \(claude-code, .*\)/);
+  });
 });

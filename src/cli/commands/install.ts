@@ -1,4 +1,5 @@
 import { ToolgateError } from "../../core/errors.js";
+import { residentHookCommand } from "../../hosts/common/hook-command.js";
 import type { HostInstaller, HostInstallOptions } from "../../hosts/host-descriptor.js";
 import { hostDescriptor, hostsWith } from "../../hosts/registry.js";
 import { defineCommand } from "../args/command-spec.js";
@@ -89,6 +90,15 @@ export const installArgs = {
     description: `what the settings should run: ${commandMeanings()} (default: this toolgate, run by this node)`,
     valueHint: "command",
   },
+  resident: {
+    type: "boolean",
+    description: `${listOf(
+      hostsWith("installer")
+        .filter((host) => host.kind === "hook")
+        .map((host) => host.name),
+      "and",
+    )} only: answer hook events through toolgate's resident hook server, a bash client instead of a Node process per event (bash 4+; see docs/resident-hook.md)`,
+  },
 } as const;
 
 /** Runs install or uninstall for the parsed arguments; prints the diff; returns the exit code. */
@@ -104,6 +114,7 @@ export async function runInstaller(options: {
     user?: boolean;
     "dry-run"?: boolean;
     command?: string | undefined;
+    resident?: boolean;
   };
 }): Promise<number> {
   const { action, args } = options;
@@ -135,11 +146,32 @@ export async function runInstaller(options: {
     process.stderr.write(`toolgate ${action}: choose one of --project, --local or --user.\n`);
     return EXIT.usage;
   }
+  if (args.resident === true && action === "install") {
+    const hookHosts = hostsWith("installer").filter((host) => host.kind === "hook");
+    if (descriptor?.kind !== "hook") {
+      process.stderr.write(
+        `toolgate install: --resident belongs to the hook hosts (${hookHosts.map((host) => host.name).join(", ")}), e.g. toolgate install ${hookHosts[0]?.name ?? "<host>"} --resident\n`,
+      );
+      return EXIT.usage;
+    }
+    if (args.command !== undefined) {
+      process.stderr.write("toolgate install: choose one of --resident and --command.\n");
+      return EXIT.usage;
+    }
+  }
   const installer = await load();
+  let command = args.command;
+  try {
+    if (args.resident === true && action === "install") command = residentHookCommand(args.target);
+  } catch (error) {
+    if (!ToolgateError.is(error)) throw error;
+    process.stderr.write(`toolgate install: ${error.message}\n`);
+    return EXIT.usage;
+  }
   const installOptions: HostInstallOptions = {
     scope: scopes[0] ?? descriptor?.defaultInstallScope?.scope ?? "project",
     dryRun: args["dry-run"] === true,
-    ...(args.command === undefined ? {} : { command: args.command }),
+    ...(command === undefined ? {} : { command }),
     ...(args.host === undefined ? {} : { mcpHost: args.host }),
     ...(args.server === undefined ? {} : { server: args.server }),
     ...(args.editor === undefined ? {} : { editor: args.editor }),

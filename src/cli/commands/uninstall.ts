@@ -22,7 +22,7 @@ export default defineCommand({
     ),
   },
   args: {
-    ...installArgs,
+    ...withoutResident(installArgs),
     command: {
       type: "string",
       description: `${listOf(
@@ -36,3 +36,9 @@ export default defineCommand({
     process.exitCode = await runInstaller({ action: "uninstall", args });
   },
 });
+
+/** The install arguments an uninstall takes: all but `--resident` (an uninstall finds either command). */
+function withoutResident<T extends { resident: unknown }>(args: T): Omit<T, "resident"> {
+  const { resident: _resident, ...rest } = args;
+  return rest;
+}

@@ -5,6 +5,19 @@ import type { DeniedOptions, GuardSession } from "../../guard/types.js";
 import { jsonObjectOf } from "./json-line.js";
 import type { TranscriptCursor, TranscriptCursors } from "./transcript-cursor.js";
 
+/**
+ * The environment variable a hook event carries the pid of the host process in when the code answering it is not
+ * a child of that process (the resident hook server answers for the client the host started): a host that reads
+ * its own process's command line starts from it.
+ */
+export const HOOK_PARENT_PID_ENV = "TOOLGATE_HOOK_PARENT_PID";
+
+/** The host process of a hook event: `HOOK_PARENT_PID_ENV` when set to a pid, else this process's parent. */
+export function hookParentPid(env: Readonly<Record<string, string | undefined>>): number {
+  const given = env[HOOK_PARENT_PID_ENV];
+  return given !== undefined && /^\d{1,10}$/.test(given) && Number(given) > 1 ? Number(given) : process.ppid;
+}
+
 /** How a hook process answers its host: JSON on stdout, an exit code, and text for stderr. */
 export interface HookAnswer {
   /** printed as one line of JSON on stdout when present */

@@ -1,4 +1,5 @@
 import { readFileSync, readlinkSync } from "node:fs";
+import { hookParentPid } from "../common/hook-host.js";
 
 /**
  * Whether a person can answer Gemini CLI's prompts in the session a hook serves. Gemini 0.61.0 tells its hooks
@@ -10,7 +11,7 @@ import { readFileSync, readlinkSync } from "node:fs";
  */
 export function isGeminiInteractive(
   env: Readonly<Record<string, string | undefined>>,
-  parent: () => GeminiParent | undefined = readParent,
+  parent: () => GeminiParent | undefined = () => readParent(hookParentPid(env)),
 ): boolean {
   const override = env["TOOLGATE_INTERACTIVE"];
   if (override === "1" || override === "true") return true;
@@ -44,9 +45,9 @@ export function interactiveFromParent(parent: GeminiParent): boolean {
  * The nearest ancestor process that is Gemini CLI (its command line names `gemini`), at most four levels up: the
  * shell Gemini runs hook commands with usually execs the command, so it is normally the direct parent.
  */
-function readParent(): GeminiParent | undefined {
+function readParent(start: number): GeminiParent | undefined {
   try {
-    let pid = globalThis.process.ppid;
+    let pid = start;
     for (let level = 0; level < 4 && pid > 1; level += 1) {
       const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
       if (argv.some((argument) => /(^|[\\/])gemini(\.js)?$|gemini-cli/.test(argument))) {

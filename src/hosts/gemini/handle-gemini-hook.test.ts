@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -121,5 +122,22 @@ describe("the Gemini hook's input, fail-closed answer and session kind", () => {
     expect(isGeminiInteractive({ CI: "true" }, terminal)).toBe(false);
     expect(isGeminiInteractive({ CI: "true", TOOLGATE_INTERACTIVE: "1" }, terminal)).toBe(true);
     expect(isGeminiInteractive({}, () => undefined)).toBe(true);
+  });
+
+  it("reads the command line of the process the resident hook server names (TOOLGATE_HOOK_PARENT_PID), not its own parent's", async () => {
+    // a process whose command line is a headless Gemini run's (`gemini -p`), standing in for the host
+    // (a node, not a shell: a shell may exec its command and take another command line)
+    const host = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)", "gemini", "-p", "hi"], {
+      stdio: "ignore",
+    });
+    try {
+      await new Promise((resolve) => host.once("spawn", resolve));
+      expect(isGeminiInteractive({ TOOLGATE_HOOK_PARENT_PID: String(host.pid) })).toBe(false);
+      // this test's own parent is no Gemini: unknown, so interactive
+      expect(isGeminiInteractive({})).toBe(true);
+      expect(isGeminiInteractive({ TOOLGATE_HOOK_PARENT_PID: "not a pid" })).toBe(true);
+    } finally {
+      host.kill();
+    }
   });
 });

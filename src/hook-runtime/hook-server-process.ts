@@ -1,0 +1,84 @@
+import { closeSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { deliveriesSettled, startHookServer } from "./hook-server.js";
+import { HOOK_SERVER_IDLE_MS, readServerFile } from "./hook-server-start.js";
+
+/**
+ * The resident hook server's process (`toolgate-hook.cjs --serve <server file>`, docs/resident-hook.md): a part of
+ * the hook bundle of its own (`hook-part-server.cjs`), so a hook event never loads it.
+ */
+/**
+ * The server process: listens, publishes its address in `serverFile` (mode 0600, in a 0700 directory; a server
+ * there before is left to stop when idle, its clients now come here), serves until idle or until the install changes
+ * under it (`bundleFile`'s size or time), then removes its file (when it is still its own). Resolves once it stopped serving and the deliveries of its last requests ended.
+ */
+export async function serveHookEvents(options: {
+  serverFile: string;
+  bundleFile: string;
+  idleMs?: number;
+  log?: (message: string) => void;
+}): Promise<"idle" | "stale" | "closed"> {
+  const { serverFile } = options;
+  const marker = `${serverFile}.starting`;
+  mkdirSync(dirname(serverFile), { recursive: true, mode: 0o700 });
+  const { randomBytes } = process.getBuiltinModule("node:crypto") as typeof import("node:crypto");
+  const token = randomBytes(24).toString("hex");
+  const built = stamp(options.bundleFile);
+  let stopped: (why: "idle" | "stale" | "closed") => void = () => undefined;
+  const done = new Promise<"idle" | "stale" | "closed">((resolve) => {
+    stopped = resolve;
+  });
+  const server = await startHookServer({
+    token,
+    idleMs: options.idleMs ?? HOOK_SERVER_IDLE_MS,
+    current: () => stamp(options.bundleFile) === built,
+    ...(options.log === undefined ? {} : { log: options.log }),
+    onStop: (why) => {
+      if (readServerFile(serverFile)?.pid === process.pid) removeQuietly(serverFile);
+      stopped(why);
+    },
+  });
+  const finished = done.then(async (why) => {
+    // the requests already answered finish their deliveries (each within its budget) before the process ends
+    await deliveriesSettled();
+    return why;
+  });
+  try {
+    publish(serverFile, `${server.port} ${token} ${process.pid}\n`);
+  } catch (error) {
+    await server.close();
+    throw error;
+  } finally {
+    removeQuietly(marker);
+  }
+  return finished;
+}
+
+/** Writes the address under `file` (replacing a server's before it: the clients go to the newest). */
+function publish(file: string, text: string): void {
+  const temporary = join(dirname(file), `.${process.pid}.server.tmp`);
+  const descriptor = openSync(temporary, "w", 0o600);
+  try {
+    writeSync(descriptor, text);
+  } finally {
+    closeSync(descriptor);
+  }
+  renameSync(temporary, file);
+}
+
+function stamp(file: string): string {
+  try {
+    const stats = statSync(file);
+    return `${stats.size} ${stats.mtimeMs}`;
+  } catch {
+    return "missing";
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // gone already
+  }
+}

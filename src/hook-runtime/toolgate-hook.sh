@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# toolgate's resident hook client (docs/resident-hook.md), what `toolgate install <host> --resident` writes:
+#   bash <dist>/hook/toolgate-hook.sh <node> hook <host> [event] < event.json
+# It hands the event to the resident hook server of this user and install (~/.toolgate/run/hook-<install>.server)
+# and prints its answer. Without a server that answers (none yet, a stale or crashed one, a wrong token), it runs the
+# Node hook beside it on the same event, which answers and then starts a server for the next events. So a missing
+# server costs time, never a decision. TOOLGATE_HOOK_SERVER=off: always the Node hook.
+# Exit codes: the hook's own (0 answered, 1 a non-blocking error, 2 blocked); 2 without a node to fall back to.
+node=$1
+shift
+if [ -z "$node" ]; then
+  echo "toolgate hook: usage: bash toolgate-hook.sh <node> hook <host> [event] < event.json" >&2
+  exit 2
+fi
+# a node that cannot be started blocks (exit 2), as a hook that cannot run must
+shopt -s execfail
+here=${BASH_SOURCE[0]%/*}
+[ "$here" = "${BASH_SOURCE[0]}" ] && here=.
+entry=$here/toolgate-hook.cjs
+
+# the event: stdin whole; a pipe or a file without a process (bash 5.2), a socket (what Node hosts give) through cat;
+# a terminal gives none
+if [ -t 0 ]; then
+  input=
+elif [ -p /dev/stdin ] || [ -f /dev/stdin ]; then
+  input=$(</dev/stdin)
+else
+  input=$(cat)
+fi
+
+node_hook() {
+  if [ -n "$server_file" ]; then
+    TOOLGATE_HOOK_SERVER_FILE=$server_file exec "$node" "$entry" "$@" <<<"$input"
+  else
+    exec "$node" "$entry" "$@" <<<"$input"
+  fi
+  echo "toolgate hook: could not run $node $entry; the call is blocked. Reinstall toolgate, then run \`toolgate doctor\`." >&2
+  exit 2
+}
+
+# byte counts, whatever the locale (the caller's LC_ALL is left as it was for the Node hook)
+input_bytes() {
+  local LC_ALL=C
+  bytes=${#input}
+}
+read_bytes() {
+  local LC_ALL=C
+  IFS= read -r -t 10 -N "$2" "$1" <&3
+}
+
+server_file=
+# only hook events go to the server (`--version`, `--drain`: the Node hook itself)
+[ "${1:-}" = hook ] || node_hook "$@"
+if [ "${TOOLGATE_HOOK_SERVER:-}" = off ] || [ -z "${HOME:-}" ] || [ "${BASH_VERSINFO[0]:-0}" -lt 4 ]; then
+  node_hook "$@"
+fi
+install=${here//[^A-Za-z0-9]/_}
+((${#install} > 120)) && install=${install:${#install}-120}
+server_file=$HOME/.toolgate/run/hook-$install.server
+
+port= token=
+[ -r "$server_file" ] && read -r port token _ <"$server_file"
+case $port in '' | *[!0-9]*) node_hook "$@" ;; esac
+
+# the environment the host gave this process, as the Node hook would see it
+environment=()
+if [ -r /proc/self/environ ]; then
+  while IFS= read -r -d '' entry_text; do environment+=("$entry_text"); done </proc/self/environ
+else
+  for name in $(compgen -e); do environment+=("$name=${!name}"); done
+fi
+
+{ exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || node_hook "$@"
+input_bytes
+{
+  printf 'toolgate-hook/1 %s %s\n' "$token" "$bytes"
+  printf '%s\0' "$PPID" "$PWD" "$#" "$@" "${environment[@]}" ""
+  printf '%s' "$input"
+} >&3 2>/dev/null || node_hook "$@"
+
+# the answer: `<exit code> <stdout bytes> <stderr bytes>`, then both texts; anything else: the Node hook answers
+IFS=' ' read -r -t 30 code out_bytes err_bytes <&3 || node_hook "$@"
+case "$code:$out_bytes:$err_bytes" in *[!0-9:]* | :* | *::* | *:) node_hook "$@" ;; esac
+out= err=
+if ((out_bytes > 0)); then read_bytes out "$out_bytes" || node_hook "$@"; fi
+if ((err_bytes > 0)); then read_bytes err "$err_bytes"; fi
+exec 3<&-
+printf '%s' "$out"
+[ -n "$err" ] && printf '%s' "$err" >&2
+exit "$code"

@@ -1,0 +1,243 @@
+/**
+ * The resident hook (docs/resident-hook.md): the bash client `dist/hook/toolgate-hook.sh` answers exactly as the
+ * bundled hook entry does, whether a resident server answers or the Node hook does; the first event starts the server;
+ * a server that cannot answer (none, a wrong token, a changed install) costs the Node hook, never a decision.
+ */
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, removeSnapshot } from "../e2e/claude/toolgate-cli.js";
+import { hookEntryCommand, spawnHook } from "./spawn-hook.js";
+
+let root: string;
+let project: string;
+let home: string;
+let env: Record<string, string | undefined>;
+let node: string;
+let client: string;
+
+beforeAll(() => {
+  assertBuilt();
+  root = mkdtempSync(join(tmpdir(), "toolgate-resident-hook-"));
+  project = join(root, "project");
+  mkdirSync(join(project, ".claude"), { recursive: true });
+  writeFileSync(join(project, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }));
+  home = join(root, "home");
+  mkdirSync(home);
+  // a server that outlives a failed test stops by itself soon
+  env = {
+    PATH: process.env["PATH"],
+    HOME: home,
+    CLAUDE_CODE_SESSION_ATTENDED: "0",
+    TOOLGATE_HOOK_SERVER_IDLE_MS: "60000",
+  };
+  const [nodePath, entry] = hookEntryCommand();
+  node = nodePath!;
+  client = join(dirname(entry!), "toolgate-hook.sh");
+});
+
+afterAll(async () => {
+  await stopServers();
+  rmSync(root, { recursive: true, force: true });
+  removeSnapshot();
+});
+
+function runDirectory(): string {
+  return join(home, ".toolgate", "run");
+}
+
+function serverFile(): string | undefined {
+  const name = existsSync(runDirectory())
+    ? readdirSync(runDirectory()).find((file) => file.endsWith(".server"))
+    : undefined;
+  return name === undefined ? undefined : join(runDirectory(), name);
+}
+
+function serverPid(): number | undefined {
+  const file = serverFile();
+  return file === undefined ? undefined : Number(readFileSync(file, "utf8").trim().split(" ")[2]);
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function stopServers(): Promise<void> {
+  for (;;) {
+    const pid = serverPid();
+    if (pid === undefined || !alive(pid)) return;
+    process.kill(pid);
+    await until(() => !alive(pid), "the server to stop");
+  }
+}
+
+const event = (session: string, fields: Record<string, unknown>) =>
+  JSON.stringify({ session_id: session, cwd: project, permission_mode: "default", ...fields });
+const bash = (command: string, id: string) => ({
+  hook_event_name: "PreToolUse",
+  tool_name: "Bash",
+  tool_input: { command },
+  tool_use_id: id,
+});
+
+const CASES: [string, (session: string) => string][] = [
+  ["allowed call", (session) => event(session, bash("ls -la", "toolu_1"))],
+  ["rule-denied call", (session) => event(session, bash("rm -rf build", "toolu_2"))],
+  ["the same denial again (the count goes on: an abort)", (session) => event(session, bash("rm -rf build", "toolu_3"))],
+  ["an unreadable event", () => "{not json"],
+  [
+    "a failed call",
+    (session) =>
+      event(session, {
+        hook_event_name: "PostToolUseFailure",
+        tool_name: "Bash",
+        tool_input: { command: "cat /root/x" },
+        tool_use_id: "toolu_4",
+        error: "Exit code 1\ncat: /root/x: Permission denied",
+      }),
+  ],
+  ["a prompt", (session) => event(session, { hook_event_name: "UserPromptSubmit", prompt: "go on" })],
+];
+
+/** A pid no process has (above Linux's largest). */
+const GONE = 999_999_999;
+
+/** The client's answer with a node that cannot run: only the server can have given it. */
+const NO_NODE = "/nonexistent/node";
+
+describe("the resident hook client (bash)", () => {
+  it("answers as the bundled entry does: first through the Node hook, which starts a server, then through the server", {
+    timeout: 120_000,
+  }, async () => {
+    await stopServers();
+    for (const [name, input] of CASES) {
+      const entry = await spawnHook({
+        argv: [...hookEntryCommand(), "hook", "claude-code"],
+        input: input(`entry-${CASES.length}`),
+        cwd: project,
+        env,
+      });
+      const viaClient = await spawnHook({
+        argv: ["bash", client, serverPid() === undefined ? node : NO_NODE, "hook", "claude-code"],
+        input: input(`client-${CASES.length}`),
+        cwd: project,
+        env,
+      });
+      expect({ name, exit: viaClient.exitCode, stdout: viaClient.stdout }).toEqual({
+        name,
+        exit: entry.exitCode,
+        stdout: entry.stdout,
+      });
+      expect(viaClient.stderr.replaceAll("client-", "")).toBe(entry.stderr.replaceAll("entry-", ""));
+      // the first event ran the Node hook, which started the server for the next ones
+      await until(() => serverPid() !== undefined, "the server's file");
+    }
+    const file = serverFile()!;
+    expect(readFileSync(file, "utf8")).toMatch(/^\d+ [0-9a-f]{48} \d+\n$/);
+    // the address and token are the user's alone
+    expect(readdirSync(runDirectory()).filter((name) => name.endsWith(".starting"))).toEqual([]);
+  });
+
+  it("falls back to the Node hook when the server does not answer: a wrong token, none running, TOOLGATE_HOOK_SERVER=off", {
+    timeout: 120_000,
+  }, async () => {
+    const denied = (session: string) => event(session, bash("rm -rf build", "toolu_9"));
+    // served: answered with no node at all
+    const served = await spawnHook({
+      argv: ["bash", client, NO_NODE, "hook", "claude-code"],
+      input: denied("fallback-1"),
+      cwd: project,
+      env,
+    });
+    expect(served.exitCode).toBe(0);
+    expect(served.stdout).toContain('"permissionDecision":"deny"');
+    // off: the Node hook, so a missing node blocks (exit 2), never allows
+    const off = await spawnHook({
+      argv: ["bash", client, NO_NODE, "hook", "claude-code"],
+      input: denied("fallback-2"),
+      cwd: project,
+      env: { ...env, TOOLGATE_HOOK_SERVER: "off" },
+    });
+    expect(off.exitCode).toBe(2);
+    expect(off.stderr).toMatch(/could not run .*the call is blocked/);
+    // a wrong token: the server closes the connection unanswered, the Node hook answers
+    const file = serverFile()!;
+    const [port, , pid] = readFileSync(file, "utf8").trim().split(" ");
+    writeFileSync(file, `${port} ${"0".repeat(48)} ${pid}\n`);
+    const wrongToken = await spawnHook({
+      argv: ["bash", client, node, "hook", "claude-code"],
+      input: denied("fallback-3"),
+      cwd: project,
+      env,
+    });
+    expect(wrongToken.exitCode).toBe(0);
+    expect(wrongToken.stdout).toContain('"permissionDecision":"deny"');
+    // that Node hook started a new server, which took the file over
+    await until(() => serverPid() !== Number(pid) && serverPid() !== undefined, "a new server");
+    process.kill(Number(pid));
+    // none running (its file left behind by a crash): the Node hook answers
+    await stopServers();
+    const stale = serverFile();
+    if (stale !== undefined) writeFileSync(stale, `1 ${"0".repeat(48)} ${GONE}\n`);
+    const none = await spawnHook({
+      argv: ["bash", client, node, "hook", "claude-code"],
+      input: denied("fallback-4"),
+      cwd: project,
+      env,
+    });
+    expect(none.exitCode).toBe(0);
+    expect(none.stdout).toContain('"permissionDecision":"deny"');
+    // and started a server in place of the one that was gone
+    await until(() => serverPid() !== GONE && serverPid() !== undefined, "a server in place of the gone one");
+  });
+
+  it("stops a server whose install changed under it; the Node hook answers and a new server starts", {
+    timeout: 120_000,
+  }, async () => {
+    await until(() => serverPid() !== undefined && alive(serverPid()!), "a server");
+    const old = serverPid()!;
+    // an upgrade in place rewrites the bundle: the server notices at its next request
+    const bundle = join(dirname(client), "hook-bundle.cjs");
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(bundle, later, later);
+    const answered = await spawnHook({
+      argv: ["bash", client, node, "hook", "claude-code"],
+      input: event("stale-1", bash("rm -rf build", "toolu_10")),
+      cwd: project,
+      env,
+    });
+    expect(answered.exitCode).toBe(0);
+    expect(answered.stdout).toContain('"permissionDecision":"deny"');
+    await until(() => !alive(old), "the stale server to stop");
+    await until(() => serverPid() !== undefined && serverPid() !== old, "a new server");
+  });
+
+  it("runs `--version` and other arguments through the Node hook", async () => {
+    const version = await spawnHook({ argv: ["bash", client, node, "--version"], input: "", cwd: project, env });
+    expect(version.exitCode).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
