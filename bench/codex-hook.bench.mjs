@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { measureHookEvents } from "./support/cold-spawn.mjs";
+import { measureHookEvents, residentHook, stopResidentServers } from "./support/cold-spawn.mjs";
 import { sizeFrom } from "./support/short.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -34,6 +34,9 @@ if (process.env.TOOLGATE_HOOK_BUNDLE) {
 
 try {
   const home = join(root, "home");
+  // the resident hook (docs/resident-hook.md): its client's CPU and its server's for each event
+  const resident = residentHook({ entry, host: "codex", home });
+  if (resident !== undefined) hooks.push(resident);
   const codexHome = join(home, ".codex");
   const project = join(root, "project");
   mkdirSync(join(codexHome, "rules"), { recursive: true });
@@ -105,5 +108,6 @@ try {
       hook === 0 || event !== 1 || /"permissionDecision":"deny"/.test(stdout) ? undefined : "did not deny rm -rf",
   });
 } finally {
+  stopResidentServers(join(root, "home"));
   rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); // a detached drain may still be writing
 }

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { measureHookEvents } from "./support/cold-spawn.mjs";
+import { measureHookEvents, residentHook, stopResidentServers } from "./support/cold-spawn.mjs";
 import { sizeFrom } from "./support/short.mjs";
 
 // GitHub Copilot CLI 1.0.102's events, cold, against `node -e 0`. The payloads are the recorded ones in
@@ -38,6 +38,9 @@ if (process.env.TOOLGATE_HOOK_BUNDLE) {
 
 try {
   const home = join(root, "home");
+  // the resident hook (docs/resident-hook.md): its client's CPU and its server's for each event
+  const resident = residentHook({ entry, host: "copilot", home });
+  if (resident !== undefined) hooks.push(resident);
   const project = join(root, "project");
   mkdirSync(join(home, ".copilot", "session-state"), { recursive: true });
   mkdirSync(project);
@@ -100,5 +103,6 @@ try {
     check: () => undefined,
   });
 } finally {
+  stopResidentServers(join(root, "home"));
   rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); // a detached drain may still be writing
 }

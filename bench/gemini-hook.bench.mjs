@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { measureHookEvents } from "./support/cold-spawn.mjs";
+import { measureHookEvents, residentHook, stopResidentServers } from "./support/cold-spawn.mjs";
 import { sizeFrom } from "./support/short.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -47,6 +47,9 @@ if (process.env.TOOLGATE_HOOK_BUNDLE) {
 
 try {
   const home = join(root, "home");
+  // the resident hook (docs/resident-hook.md): its client's CPU and its server's for each event
+  const resident = residentHook({ entry, host: "gemini", home });
+  if (resident !== undefined) hooks.push(resident);
   const project = join(root, "project");
   mkdirSync(join(home, ".gemini", "policies"), { recursive: true });
   mkdirSync(project);
@@ -125,5 +128,6 @@ try {
       hook === 0 || event !== 1 || /"decision":"deny"/.test(stdout) ? undefined : "did not deny rm -rf",
   });
 } finally {
+  stopResidentServers(join(root, "home"));
   rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); // a detached drain may still be writing
 }

@@ -48,7 +48,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { printRatios, runRounds } from "./support/cold-spawn.mjs";
+import { printRatios, residentHook, runRounds, stopResidentServers } from "./support/cold-spawn.mjs";
 import { goal } from "./support/goals.mjs";
 import { sizeFrom } from "./support/short.mjs";
 
@@ -93,6 +93,9 @@ hooks.push({
   toolgate: true,
   cli: true,
 });
+// the resident hook (docs/resident-hook.md): its bash client's CPU and its server's for each event
+const resident = existsSync(entry) ? residentHook({ entry, host: "claude-code", home: join(root, "home") }) : undefined;
+if (resident !== undefined && !callgrind) hooks.push(resident);
 if (process.env.TOOLGATE_HOOK_BUNDLE) {
   const bundle = resolve(process.env.TOOLGATE_HOOK_BUNDLE);
   hooks.push({
@@ -238,6 +241,7 @@ try {
     `done ${new Date().toISOString()}, load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
   );
 } finally {
+  stopResidentServers(join(root, "home"));
   // a SessionEnd's drain runs in a detached process that may still be writing under root: retried until it is done
   rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }
@@ -270,25 +274,31 @@ function timeBlock({ block, events, input, check, env }) {
  * entry row): every event <= 1.2x `node -e 0` in CPU, and below every peer hook on every event.
  */
 function recordHookGoals(block, rows) {
-  const entryHook = hooks.findIndex((hook) => hook.entry);
-  if (entryHook < 0) return;
-  const ours = rows.filter((row) => row.hook === entryHook);
-  const worst = ours.reduce((a, b) => (b.cpuRatio > a.cpuRatio ? b : a));
-  goal({
-    goal: `every hook event <= 1.2x \`node -e 0\` CPU, ${block} environment`,
-    measured: `${ours.filter((row) => row.cpuRatio <= 1.2).length} of ${ours.length} events; ${Math.min(...ours.map((row) => row.cpuRatio)).toFixed(2)}x-${worst.cpuRatio.toFixed(2)}x (worst: ${worst.eventName})`,
-    met: ours.every((row) => row.cpuRatio <= 1.2),
-    command: `bench/hook-peers.bench.mjs (BENCH_RUNS=${runs})`,
-  });
-  const peerRows = rows.filter((row) => hooks[row.hook].peer);
-  if (peerRows.length === 0) return;
-  const above = ours.filter((row) => peerRows.some((peer) => peer.event === row.event && peer.cpu <= row.cpu));
-  goal({
-    goal: `below every peer hook on every event, ${block} environment`,
-    measured: `${ours.length - above.length} of ${ours.length} events${above.length === 0 ? "" : `; not: ${above.map((row) => row.eventName).join(", ")}`}`,
-    met: above.length === 0,
-    command: `bench/hook-peers.bench.mjs (BENCH_RUNS=${runs})`,
-  });
+  // the bundled entry installers write by default, then the resident hook (`install --resident`)
+  const judged = [
+    [hooks.findIndex((hook) => hook.entry), ""],
+    [hooks.findIndex((hook) => hook.server !== undefined), ", resident hook (client + server)"],
+  ];
+  for (const [index, which] of judged) {
+    if (index < 0) continue;
+    const ours = rows.filter((row) => row.hook === index);
+    const worst = ours.reduce((a, b) => (b.cpuRatio > a.cpuRatio ? b : a));
+    goal({
+      goal: `every hook event <= 1.2x \`node -e 0\` CPU, ${block} environment${which}`,
+      measured: `${ours.filter((row) => row.cpuRatio <= 1.2).length} of ${ours.length} events; ${Math.min(...ours.map((row) => row.cpuRatio)).toFixed(2)}x-${worst.cpuRatio.toFixed(2)}x (worst: ${worst.eventName})`,
+      met: ours.every((row) => row.cpuRatio <= 1.2),
+      command: `bench/hook-peers.bench.mjs (BENCH_RUNS=${runs})`,
+    });
+    const peerRows = rows.filter((row) => hooks[row.hook].peer);
+    if (peerRows.length === 0) continue;
+    const above = ours.filter((row) => peerRows.some((peer) => peer.event === row.event && peer.cpu <= row.cpu));
+    goal({
+      goal: `below every peer hook on every event, ${block} environment${which}`,
+      measured: `${ours.length - above.length} of ${ours.length} events${above.length === 0 ? "" : `; not: ${above.map((row) => row.eventName).join(", ")}`}`,
+      met: above.length === 0,
+      command: `bench/hook-peers.bench.mjs (BENCH_RUNS=${runs})`,
+    });
+  }
 }
 
 /**

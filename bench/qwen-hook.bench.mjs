@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { measureHookEvents } from "./support/cold-spawn.mjs";
+import { measureHookEvents, residentHook, stopResidentServers } from "./support/cold-spawn.mjs";
 import { sizeFrom } from "./support/short.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -45,6 +45,9 @@ if (process.env.TOOLGATE_HOOK_BUNDLE) {
 
 try {
   const home = join(root, "home");
+  // the resident hook (docs/resident-hook.md): its client's CPU and its server's for each event
+  const resident = residentHook({ entry, host: "qwen", home });
+  if (resident !== undefined) hooks.push(resident);
   const project = join(root, "project");
   mkdirSync(join(home, ".qwen"), { recursive: true });
   mkdirSync(project);
@@ -97,5 +100,6 @@ try {
         : "did not count the rule denial",
   });
 } finally {
+  stopResidentServers(join(root, "home"));
   rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); // a detached drain may still be writing
 }

@@ -43,6 +43,8 @@ export async function serveHookEvents(options: {
     await deliveriesSettled();
     return why;
   });
+  // stopped by a signal (`kill`, a logout): its file goes with it, so no client tries a dead address
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => void server.close());
   try {
     publish(serverFile, `${server.port} ${token} ${process.pid}\n`);
   } catch (error) {

@@ -25,6 +25,8 @@ const figure = (source: string) => new RegExp(source.replaceAll("#", number), "m
 /** a Markdown table row: the cells given (regular expressions), then numbers (`#`) or other cells */
 const row = (...cells: string[]) => figure(`^\\| ${cells.join(" \\| ")} \\|`);
 const hookEntry = String.raw`toolgate hook entry \(dist/hook, bundled\)`;
+/** the resident hook's row (docs/resident-hook.md) */
+const residentHook = String.raw`toolgate resident hook \(bash client \+ server CPU\)`;
 /** a row of the goals table a bench prints at exit (bench/support/goals.mjs); the short mode judges nothing */
 const goalRow = (goal: string) => figure(`^\\| ${goal} \\| .*\\d.* \\| \\(short mode\\) \\| bench/`);
 
@@ -96,6 +98,10 @@ const benches: Record<string, Bench> = {
       row("PreToolUse rule-forbidden \\(rm -rf\\)", hookEntry, "#", "#x", "#", "#x"),
       row("Stop", "toolgate hook codex \\(dist/cli/main\\.js\\)", "#", "#x", "#", "#x"),
       goalRow("every codex hook event <= 1\\.2x `node -e 0` CPU, clean environment"),
+      row("Stop", residentHook, "#", "#x", "#", "#x"),
+      goalRow(
+        "every codex hook event <= 1\\.2x `node -e 0` CPU, clean environment, resident hook \\(client \\+ server\\)",
+      ),
     ],
   },
   "copilot-hook.bench.mjs": {
@@ -103,6 +109,10 @@ const benches: Record<string, Bench> = {
       row("permissionRequest", hookEntry, "#", "#x", "#", "#x"),
       row("agentStop \\(reads events\\.jsonl: two refusals\\)", hookEntry, "#", "#x", "#", "#x"),
       goalRow("every copilot hook event <= 1\\.2x `node -e 0` CPU, clean environment"),
+      row("permissionRequest", residentHook, "#", "#x", "#", "#x"),
+      goalRow(
+        "every copilot hook event <= 1\\.2x `node -e 0` CPU, clean environment, resident hook \\(client \\+ server\\)",
+      ),
     ],
   },
   "core.bench.mjs": {
@@ -149,6 +159,10 @@ const benches: Record<string, Bench> = {
       ),
       row("AfterAgent, the session's next \\(from its cursor\\)", hookEntry, "#", "#x", "#", "#x"),
       goalRow("every gemini hook event <= 1\\.2x `node -e 0` CPU, clean environment"),
+      row("BeforeAgent", residentHook, "#", "#x", "#", "#x"),
+      goalRow(
+        "every gemini hook event <= 1\\.2x `node -e 0` CPU, clean environment, resident hook \\(client \\+ server\\)",
+      ),
     ],
   },
   "hook-faults.bench.mjs": {
@@ -189,6 +203,9 @@ const benches: Record<string, Bench> = {
       goalRow("every hook event <= 1\\.2x `node -e 0` CPU, inherit environment"),
       goalRow("below every peer hook on every event, clean environment"),
       goalRow("below every peer hook on every event, inherit environment"),
+      row("SessionEnd \\(drains the session's spool\\)", residentHook, "#", "#x", "#", "#x"),
+      goalRow("every hook event <= 1\\.2x `node -e 0` CPU, clean environment, resident hook \\(client \\+ server\\)"),
+      goalRow("below every peer hook on every event, inherit environment, resident hook \\(client \\+ server\\)"),
     ],
   },
   "mcp-proxy.bench.mjs": {
@@ -208,6 +225,10 @@ const benches: Record<string, Bench> = {
       row("PostToolBatch, a call Qwen's rule denied", hookEntry, "#", "#x", "#", "#x"),
       row("Stop \\(reads the transcript\\)", "toolgate hook qwen \\(dist/cli/main\\.js\\)", "#", "#x", "#", "#x"),
       goalRow("every qwen hook event <= 1\\.2x `node -e 0` CPU, clean environment"),
+      row("PostToolUse success", residentHook, "#", "#x", "#", "#x"),
+      goalRow(
+        "every qwen hook event <= 1\\.2x `node -e 0` CPU, clean environment, resident hook \\(client \\+ server\\)",
+      ),
     ],
   },
   "store-faults.bench.mjs": {

@@ -233,6 +233,11 @@ describe("the resident hook client (bash)", () => {
     expect(answered.stdout).toContain('"permissionDecision":"deny"');
     await until(() => !alive(old), "the stale server to stop");
     await until(() => serverPid() !== undefined && serverPid() !== old, "a new server");
+    // stopped by a signal, a server takes its file with it: no client tries a dead address
+    const current = serverPid()!;
+    process.kill(current);
+    await until(() => !alive(current), "the server to stop");
+    expect(serverFile()).toBeUndefined();
   });
 
   it("runs `--version` and other arguments through the Node hook", async () => {
