@@ -5,9 +5,10 @@
 // rusage) and median wall time, and both as ratios to a bare `node -e 0` measured in the same rounds.
 // Goal (issue 13): every event <= 1.2x CPU of `node -e 0`, and below every peer.
 //
-// toolgate is measured two ways in the same rounds: the hook entry installers write (`dist/hook/toolgate-hook.cjs`,
-// the bundled entry loaded through its code cache) and the CLI (`dist/cli/main.js hook claude-code`, the path every
-// install used before the bundle). The built dist/ is copied to a private snapshot first, so a rebuild while the
+// toolgate is measured three ways in the same rounds: the hook entry installers write (`dist/hook/toolgate-hook.cjs`,
+// the bundled entry loaded through its code cache), the resident hook `install --resident` writes (its bash client's
+// CPU plus the resident server's for each event, docs/resident-hook.md; the server starts in the warm-up round) and the
+// CLI (`dist/cli/main.js hook claude-code`, the path every install used before the bundle). The built dist/ is copied to a private snapshot first, so a rebuild while the
 // bench runs cannot change the code measured.
 //
 // Usage: npm run build && npm run bench:deps && node bench/hook-peers.bench.mjs

@@ -9,6 +9,9 @@ import { dirname } from "node:path";
  */
 export const HOOK_SERVER_FILE_ENV = "TOOLGATE_HOOK_SERVER_FILE";
 
+/** The pid of a server that took the client's event and did not answer in time (set by the client). */
+export const HOOK_SERVER_STUCK_ENV = "TOOLGATE_HOOK_SERVER_STUCK";
+
 /** How long a resident hook server waits for a request before it stops (TOOLGATE_HOOK_SERVER_IDLE_MS). */
 export const HOOK_SERVER_IDLE_MS = 15 * 60_000;
 
@@ -55,9 +58,27 @@ export function startServerAfterAnswer(
       if (now - statSync(marker).mtimeMs < STARTING_MS) return false;
       closeSync(openSync(marker, "w", 0o600));
     }
+    stopStuckServer(file, env[HOOK_SERVER_STUCK_ENV]);
     options.start(file);
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Stops the server that took an event and never answered (its event loop is stuck: it would never go idle), when
+ * the pid the client names is still that server: its command line (Linux `/proc`) runs `--serve` for this file. A pid
+ * that is anything else, or where the command line cannot be read, is left alone.
+ */
+function stopStuckServer(file: string, given: string | undefined): void {
+  if (given === undefined || !/^\d{1,10}$/.test(given)) return;
+  const pid = Number(given);
+  if (pid <= 1 || pid === process.pid) return;
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    if (argv.includes("--serve") && argv.includes(file)) process.kill(pid, "SIGKILL");
+  } catch {
+    // gone, not ours, or no /proc: left alone
   }
 }

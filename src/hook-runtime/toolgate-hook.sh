@@ -29,7 +29,9 @@ else
 fi
 
 node_hook() {
-  if [ -n "$server_file" ]; then
+  if [ -n "$stuck" ]; then
+    TOOLGATE_HOOK_SERVER_FILE=$server_file TOOLGATE_HOOK_SERVER_STUCK=$stuck exec "$node" "$entry" "$@" <<<"$input"
+  elif [ -n "$server_file" ]; then
     TOOLGATE_HOOK_SERVER_FILE=$server_file exec "$node" "$entry" "$@" <<<"$input"
   else
     exec "$node" "$entry" "$@" <<<"$input"
@@ -45,10 +47,10 @@ input_bytes() {
 }
 read_bytes() {
   local LC_ALL=C
-  IFS= read -r -t 10 -N "$2" "$1" <&3
+  IFS= read -r -t 5 -N "$2" "$1" <&3
 }
 
-server_file=
+server_file= stuck=
 # only hook events go to the server (`--version`, `--drain`: the Node hook itself)
 [ "${1:-}" = hook ] || node_hook "$@"
 if [ "${TOOLGATE_HOOK_SERVER:-}" = off ] || [ -z "${HOME:-}" ] || [ "${BASH_VERSINFO[0]:-0}" -lt 4 ]; then
@@ -58,8 +60,8 @@ install=${here//[^A-Za-z0-9]/_}
 ((${#install} > 120)) && install=${install:${#install}-120}
 server_file=$HOME/.toolgate/run/hook-$install.server
 
-port= token=
-[ -r "$server_file" ] && read -r port token _ <"$server_file"
+port= token= pid=
+[ -r "$server_file" ] && read -r port token pid _ <"$server_file"
 case $port in '' | *[!0-9]*) node_hook "$@" ;; esac
 
 # the environment the host gave this process, as the Node hook would see it
@@ -78,8 +80,14 @@ input_bytes
   printf '%s' "$input"
 } >&3 2>/dev/null || node_hook "$@"
 
-# the answer: `<exit code> <stdout bytes> <stderr bytes>`, then both texts; anything else: the Node hook answers
-IFS=' ' read -r -t 30 code out_bytes err_bytes <&3 || node_hook "$@"
+# the answer: `<exit code> <stdout bytes> <stderr bytes>`, then both texts; anything else: the Node hook answers.
+# The server answers within its 4 s budget; 10 s without an answer leaves the Node hook time to answer before the
+# host's own hook timeout (30 s as installed), which some hosts treat as a non-blocking error
+if ! IFS=' ' read -r -t 10 code out_bytes err_bytes <&3; then
+  # a server that took the event and gave no answer: the Node hook answers, and stops it (its pid, once checked)
+  stuck=$pid
+  node_hook "$@"
+fi
 case "$code:$out_bytes:$err_bytes" in *[!0-9:]* | :* | *::* | *:) node_hook "$@" ;; esac
 out= err=
 if ((out_bytes > 0)); then read_bytes out "$out_bytes" || node_hook "$@"; fi

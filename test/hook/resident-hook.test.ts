@@ -240,6 +240,40 @@ describe("the resident hook client (bash)", () => {
     expect(serverFile()).toBeUndefined();
   });
 
+  it("a server that takes the event and never answers (stopped): the Node hook answers after 10 s, within the host's 30 s, and ends it", {
+    timeout: 90_000,
+  }, async () => {
+    await stopServers();
+    // one event through the Node hook starts a server
+    await spawnHook({
+      argv: ["bash", client, node, "hook", "claude-code"],
+      input: event("stuck-0", { hook_event_name: "UserPromptSubmit", prompt: "go" }),
+      cwd: project,
+      env,
+    });
+    await until(() => serverPid() !== undefined, "a server");
+    const stuck = serverPid()!;
+    // stopped, it still takes connections (the kernel queues them) and never answers
+    process.kill(stuck, "SIGSTOP");
+    try {
+      const answered = await spawnHook({
+        argv: ["bash", client, node, "hook", "claude-code"],
+        input: event("stuck-1", bash("rm -rf build", "toolu_11")),
+        cwd: project,
+        env,
+      });
+      expect(answered.exitCode).toBe(0);
+      expect(answered.stdout).toContain('"permissionDecision":"deny"');
+      expect(answered.exitedAfterMs).toBeGreaterThanOrEqual(9_000);
+      expect(answered.exitedAfterMs).toBeLessThan(25_000);
+      // that Node hook ended the stuck server (its command line checked) and started another
+      await until(() => !alive(stuck), "the stuck server to be ended");
+      await until(() => serverPid() !== undefined && serverPid() !== stuck, "a new server");
+    } finally {
+      if (alive(stuck)) process.kill(stuck, "SIGKILL");
+    }
+  });
+
   it("runs `--version` and other arguments through the Node hook", async () => {
     const version = await spawnHook({ argv: ["bash", client, node, "--version"], input: "", cwd: project, env });
     expect(version.exitCode).toBe(0);
