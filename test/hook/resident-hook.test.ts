@@ -94,6 +94,16 @@ async function stopServers(): Promise<void> {
   }
 }
 
+/** One event through the client (`bash toolgate-hook.sh <node> hook claude-code`), in the project. */
+function viaClient(nodePath: string, input: string, extraEnv: Record<string, string> = {}) {
+  return spawnHook({
+    argv: ["bash", client, nodePath, "hook", "claude-code"],
+    input,
+    cwd: project,
+    env: { ...env, ...extraEnv },
+  });
+}
+
 const event = (session: string, fields: Record<string, unknown>) =>
   JSON.stringify({ session_id: session, cwd: project, permission_mode: "default", ...fields });
 const bash = (command: string, id: string) => ({
@@ -140,18 +150,13 @@ describe("the resident hook client (bash)", () => {
         cwd: project,
         env,
       });
-      const viaClient = await spawnHook({
-        argv: ["bash", client, serverPid() === undefined ? node : NO_NODE, "hook", "claude-code"],
-        input: input(`client-${CASES.length}`),
-        cwd: project,
-        env,
-      });
-      expect({ name, exit: viaClient.exitCode, stdout: viaClient.stdout }).toEqual({
+      const served = await viaClient(serverPid() === undefined ? node : NO_NODE, input(`client-${CASES.length}`));
+      expect({ name, exit: served.exitCode, stdout: served.stdout }).toEqual({
         name,
         exit: entry.exitCode,
         stdout: entry.stdout,
       });
-      expect(viaClient.stderr.replaceAll("client-", "")).toBe(entry.stderr.replaceAll("entry-", ""));
+      expect(served.stderr.replaceAll("client-", "")).toBe(entry.stderr.replaceAll("entry-", ""));
       // the first event ran the Node hook, which started the server for the next ones
       await until(() => serverPid() !== undefined, "the server's file");
     }
@@ -166,33 +171,18 @@ describe("the resident hook client (bash)", () => {
   }, async () => {
     const denied = (session: string) => event(session, bash("rm -rf build", "toolu_9"));
     // served: answered with no node at all
-    const served = await spawnHook({
-      argv: ["bash", client, NO_NODE, "hook", "claude-code"],
-      input: denied("fallback-1"),
-      cwd: project,
-      env,
-    });
+    const served = await viaClient(NO_NODE, denied("fallback-1"));
     expect(served.exitCode).toBe(0);
     expect(served.stdout).toContain('"permissionDecision":"deny"');
     // off: the Node hook, so a missing node blocks (exit 2), never allows
-    const off = await spawnHook({
-      argv: ["bash", client, NO_NODE, "hook", "claude-code"],
-      input: denied("fallback-2"),
-      cwd: project,
-      env: { ...env, TOOLGATE_HOOK_SERVER: "off" },
-    });
+    const off = await viaClient(NO_NODE, denied("fallback-2"), { TOOLGATE_HOOK_SERVER: "off" });
     expect(off.exitCode).toBe(2);
     expect(off.stderr).toMatch(/could not run .*the call is blocked/);
     // a wrong token: the server closes the connection unanswered, the Node hook answers
     const file = serverFile()!;
     const [port, , pid] = readFileSync(file, "utf8").trim().split(" ");
     writeFileSync(file, `${port} ${"0".repeat(48)} ${pid}\n`);
-    const wrongToken = await spawnHook({
-      argv: ["bash", client, node, "hook", "claude-code"],
-      input: denied("fallback-3"),
-      cwd: project,
-      env,
-    });
+    const wrongToken = await viaClient(node, denied("fallback-3"));
     expect(wrongToken.exitCode).toBe(0);
     expect(wrongToken.stdout).toContain('"permissionDecision":"deny"');
     // that Node hook started a new server, which took the file over
@@ -202,12 +192,7 @@ describe("the resident hook client (bash)", () => {
     await stopServers();
     const stale = serverFile();
     if (stale !== undefined) writeFileSync(stale, `1 ${"0".repeat(48)} ${GONE}\n`);
-    const none = await spawnHook({
-      argv: ["bash", client, node, "hook", "claude-code"],
-      input: denied("fallback-4"),
-      cwd: project,
-      env,
-    });
+    const none = await viaClient(node, denied("fallback-4"));
     expect(none.exitCode).toBe(0);
     expect(none.stdout).toContain('"permissionDecision":"deny"');
     // and started a server in place of the one that was gone
@@ -223,12 +208,7 @@ describe("the resident hook client (bash)", () => {
     const bundle = join(dirname(client), "hook-bundle.cjs");
     const later = new Date(Date.now() + 60_000);
     utimesSync(bundle, later, later);
-    const answered = await spawnHook({
-      argv: ["bash", client, node, "hook", "claude-code"],
-      input: event("stale-1", bash("rm -rf build", "toolu_10")),
-      cwd: project,
-      env,
-    });
+    const answered = await viaClient(node, event("stale-1", bash("rm -rf build", "toolu_10")));
     expect(answered.exitCode).toBe(0);
     expect(answered.stdout).toContain('"permissionDecision":"deny"');
     await until(() => !alive(old), "the stale server to stop");
@@ -245,23 +225,13 @@ describe("the resident hook client (bash)", () => {
   }, async () => {
     await stopServers();
     // one event through the Node hook starts a server
-    await spawnHook({
-      argv: ["bash", client, node, "hook", "claude-code"],
-      input: event("stuck-0", { hook_event_name: "UserPromptSubmit", prompt: "go" }),
-      cwd: project,
-      env,
-    });
+    await viaClient(node, event("stuck-0", { hook_event_name: "UserPromptSubmit", prompt: "go" }));
     await until(() => serverPid() !== undefined, "a server");
     const stuck = serverPid()!;
     // stopped, it still takes connections (the kernel queues them) and never answers
     process.kill(stuck, "SIGSTOP");
     try {
-      const answered = await spawnHook({
-        argv: ["bash", client, node, "hook", "claude-code"],
-        input: event("stuck-1", bash("rm -rf build", "toolu_11")),
-        cwd: project,
-        env,
-      });
+      const answered = await viaClient(node, event("stuck-1", bash("rm -rf build", "toolu_11")));
       expect(answered.exitCode).toBe(0);
       expect(answered.stdout).toContain('"permissionDecision":"deny"');
       expect(answered.exitedAfterMs).toBeGreaterThanOrEqual(9_000);
