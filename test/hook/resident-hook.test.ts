@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, removeSnapshot } from "../e2e/claude/toolgate-cli.js";
-import { hookEntryCommand, spawnHook } from "./spawn-hook.js";
+import { cliCommand, hookEntryCommand, spawnHook } from "./spawn-hook.js";
 
 let root: string;
 let project: string;
@@ -242,6 +242,30 @@ describe("the resident hook client (bash)", () => {
     } finally {
       if (alive(stuck)) process.kill(stuck, "SIGKILL");
     }
+  });
+
+  it("8 events of one session at once, all answered by the server: each denial recorded once", {
+    timeout: 120_000,
+  }, async () => {
+    await until(() => serverPid() !== undefined && alive(serverPid()!), "a server");
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        viaClient(NO_NODE, event("parallel-1", bash(`rm -rf build-${index}`, `toolu_p${index}`))),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.exitCode, answer.stderr).toBe(0);
+      expect(answer.stdout).toContain('"permissionDecision":"deny"');
+    }
+    // the records, read as `toolgate report` reads them (the spool drained into the store)
+    const report = await spawnHook({
+      argv: [...cliCommand(), "report", "--json", "--session", "parallel-1"],
+      input: "",
+      cwd: project,
+      env,
+    });
+    expect(report.exitCode, report.stderr).toBe(0);
+    expect((JSON.parse(report.stdout) as { total: number }).total).toBe(8);
   });
 
   it("runs `--version` and other arguments through the Node hook", async () => {
