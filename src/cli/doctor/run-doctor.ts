@@ -2,9 +2,13 @@ import { type DoctorCheck, type DoctorContext, warn } from "../../hosts/common/d
 import { hostsWith } from "../../hosts/registry.js";
 import { checkConfig } from "./check-config.js";
 import { checkNode } from "./check-node.js";
+import { checkResidentHook } from "./check-resident-hook.js";
 import { checkStore } from "./check-store.js";
 
-/** Every doctor check, in the order printed: Node, config, each registered host found here, the store. */
+/**
+ * Every doctor check, in the order printed: Node, config, each registered host found here, the resident hook servers
+ * (when any ran), the store.
+ */
 export async function runDoctor(context: DoctorContext): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [checkNode(process.versions.node)];
   const config = checkConfig(context);
@@ -22,6 +26,7 @@ export async function runDoctor(context: DoctorContext): Promise<DoctorCheck[]> 
       }),
     );
   }
+  checks.push(...(await checkResidentHook(context)));
   checks.push(await checkStore(context, config.store));
   return checks;
 }

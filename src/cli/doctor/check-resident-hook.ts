@@ -1,0 +1,75 @@
+import { existsSync, readdirSync } from "node:fs";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { HOOK_SERVER_PROTOCOL } from "../../hook-runtime/hook-server.js";
+import { readServerFile } from "../../hook-runtime/hook-server-start.js";
+import { type DoctorCheck, type DoctorContext, ok, warn } from "../../hosts/common/doctor-check.js";
+import { toolgateHome } from "../../store/resolve-store-location.js";
+
+/**
+ * The resident hook servers of this user (docs/resident-hook.md), one line each: running and answering, or a file a
+ * server left behind, or a server that does not answer. None when no server file exists (no `install --resident`,
+ * or none started yet). A server that does not answer costs each event 10 s before the Node hook answers.
+ */
+export async function checkResidentHook(context: DoctorContext): Promise<DoctorCheck[]> {
+  const directory = join(toolgateHome(context.home), "run");
+  if (!existsSync(directory)) return [];
+  const files = readdirSync(directory)
+    .filter((name) => name.endsWith(".server"))
+    .sort();
+  const checks: DoctorCheck[] = [];
+  for (const name of files) {
+    const file = join(directory, name);
+    const address = readServerFile(file);
+    if (address === undefined || !alive(address.pid)) {
+      checks.push(
+        ok(
+          "resident hook server",
+          `${file}: left by a server that is gone; the next hook event runs the Node hook, which starts a new one`,
+        ),
+      );
+      continue;
+    }
+    const answers = await answersCpuQuery(address.port, address.token);
+    checks.push(
+      answers
+        ? ok("resident hook server", `running (pid ${address.pid}, 127.0.0.1:${address.port}) and answering: ${file}`)
+        : warn(
+            "resident hook server",
+            `pid ${address.pid} holds ${file} but does not answer on 127.0.0.1:${address.port}; each event waits up to 10 s for it before the Node hook answers`,
+            { fix: `kill ${address.pid}   # the next hook event starts a new server` },
+          ),
+    );
+  }
+  return checks;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Whether the server answers the CPU query with its token within 2 s. */
+function answersCpuQuery(port: number, token: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    let text = "";
+    const done = (value: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(false), 2_000);
+    socket.on("connect", () => socket.write(`${HOOK_SERVER_PROTOCOL} ${token} cpu\n`));
+    socket.on("data", (chunk) => {
+      text += chunk.toString("latin1");
+      if (text.includes("\n")) done(/^cpu \d+\n/.test(text));
+    });
+    socket.on("error", () => done(false));
+    socket.on("close", () => done(/^cpu \d+\n/.test(text)));
+  });
+}
