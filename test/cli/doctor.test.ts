@@ -115,6 +115,17 @@ describe("toolgate doctor (the built CLI, a temporary HOME)", () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it("the resident hook's command (`install --resident`) is this toolgate's: run in an untrusted workspace too", () => {
+    const { cli } = fixture();
+    expect(cli(["install", "claude-code", "--resident"]).status).toBe(0);
+    const run = cli(["doctor"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).not.toContain("not run:");
+    expect(run.stdout).toMatch(
+      /ok {4}claude-code hook command: "[^"]*\/bash" "[^"]*toolgate-hook\.sh" .* runs toolgate \d+\.\d+\.\d+/,
+    );
+  });
+
   it("after `toolgate install opencode`: the plugin entry and its file are ok", () => {
     const { cli, project } = fixture();
     expect(cli(["install", "opencode", "--project"]).status).toBe(0);

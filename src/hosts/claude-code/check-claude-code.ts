@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ToolgateError } from "../../core/errors.js";
 import { type DoctorCheck, type DoctorContext, fail, ok, warn } from "../common/doctor-check.js";
+import { residentHookCommand } from "../common/hook-command.js";
 import { probeHookCommand } from "../common/run-hook-command.js";
 import { isTrusted, readClaudeSettings, readClaudeSettingsFile } from "./claude-settings-hierarchy.js";
 import { claudeSettingsPath, defaultHookCommand, type InstallScope } from "./install-claude-code.js";
@@ -72,7 +73,7 @@ export function checkClaudeCode(context: DoctorContext): DoctorCheck[] {
   const trusted = isTrusted(projectDirectory(context), context.home);
   for (const [command, path] of commands) {
     const scope = scopeOf(path, context);
-    if (scope !== "user" && !trusted && command !== defaultHookCommand()) {
+    if (scope !== "user" && !trusted && !isThisToolgate(command)) {
       checks.push(
         warn(
           "claude-code hook command",
@@ -127,4 +128,15 @@ function scopeOf(path: string, context: DoctorContext): InstallScope {
       (scope) => claudeSettingsPath({ scope, cwd: projectDirectory(context), home: context.home }) === path,
     ) ?? "project"
   );
+}
+
+/** The command this toolgate installs: the Node hook, or the resident hook's client (`install --resident`). */
+function isThisToolgate(command: string): boolean {
+  if (command === defaultHookCommand()) return true;
+  try {
+    return command === residentHookCommand("claude-code");
+  } catch {
+    // no bash 4 or no bundled hook here: not a command this toolgate would write
+    return false;
+  }
 }
