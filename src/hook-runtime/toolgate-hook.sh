@@ -14,6 +14,10 @@ if [ -z "$node" ]; then
 fi
 # a node that cannot be started blocks (exit 2), as a hook that cannot run must
 shopt -s execfail
+# a server that closes the connection while the request is still being written (a wrong token) must not kill this
+# process with SIGPIPE (a hook killed by a signal lets the call through on some hosts): the write fails instead, and
+# the Node hook answers
+trap '' PIPE
 here=${BASH_SOURCE[0]%/*}
 [ "$here" = "${BASH_SOURCE[0]}" ] && here=.
 entry=$here/toolgate-hook.cjs

@@ -13,6 +13,7 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -241,6 +242,39 @@ describe("the resident hook client (bash)", () => {
       await until(() => serverPid() !== undefined && serverPid() !== stuck, "a new server");
     } finally {
       if (alive(stuck)) process.kill(stuck, "SIGKILL");
+    }
+  });
+
+  it("a server that closes the connection while the request is still being written: the Node hook answers (no SIGPIPE)", {
+    timeout: 60_000,
+  }, async () => {
+    await stopServers();
+    // closes every connection as soon as the first bytes arrive, as a server does on a wrong token
+    const closing = createServer((socket) => socket.once("data", () => socket.destroy()));
+    await new Promise<void>((resolve) => closing.listen(0, "127.0.0.1", () => resolve()));
+    const file = join(
+      runDirectory(),
+      `hook-${dirname(client)
+        .replace(/[^A-Za-z0-9]/g, "_")
+        .slice(-120)}.server`,
+    );
+    try {
+      mkdirSync(runDirectory(), { recursive: true });
+      writeFileSync(file, `${(closing.address() as AddressInfo).port} ${"2".repeat(48)} ${process.pid}\n`);
+      // an event of 4 MB: still being written when the connection closes
+      const big = event("closing-1", {
+        ...bash("rm -rf build", "toolu_12"),
+        tool_input: { command: "rm -rf build", description: "x".repeat(4 * 1024 * 1024) },
+      });
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const answered = await viaClient(node, big);
+        expect(answered.exitCode, answered.stderr).toBe(0);
+        expect(answered.stdout).toContain('"permissionDecision":"deny"');
+      }
+    } finally {
+      closing.close();
+      // the fake address, unless a server the Node hook started has taken the file over
+      if (readFileSync(file, "utf8").includes("2".repeat(48))) rmSync(file, { force: true });
     }
   });
 
