@@ -65,7 +65,9 @@ install=${here//[^A-Za-z0-9]/_}
 server_file=$HOME/.toolgate/run/hook-$install.server
 
 port= token= pid=
-[ -r "$server_file" ] && read -r port token pid _ <"$server_file"
+# only a file of this user's own: another user who could write into the folder cannot point the event (and the
+# environment sent with it) at a server of theirs, nor answer for toolgate
+[ -O "$server_file" ] && [ -r "$server_file" ] && read -r port token pid _ <"$server_file"
 case $port in '' | *[!0-9]*) node_hook "$@" ;; esac
 
 # the environment the host gave this process, as the Node hook would see it

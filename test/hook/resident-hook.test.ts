@@ -4,6 +4,7 @@
  * a server that cannot answer (none, a wrong token, a changed install) costs the Node hook, never a decision.
  */
 import {
+  chownSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -49,6 +50,14 @@ beforeAll(() => {
 
 afterAll(async () => {
   await stopServers();
+  // a server whose file another took over (two started at once) stops when idle; these tests end it now (Linux /proc)
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(`${runDirectory()}/`)) process.kill(Number(pid));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
   rmSync(root, { recursive: true, force: true });
   removeSnapshot();
 });
@@ -275,6 +284,26 @@ describe("the resident hook client (bash)", () => {
       closing.close();
       // the fake address, unless a server the Node hook started has taken the file over
       if (readFileSync(file, "utf8").includes("2".repeat(48))) rmSync(file, { force: true });
+    }
+  });
+
+  it("ignores a server file another user owns: the Node hook answers, never a server of theirs", {
+    timeout: 60_000,
+  }, async () => {
+    // only root can give a file to another user; the suite runs as root in CI
+    if (process.getuid?.() !== 0) return;
+    await until(() => serverPid() !== undefined && alive(serverPid()!), "a server");
+    const file = serverFile()!;
+    const [port, token, pid] = readFileSync(file, "utf8").trim().split(" ");
+    // a real server's address, in a file of another user (nobody): the client must not use it
+    chownSync(file, 65534, 65534);
+    try {
+      const answered = await viaClient(NO_NODE, event("foreign-1", bash("rm -rf build", "toolu_13")));
+      // not served: the Node hook ran, and with no node it blocks
+      expect(answered.exitCode).toBe(2);
+      expect(answered.stderr).toMatch(/could not run .*the call is blocked/);
+    } finally {
+      if (readFileSync(file, "utf8").trim() === `${port} ${token} ${pid}`) chownSync(file, 0, 0);
     }
   });
 
