@@ -5,15 +5,14 @@
  * "could not run"): the run stopping at toolgate's threshold, with the guidance and one record per denial, is the
  * server's work.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDrainedStore } from "../../../src/store/open-drained-store.js";
+import { residentServerPid, serverOnlyCommand, startResidentServer, stopResidentServer } from "../resident-server.js";
 import { startFakeAnthropic } from "./fake-anthropic.js";
 import { type ClaudeRunResult, createWorkspace, runClaude, type Workspace } from "./run-claude.js";
 import { stubbornRemover } from "./scripts.js";
-import { assertBuilt, removeSnapshot, runToolgate, toolgateCommand } from "./toolgate-cli.js";
+import { assertBuilt, removeSnapshot, runToolgate } from "./toolgate-cli.js";
 
 const ATTEMPTS = 25;
 
@@ -24,42 +23,20 @@ describe("Claude Code with the resident hook: stubborn rm -rf", () => {
   let fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
   let run: ClaudeRunResult;
 
-  const serverPid = (): number | undefined => {
-    const directory = join(workspace.home, ".toolgate", "run");
-    const name = existsSync(directory) ? readdirSync(directory).find((file) => file.endsWith(".server")) : undefined;
-    return name === undefined ? undefined : Number(readFileSync(join(directory, name), "utf8").trim().split(" ")[2]);
-  };
-
   beforeAll(async () => {
     assertBuilt();
     workspace = createWorkspace("toolgate-claude-resident-");
     workspace.writeProjectSettings({ permissions: { deny: ["Bash(rm:*)"] } });
     database = join(workspace.root, "toolgate.db");
-    const [node, main] = toolgateCommand();
-    const client = join(dirname(dirname(main!)), "hook", "toolgate-hook.sh");
-    // one event through the client with a real node: the Node hook answers it and starts the server
-    const warmUp = spawnSync("bash", [client, node!, "hook", "claude-code"], {
+    await startResidentServer({
+      host: "claude-code",
+      event: { session_id: "warm-up", cwd: workspace.project, hook_event_name: "UserPromptSubmit", prompt: "hello" },
       cwd: workspace.project,
-      input: JSON.stringify({
-        session_id: "warm-up",
-        cwd: workspace.project,
-        hook_event_name: "UserPromptSubmit",
-        prompt: "hello",
-      }),
-      env: {
-        PATH: process.env["PATH"],
-        HOME: workspace.home,
-        TOOLGATE_DB: database,
-        TOOLGATE_HOOK_SERVER_IDLE_MS: "120000",
-      },
-      encoding: "utf8",
+      env: { PATH: process.env["PATH"], HOME: workspace.home, TOOLGATE_DB: database },
+      home: workspace.home,
     });
-    expect(warmUp.status, warmUp.stderr).toBe(0);
-    const deadline = Date.now() + 20_000;
-    while (serverPid() === undefined && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    // the hooks' command: the client with a node that cannot run, so only the server can answer
     install = runToolgate({
-      args: ["install", "claude-code", "--project", "--command", `bash "${client}" /nonexistent/node hook claude-code`],
+      args: ["install", "claude-code", "--project", "--command", serverOnlyCommand("claude-code")],
       cwd: workspace.project,
       env: { HOME: workspace.home },
     });
@@ -76,14 +53,7 @@ describe("Claude Code with the resident hook: stubborn rm -rf", () => {
   });
 
   afterAll(async () => {
-    const pid = serverPid();
-    if (pid !== undefined) {
-      try {
-        process.kill(pid);
-      } catch {
-        // gone already
-      }
-    }
+    stopResidentServer(workspace?.home);
     await fake?.close();
     workspace?.remove();
     removeSnapshot();
@@ -91,7 +61,7 @@ describe("Claude Code with the resident hook: stubborn rm -rf", () => {
 
   it("a server answers, started by the first event", () => {
     expect(install.exitCode).toBe(0);
-    expect(serverPid()).toBeGreaterThan(0);
+    expect(residentServerPid(workspace.home)).toBeGreaterThan(0);
     expect(run.stderr).not.toContain("could not run");
   });
 

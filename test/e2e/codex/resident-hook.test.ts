@@ -1,8 +1,6 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { assertBuilt, removeSnapshot, toolgateCommand } from "../claude/toolgate-cli.js";
+import { assertBuilt, removeSnapshot } from "../claude/toolgate-cli.js";
+import { residentServerPid, serverOnlyCommand, startResidentServer, stopResidentServer } from "../resident-server.js";
 import { type CodexRun, type CodexWorld, createCodexWorld, runCodex, toolgateIn } from "./codex-workspace.js";
 import { toolOutputs } from "./fake-responses.js";
 
@@ -20,21 +18,12 @@ describe("Codex 0.171.0 with the resident hook: a stubborn model retrying a forb
   let run: CodexRun;
   let install: ReturnType<typeof toolgateIn>;
 
-  const serverPid = (): number | undefined => {
-    const directory = join(world.home, ".toolgate", "run");
-    const name = existsSync(directory) ? readdirSync(directory).find((file) => file.endsWith(".server")) : undefined;
-    return name === undefined ? undefined : Number(readFileSync(join(directory, name), "utf8").trim().split(" ")[2]);
-  };
-
   beforeAll(async () => {
     assertBuilt();
     world = await createCodexWorld({ commands, rules: FORBID_RM });
-    const [node, main] = toolgateCommand();
-    const client = join(dirname(dirname(main!)), "hook", "toolgate-hook.sh");
-    // one event through the client with a real node: the Node hook answers it and starts the server
-    const warmUp = spawnSync("bash", [client, node!, "hook", "codex"], {
-      cwd: world.project,
-      input: JSON.stringify({
+    await startResidentServer({
+      host: "codex",
+      event: {
         session_id: "warm-up",
         turn_id: "turn-0",
         cwd: world.project,
@@ -42,38 +31,23 @@ describe("Codex 0.171.0 with the resident hook: a stubborn model retrying a forb
         permission_mode: "default",
         hook_event_name: "UserPromptSubmit",
         prompt: "hello",
-      }),
-      env: { ...world.env, TOOLGATE_HOOK_SERVER_IDLE_MS: "300000" },
-      encoding: "utf8",
+      },
+      cwd: world.project,
+      env: world.env,
+      home: world.home,
     });
-    expect(warmUp.status, warmUp.stderr).toBe(0);
-    const deadline = Date.now() + 20_000;
-    while (serverPid() === undefined && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    install = toolgateIn(world, [
-      "install",
-      "codex",
-      "--user",
-      "--command",
-      `bash "${client}" /nonexistent/node hook codex`,
-    ]);
+    install = toolgateIn(world, ["install", "codex", "--user", "--command", serverOnlyCommand("codex")]);
     run = await runCodex(world, { viaToolgateRun: true });
   }, 480_000);
 
   afterAll(async () => {
-    const pid = world === undefined ? undefined : serverPid();
-    if (pid !== undefined) {
-      try {
-        process.kill(pid);
-      } catch {
-        // gone already
-      }
-    }
+    stopResidentServer(world?.home);
     await world?.remove();
     removeSnapshot();
   });
 
   test("a server was running, and install trusted the client's command through Codex's own interface", () => {
-    expect(serverPid()).toBeGreaterThan(0);
+    expect(residentServerPid(world.home)).toBeGreaterThan(0);
     expect(install.exitCode).toBe(0);
     expect(install.stderr).toMatch(/Trusted toolgate's 5 hooks through Codex's own interface/);
   });

@@ -4,13 +4,13 @@
  * client (Copilot's hook commands name their event last: `hook copilot <event>`). The installed command names a node
  * that does not exist, so an event the server did not answer would have been blocked by the client ("could not run").
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, removeSnapshot, runToolgate, toolgateCommand } from "../claude/toolgate-cli.js";
+import { assertBuilt, removeSnapshot, runToolgate } from "../claude/toolgate-cli.js";
 import type { Script } from "../opencode/fake-openai.js";
 import { toolResults } from "../opencode/fake-openai.js";
+import { residentServerPid, serverOnlyCommand, startResidentServer, stopResidentServer } from "../resident-server.js";
 import {
   type CopilotRun,
   type CopilotWorkspace,
@@ -34,32 +34,22 @@ describe("Copilot CLI 1.0.102 with the resident hook: a stubborn rm denied by Co
   let workspace: CopilotWorkspace;
   let run: CopilotRun;
 
-  const serverPid = (): number | undefined => {
-    const directory = join(workspace.home, ".toolgate", "run");
-    const name = existsSync(directory) ? readdirSync(directory).find((file) => file.endsWith(".server")) : undefined;
-    return name === undefined ? undefined : Number(readFileSync(join(directory, name), "utf8").trim().split(" ")[2]);
-  };
-
   beforeAll(async () => {
     assertBuilt();
     workspace = copilotWorkspace();
-    const [node, main] = toolgateCommand();
-    const client = join(dirname(dirname(main!)), "hook", "toolgate-hook.sh");
-    // one event through the client with a real node: the Node hook answers it and starts the server
     const payload = JSON.parse(
       readFileSync(join(import.meta.dirname, "..", "..", "fixtures", "copilot", "post-tool-use.json"), "utf8"),
     ) as Record<string, unknown>;
-    const warmUp = spawnSync("bash", [client, node!, "hook", "copilot", "postToolUse"], {
+    await startResidentServer({
+      host: "copilot",
+      eventName: "postToolUse",
+      event: { ...payload, sessionId: "warm-up", cwd: workspace.project },
       cwd: workspace.project,
-      input: JSON.stringify({ ...payload, sessionId: "warm-up", cwd: workspace.project }),
-      env: { ...workspace.env, TOOLGATE_HOOK_SERVER_IDLE_MS: "300000" },
-      encoding: "utf8",
+      env: workspace.env,
+      home: workspace.home,
     });
-    expect(warmUp.status, warmUp.stderr).toBe(0);
-    const deadline = Date.now() + 20_000;
-    while (serverPid() === undefined && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     const installed = runToolgate({
-      args: ["install", "copilot", "--user", "--command", `bash "${client}" /nonexistent/node hook copilot`],
+      args: ["install", "copilot", "--user", "--command", serverOnlyCommand("copilot")],
       cwd: workspace.project,
       env: workspace.env,
     });
@@ -68,21 +58,14 @@ describe("Copilot CLI 1.0.102 with the resident hook: a stubborn rm denied by Co
   }, 500_000);
 
   afterAll(async () => {
-    const pid = workspace === undefined ? undefined : serverPid();
-    if (pid !== undefined) {
-      try {
-        process.kill(pid);
-      } catch {
-        // gone already
-      }
-    }
+    stopResidentServer(workspace?.home);
     await run?.fake.close();
     workspace?.remove();
     removeSnapshot();
   });
 
   it("stops at the threshold as with the Node hook: toolgate run exits 6, no Copilot process is left", () => {
-    expect(serverPid()).toBeGreaterThan(0);
+    expect(residentServerPid(workspace.home)).toBeGreaterThan(0);
     expect(run.timedOut).toBe(false);
     expect(run.exitCode, run.stderr).toBe(6);
     expect(run.stderr).not.toContain("could not run");

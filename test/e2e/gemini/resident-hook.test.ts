@@ -5,11 +5,10 @@
  * once with the default Node hook and once with every event answered by the server (the installed command names a
  * node that does not exist); both must stop the run the same way.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, removeSnapshot, runToolgate, toolgateCommand } from "../claude/toolgate-cli.js";
+import { assertBuilt, removeSnapshot, runToolgate } from "../claude/toolgate-cli.js";
+import { serverOnlyCommand, startResidentServer, stopResidentServer } from "../resident-server.js";
 import { type FakeGemini, startFakeGemini } from "./fake-gemini.js";
 import { createGeminiWorkspace, type GeminiWorkspace, rmPolicy, runGemini } from "./gemini-workspace.js";
 
@@ -29,12 +28,6 @@ describe("Gemini CLI 0.61.0 with the resident hook, headless without toolgate ru
   let nodeHook: Outcome;
   let resident: Outcome;
   let residentWorkspace: GeminiWorkspace;
-
-  const serverPid = (home: string): number | undefined => {
-    const directory = join(home, ".toolgate", "run");
-    const name = existsSync(directory) ? readdirSync(directory).find((file) => file.endsWith(".server")) : undefined;
-    return name === undefined ? undefined : Number(readFileSync(join(directory, name), "utf8").trim().split(" ")[2]);
-  };
 
   async function scenario(options: { command?: string; prepare?: (workspace: GeminiWorkspace) => Promise<void> }) {
     const workspace = createGeminiWorkspace({ policy: rmPolicy("deny") });
@@ -66,32 +59,24 @@ describe("Gemini CLI 0.61.0 with the resident hook, headless without toolgate ru
 
   beforeAll(async () => {
     assertBuilt();
-    const [node, main] = toolgateCommand();
-    const client = join(dirname(dirname(main!)), "hook", "toolgate-hook.sh");
     nodeHook = (await scenario({})).outcome;
     const served = await scenario({
-      command: `bash "${client}" /nonexistent/node hook gemini`,
-      // one event through the client with a real node: the Node hook answers it and starts the server
+      command: serverOnlyCommand("gemini"),
       prepare: async (workspace) => {
-        const warmUp = spawnSync("bash", [client, node!, "hook", "gemini"], {
-          cwd: workspace.project,
-          input: JSON.stringify({
+        await startResidentServer({
+          host: "gemini",
+          event: {
             session_id: "warm-up",
             cwd: workspace.project,
             hook_event_name: "BeforeAgent",
             prompt: "hello",
             timestamp: new Date().toISOString(),
             transcript_path: join(workspace.root, "none.json"),
-          }),
-          env: { ...workspace.env("http://127.0.0.1:9"), TOOLGATE_HOOK_SERVER_IDLE_MS: "300000" },
-          encoding: "utf8",
+          },
+          cwd: workspace.project,
+          env: workspace.env("http://127.0.0.1:9"),
+          home: workspace.home,
         });
-        expect(warmUp.status, warmUp.stderr).toBe(0);
-        const deadline = Date.now() + 20_000;
-        while (serverPid(workspace.home) === undefined && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        expect(serverPid(workspace.home)).toBeGreaterThan(0);
       },
     });
     resident = served.outcome;
@@ -99,14 +84,7 @@ describe("Gemini CLI 0.61.0 with the resident hook, headless without toolgate ru
   }, 360_000);
 
   afterAll(async () => {
-    const pid = residentWorkspace === undefined ? undefined : serverPid(residentWorkspace.home);
-    if (pid !== undefined) {
-      try {
-        process.kill(pid);
-      } catch {
-        // gone already
-      }
-    }
+    stopResidentServer(residentWorkspace?.home);
     removeSnapshot();
     for (const fake of fakes) await fake.close();
     for (const workspace of workspaces) workspace.remove();

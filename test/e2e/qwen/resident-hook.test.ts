@@ -4,11 +4,10 @@
  * names a node that does not exist, so an event the server did not answer would have been blocked by the client
  * ("could not run").
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assertBuilt, removeSnapshot, runToolgate, toolgateCommand } from "../claude/toolgate-cli.js";
+import { assertBuilt, removeSnapshot, runToolgate } from "../claude/toolgate-cli.js";
+import { residentServerPid, serverOnlyCommand, startResidentServer, stopResidentServer } from "../resident-server.js";
 import { type QwenRun, type QwenWorkspace, qwenWorkspace, runQwen, storedDenials } from "./run-qwen.js";
 import { STUBBORN_RM, shellScript } from "./scripts.js";
 
@@ -16,36 +15,25 @@ describe("Qwen Code 0.24.4 with the resident hook: stubborn rm -rf denied by Qwe
   let workspace: QwenWorkspace;
   let run: QwenRun;
 
-  const serverPid = (): number | undefined => {
-    const directory = join(workspace.home, ".toolgate", "run");
-    const name = existsSync(directory) ? readdirSync(directory).find((file) => file.endsWith(".server")) : undefined;
-    return name === undefined ? undefined : Number(readFileSync(join(directory, name), "utf8").trim().split(" ")[2]);
-  };
-
   beforeAll(async () => {
     assertBuilt();
     workspace = qwenWorkspace({ permissions: { deny: ["Bash(rm *)"] } });
-    const [node, main] = toolgateCommand();
-    const client = join(dirname(dirname(main!)), "hook", "toolgate-hook.sh");
-    // one event through the client with a real node: the Node hook answers it and starts the server
-    const warmUp = spawnSync("bash", [client, node!, "hook", "qwen"], {
-      cwd: workspace.project,
-      input: JSON.stringify({
+    await startResidentServer({
+      host: "qwen",
+      event: {
         session_id: "warm-up",
         cwd: workspace.project,
         hook_event_name: "UserPromptSubmit",
         prompt: "hello",
         timestamp: new Date().toISOString(),
         transcript_path: join(workspace.root, "none.jsonl"),
-      }),
-      env: { ...workspace.env, TOOLGATE_HOOK_SERVER_IDLE_MS: "300000" },
-      encoding: "utf8",
+      },
+      cwd: workspace.project,
+      env: workspace.env,
+      home: workspace.home,
     });
-    expect(warmUp.status, warmUp.stderr).toBe(0);
-    const deadline = Date.now() + 20_000;
-    while (serverPid() === undefined && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     const installed = runToolgate({
-      args: ["install", "qwen", "--user", "--command", `bash "${client}" /nonexistent/node hook qwen`],
+      args: ["install", "qwen", "--user", "--command", serverOnlyCommand("qwen")],
       cwd: workspace.project,
       env: workspace.env,
     });
@@ -59,21 +47,14 @@ describe("Qwen Code 0.24.4 with the resident hook: stubborn rm -rf denied by Qwe
   }, 400_000);
 
   afterAll(async () => {
-    const pid = workspace === undefined ? undefined : serverPid();
-    if (pid !== undefined) {
-      try {
-        process.kill(pid);
-      } catch {
-        // gone already
-      }
-    }
+    stopResidentServer(workspace?.home);
     await run?.fake.close();
     workspace?.remove();
     removeSnapshot();
   });
 
   it("stops at the threshold as with the Node hook (2 calls, exit 6), each denial recorded once", () => {
-    expect(serverPid()).toBeGreaterThan(0);
+    expect(residentServerPid(workspace.home)).toBeGreaterThan(0);
     expect(run.timedOut).toBe(false);
     expect(run.exitCode, run.stderr).toBe(6);
     expect(run.stderr).not.toContain("could not run");
