@@ -3,6 +3,7 @@ import type { HookAnswer, HookHost } from "../hosts/common/hook-host.js";
 import { readTranscript, transcriptOpenerForOneEvent } from "../hosts/common/read-transcript.js";
 import { openToolgate, type Toolgate } from "../root/open-toolgate.js";
 import { noteRunAbort, noteRunSession, RUN_DIRECTORY_ENV, type RunAbort, runAbort } from "../root/run-sessions.js";
+import { isAlive } from "../store/file/session-lock.js";
 import { defaultStateDirectory } from "../store/resolve-store-location.js";
 import { labelsFromEnv } from "./session-labels.js";
 import { transcriptCursorFiles } from "./transcript-cursor-files.js";
@@ -233,19 +234,9 @@ function abortedRun(env: Readonly<Record<string, string | undefined>>): RunAbort
 async function untilHostGone(budgetMs: number, hostPid: number | undefined): Promise<void> {
   const parent = process.ppid;
   const deadline = Date.now() + budgetMs;
-  const present = hostPid === undefined ? () => process.ppid === parent : () => processExists(hostPid);
+  const present = hostPid === undefined ? () => process.ppid === parent : () => isAlive(hostPid);
   while (present() && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, ORPHAN_POLL_MS));
-  }
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, owned by someone else
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

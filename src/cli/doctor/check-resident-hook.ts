@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { HOOK_SERVER_PROTOCOL } from "../../hook-runtime/hook-server.js";
 import { readServerFile } from "../../hook-runtime/hook-server-start.js";
 import { type DoctorCheck, type DoctorContext, ok, warn } from "../../hosts/common/doctor-check.js";
+import { isAlive } from "../../store/file/session-lock.js";
 import { toolgateHome } from "../../store/resolve-store-location.js";
 
 /**
@@ -21,7 +22,7 @@ export async function checkResidentHook(context: DoctorContext): Promise<DoctorC
   for (const name of files) {
     const file = join(directory, name);
     const address = readServerFile(file);
-    if (address === undefined || !alive(address.pid)) {
+    if (address === undefined || !isAlive(address.pid)) {
       checks.push(
         ok(
           "resident hook server",
@@ -42,15 +43,6 @@ export async function checkResidentHook(context: DoctorContext): Promise<DoctorC
     );
   }
   return checks;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** Whether the server answers the CPU query with its token within 2 s. */
