@@ -158,6 +158,8 @@ function readRequest(socket: Socket, token: string, timeoutMs: number): Promise<
       chunks.push(chunk);
       length += chunk.length;
       if (length > MAX_REQUEST_BYTES) return finish(undefined);
+      // the size is known once the fields are read: the chunks are joined once, when all of them are here
+      if (needed !== undefined && length < needed) return undefined;
       const buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       if (chunks.length > 1) chunks.splice(0, chunks.length, buffer);
       const headerEnd = buffer.indexOf(10);
