@@ -1,4 +1,5 @@
 import type { DenialSource } from "../core/events.js";
+import { byteOrder } from "../core/figures.js";
 import type { AnalysisDocument, AnalysisTotals, DeniedTool, SessionAnalysis, SkippedFile } from "./analysis-types.js";
 
 /** The `--json` document: sessions, then totals over them. */
@@ -67,8 +68,4 @@ export function mergeDeniedTools(lists: readonly (readonly DeniedTool[])[]): Den
   return rankDeniedTools(
     [...merged].map(([tool, entry]) => ({ tool, count: entry.count, hostTools: [...entry.hostTools] })),
   );
-}
-
-function byteOrder(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

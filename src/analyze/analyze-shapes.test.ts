@@ -56,6 +56,20 @@ describe("loop kinds", () => {
   });
 });
 
+describe("the order of sessions", () => {
+  test("sessions that start at once are in byte order of their ids, the same in every locale", async () => {
+    const template = readFileSync(join(fixtures, "shapes/legitimate-repetition.session.jsonl"), "utf8");
+    const files = ["session-a-1", "SESSION-B-1"].map((id) => {
+      const file = join(scratch, `${id}.jsonl`);
+      writeFileSync(file, template.replaceAll("5b0e6c1e-1111-4c3a-9d7e-000000000001", id));
+      return file;
+    });
+    const result = await run(files);
+    // a collator would put "session-a-1" first (letters before case); byte order puts "S" (0x53) before "s" (0x73)
+    expect(result.sessions.map((session) => session.analysis.sessionId)).toEqual(["SESSION-B-1", "session-a-1"]);
+  });
+});
+
 describe("corrupt, truncated and unknown lines", () => {
   test("are skipped and counted, never fatal, and change nothing else", async () => {
     const original = readFileSync(join(fixtures, "claude-code/stubborn.session.jsonl"), "utf8");

@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import type { CompiledConfig } from "../core/config.js";
+import { byteOrder } from "../core/figures.js";
 import { hash53 } from "../core/hash.js";
 import type { DenialRecord } from "../core/records.js";
 import type { SessionInfo } from "../core/session-info.js";
@@ -208,8 +209,7 @@ export async function analyzeTranscripts(options: AnalyzeTranscriptsOptions): Pr
   const sessions = [...byId.values()];
   sessions.sort(
     (a, b) =>
-      a.analysis.startedAt.localeCompare(b.analysis.startedAt) ||
-      a.analysis.sessionId.localeCompare(b.analysis.sessionId),
+      byteOrder(a.analysis.startedAt, b.analysis.startedAt) || byteOrder(a.analysis.sessionId, b.analysis.sessionId),
   );
   return { sessions, skippedLines, unrecognizedFiles, skippedFiles, filesRead };
 }

@@ -1,3 +1,4 @@
+import { byteOrder } from "../core/figures.js";
 import type { AnalysisDocument, SessionAnalysis, StopPoint, SuggestedAllowRule } from "./analysis-types.js";
 
 /**
@@ -69,7 +70,7 @@ function topRules(sessions: readonly SessionAnalysis[]): SuggestedAllowRule[] {
       else existing.count += rule.count;
     }
   }
-  return [...merged.values()].sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule)).slice(0, RULES);
+  return [...merged.values()].sort((a, b) => b.count - a.count || byteOrder(a.rule, b.rule)).slice(0, RULES);
 }
 
 export function formatAnalysis(document: AnalysisDocument): string {

@@ -1,5 +1,6 @@
 import type { CorePorts } from "../core/config.js";
 import type { DenialSource, ToolCall } from "../core/events.js";
+import { byteOrder } from "../core/figures.js";
 import { allowRuleSuggestion, type RuleLanguage } from "../policy/grants/allow-rule-suggestion.js";
 import type { SuggestedAllowRule } from "./analysis-types.js";
 
@@ -75,6 +76,6 @@ export class RuleSuggestions {
 
   /** most denials first */
   list(): SuggestedAllowRule[] {
-    return [...this.rules.values()].sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
+    return [...this.rules.values()].sort((a, b) => b.count - a.count || byteOrder(a.rule, b.rule));
   }
 }

@@ -332,6 +332,10 @@ function numberOr(value: unknown, fallback: number): number {
   return typeof value === "number" && Number.isFinite(value) ? value : fallback;
 }
 
-function byteOrder(a: string, b: string): number {
+/**
+ * Byte order of two strings (UTF-16 code units), the same as SQL `COLLATE "C"` / SQLite BINARY: the same order in
+ * every locale, without `localeCompare`'s collator (whose first use costs a process about 6 ms).
+ */
+export function byteOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,4 +1,4 @@
-import { factsFromRecords } from "../core/figures.js";
+import { byteOrder, factsFromRecords } from "../core/figures.js";
 import { type AuditEvent, type DenialRecord, withToolIdentity } from "../core/records.js";
 import { canonicalTool } from "../core/tool-families.js";
 import type { CountBySignature, DenialQuery, DenialReport, ReportQuery } from "./ports.js";
@@ -119,6 +119,4 @@ export function utcDay(at: number): string {
 }
 
 /** byte-order comparison, the same as SQL `COLLATE "C"` / SQLite BINARY */
-export function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+export const compare = byteOrder;

@@ -1,3 +1,4 @@
+import { byteOrder } from "../core/figures.js";
 import type { CountByPattern } from "./ports.js";
 
 /** variants listed under each pattern in a report */
@@ -55,9 +56,4 @@ export function rankPatterns<Facts extends SignatureFacts>(options: {
         variants,
       };
     });
-}
-
-/** byte-order comparison, the same as SQL `COLLATE "C"` / SQLite BINARY */
-function byteOrder(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
