@@ -156,16 +156,52 @@ export function residentHook({ entry, host, home }) {
   };
 }
 
-/** Stops the resident hook servers a bench started under `home` (before its temporary directory goes). */
+/**
+ * Stops the resident hook servers a bench started under `home`, and waits until each has exited, before its
+ * temporary directory goes: a server writes its code cache under `home` as it exits, which would land in a directory
+ * being removed (rmSync then fails with ENOTEMPTY). Every server of that run directory: those its `.server` files
+ * name, and (Linux /proc) one whose file another server took over.
+ */
 export function stopResidentServers(home) {
   const directory = join(home, ".toolgate", "run");
   if (!existsSync(directory)) return;
+  const pids = new Set();
   for (const name of readdirSync(directory).filter((file) => file.endsWith(".server"))) {
-    try {
-      process.kill(Number(readFileSync(join(directory, name), "utf8").trim().split(" ")[2]));
-    } catch {
-      // gone already
+    const pid = Number(readFileSync(join(directory, name), "utf8").trim().split(" ")[2]);
+    if (Number.isInteger(pid) && pid > 1) pids.add(pid);
+  }
+  if (existsSync("/proc")) {
+    for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+      try {
+        const argv = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+        if (argv.includes("--serve") && argv.some((arg) => arg.startsWith(`${directory}/`))) pids.add(Number(entry));
+      } catch {
+        // gone, or not ours to read
+      }
     }
+  }
+  const alive = (pid) => {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return false;
+    }
+    try {
+      return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8")); // exited, not reaped yet: gone
+    } catch {
+      return true;
+    }
+  };
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const pid of pids) {
+    try {
+      process.kill(pid);
+    } catch {
+      continue; // gone already
+    }
+    const deadline = Date.now() + 10_000;
+    while (alive(pid) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 20);
+    if (alive(pid)) process.kill(pid, "SIGKILL");
   }
 }
 
