@@ -1,5 +1,5 @@
 import { closeSync, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 
 /**
  * How a hook process starts the resident hook server (docs/resident-hook.md). The bash client
@@ -23,6 +23,16 @@ export interface HookServerAddress {
   port: number;
   token: string;
   pid: number;
+}
+
+/**
+ * The server file the client of `hookDirectory` (the install's `dist/hook`, as its command names it) uses under
+ * `home`: `~/.toolgate/run/hook-<install>.server`, `<install>` that path with each character but ASCII letters and
+ * digits made `_`, its last 120 kept. The same name `toolgate-hook.sh` makes.
+ */
+export function residentServerFile(home: string, hookDirectory: string): string {
+  const install = hookDirectory.replace(/[^A-Za-z0-9]/g, "_").slice(-120);
+  return join(home, ".toolgate", "run", `hook-${install}.server`);
 }
 
 export function readServerFile(file: string): HookServerAddress | undefined {

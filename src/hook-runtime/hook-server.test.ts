@@ -120,6 +120,20 @@ describe("the resident hook server's wire format", () => {
     }
   });
 
+  it("stops at a stop query with the token only, and says so", async () => {
+    let stopped: string | undefined;
+    const server = await startHookServer({ token: TOKEN, idleMs: 60_000, onStop: (why) => (stopped = why) });
+    try {
+      expect(await send(server.port, Buffer.from(`toolgate-hook/1 ${"c".repeat(48)} stop\n`))).toBe("");
+      expect(stopped).toBeUndefined();
+      expect(await send(server.port, Buffer.from(`toolgate-hook/1 ${TOKEN} cpu\n`))).toMatch(/^cpu \d+\n$/);
+      expect(await send(server.port, Buffer.from(`toolgate-hook/1 ${TOKEN} stop\n`))).toBe("stopped\n");
+      expect(stopped).toBe("closed");
+    } finally {
+      await server.close();
+    }
+  });
+
   it("stops, unanswered, at the first request after its install changed", async () => {
     let current = true;
     let stopped: string | undefined;

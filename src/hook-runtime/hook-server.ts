@@ -17,10 +17,16 @@ import { startHook } from "./run-hook.js";
  *             working directory, the argument count, the arguments, the environment (`NAME=value`, one per field),
  *             an empty field; then exactly <stdin bytes> bytes of the event.
  *   answer:   `<exit code> <stdout bytes> <stderr bytes>\n`, then stdout's bytes, then stderr's.
- *   `toolgate-hook/1 <token> cpu\n` answers `cpu <microseconds>\n`: the server's CPU time so far (benchmarks).
+ *   `toolgate-hook/1 <token> cpu\n` answers `cpu <microseconds>\n`: the server's CPU time so far (benchmarks,
+ *   `toolgate doctor`).
+ *   `toolgate-hook/1 <token> stop\n` answers `stopped\n` and stops the server (`toolgate uninstall`): its file goes,
+ *   and the requests it is answering finish.
  * Anything else (a wrong token first of all) closes the connection unanswered: the client then runs the Node hook.
  */
 export const HOOK_SERVER_PROTOCOL = "toolgate-hook/1";
+
+/** The queries a client with the token may ask besides hook events. */
+type ServerQuery = "cpu" | "stop";
 
 /** A request the server answers: what a hook process would have had. */
 export interface HookServerRequest {
@@ -89,6 +95,11 @@ export async function startHookServer(options: HookServerOptions): Promise<HookS
           const used = process.cpuUsage();
           return void socket.end(`cpu ${used.user + used.system}\n`);
         }
+        if (request === "stop") {
+          socket.end("stopped\n");
+          stop("closed");
+          return;
+        }
         if (options.current !== undefined && !options.current()) {
           socket.destroy();
           stop("stale");
@@ -138,16 +149,20 @@ export async function startHookServer(options: HookServerOptions): Promise<HookS
 
 /**
  * One request read from the socket: undefined when it is not one (a wrong token or protocol, a malformed or
- * oversized body, a connection closed early), `"cpu"` for the CPU query.
+ * oversized body, a connection closed early), `"cpu"` or `"stop"` for those queries.
  */
-function readRequest(socket: Socket, token: string, timeoutMs: number): Promise<HookServerRequest | "cpu" | undefined> {
+function readRequest(
+  socket: Socket,
+  token: string,
+  timeoutMs: number,
+): Promise<HookServerRequest | ServerQuery | undefined> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => finish(undefined), timeoutMs);
     const chunks: Buffer[] = [];
     let length = 0;
     let needed: number | undefined;
     let done = false;
-    const finish = (value: HookServerRequest | "cpu" | undefined) => {
+    const finish = (value: HookServerRequest | ServerQuery | undefined) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -168,7 +183,7 @@ function readRequest(socket: Socket, token: string, timeoutMs: number): Promise<
       if (header.length !== 3 || header[0] !== HOOK_SERVER_PROTOCOL || !sameToken(header[1]!, token)) {
         return finish(undefined);
       }
-      if (header[2] === "cpu") return finish("cpu");
+      if (header[2] === "cpu" || header[2] === "stop") return finish(header[2]);
       const stdinBytes = /^\d{1,12}$/.test(header[2]!) ? Number(header[2]) : undefined;
       if (stdinBytes === undefined) return finish(undefined);
       if (needed === undefined) {

@@ -1,7 +1,9 @@
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, makeFixture, runCli } from "./cli-fixture.js";
+import { residentServerFile } from "../../src/hook-runtime/hook-server-start.js";
+import { ensureBuilt, makeFixture, repoRoot, runCli } from "./cli-fixture.js";
 
 beforeAll(ensureBuilt);
 
@@ -113,5 +115,33 @@ describe("toolgate install / uninstall (the built CLI, a temporary HOME)", () =>
     const proxy = cli(["install", "opencode", "--resident"]);
     expect(proxy.status).toBe(2);
     expect(proxy.stderr).toMatch(/--resident belongs to the hook hosts \(claude-code, .*\)/);
+  });
+
+  it("uninstall stops this install's resident hook server, which takes its file with it", async () => {
+    const { cli, home } = fixture();
+    expect(cli(["install", "claude-code", "--resident"]).status).toBe(0);
+    // the server the client's first event would have started, for the built install (dist/hook)
+    const hook = join(repoRoot, "dist", "hook");
+    const file = residentServerFile(home, hook);
+    const server = spawn(process.execPath, [join(hook, "toolgate-hook.cjs"), "--serve", file], {
+      env: { PATH: process.env["PATH"], HOME: home, TOOLGATE_HOOK_SERVER_IDLE_MS: "60000" },
+      stdio: "ignore",
+    });
+    const exited = new Promise((resolve) => server.once("exit", resolve));
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!existsSync(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(readFileSync(file, "utf8")).toMatch(new RegExp(` ${server.pid}\\n$`));
+      const removed = cli(["uninstall", "claude-code"]);
+      expect(removed.status).toBe(0);
+      expect(removed.stdout).toContain(`Stopped toolgate's resident hook server (pid ${server.pid})`);
+      await exited;
+      expect(existsSync(file)).toBe(false);
+      // nothing running: nothing said
+      expect(cli(["install", "claude-code", "--resident"]).status).toBe(0);
+      expect(cli(["uninstall", "claude-code"]).stdout).not.toContain("resident hook server");
+    } finally {
+      server.kill();
+    }
   });
 });

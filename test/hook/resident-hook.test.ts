@@ -18,6 +18,8 @@ import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stopHookServer } from "../../src/hook-runtime/hook-server-client.js";
+import { residentServerFile } from "../../src/hook-runtime/hook-server-start.js";
 import { assertBuilt, removeSnapshot } from "../e2e/claude/toolgate-cli.js";
 import { cliCommand, hookEntryCommand, spawnHook } from "./spawn-hook.js";
 
@@ -174,6 +176,25 @@ describe("the resident hook client (bash)", () => {
     expect(readFileSync(file, "utf8")).toMatch(/^\d+ [0-9a-f]{48} \d+\n$/);
     // the address and token are the user's alone
     expect(readdirSync(runDirectory()).filter((name) => name.endsWith(".starting"))).toEqual([]);
+  });
+
+  it("keeps its server's address where residentServerFile names it; a stop query with the token stops that server", {
+    timeout: 60_000,
+  }, async () => {
+    await stopServers();
+    await viaClient(node, event("named-1", bash("ls", "toolu_n1")));
+    await until(() => serverPid() !== undefined, "the server's file");
+    const file = residentServerFile(home, dirname(client));
+    expect(serverFile()).toBe(file);
+    const pid = serverPid()!;
+    expect(await stopHookServer(file)).toBe(pid);
+    await until(() => !alive(pid), "the server to stop");
+    // its file went with it, so the next event runs the Node hook (which starts a new server)
+    expect(existsSync(file)).toBe(false);
+    expect(await stopHookServer(file)).toBeUndefined();
+    // the next event: the Node hook answers and starts a server again (the tests below use it)
+    expect((await viaClient(node, event("named-2", bash("ls", "toolu_n2")))).exitCode).toBe(0);
+    await until(() => serverPid() !== undefined, "a new server's file");
   });
 
   it("falls back to the Node hook when the server does not answer: a wrong token, none running, TOOLGATE_HOOK_SERVER=off", {

@@ -1,5 +1,8 @@
+import { homedir } from "node:os";
 import { ToolgateError } from "../../core/errors.js";
-import { residentHookCommand } from "../../hosts/common/hook-command.js";
+import { stopHookServer } from "../../hook-runtime/hook-server-client.js";
+import { residentServerFile } from "../../hook-runtime/hook-server-start.js";
+import { bundledHookDirectory, residentHookCommand } from "../../hosts/common/hook-command.js";
 import type { HostInstaller, HostInstallOptions } from "../../hosts/host-descriptor.js";
 import { hostDescriptor, hostsWith } from "../../hosts/registry.js";
 import { defineCommand } from "../args/command-spec.js";
@@ -201,6 +204,7 @@ export async function runInstaller(options: {
       outcome.written ? `${what} ${verb} ${outcome.path}.${deleted}\n` : `Dry run: nothing was written.${deleted}\n`,
     );
     process.stdout.write(scopeNote);
+    if (action === "uninstall" && outcome.written && descriptor?.kind === "hook") await stopResidentServer();
     return EXIT.ok;
   } catch (error) {
     if (ToolgateError.is(error)) {
@@ -209,6 +213,21 @@ export async function runInstaller(options: {
       return error.code === "CONFIG_INVALID" || error.code === "INPUT_INVALID" ? EXIT.usage : EXIT.error;
     }
     throw error;
+  }
+}
+
+/**
+ * After a hook host's uninstall: this install's resident hook server, when one runs, is asked to stop
+ * (docs/resident-hook.md), so no toolgate process stays behind. A host still installed with `--resident` starts a
+ * new one at its next event (that event is answered by the Node hook).
+ */
+async function stopResidentServer(): Promise<void> {
+  const file = residentServerFile(homedir(), bundledHookDirectory());
+  const pid = await stopHookServer(file);
+  if (pid !== undefined) {
+    process.stdout.write(
+      `Stopped toolgate's resident hook server (pid ${pid}); a host still installed with --resident starts it again at its next hook event.\n`,
+    );
   }
 }
 

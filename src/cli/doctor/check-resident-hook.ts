@@ -1,7 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
-import { connect } from "node:net";
 import { join } from "node:path";
-import { HOOK_SERVER_PROTOCOL } from "../../hook-runtime/hook-server.js";
+import { askHookServer } from "../../hook-runtime/hook-server-client.js";
 import { readServerFile } from "../../hook-runtime/hook-server-start.js";
 import { type DoctorCheck, type DoctorContext, ok, warn } from "../../hosts/common/doctor-check.js";
 import { isAlive } from "../../store/file/session-lock.js";
@@ -31,7 +30,7 @@ export async function checkResidentHook(context: DoctorContext): Promise<DoctorC
       );
       continue;
     }
-    const answers = await answersCpuQuery(address.port, address.token);
+    const answers = /^cpu \d+$/.test((await askHookServer(address, "cpu")) ?? "");
     checks.push(
       answers
         ? ok("resident hook server", `running (pid ${address.pid}, 127.0.0.1:${address.port}) and answering: ${file}`)
@@ -43,25 +42,4 @@ export async function checkResidentHook(context: DoctorContext): Promise<DoctorC
     );
   }
   return checks;
-}
-
-/** Whether the server answers the CPU query with its token within 2 s. */
-function answersCpuQuery(port: number, token: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    let text = "";
-    const done = (value: boolean) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(value);
-    };
-    const timer = setTimeout(() => done(false), 2_000);
-    socket.on("connect", () => socket.write(`${HOOK_SERVER_PROTOCOL} ${token} cpu\n`));
-    socket.on("data", (chunk) => {
-      text += chunk.toString("latin1");
-      if (text.includes("\n")) done(/^cpu \d+\n/.test(text));
-    });
-    socket.on("error", () => done(false));
-    socket.on("close", () => done(/^cpu \d+\n/.test(text)));
-  });
 }

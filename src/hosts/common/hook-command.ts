@@ -29,7 +29,7 @@ export function residentHookCommand(host: string, options: { bash?: string; path
       message: "--resident needs bash, which Windows does not have: install without it.",
     });
   }
-  const client = fileURLToPath(new URL("../../hook/toolgate-hook.sh", import.meta.url));
+  const client = join(bundledHookDirectory(), "toolgate-hook.sh");
   if (!existsSync(client)) {
     throw new ToolgateError({
       code: "INPUT_INVALID",
@@ -45,6 +45,11 @@ export function residentHookCommand(host: string, options: { bash?: string; path
     });
   }
   return `"${bash}" "${client}" "${process.execPath}" hook ${host}`;
+}
+
+/** This toolgate's `dist/hook`: the bundled hook and the resident hook's client. */
+export function bundledHookDirectory(): string {
+  return fileURLToPath(new URL("../../hook", import.meta.url));
 }
 
 /** The first bash on `path`, then in /bin, whose major version is 4 or more; undefined when none is. */
