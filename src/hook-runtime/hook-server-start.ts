@@ -27,12 +27,16 @@ export interface HookServerAddress {
 
 /**
  * The server file the client of `hookDirectory` (the install's `dist/hook`, as its command names it) uses under
- * `home`: `~/.toolgate/run/hook-<install>.server`, `<install>` that path with each character but ASCII letters and
- * digits made `_`, its last 120 kept. The same name `toolgate-hook.sh` makes.
+ * `home`: `~/.toolgate/run/hook-<install>.server`, `<install>` that path's UTF-8 bytes with each byte but ASCII
+ * letters and digits made `_`, its last 120 kept. The same name `toolgate-hook.sh` makes, in every locale.
  */
 export function residentServerFile(home: string, hookDirectory: string): string {
-  const install = hookDirectory.replace(/[^A-Za-z0-9]/g, "_").slice(-120);
-  return join(home, ".toolgate", "run", `hook-${install}.server`);
+  let install = "";
+  for (const byte of Buffer.from(hookDirectory, "utf8")) {
+    const alphanumeric = (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122);
+    install += alphanumeric ? String.fromCharCode(byte) : "_";
+  }
+  return join(home, ".toolgate", "run", `hook-${install.slice(-120)}.server`);
 }
 
 export function readServerFile(file: string): HookServerAddress | undefined {

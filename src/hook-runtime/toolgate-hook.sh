@@ -60,8 +60,14 @@ server_file= stuck=
 if [ "${TOOLGATE_HOOK_SERVER:-}" = off ] || [ -z "${HOME:-}" ] || [ "${BASH_VERSINFO[0]:-0}" -lt 4 ]; then
   node_hook "$@"
 fi
-install=${here//[^A-Za-z0-9]/_}
-((${#install} > 120)) && install=${install:${#install}-120}
+# the install's name: its path with each byte but ASCII letters and digits made `_`, the last 120 kept; bytes, so
+# hosts run under different locales reach the same server (and `toolgate uninstall` finds it: residentServerFile)
+install_name() {
+  local LC_ALL=C
+  install=${here//[^A-Za-z0-9]/_}
+  ((${#install} > 120)) && install=${install:${#install}-120}
+}
+install_name
 server_file=$HOME/.toolgate/run/hook-$install.server
 
 port= token= pid=

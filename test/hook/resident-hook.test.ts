@@ -197,6 +197,28 @@ describe("the resident hook client (bash)", () => {
     await until(() => serverPid() !== undefined, "a new server's file");
   });
 
+  it("names the server file by the install path's bytes, the same in every locale and as residentServerFile does", async () => {
+    // a copy of the client in a folder whose name is not ASCII, and a "node" that prints the file the client names
+    const install = join(root, "tóolgate ünïcode", "dist", "hook");
+    mkdirSync(install, { recursive: true });
+    const copy = join(install, "toolgate-hook.sh");
+    writeFileSync(copy, readFileSync(client));
+    const printer = join(root, "print-server-file");
+    writeFileSync(printer, '#!/bin/sh\nprintf "%s" "$TOOLGATE_HOOK_SERVER_FILE"\n', { mode: 0o755 });
+    const named = new Set<string>();
+    for (const locale of ["C", "C.UTF-8"]) {
+      const run = await spawnHook({
+        argv: ["bash", copy, printer, "hook", "claude-code"],
+        input: event("named-locale", bash("ls", "toolu_l1")),
+        cwd: project,
+        env: { ...env, LC_ALL: locale },
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      named.add(run.stdout);
+    }
+    expect([...named]).toEqual([residentServerFile(home, install)]);
+  });
+
   it("falls back to the Node hook when the server does not answer: a wrong token, none running, TOOLGATE_HOOK_SERVER=off", {
     timeout: 120_000,
   }, async () => {
