@@ -8,13 +8,15 @@
 //   BENCH_SHORT=1: the short mode the test suite runs (a buffer of 3, 5 denials, one round)
 // Each build prepares its own session (its own HOME, state, spool and database, so a state is always the format its
 // build writes); each round times `node -e 0` and each build's Stop, every Stop in a fresh copy of its prepared session,
-// and checks the refusal was recorded exactly once.
+// and checks the refusal was recorded exactly once. This build's resident hook (docs/resident-hook.md) answers the same
+// Stop in each round too: its client's CPU plus its server's for the event. Its session is copied afresh into one
+// HOME each round (where the server's file stays), its server started before the first round.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { hookBuilds, median, runJobs } from "./support/cold-spawn.mjs";
+import { hookBuilds, median, residentHook, runJobs, stopResidentServers } from "./support/cold-spawn.mjs";
 import { goal } from "./support/goals.mjs";
 import { short, sizeFrom } from "./support/short.mjs";
 
@@ -86,6 +88,11 @@ function prepare(build, dir) {
   // the session's records shipped to SQLite, as a long session's are (a drain at least every 30 s)
   hook({ hook_event_name: "SessionEnd", reason: "other" });
   waitForDrain(paths(dir).home);
+  // and the drain's database closed (its WAL files go with its last connection), so copies of it are whole
+  const closedBy = Date.now() + 10_000;
+  while (["-wal", "-shm"].some((suffix) => existsSync(`${paths(dir).database}${suffix}`)) && Date.now() < closedBy) {
+    spawnSync("sleep", ["0.05"]);
+  }
   const at = new Date().toISOString();
   const call = { type: "tool_use", id: "toolu_bench_person_no", name: "Bash", input: { command: "git push" } };
   const no =
@@ -129,6 +136,25 @@ function recordedOnce(dir) {
   return state.total === denials + 1 && named === 1;
 }
 
+/** `dir` as `prepared` is, but for the resident server's file under its HOME (the server keeps running there). */
+function refresh(prepared, dir) {
+  for (const path of [
+    paths(dir).project,
+    paths(dir).transcript,
+    join(paths(dir).home, ".toolgate", "state"),
+    join(paths(dir).home, ".toolgate", "spool"),
+  ]) {
+    rmSync(path, { recursive: true, force: true });
+  }
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${paths(dir).database}${suffix}`, { force: true });
+  cpSync(prepared, dir, { recursive: true, force: true, filter: settled });
+}
+
+/** A copy leaves out a file being written (`*.tmp`: a detached drain's code cache, renamed once whole). */
+const settled = (source) => !source.endsWith(".tmp");
+
+const residentDir = join(root, "round-resident");
+const resident = residentHook({ entry, host: "claude-code", home: paths(residentDir).home });
 try {
   const prepared = builds.map((build, index) => {
     const dir = join(root, `prepared-${index}`);
@@ -136,12 +162,40 @@ try {
     return dir;
   });
   const samples = builds.map(() => []);
+  const residentSamples = [];
+  const residentStop = (dir) =>
+    runJobs({
+      jobs: [{ argv: resident.argv, input: hookInput(dir, stop), server: resident.server }],
+      env: environment(dir),
+      cwd: paths(dir).project,
+      scratch: root,
+    })[0];
+  if (resident !== undefined) {
+    // the first event finds no server: the Node hook answers and starts one, for the rounds below (not counted)
+    refresh(prepared[0], residentDir);
+    residentStop(residentDir);
+    const until = Date.now() + 10_000;
+    const run = join(paths(residentDir).home, ".toolgate", "run");
+    while (!(existsSync(run) && readdirSync(run).some((name) => name.endsWith(".server"))) && Date.now() < until) {
+      spawnSync("sleep", ["0.05"]);
+    }
+  }
   const baseline = [];
   for (let round = 0; round < runs; round++) {
-    // `node -e 0`, then each build's Stop, the order turned each round
-    const order = [-1, ...builds.keys()];
+    // `node -e 0`, then each build's Stop and the resident hook's (-2), the order turned each round
+    const order = [-1, ...builds.keys(), ...(resident === undefined ? [] : [-2])];
     const turned = [...order.slice(round % order.length), ...order.slice(0, round % order.length)];
     for (const which of turned) {
+      if (which === -2) {
+        refresh(prepared[0], residentDir);
+        const result = residentStop(residentDir);
+        if (result.status !== 0) throw new Error(`the resident hook exited ${result.status}: ${result.stderr}`);
+        // the server's CPU for the event: none when the Node hook answered instead
+        if (!(result.server > 0)) throw new Error("no resident server answered the Stop");
+        if (!recordedOnce(residentDir)) throw new Error("the resident hook did not record the refusal exactly once");
+        residentSamples.push(result.cpu);
+        continue;
+      }
       if (which < 0) {
         const [result] = runJobs({
           jobs: [{ argv: [node, "-e", "0"], input: "" }],
@@ -154,7 +208,7 @@ try {
       }
       const dir = join(root, `round-${which}`);
       rmSync(dir, { recursive: true, force: true });
-      cpSync(prepared[which], dir, { recursive: true });
+      cpSync(prepared[which], dir, { recursive: true, filter: settled });
       const [result] = runJobs({
         jobs: [{ argv: [node, builds[which].entry, "hook", "claude-code"], input: hookInput(dir, stop) }],
         env: environment(dir),
@@ -175,6 +229,10 @@ try {
     const cpu = median(samples[index]);
     console.log(`| ${build.name} | ${cpu.toFixed(1)} | ${(cpu / base).toFixed(2)}x |`);
   }
+  if (resident !== undefined) {
+    const cpu = median(residentSamples);
+    console.log(`| ${resident.name} | ${cpu.toFixed(1)} | ${(cpu / base).toFixed(2)}x |`);
+  }
   const ours = median(samples[0]) / base;
   goal({
     goal: "a long session's Stop (past the record buffer, one new refusal) <= 1.2x `node -e 0` CPU, clean environment",
@@ -182,7 +240,17 @@ try {
     met: ours <= 1.2,
     command: `bench/hook-long-session.bench.mjs (BENCH_RUNS=${runs}, BENCH_DENIALS=${denials})`,
   });
+  if (resident !== undefined) {
+    const theirs = median(residentSamples) / base;
+    goal({
+      goal: "a long session's Stop (past the record buffer, one new refusal) <= 1.2x `node -e 0` CPU, clean environment, resident hook (client + server)",
+      measured: `${theirs.toFixed(2)}x (${median(residentSamples).toFixed(1)} vs ${base.toFixed(1)} ms)`,
+      met: theirs <= 1.2,
+      command: `bench/hook-long-session.bench.mjs (BENCH_RUNS=${runs}, BENCH_DENIALS=${denials})`,
+    });
+  }
 } finally {
+  stopResidentServers(paths(residentDir).home);
   // a SessionEnd's drain runs in a detached process that may still be writing: retried until it is done
   rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }

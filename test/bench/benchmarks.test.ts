@@ -186,8 +186,12 @@ const benches: Record<string, Bench> = {
   "hook-long-session.bench.mjs": {
     figures: [
       row("toolgate hook entry \\(this build\\)", "#", "#x"),
+      row("toolgate resident hook \\(bash client \\+ server CPU\\)", "#", "#x"),
       goalRow(
         "a long session's Stop \\(past the record buffer, one new refusal\\) <= 1\\.2x `node -e 0` CPU, clean environment",
+      ),
+      goalRow(
+        "a long session's Stop \\(past the record buffer, one new refusal\\) <= 1\\.2x `node -e 0` CPU, clean environment, resident hook \\(client \\+ server\\)",
       ),
     ],
   },
