@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { deliveriesSettled, startHookServer } from "./hook-server.js";
+import { appendServerLog, serverLogFile } from "./hook-server-log.js";
 import { HOOK_SERVER_IDLE_MS, readServerFile } from "./hook-server-start.js";
 
 /**
@@ -24,6 +25,8 @@ export async function serveHookEvents(options: {
   const { randomBytes } = process.getBuiltinModule("node:crypto") as typeof import("node:crypto");
   const token = randomBytes(24).toString("hex");
   const built = stamp(options.bundleFile);
+  const logFile = serverLogFile(serverFile);
+  const log = options.log ?? ((message: string) => appendServerLog(logFile, message));
   let stopped: (why: "idle" | "stale" | "closed") => void = () => undefined;
   const done = new Promise<"idle" | "stale" | "closed">((resolve) => {
     stopped = resolve;
@@ -32,9 +35,10 @@ export async function serveHookEvents(options: {
     token,
     idleMs: options.idleMs ?? HOOK_SERVER_IDLE_MS,
     current: () => stamp(options.bundleFile) === built,
-    ...(options.log === undefined ? {} : { log: options.log }),
+    log,
     onStop: (why) => {
       if (readServerFile(serverFile)?.pid === process.pid) removeQuietly(serverFile);
+      log(`stopped: ${STOPPED[why]}`);
       stopped(why);
     },
   });
@@ -47,7 +51,9 @@ export async function serveHookEvents(options: {
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => void server.close());
   try {
     publish(serverFile, `${server.port} ${token} ${process.pid}\n`);
+    log(`started: 127.0.0.1:${server.port}, node ${process.version}, ${options.bundleFile} (${built})`);
   } catch (error) {
+    log(`could not publish ${serverFile}: ${error instanceof Error ? error.message : String(error)}`);
     await server.close();
     throw error;
   } finally {
@@ -55,6 +61,12 @@ export async function serveHookEvents(options: {
   }
   return finished;
 }
+
+const STOPPED = {
+  idle: "idle (no request for the idle time)",
+  stale: "its install changed (an upgrade or a rebuild): the next event's Node hook starts the new version",
+  closed: "asked to (a signal, or a stop query: toolgate uninstall)",
+} as const;
 
 /** Writes the address under `file` (replacing a server's before it: the clients go to the newest). */
 function publish(file: string, text: string): void {

@@ -62,13 +62,34 @@ export async function startResidentServer(options: {
   return pid!;
 }
 
-/** Ends the server whose file is under `home` (nothing when none). */
+/**
+ * Ends the server whose file is under `home` (nothing when none) and waits until it has exited: as it stops it writes
+ * its log and code cache under `home`, which must not land in a folder being removed.
+ */
 export function stopResidentServer(home: string | undefined): void {
   const pid = home === undefined ? undefined : residentServerPid(home);
   if (pid === undefined) return;
   try {
     process.kill(pid);
   } catch {
-    // gone already
+    return; // gone already
+  }
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + 10_000;
+  while (running(pid) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 20);
+  if (running(pid)) process.kill(pid, "SIGKILL");
+}
+
+/** Whether `pid` still runs (an exited process not yet reaped is not running). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
   }
 }

@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopHookServer } from "../../src/hook-runtime/hook-server-client.js";
+import { serverLogFile } from "../../src/hook-runtime/hook-server-log.js";
 import { residentServerFile } from "../../src/hook-runtime/hook-server-start.js";
 import { assertBuilt, removeSnapshot } from "../e2e/claude/toolgate-cli.js";
 import { cliCommand, hookEntryCommand, spawnHook } from "./spawn-hook.js";
@@ -189,6 +190,10 @@ describe("the resident hook client (bash)", () => {
     const pid = serverPid()!;
     expect(await stopHookServer(file)).toBe(pid);
     await until(() => !alive(pid), "the server to stop");
+    // its log beside its file: when it started and why it stopped
+    const log = readFileSync(serverLogFile(file), "utf8");
+    expect(log).toMatch(new RegExp(`\\[${pid}\\] started: 127\\.0\\.0\\.1:\\d+, node v`));
+    expect(log).toContain(`[${pid}] stopped: asked to (a signal, or a stop query: toolgate uninstall)`);
     // its file went with it, so the next event runs the Node hook (which starts a new server)
     expect(existsSync(file)).toBe(false);
     expect(await stopHookServer(file)).toBeUndefined();

@@ -39,7 +39,9 @@ describe("doctor: the resident hook servers", () => {
       writeFileSync(join(run, "hook-c.server"), `${port} ${TOKEN} ${process.pid}\n`);
       const checks = await checkResidentHook({ cwd: homeDir, env: {}, home: homeDir });
       expect(checks.map((check) => check.status)).toEqual(["ok", "ok", "warn"]);
-      expect(checks[0]?.message).toMatch(/^running \(pid \d+, 127\.0\.0\.1:\d+\) and answering: .*hook-a\.server$/);
+      expect(checks[0]?.message).toMatch(
+        /^running \(pid \d+, 127\.0\.0\.1:\d+\) and answering: .*hook-a\.server \(its log: .*hook-a\.log\)$/,
+      );
       expect(checks[1]?.message).toContain("left by a server that is gone");
       expect(checks[2]?.message).toContain("does not answer");
       expect(checks[2]?.fix).toBe(`kill ${process.pid}   # the next hook event starts a new server`);

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { askHookServer } from "../../hook-runtime/hook-server-client.js";
+import { serverLogFile } from "../../hook-runtime/hook-server-log.js";
 import { readServerFile } from "../../hook-runtime/hook-server-start.js";
 import { type DoctorCheck, type DoctorContext, ok, warn } from "../../hosts/common/doctor-check.js";
 import { isAlive } from "../../store/file/session-lock.js";
@@ -33,10 +34,13 @@ export async function checkResidentHook(context: DoctorContext): Promise<DoctorC
     const answers = /^cpu \d+$/.test((await askHookServer(address, "cpu")) ?? "");
     checks.push(
       answers
-        ? ok("resident hook server", `running (pid ${address.pid}, 127.0.0.1:${address.port}) and answering: ${file}`)
+        ? ok(
+            "resident hook server",
+            `running (pid ${address.pid}, 127.0.0.1:${address.port}) and answering: ${file} (its log: ${serverLogFile(file)})`,
+          )
         : warn(
             "resident hook server",
-            `pid ${address.pid} holds ${file} but does not answer on 127.0.0.1:${address.port}; each event waits up to 10 s for it before the Node hook answers`,
+            `pid ${address.pid} holds ${file} but does not answer on 127.0.0.1:${address.port}; each event waits up to 10 s for it before the Node hook answers (its log: ${serverLogFile(file)})`,
             { fix: `kill ${address.pid}   # the next hook event starts a new server` },
           ),
     );
