@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { expect } from "vitest";
+import { processRunning } from "../support/process-running.js";
 import { toolgateCommand } from "./claude/toolgate-cli.js";
 
 /** What the hosts' settings would run: `bash <client> <node> hook <host>`, with this node. */
@@ -76,20 +77,6 @@ export function stopResidentServer(home: string | undefined): void {
   }
   const pause = new Int32Array(new SharedArrayBuffer(4));
   const deadline = Date.now() + 10_000;
-  while (running(pid) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 20);
-  if (running(pid)) process.kill(pid, "SIGKILL");
-}
-
-/** Whether `pid` still runs (an exited process not yet reaped is not running). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return true;
-  }
+  while (processRunning(pid) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 20);
+  if (processRunning(pid)) process.kill(pid, "SIGKILL");
 }

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOOK_DRAIN_BUDGET_MS } from "../../src/hook-runtime/hook-budgets.js";
 import { assertBuilt, removeSnapshot } from "../e2e/claude/toolgate-cli.js";
+import { processRunning } from "../support/process-running.js";
 import { cliCommand, hookEntryCommand, spawnHook } from "./spawn-hook.js";
 
 let root: string;
@@ -149,21 +150,7 @@ describe("the bundled hook entry with a command hook that never ends", () => {
     const pid = Number(readFileSync(pidFile, "utf8").trim());
     expect(pid).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(alive(pid)).toBe(false);
+    expect(processRunning(pid)).toBe(false);
     expect(spooled()).toHaveLength(1);
   });
 });
-
-/** Whether a process still runs (a zombie waiting for its new parent to reap it counts as ended). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
