@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { deliveriesSettled, startHookServer } from "./hook-server.js";
+import { askHookServer } from "./hook-server-client.js";
 import { appendServerLog, serverLogFile } from "./hook-server-log.js";
 import { HOOK_SERVER_IDLE_MS, readServerFile } from "./hook-server-start.js";
 
@@ -10,7 +11,7 @@ import { HOOK_SERVER_IDLE_MS, readServerFile } from "./hook-server-start.js";
  */
 /**
  * The server process: listens, publishes its address in `serverFile` (mode 0600, in a 0700 directory; a server
- * there before is left to stop when idle, its clients now come here), serves until idle or until the install changes
+ * there before is asked to stop, its clients now come here), serves until idle or until the install changes
  * under it (`bundleFile`'s size or time), then removes its file (when it is still its own). Resolves once it stopped serving and the deliveries of its last requests ended.
  */
 export async function serveHookEvents(options: {
@@ -50,8 +51,16 @@ export async function serveHookEvents(options: {
   // stopped by a signal (`kill`, a logout): its file goes with it, so no client tries a dead address
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => void server.close());
   try {
+    const replaced = readServerFile(serverFile);
     publish(serverFile, `${server.port} ${token} ${process.pid}\n`);
     log(`started: 127.0.0.1:${server.port}, node ${process.version}, ${options.bundleFile} (${built})`);
+    // the server this one replaces gets no more events: asked to stop now rather than when idle (one that does not
+    // answer, stuck or of another token, is left to its idle time)
+    if (replaced !== undefined && replaced.pid !== process.pid) {
+      void askHookServer(replaced, "stop").then((answer) =>
+        log(`replaced the server of pid ${replaced.pid}: ${answer === "stopped" ? "it stopped" : "it did not answer"}`),
+      );
+    }
   } catch (error) {
     log(`could not publish ${serverFile}: ${error instanceof Error ? error.message : String(error)}`);
     await server.close();

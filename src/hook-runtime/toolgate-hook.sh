@@ -95,9 +95,13 @@ input_bytes
 # the answer: `<exit code> <stdout bytes> <stderr bytes>`, then both texts; anything else: the Node hook answers.
 # The server answers within its 4 s budget; 10 s without an answer leaves the Node hook time to answer before the
 # host's own hook timeout (30 s as installed), which some hosts treat as a non-blocking error
-if ! IFS=' ' read -r -t 10 code out_bytes err_bytes <&3; then
-  # a server that took the event and gave no answer: the Node hook answers, and stops it (its pid, once checked)
-  stuck=$pid
+IFS=' ' read -r -t 10 code out_bytes err_bytes <&3
+status=$?
+if ((status != 0)); then
+  # no answer within 10 s (a status past 128): a server that took the event and hangs; the Node hook answers, and
+  # stops it (its pid, once checked). A connection the server closed (a wrong token, a changed install, a request
+  # too large) is no hang: the Node hook answers and that server is left as it is
+  ((status > 128)) && stuck=$pid
   node_hook "$@"
 fi
 case "$code:$out_bytes:$err_bytes" in *[!0-9:]* | :* | *::* | *:) node_hook "$@" ;; esac

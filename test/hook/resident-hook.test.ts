@@ -3,6 +3,8 @@
  * bundled hook entry does, whether a resident server answers or the Node hook does; the first event starts the server;
  * a server that cannot answer (none, a wrong token, a changed install) costs the Node hook, never a decision.
  */
+
+import { spawn } from "node:child_process";
 import {
   chownSync,
   existsSync,
@@ -22,6 +24,7 @@ import { stopHookServer } from "../../src/hook-runtime/hook-server-client.js";
 import { serverLogFile } from "../../src/hook-runtime/hook-server-log.js";
 import { residentServerFile } from "../../src/hook-runtime/hook-server-start.js";
 import { assertBuilt, removeSnapshot } from "../e2e/claude/toolgate-cli.js";
+import { processRunning } from "../support/process-running.js";
 import { cliCommand, hookEntryCommand, spawnHook } from "./spawn-hook.js";
 
 let root: string;
@@ -202,6 +205,31 @@ describe("the resident hook client (bash)", () => {
     await until(() => serverPid() !== undefined, "a new server's file");
   });
 
+  it("a new server asks the one whose file it takes over to stop; the file stays the new one's", {
+    timeout: 60_000,
+  }, async () => {
+    await stopServers();
+    await viaClient(node, event("replace-1", bash("ls", "toolu_r1")));
+    await until(() => serverPid() !== undefined, "the first server's file");
+    const first = serverPid()!;
+    const file = serverFile()!;
+    // a second server for the same file, as a start after a failed one would make
+    const second = spawn(node, [join(dirname(client), "toolgate-hook.cjs"), "--serve", file], {
+      env: { ...env },
+      stdio: "ignore",
+    });
+    await until(() => serverPid() === second.pid, "the second server's file");
+    await until(() => !alive(first), "the first server to stop");
+    expect(serverPid()).toBe(second.pid);
+    await until(
+      () =>
+        readFileSync(serverLogFile(file), "utf8").includes(
+          `[${second.pid}] replaced the server of pid ${first}: it stopped`,
+        ),
+      "the second server's log line",
+    );
+  });
+
   it("names the server file by the install path's bytes, the same in every locale and as residentServerFile does", async () => {
     // a copy of the client in a folder whose name is not ASCII, and a "node" that prints the file the client names
     const install = join(root, "tóolgate ünïcode", "dist", "hook");
@@ -245,6 +273,8 @@ describe("the resident hook client (bash)", () => {
     expect(wrongToken.stdout).toContain('"permissionDecision":"deny"');
     // that Node hook started a new server, which took the file over
     await until(() => serverPid() !== Number(pid) && serverPid() !== undefined, "a new server");
+    // a server that closed the connection is no stuck server: it is left running (ended here)
+    expect(processRunning(Number(pid))).toBe(true);
     process.kill(Number(pid));
     // none running (its file left behind by a crash): the Node hook answers
     await stopServers();
