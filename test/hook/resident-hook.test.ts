@@ -92,22 +92,21 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function stopServers(): Promise<void> {
   for (;;) {
     const pid = serverPid();
-    if (pid === undefined || !alive(pid)) return;
+    if (pid === undefined || !processRunning(pid)) return;
     process.kill(pid);
-    await until(() => !alive(pid), "the server to stop");
+    await until(() => !processRunning(pid), "the server to stop");
   }
+}
+
+/** A new server only: the others stopped, then one event through the client with a real node, whose Node hook starts it. */
+async function freshServer(session: string): Promise<number> {
+  await stopServers();
+  expect((await viaClient(node, event(session, bash("ls", `toolu_${session}`)))).exitCode).toBe(0);
+  await until(() => serverPid() !== undefined, "a new server's file");
+  return serverPid()!;
 }
 
 /** One event through the client (`bash toolgate-hook.sh <node> hook claude-code`), in the project. */
@@ -185,14 +184,11 @@ describe("the resident hook client (bash)", () => {
   it("keeps its server's address where residentServerFile names it; a stop query with the token stops that server", {
     timeout: 60_000,
   }, async () => {
-    await stopServers();
-    await viaClient(node, event("named-1", bash("ls", "toolu_n1")));
-    await until(() => serverPid() !== undefined, "the server's file");
+    const pid = await freshServer("named-1");
     const file = residentServerFile(home, dirname(client));
     expect(serverFile()).toBe(file);
-    const pid = serverPid()!;
     expect(await stopHookServer(file)).toBe(pid);
-    await until(() => !alive(pid), "the server to stop");
+    await until(() => !processRunning(pid), "the server to stop");
     // its log beside its file: when it started and why it stopped
     const log = readFileSync(serverLogFile(file), "utf8");
     expect(log).toMatch(new RegExp(`\\[${pid}\\] started: 127\\.0\\.0\\.1:\\d+, node v`));
@@ -208,10 +204,7 @@ describe("the resident hook client (bash)", () => {
   it("a new server asks the one whose file it takes over to stop; the file stays the new one's", {
     timeout: 60_000,
   }, async () => {
-    await stopServers();
-    await viaClient(node, event("replace-1", bash("ls", "toolu_r1")));
-    await until(() => serverPid() !== undefined, "the first server's file");
-    const first = serverPid()!;
+    const first = await freshServer("replace-1");
     const file = serverFile()!;
     // a second server for the same file, as a start after a failed one would make
     const second = spawn(node, [join(dirname(client), "toolgate-hook.cjs"), "--serve", file], {
@@ -219,7 +212,7 @@ describe("the resident hook client (bash)", () => {
       stdio: "ignore",
     });
     await until(() => serverPid() === second.pid, "the second server's file");
-    await until(() => !alive(first), "the first server to stop");
+    await until(() => !processRunning(first), "the first server to stop");
     expect(serverPid()).toBe(second.pid);
     await until(
       () =>
@@ -290,7 +283,7 @@ describe("the resident hook client (bash)", () => {
   it("stops a server whose install changed under it; the Node hook answers and a new server starts", {
     timeout: 120_000,
   }, async () => {
-    await until(() => serverPid() !== undefined && alive(serverPid()!), "a server");
+    await until(() => serverPid() !== undefined && processRunning(serverPid()!), "a server");
     const old = serverPid()!;
     // an upgrade in place rewrites the bundle: the server notices at its next request
     const bundle = join(dirname(client), "hook-bundle.cjs");
@@ -299,12 +292,12 @@ describe("the resident hook client (bash)", () => {
     const answered = await viaClient(node, event("stale-1", bash("rm -rf build", "toolu_10")));
     expect(answered.exitCode).toBe(0);
     expect(answered.stdout).toContain('"permissionDecision":"deny"');
-    await until(() => !alive(old), "the stale server to stop");
+    await until(() => !processRunning(old), "the stale server to stop");
     await until(() => serverPid() !== undefined && serverPid() !== old, "a new server");
     // stopped by a signal, a server takes its file with it: no client tries a dead address
     const current = serverPid()!;
     process.kill(current);
-    await until(() => !alive(current), "the server to stop");
+    await until(() => !processRunning(current), "the server to stop");
     expect(serverFile()).toBeUndefined();
   });
 
@@ -325,10 +318,10 @@ describe("the resident hook client (bash)", () => {
       expect(answered.exitedAfterMs).toBeGreaterThanOrEqual(9_000);
       expect(answered.exitedAfterMs).toBeLessThan(25_000);
       // that Node hook ended the stuck server (its command line checked) and started another
-      await until(() => !alive(stuck), "the stuck server to be ended");
+      await until(() => !processRunning(stuck), "the stuck server to be ended");
       await until(() => serverPid() !== undefined && serverPid() !== stuck, "a new server");
     } finally {
-      if (alive(stuck)) process.kill(stuck, "SIGKILL");
+      if (processRunning(stuck)) process.kill(stuck, "SIGKILL");
     }
   });
 
@@ -370,7 +363,7 @@ describe("the resident hook client (bash)", () => {
   }, async () => {
     // only root can give a file to another user; the suite runs as root in CI
     if (process.getuid?.() !== 0) return;
-    await until(() => serverPid() !== undefined && alive(serverPid()!), "a server");
+    await until(() => serverPid() !== undefined && processRunning(serverPid()!), "a server");
     const file = serverFile()!;
     const [port, token, pid] = readFileSync(file, "utf8").trim().split(" ");
     // a real server's address, in a file of another user (nobody): the client must not use it
@@ -388,7 +381,7 @@ describe("the resident hook client (bash)", () => {
   it("8 events of one session at once, all answered by the server: each denial recorded once", {
     timeout: 120_000,
   }, async () => {
-    await until(() => serverPid() !== undefined && alive(serverPid()!), "a server");
+    await until(() => serverPid() !== undefined && processRunning(serverPid()!), "a server");
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>
         viaClient(NO_NODE, event("parallel-1", bash(`rm -rf build-${index}`, `toolu_p${index}`))),
