@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 /**
@@ -51,8 +51,12 @@ export function readServerFile(file: string): HookServerAddress | undefined {
 
 /**
  * After a Node hook answered for the client (`TOOLGATE_HOOK_SERVER_FILE` set: the client found no server that
- * answered): starts a server for the client's next events, unless one is being started (a start marker younger than
- * 30 s). `start` runs the server process in the background. False when nothing was started. Never throws: without a server the client runs the Node hook.
+ * answered): ends the server the client found stuck (`TOOLGATE_HOOK_SERVER_STUCK`, once its command line shows it is
+ * that server), then starts a server for the client's next events, unless one is being started (a start marker
+ * younger than 30 s). A stuck server that was ended takes its start marker with it: a server can hang after it
+ * published its address and before it removed its marker, which would hold off every new server for 30 s. `start`
+ * runs the server process in the background. False when nothing was started. Never throws: without a server the
+ * client runs the Node hook.
  */
 export function startServerAfterAnswer(
   env: Readonly<Record<string, string | undefined>>,
@@ -64,6 +68,7 @@ export function startServerAfterAnswer(
   try {
     const marker = `${file}.starting`;
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    if (stopStuckServer(file, env[HOOK_SERVER_STUCK_ENV])) rmSync(marker, { force: true });
     try {
       closeSync(openSync(marker, "wx", 0o600));
     } catch (error) {
@@ -72,7 +77,6 @@ export function startServerAfterAnswer(
       if (now - statSync(marker).mtimeMs < STARTING_MS) return false;
       closeSync(openSync(marker, "w", 0o600));
     }
-    stopStuckServer(file, env[HOOK_SERVER_STUCK_ENV]);
     options.start(file);
     return true;
   } catch {
@@ -82,17 +86,48 @@ export function startServerAfterAnswer(
 
 /**
  * Stops the server that took an event and never answered (its event loop is stuck: it would never go idle), when
- * the pid the client names is still that server: its command line (Linux `/proc`) runs `--serve` for this file. A pid
- * that is anything else, or where the command line cannot be read, is left alone.
+ * the pid the client names is still that server (`runsServerOf`). A pid that is anything else, or whose command line
+ * cannot be read, is left alone. True when it was ended.
  */
-function stopStuckServer(file: string, given: string | undefined): void {
-  if (given === undefined || !/^\d{1,10}$/.test(given)) return;
+function stopStuckServer(file: string, given: string | undefined): boolean {
+  if (given === undefined || !/^\d{1,10}$/.test(given)) return false;
   const pid = Number(given);
-  if (pid <= 1 || pid === process.pid) return;
+  if (pid <= 1 || pid === process.pid) return false;
   try {
-    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-    if (argv.includes("--serve") && argv.includes(file)) process.kill(pid, "SIGKILL");
+    if (!runsServerOf(pid, file)) return false;
+    process.kill(pid, "SIGKILL");
+    return true;
   } catch {
-    // gone, not ours, or no /proc: left alone
+    // gone, or not ours: left alone
+    return false;
+  }
+}
+
+/**
+ * Whether process `pid` is the resident hook server of `file`: its command line runs `--serve <file>`. Read from
+ * `/proc/<pid>/cmdline` (Linux), or where there is no `/proc` (macOS, the BSDs) from `ps -ww -o command= -p <pid>`,
+ * whose line must end with ` --serve <file>` (the server's last two arguments). False when neither tells (a pid
+ * that is gone, a `ps` that fails or takes over 2 s). `proc`: the proc file system's root (a test's folder).
+ */
+export function runsServerOf(pid: number, file: string, options: { proc?: string } = {}): boolean {
+  const proc = options.proc ?? "/proc";
+  try {
+    const argv = readFileSync(`${proc}/${pid}/cmdline`, "utf8").split("\0");
+    return argv.includes("--serve") && argv.includes(file);
+  } catch {
+    // a pid that is gone, where there is a /proc; else ps below
+    if (existsSync(proc)) return false;
+  }
+  try {
+    // loaded only here: a stuck server is rare, and node:child_process costs a hook process about 20 M instructions
+    const { execFileSync } = process.getBuiltinModule("node:child_process") as typeof import("node:child_process");
+    const command = execFileSync("ps", ["-ww", "-o", "command=", "-p", String(pid)], {
+      encoding: "utf8",
+      timeout: 2000,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    return command.trimEnd().endsWith(` --serve ${file}`);
+  } catch {
+    return false;
   }
 }

@@ -311,6 +311,9 @@ describe("the resident hook client (bash)", () => {
     const stuck = serverPid()!;
     // stopped, it still takes connections (the kernel queues them) and never answers
     process.kill(stuck, "SIGSTOP");
+    // the worst moment to hang: after it published its address, before it removed its start marker (under load this
+    // test once stopped it there, and the marker held off a new server for 30 s)
+    writeFileSync(`${serverFile()!}.starting`, "");
     try {
       const answered = await viaClient(node, event("stuck-1", bash("rm -rf build", "toolu_11")));
       expect(answered.exitCode).toBe(0);
