@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { processRunning } from "../../test/support/process-running.js";
+import { temporaryDirectory } from "../../test/support/temporary-directory.js";
 import { runsServerOf, startServerAfterAnswer } from "./hook-server-start.js";
 
 /**
@@ -15,7 +15,7 @@ let folder: string;
 const children: ChildProcess[] = [];
 
 beforeEach(() => {
-  folder = mkdtempSync(join(tmpdir(), "toolgate-server-start-"));
+  folder = temporaryDirectory("toolgate-server-start-");
 });
 
 afterEach(async () => {
@@ -25,7 +25,6 @@ afterEach(async () => {
       await new Promise((resolve) => child.once("exit", resolve));
     }
   }
-  rmSync(folder, { recursive: true, force: true });
 });
 
 /** a process whose command line ends as a server's does: `... --serve <file>` (a path with a space) */
@@ -38,9 +37,9 @@ async function fakeServer(file: string): Promise<number> {
   return child.pid!;
 }
 
-async function until(check: () => boolean): Promise<void> {
-  for (let tries = 0; tries < 200 && !check(); tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
-}
+/** waits until `pid` has ended (SIGKILL is delivered at once, the exit is seen a moment later) */
+const ended = (pid: number) =>
+  vi.waitFor(() => expect(processRunning(pid)).toBe(false), { timeout: 5000, interval: 25 });
 
 describe("runsServerOf", () => {
   it("knows the server of a file by its command line, from /proc and from ps", async () => {
@@ -86,21 +85,22 @@ describe("startServerAfterAnswer with a stuck server", () => {
     const env = { TOOLGATE_HOOK_SERVER_FILE: file, TOOLGATE_HOOK_SERVER_STUCK: String(pid) };
     expect(startServerAfterAnswer(env, { start: (serverFile) => started.push(serverFile) })).toBe(true);
     expect(started).toEqual([file]);
-    await until(() => !processRunning(pid));
-    expect(processRunning(pid)).toBe(false);
+    await ended(pid);
   });
 
-  it("starts no second server while a start is under way, without a stuck server to end", () => {
+  it("starts no second server while a start is under way, without a stuck server to end", async () => {
     const file = join(folder, "run", "hook-install.server");
     mkdirSync(join(folder, "run"), { recursive: true });
     writeFileSync(`${file}.starting`, "");
     const started: string[] = [];
     expect(startServerAfterAnswer({ TOOLGATE_HOOK_SERVER_FILE: file }, { start: (f) => started.push(f) })).toBe(false);
-    // a pid that is no server of this file does not clear the marker either
-    const env = { TOOLGATE_HOOK_SERVER_FILE: file, TOOLGATE_HOOK_SERVER_STUCK: String(process.pid) };
+    // a named pid that is another file's server is not ended and does not clear the marker either
+    const other = await fakeServer(join(folder, "run", "hook-other.server"));
+    const env = { TOOLGATE_HOOK_SERVER_FILE: file, TOOLGATE_HOOK_SERVER_STUCK: String(other) };
     expect(startServerAfterAnswer(env, { start: (f) => started.push(f) })).toBe(false);
     expect(started).toEqual([]);
     expect(existsSync(`${file}.starting`)).toBe(true);
+    expect(processRunning(other)).toBe(true);
   });
 
   it("leaves a pid that is not that file's server running", async () => {
