@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runToolgate, toolgateCommand } from "../claude/toolgate-cli.js";
-import { type FakeOpenAI, type Script, startFakeOpenAI } from "../opencode/fake-openai.js";
+import { type FakeOpenAI, type Script, startFakeOpenAI, toolResults } from "../opencode/fake-openai.js";
 
 export const COPILOT_BINARY = join(import.meta.dirname, "..", "node_modules", ".bin", "copilot");
 
@@ -117,6 +117,8 @@ export async function runCopilot(options: {
   viaToolgate?: boolean;
   /** `toolgate run` options before `--` (`--fail-on abort`) */
   toolgateArgs?: string[];
+  /** set in Copilot's environment besides the workspace's */
+  env?: Record<string, string>;
   timeoutMs?: number;
 }): Promise<CopilotRun> {
   const fake = await startFakeOpenAI(options.script);
@@ -134,7 +136,7 @@ export async function runCopilot(options: {
       : copilot;
   const child = spawn(argv[0] as string, argv.slice(1), {
     cwd: options.workspace.project,
-    env: { ...options.workspace.env, COPILOT_PROVIDER_BASE_URL: fake.baseUrl },
+    env: { ...options.workspace.env, ...options.env, COPILOT_PROVIDER_BASE_URL: fake.baseUrl },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -207,4 +209,22 @@ export function storedDenials(workspace: CopilotWorkspace, sessionId: string): R
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Six spellings of the same deletion, one per step, then the model gives up. */
+export const STUBBORN_RM = [
+  "rm -rf victim",
+  "rm -rf ./victim",
+  "rm -r victim",
+  "rm -rf victim/",
+  "rm -fr victim",
+  "rm -r -f victim",
+];
+
+export function shellScript(commands: readonly string[]): Script {
+  return (request) => {
+    const command = commands[toolResults(request)];
+    if (command === undefined) return { kind: "text", text: "FINAL: I could not do it." };
+    return { kind: "tools", calls: [{ tool: "bash", args: { command, description: "Delete the directory" } }] };
+  };
 }

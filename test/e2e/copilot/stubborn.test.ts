@@ -7,35 +7,17 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, removeSnapshot, runToolgate } from "../claude/toolgate-cli.js";
-import type { Script } from "../opencode/fake-openai.js";
-import { toolResults } from "../opencode/fake-openai.js";
 import {
   type CopilotRun,
   type CopilotWorkspace,
   copilotWorkspace,
   installToolgate,
   runCopilot,
+  STUBBORN_RM,
+  shellScript,
   storedDenials,
   toolResultsPerRequest,
 } from "./run-copilot.js";
-
-/** Six spellings of the same deletion, one per step, then the model gives up. */
-const STUBBORN_RM = [
-  "rm -rf victim",
-  "rm -rf ./victim",
-  "rm -r victim",
-  "rm -rf victim/",
-  "rm -fr victim",
-  "rm -r -f victim",
-];
-
-function shellScript(commands: readonly string[]): Script {
-  return (request) => {
-    const command = commands[toolResults(request)];
-    if (command === undefined) return { kind: "text", text: "FINAL: I could not do it." };
-    return { kind: "tools", calls: [{ tool: "bash", args: { command, description: "Delete the directory" } }] };
-  };
-}
 
 const COPILOT_RULE_TEXT = "Permission to run this tool was denied due to the following rules: `shell(rm)`";
 const ARGS = ["--allow-tool=shell", "--deny-tool=shell(rm)"];

@@ -87,6 +87,8 @@ export async function runQwen(options: {
   prompt?: string;
   /** run through `toolgate run --` */
   viaToolgate?: boolean;
+  /** set in Qwen's environment besides the workspace's */
+  env?: Record<string, string>;
   timeoutMs?: number;
 }): Promise<QwenRun> {
   const fake = await startFakeOpenAI(options.script);
@@ -103,6 +105,7 @@ export async function runQwen(options: {
   const argv = options.viaToolgate === true ? [...toolgateCommand("run", "--"), ...qwen] : qwen;
   const env = {
     ...options.workspace.env,
+    ...options.env,
     OPENAI_BASE_URL: fake.baseUrl,
     OPENAI_API_KEY: "fake-key",
     OPENAI_MODEL: "fake-model",

@@ -1,0 +1,39 @@
+import { hookParentPid } from "../common/hook-host.js";
+import { findHostProcess, type HostProcess, interactiveSession, isFlag } from "../common/host-environment.js";
+
+/**
+ * Whether a person can answer in this Copilot CLI session. Copilot 1.0.102 gives hooks no marker of `-p` runs
+ * (their environment has `COPILOT_CLI=1`, `COPILOT_PROJECT_DIR`, no mode), so, in this order: toolgate's own signals
+ * (`TOOLGATE_INTERACTIVE=1|0`; a run under `toolgate run` or with `CI` set is headless); then the Copilot process
+ * that spawned the hook, read with `interactiveFromCopilot`. Where that process cannot be found it assumes
+ * interactive.
+ */
+export function isInteractiveCopilotSession(
+  env: Readonly<Record<string, string | undefined>>,
+  parent: () => CopilotParent | undefined = () => findHostProcess(hookParentPid(env), { program: COPILOT_PROGRAM }),
+): boolean {
+  return interactiveSession(env, { read: parent, rule: interactiveFromCopilot });
+}
+
+/** What the hook reads about the Copilot process that spawned it. */
+export type CopilotParent = Pick<HostProcess, "args">;
+
+/**
+ * Copilot CLI's program: its native binary (`copilot`, which runs the hooks), or the npm package's loader that
+ * starts it with the same arguments.
+ */
+const COPILOT_PROGRAM = /(^|[\\/])copilot(\.exe)?$|[\\/]@github[\\/]copilot[\\/]npm-loader\.js$/;
+
+/**
+ * Copilot's modes as `copilot --help` (1.0.102) gives them: `-i`/`--interactive` and ACP mode (`--acp`: the editor
+ * asks the person) are interactive; `-p`/`--prompt` runs non-interactively. Otherwise interactive: a prompt piped to
+ * its stdin is not read as headless (not observed on the binary).
+ */
+export function interactiveFromCopilot(parent: CopilotParent): boolean {
+  let prompt = false;
+  for (const argument of parent.args) {
+    if (isFlag(argument, ["-i", "--interactive"]) || argument === "--acp") return true;
+    if (isFlag(argument, ["-p", "--prompt"])) prompt = true;
+  }
+  return !prompt;
+}
