@@ -7,13 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, removeSnapshot } from "../claude/toolgate-cli.js";
+import { STUBBORN_RM } from "../stubborn-rm.js";
 import {
   type CopilotRun,
   type CopilotWorkspace,
   copilotWorkspace,
   installToolgate,
   runCopilot,
-  STUBBORN_RM,
   shellScript,
   toolResultsPerRequest,
 } from "./run-copilot.js";

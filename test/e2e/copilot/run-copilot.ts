@@ -211,16 +211,6 @@ export function storedDenials(workspace: CopilotWorkspace, sessionId: string): R
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-/** Six spellings of the same deletion, one per step, then the model gives up. */
-export const STUBBORN_RM = [
-  "rm -rf victim",
-  "rm -rf ./victim",
-  "rm -r victim",
-  "rm -rf victim/",
-  "rm -fr victim",
-  "rm -r -f victim",
-];
-
 export function shellScript(commands: readonly string[]): Script {
   return (request) => {
     const command = commands[toolResults(request)];

@@ -7,13 +7,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, removeSnapshot, runToolgate } from "../claude/toolgate-cli.js";
+import { STUBBORN_RM } from "../stubborn-rm.js";
 import {
   type CopilotRun,
   type CopilotWorkspace,
   copilotWorkspace,
   installToolgate,
   runCopilot,
-  STUBBORN_RM,
   shellScript,
   storedDenials,
   toolResultsPerRequest,

@@ -29,12 +29,4 @@ export function shellScript(
   };
 }
 
-/** Six spellings of the same deletion: Qwen's own loop detector (identical calls) does not end the run early. */
-export const STUBBORN_RM = [
-  "rm -rf victim",
-  "rm -rf ./victim",
-  "rm -r victim",
-  "rm -rf victim/",
-  "rm -fr victim",
-  "rm -r -f victim",
-];
+export { STUBBORN_RM } from "../stubborn-rm.js";
