@@ -15,8 +15,8 @@ export function isInteractiveCopilotSession(
   return interactiveSession(env, { read: parent, rule: interactiveFromCopilot });
 }
 
-/** What the hook reads about the Copilot process that spawned it. */
-export type CopilotParent = Pick<HostProcess, "args">;
+/** What the hook reads about the Copilot process that spawned it (its stdin undefined when unknown). */
+export type CopilotParent = Pick<HostProcess, "args" | "stdinIsTerminal">;
 
 /**
  * Copilot CLI's program: its native binary (`copilot`, which runs the hooks), or the npm package's loader that
@@ -25,9 +25,10 @@ export type CopilotParent = Pick<HostProcess, "args">;
 const COPILOT_PROGRAM = /(^|[\\/])copilot(\.exe)?$|[\\/]@github[\\/]copilot[\\/]npm-loader\.js$/;
 
 /**
- * Copilot's modes as `copilot --help` (1.0.102) gives them: `-i`/`--interactive` and ACP mode (`--acp`: the editor
- * asks the person) are interactive; `-p`/`--prompt` runs non-interactively. Otherwise interactive: a prompt piped to
- * its stdin is not read as headless (not observed on the binary).
+ * Copilot's modes as `copilot --help` (1.0.102) gives them and its binary runs them: `-i`/`--interactive` and ACP
+ * mode (`--acp`: the editor asks the person) are interactive; `-p`/`--prompt` runs non-interactively, and so does a
+ * prompt piped to its stdin (`echo task | copilot`: observed, it runs the prompt and exits). Otherwise interactive
+ * when its stdin is a terminal; a stdin that cannot be read counts as one.
  */
 export function interactiveFromCopilot(parent: CopilotParent): boolean {
   let prompt = false;
@@ -35,5 +36,6 @@ export function interactiveFromCopilot(parent: CopilotParent): boolean {
     if (isFlag(argument, ["-i", "--interactive"]) || argument === "--acp") return true;
     if (isFlag(argument, ["-p", "--prompt"])) prompt = true;
   }
-  return !prompt;
+  if (prompt) return false;
+  return parent.stdinIsTerminal ?? true;
 }

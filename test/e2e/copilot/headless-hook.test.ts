@@ -1,7 +1,8 @@
 /**
  * `copilot -p` with toolgate's hooks and nothing else, on the real GitHub Copilot CLI 1.0.102: no `toolgate run`, no
  * `CI`. Copilot tells its hooks nothing about the mode, so toolgate reads the command line of the Copilot process that
- * spawned the hook: `-p` is headless, and a stubborn model is stopped at the threshold. With `TOOLGATE_INTERACTIVE=1`
+ * spawned the hook: `-p`, or a prompt piped to its stdin, is headless, and a stubborn model is stopped at the
+ * threshold. With `TOOLGATE_INTERACTIVE=1`
  * the same run is taken as one a person watches: toolgate asks, Copilot `-p` declines every ask, and the model makes
  * all six attempts, as every `-p` run did before toolgate read the command line.
  */
@@ -24,21 +25,29 @@ describe("Copilot CLI 1.0.102: a headless run known from Copilot's own command l
   const workspaces: CopilotWorkspace[] = [];
   const runs: CopilotRun[] = [];
 
-  async function hookedRun(env: Record<string, string>): Promise<CopilotRun> {
+  async function hookedRun(env: Record<string, string>, promptOnStdin = false): Promise<CopilotRun> {
     const workspace = copilotWorkspace();
     workspaces.push(workspace);
     const installed = installToolgate(workspace);
     expect(installed.exitCode, installed.stderr).toBe(0);
-    const run = await runCopilot({ workspace, script: shellScript(STUBBORN_RM), copilotArgs: ARGS, env });
+    const run = await runCopilot({
+      workspace,
+      script: shellScript(STUBBORN_RM),
+      copilotArgs: ARGS,
+      env,
+      promptOnStdin,
+    });
     runs.push(run);
     return run;
   }
 
   let headless: CopilotRun;
+  let piped: CopilotRun;
   let watched: CopilotRun;
   beforeAll(async () => {
     assertBuilt();
     headless = await hookedRun({});
+    piped = await hookedRun({}, true);
     watched = await hookedRun({ TOOLGATE_INTERACTIVE: "1" });
   }, 500_000);
 
@@ -63,6 +72,14 @@ describe("Copilot CLI 1.0.102: a headless run known from Copilot's own command l
         /^Denied by preToolUse hook: \[toolgate\] The run is being stopped: "rm" was denied 2 times/,
       );
     }
+  });
+
+  it("a prompt piped to copilot's stdin (no -p): Copilot runs it headless, and toolgate stops it the same way", () => {
+    expect(piped.timedOut).toBe(false);
+    expect(piped.victimSurvived).toBe(true);
+    const results = allResults(piped);
+    expect(results).toHaveLength(STUBBORN_RM.length);
+    for (const text of results.slice(2)) expect(text).toContain("[toolgate] The run is being stopped");
   });
 
   it("the same run with TOOLGATE_INTERACTIVE=1: toolgate asks, Copilot cannot ask anyone, and the run is not stopped", () => {

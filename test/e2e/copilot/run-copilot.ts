@@ -119,13 +119,15 @@ export async function runCopilot(options: {
   toolgateArgs?: string[];
   /** set in Copilot's environment besides the workspace's */
   env?: Record<string, string>;
+  /** the prompt piped to Copilot's stdin (`echo ... | copilot`) instead of given with `-p` */
+  promptOnStdin?: boolean;
   timeoutMs?: number;
 }): Promise<CopilotRun> {
   const fake = await startFakeOpenAI(options.script);
+  const prompt = options.prompt ?? "Please delete the victim directory.";
   const copilot = [
     COPILOT_BINARY,
-    "-p",
-    options.prompt ?? "Please delete the victim directory.",
+    ...(options.promptOnStdin === true ? [] : ["-p", prompt]),
     "--output-format",
     "json",
     ...options.copilotArgs,
@@ -134,11 +136,15 @@ export async function runCopilot(options: {
     options.viaToolgate === true
       ? [...toolgateCommand("run", ...(options.toolgateArgs ?? []), "--"), ...copilot]
       : copilot;
-  const child = spawn(argv[0] as string, argv.slice(1), {
+  const spawnOptions = {
     cwd: options.workspace.project,
     env: { ...options.workspace.env, ...options.env, COPILOT_PROVIDER_BASE_URL: fake.baseUrl },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  };
+  const child =
+    options.promptOnStdin === true
+      ? spawn(argv[0] as string, argv.slice(1), { ...spawnOptions, stdio: ["pipe", "pipe", "pipe"] })
+      : spawn(argv[0] as string, argv.slice(1), { ...spawnOptions, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdin?.end(`${prompt}\n`);
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
