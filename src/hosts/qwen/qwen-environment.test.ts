@@ -22,6 +22,31 @@ describe("whether a person can answer in a Qwen Code session (Qwen 0.24.4's own 
     expect(interactiveFromQwen({ args: ["--input-format", "text", "-p", "x"], stdinIsTerminal: true })).toBe(false);
   });
 
+  it("reads a positional prompt after options with Qwen's option table, and leaves what it cannot tell to stdin", () => {
+    const terminal = { stdinIsTerminal: true };
+    for (const args of [
+      ["--yolo", "fix it"],
+      ["-m", "qwen3-coder", "fix it"],
+      ["--model=qwen3-coder", "--approval-mode", "yolo", "fix it"],
+      ["-yd", "fix it"],
+      ["--no-sandbox", "fix it"],
+      ["--", "fix it"],
+    ]) {
+      expect(interactiveFromQwen({ args, ...terminal }), args.join(" ")).toBe(false);
+    }
+    for (const args of [
+      ["--approval-mode", "yolo"],
+      ["-m", "qwen3-coder", "--yolo"],
+      // a list option takes every following argument; an option of a newer Qwen is not known
+      ["--allowed-tools", "run_shell_command", "fix it"],
+      ["--future-option", "fix it"],
+      ["-yq", "fix it"],
+      ["--"],
+    ]) {
+      expect(interactiveFromQwen({ args, ...terminal }), args.join(" ")).toBe(true);
+    }
+  });
+
   it("without a prompt: its stdin decides, and a subcommand or an unreadable stdin counts as interactive", () => {
     expect(interactiveFromQwen({ args: [], stdinIsTerminal: true })).toBe(true);
     expect(interactiveFromQwen({ args: ["--approval-mode", "yolo"], stdinIsTerminal: false })).toBe(false);
