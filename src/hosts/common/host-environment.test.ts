@@ -63,7 +63,9 @@ describe("the host process that spawned a hook, from /proc", () => {
   it("walks up from the hook's parent to the host's program, with its arguments and terminals", () => {
     const proc = fakeProc([
       { pid: 300, parent: 200, argv: ["/bin/sh", "-c", "toolgate hook gemini"] },
-      { pid: 200, parent: 100, argv: ["node", "/opt/toolgate/cli.js", "hook", "gemini"] },
+      { pid: 200, parent: 150, argv: ["node", "/opt/toolgate/cli.js", "hook", "gemini"] },
+      // a process title over the whole command line (npm's), ending in the host's name: no file, so no host
+      { pid: 150, parent: 100, argv: ["npm exec vitest run src/hosts/gemini"] },
       {
         pid: 100,
         parent: 1,
@@ -77,6 +79,14 @@ describe("the host process that spawned a hook, from /proc", () => {
       stdinIsTerminal: true,
       stdoutIsTerminal: false,
     });
+  });
+
+  it("takes a program with a space in its path when that file exists", () => {
+    const folder = join(temporaryDirectory("toolgate-spaced-"), "my tools");
+    mkdirSync(folder);
+    writeFileSync(join(folder, "gemini"), "");
+    const proc = fakeProc([{ pid: 100, parent: 1, argv: [join(folder, "gemini"), "-p", "hi"] }]);
+    expect(findHostProcess(100, { program: GEMINI, proc })?.args).toEqual(["-p", "hi"]);
   });
 
   it("gives terminals it cannot read as unknown, and nothing past four levels, at pid 1, or for a pid that is gone", () => {

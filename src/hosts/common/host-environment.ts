@@ -85,10 +85,17 @@ export function programIndex(argv: readonly string[]): number {
   return argv.findIndex((argument, index) => index > 0 && !argument.startsWith("-"));
 }
 
-/** the arguments after the program, when the program is the host's */
+/**
+ * The arguments after the program, when the program is the host's. A process that sets its title (npm: `npm exec
+ * vitest run src/hosts/qwen`) overwrites its command line with one string, which may end in a host's name: a program
+ * with a space in it is taken only when it is a file that exists.
+ */
 function hostArgs(argv: readonly string[], program: RegExp): readonly string[] | undefined {
   const index = programIndex(argv);
-  return index >= 0 && program.test(argv[index] as string) ? argv.slice(index + 1) : undefined;
+  if (index < 0) return undefined;
+  const candidate = argv[index] as string;
+  if (!program.test(candidate) || (/\s/.test(candidate) && !existsSync(candidate))) return undefined;
+  return argv.slice(index + 1);
 }
 
 function fromProc(start: number, proc: string, program: RegExp): HostProcess | undefined {

@@ -20,8 +20,8 @@ export function isGeminiInteractive(
 export type GeminiParent = Pick<HostProcess, "args" | "stdinIsTerminal"> &
   Partial<Pick<HostProcess, "stdoutIsTerminal">>;
 
-/** Gemini CLI's program: the `gemini` bin, `gemini.js`, or a script in a `gemini-cli` package (its relaunched child) */
-const GEMINI_PROGRAM = /(^|[\\/])gemini(\.js)?$|[\\/]gemini-cli[\\/]/;
+/** Gemini CLI's program: the `gemini` bin, `gemini.js`, or a script of the `@google/gemini-cli` package */
+const GEMINI_PROGRAM = /(^|[\\/])gemini(\.js)?$|[\\/]@google[\\/]gemini-cli[\\/]/;
 
 /**
  * Gemini's own rule (0.61.0, `parseArguments` and `isHeadlessMode`): `-i`/`--prompt-interactive` and ACP mode
