@@ -3,15 +3,13 @@
  * makes toolgate's preToolUse answer `ask`, Copilot puts the question to the person for a command it runs without
  * asking by itself (`ls`, read-only), and the person's answer decides. Skipped where tmux is not installed.
  */
-import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, removeSnapshot } from "../claude/toolgate-cli.js";
 import { type FakeOpenAI, type Script, startFakeOpenAI, toolResults } from "../opencode/fake-openai.js";
+import { hasTmux, privateTmux } from "../private-tmux.js";
 import { COPILOT_BINARY, type CopilotWorkspace, copilotWorkspace, installToolgate } from "./run-copilot.js";
-
-const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
 
 const script: Script = (request) =>
   toolResults(request) === 0
@@ -30,13 +28,7 @@ async function until<T>(probe: () => T | undefined, timeoutMs: number): Promise<
 describe.skipIf(!hasTmux)("Copilot CLI interactive: toolgate's ask is put to the person", () => {
   let workspace: CopilotWorkspace;
   let fake: FakeOpenAI;
-  const socket = `toolgate-e2e-copilot-${process.pid}`;
-  // the tmux server's socket folder goes inside the workspace (TMUX_TMPDIR), removed with it
-  const tmux = (...args: string[]) =>
-    spawnSync("tmux", ["-L", socket, ...args], {
-      encoding: "utf8",
-      env: { ...process.env, ...(workspace === undefined ? {} : { TMUX_TMPDIR: workspace.root }) },
-    });
+  const tmux = privateTmux(`toolgate-e2e-copilot-${process.pid}`, () => workspace?.root);
   const screen = () => tmux("capture-pane", "-p", "-t", "copilot").stdout ?? "";
   let prompt: string | undefined;
   let afterYes: string | undefined;

@@ -5,26 +5,18 @@
  * `yolo`, the value of `--approval-mode`), so a stubborn model is stopped at the threshold. Skipped where tmux is not
  * installed.
  */
-import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, removeSnapshot } from "../claude/toolgate-cli.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../opencode/fake-openai.js";
+import { hasTmux, privateTmux } from "../private-tmux.js";
 import { STUBBORN_RM } from "../stubborn-rm.js";
 import { installToolgate, QWEN_BINARY, type QwenWorkspace, qwenWorkspace } from "./run-qwen.js";
 import { shellScript } from "./scripts.js";
 
-const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
-
 describe.skipIf(!hasTmux)("Qwen Code 0.24.4 on a terminal: a positional prompt is a headless run", () => {
   let workspace: QwenWorkspace;
   let fake: FakeOpenAI;
-  const socket = `toolgate-e2e-qwen-${process.pid}`;
-  // the tmux server's socket folder goes inside the workspace (TMUX_TMPDIR), removed with it
-  const tmux = (...args: string[]) =>
-    spawnSync("tmux", ["-L", socket, ...args], {
-      encoding: "utf8",
-      env: { ...process.env, ...(workspace === undefined ? {} : { TMUX_TMPDIR: workspace.root }) },
-    });
+  const tmux = privateTmux(`toolgate-e2e-qwen-${process.pid}`, () => workspace?.root);
   const calls = () => fake.agentRequests().filter((entry) => entry.reply.kind === "tools").length;
   let ended = false;
   let screen = "";
