@@ -1,3 +1,5 @@
+import { interactiveOverride } from "../common/host-environment.js";
+
 /**
  * Whether an ACP proxy session has a person to ask (grants are offered in their editor) or is headless (toolgate's
  * headless strategy applies at the threshold: abort cancels the session). First match wins:
@@ -11,8 +13,5 @@ export function acpSessionInteractive(options: {
   env: Readonly<Record<string, string | undefined>>;
 }): boolean {
   if (options.flag !== undefined) return options.flag;
-  const override = options.env["TOOLGATE_INTERACTIVE"];
-  if (override === "1" || override === "true") return true;
-  if (override === "0" || override === "false") return false;
-  return options.env["TOOLGATE_RUN"] !== "1";
+  return interactiveOverride(options.env) ?? options.env["TOOLGATE_RUN"] !== "1";
 }

@@ -1,4 +1,5 @@
 import type { HookHost } from "../common/hook-host.js";
+import { interactiveOverride } from "../common/host-environment.js";
 import { type CodexHookInput, parseCodexHookInput } from "./codex-hook-input.js";
 import { failClosed } from "./codex-hook-output.js";
 import { handleCodexHook } from "./handle-codex-hook.js";
@@ -16,8 +17,7 @@ export const codexHookHost: HookHost<CodexHookInput> = {
   sessionId: (input) => input.session_id,
   projectDir: (input) => input.cwd,
   interactive: (env) => {
-    const override = env["TOOLGATE_INTERACTIVE"];
-    if (override === "1" || override === "true") return true;
+    if (interactiveOverride(env) === true) return true;
     // Codex's hooks have no channel to put a question to a person, so nobody can answer toolgate's grant offers
     return false;
   },

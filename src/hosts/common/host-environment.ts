@@ -6,15 +6,22 @@ import { existsSync, readFileSync, readlinkSync } from "node:fs";
  * the host process that spawned the hook (`findHostProcess`), read with each host's own rule in its folder.
  */
 
+/** `TOOLGATE_INTERACTIVE`, every host's override of its mode: `1`/`true` or `0`/`false`; undefined otherwise. */
+export function interactiveOverride(env: Readonly<Record<string, string | undefined>>): boolean | undefined {
+  const value = env["TOOLGATE_INTERACTIVE"];
+  if (value === "1" || value === "true") return true;
+  if (value === "0" || value === "false") return false;
+  return undefined;
+}
+
 /**
  * toolgate's own signals, the same for every such host: `TOOLGATE_INTERACTIVE=1|true` or `0|false` decides; a run
  * under `toolgate run` (`TOOLGATE_RUN=1`) or with `CI` set (not empty, `0` or `false`) is headless. Undefined when
  * none of them says: the host's process is read next.
  */
 export function interactiveFromEnv(env: Readonly<Record<string, string | undefined>>): boolean | undefined {
-  const override = env["TOOLGATE_INTERACTIVE"];
-  if (override === "1" || override === "true") return true;
-  if (override === "0" || override === "false") return false;
+  const override = interactiveOverride(env);
+  if (override !== undefined) return override;
   if (env["TOOLGATE_RUN"] === "1") return false;
   const ci = env["CI"];
   if (ci !== undefined && ci !== "" && ci !== "0" && ci !== "false") return false;
@@ -87,7 +94,7 @@ export function programIndex(argv: readonly string[]): number {
 
 /**
  * The arguments after the program, when the program is the host's. A process that sets its title (npm: `npm exec
- * vitest run src/hosts/qwen`) overwrites its command line with one string, which may end in a host's name: a program
+ * vitest run src/hosts/<host>`) overwrites its command line with one string, which may end in a host's name: a program
  * with a space in it is taken only when it is a file that exists.
  */
 function hostArgs(argv: readonly string[], program: RegExp): readonly string[] | undefined {

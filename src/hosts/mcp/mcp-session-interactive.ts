@@ -1,3 +1,5 @@
+import { interactiveOverride } from "../common/host-environment.js";
+
 /**
  * Whether an MCP proxy session is interactive (a person can answer an elicitation: grants are offered) or headless
  * (toolgate's headless strategy applies at the threshold). First match wins:
@@ -12,9 +14,8 @@ export function mcpSessionInteractive(options: {
   clientCanElicit: boolean;
 }): boolean {
   if (options.flag !== undefined) return options.flag;
-  const override = options.env["TOOLGATE_INTERACTIVE"];
-  if (override === "1" || override === "true") return true;
-  if (override === "0" || override === "false") return false;
+  const override = interactiveOverride(options.env);
+  if (override !== undefined) return override;
   if (options.env["TOOLGATE_RUN"] === "1") return false;
   return options.clientCanElicit;
 }

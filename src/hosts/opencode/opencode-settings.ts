@@ -1,3 +1,5 @@
+import { interactiveOverride } from "../common/host-environment.js";
+
 /** What the opencode plugin reads from its environment (thresholds and the store come from the composition root). */
 export interface OpencodeSettings {
   /** whether a person can answer asks: false under `opencode run` */
@@ -9,14 +11,7 @@ export function readOpencodeSettings(
   environment: NodeJS.ProcessEnv = process.env,
   argv: readonly string[] = process.argv,
 ): OpencodeSettings {
-  const override = environment.TOOLGATE_INTERACTIVE;
-  const interactive =
-    override === "1" || override === "true"
-      ? true
-      : override === "0" || override === "false"
-        ? false
-        : !isHeadlessRun(argv);
-  return { interactive };
+  return { interactive: interactiveOverride(environment) ?? !isHeadlessRun(argv) };
 }
 
 /** `opencode run ...` answers asks by auto-rejecting them: nobody is there to ask. */

@@ -6,6 +6,7 @@
  */
 import { openToolgate } from "../../root/open-toolgate.js";
 import { noteRunSession } from "../../root/run-sessions.js";
+import { interactiveOverride } from "../common/host-environment.js";
 import {
   createPiExtension,
   type PiExtensionOptions,
@@ -15,14 +16,6 @@ import {
 import type { PiExtension } from "./pi-extension-api.js";
 
 export type { PiExtensionApi } from "./pi-extension-api.js";
-
-/** `TOOLGATE_INTERACTIVE=0|1` overrides pi's own `ctx.hasUI`. */
-function interactiveFrom(environment: Readonly<Record<string, string | undefined>>): boolean | undefined {
-  const value = environment["TOOLGATE_INTERACTIVE"];
-  if (value === "0" || value === "false") return false;
-  if (value === "1" || value === "true") return true;
-  return undefined;
-}
 
 /**
  * Opens the extension's guard through the one composition root: the config's policy (pi has none of its own, so it
@@ -53,7 +46,7 @@ export function createToolgateExtension(
   options: Omit<PiExtensionOptions, "open"> & { environment?: Readonly<Record<string, string | undefined>> } = {},
 ): PiExtension {
   const { environment = process.env, ...rest } = options;
-  const interactive = rest.interactive ?? interactiveFrom(environment);
+  const interactive = rest.interactive ?? interactiveOverride(environment);
   return createPiExtension({
     ...rest,
     ...(interactive === undefined ? {} : { interactive }),
