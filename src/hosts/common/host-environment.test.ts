@@ -113,12 +113,12 @@ describe("the host process that spawned a hook, from /proc", () => {
 describe("the host process that spawned a hook, from ps where there is no /proc", () => {
   const noProc = join(temporaryDirectory("toolgate-no-proc-"), "proc");
 
-  it("walks one listing of every process, its command lines split at spaces, terminals unknown", () => {
+  it("walks one listing of every process, its command lines split at spaces", () => {
     const table = [
-      "  PID  PPID COMMAND",
-      "  300   200 /bin/sh -c toolgate hook gemini",
-      "  200   100 node /opt/toolgate/cli.js hook gemini",
-      "  100     1 node /g/gemini.js -m flash -p a prompt",
+      "  PID  PPID TTY      COMMAND",
+      "  300   200 pts/4    /bin/sh -c toolgate hook gemini",
+      "  200   100 pts/4    node /opt/toolgate/cli.js hook gemini",
+      "  100     1 pts/4    node /g/gemini.js -m flash -p a prompt",
     ].join("\n");
     expect(findHostProcess(300, { program: GEMINI, proc: noProc, ps: () => table })).toEqual({
       args: ["-m", "flash", "-p", "a", "prompt"],
@@ -132,13 +132,31 @@ describe("the host process that spawned a hook, from ps where there is no /proc"
     expect(findHostProcess(300, { program: GEMINI, proc: noProc, ps: failing })).toBeUndefined();
   });
 
+  it("reads no terminal where the host has no controlling terminal, and leaves them unknown where it has one", () => {
+    const host = (terminal: string) =>
+      findHostProcess(300, {
+        program: GEMINI,
+        proc: noProc,
+        ps: () => [`300 100 ${terminal} /bin/sh -c toolgate hook gemini`, `100 1 ${terminal} /g/gemini.js`].join("\n"),
+      });
+    // procps (Linux), macOS and FreeBSD: a scheduled or detached run's stdin and stdout are no terminal
+    for (const none of ["?", "??", "-"]) {
+      expect(host(none), none).toEqual({ args: [], stdinIsTerminal: false, stdoutIsTerminal: false });
+    }
+    // a terminal session: its stdin may still be a pipe (`echo task | host`), which ps does not show
+    for (const terminal of ["pts/3", "ttys001", "console"]) {
+      expect(host(terminal), terminal).toEqual({ args: [], stdinIsTerminal: undefined, stdoutIsTerminal: undefined });
+    }
+  });
+
   it("asks the real ps by default", async () => {
+    // started in a session of its own (setsid): no controlling terminal, whether the tests run on a terminal or not
     const host = await startFakeHostProcess("gemini.js", ["-p", "hi"]);
     try {
       expect(findHostProcess(host.pid, { program: GEMINI, proc: noProc })).toEqual({
         args: ["-p", "hi"],
-        stdinIsTerminal: undefined,
-        stdoutIsTerminal: undefined,
+        stdinIsTerminal: false,
+        stdoutIsTerminal: false,
       });
     } finally {
       host.stop();

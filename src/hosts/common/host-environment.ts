@@ -51,9 +51,12 @@ export interface HostProcess {
    * several.
    */
   args: readonly string[];
-  /** whether its stdin is a terminal; undefined when unknown (always, from `ps`) */
+  /**
+   * whether its stdin is a terminal; undefined when unknown. From `ps`: false when the process has no controlling
+   * terminal (a scheduled or detached run), else unknown (its stdin may still be a pipe)
+   */
   stdinIsTerminal: boolean | undefined;
-  /** whether its stdout is a terminal; undefined when unknown (always, from `ps`) */
+  /** whether its stdout is a terminal; undefined when unknown (from `ps`, as stdin) */
   stdoutIsTerminal: boolean | undefined;
 }
 
@@ -62,7 +65,7 @@ export interface FindHostProcessOptions {
   program: RegExp;
   /** the proc file system's root (a test's folder); where it does not exist, `ps` is asked */
   proc?: string;
-  /** the process table as `ps -ww -A -o pid=,ppid=,command=` prints it (a test's text); default: that command */
+  /** the process table as `ps -ww -A -o pid=,ppid=,tty=,command=` prints it (a test's text); default: that command */
   ps?: () => string;
 }
 
@@ -71,8 +74,8 @@ const MAX_LEVELS = 4;
 
 /**
  * The nearest process at or above `start` (the hook's parent) whose program is the host's, at most four levels up, with
- * its terminals. Read from `/proc` (Linux); where there is no `/proc`, from one `ps` listing of every process (no
- * terminals then). Undefined when no such process is found or nothing can be read: the caller's default applies.
+ * its terminals. Read from `/proc` (Linux); where there is no `/proc`, from one `ps` listing of every process (its
+ * controlling terminal only: none means no terminal on stdin or stdout, one leaves them unknown). Undefined when no such process is found or nothing can be read: the caller's default applies.
  */
 export function findHostProcess(start: number, options: FindHostProcessOptions): HostProcess | undefined {
   const proc = options.proc ?? "/proc";
@@ -142,26 +145,36 @@ function fromPs(start: number, options: FindHostProcessOptions): HostProcess | u
   } catch {
     return undefined;
   }
-  const processes = new Map<number, { parent: number; command: string }>();
+  const processes = new Map<number, { parent: number; terminal: string; command: string }>();
   for (const line of table.split("\n")) {
-    const row = /^\s*(\d+)\s+(\d+)\s(.*)$/.exec(line);
-    if (row !== null) processes.set(Number(row[1]), { parent: Number(row[2]), command: (row[3] as string).trim() });
+    const row = /^\s*(\d+)\s+(\d+)\s+(\S+)\s(.*)$/.exec(line);
+    if (row !== null) {
+      const [, pid, parent, terminal, command] = row as unknown as [string, string, string, string, string];
+      processes.set(Number(pid), { parent: Number(parent), terminal, command: command.trim() });
+    }
   }
   let pid = start;
   for (let level = 0; level < MAX_LEVELS && pid > 1; level += 1) {
     const entry = processes.get(pid);
     if (entry === undefined) return undefined;
     const args = hostArgs(entry.command.split(/\s+/).filter(Boolean), options.program);
-    if (args !== undefined) return { args, stdinIsTerminal: undefined, stdoutIsTerminal: undefined };
+    if (args !== undefined) {
+      // no controlling terminal: no terminal on its stdin or stdout either; with one, they may still be pipes
+      const terminal = NO_TERMINAL.has(entry.terminal) ? false : undefined;
+      return { args, stdinIsTerminal: terminal, stdoutIsTerminal: terminal };
+    }
     pid = entry.parent;
   }
   return undefined;
 }
 
+/** How `ps -o tty` shows a process without a controlling terminal: procps (Linux) `?`, macOS `??`, FreeBSD `-`. */
+const NO_TERMINAL = new Set(["?", "??", "-"]);
+
 function listProcesses(): string {
   // loaded only here: only where there is no /proc, and only when a hook asks whether a person can answer
   const { execFileSync } = process.getBuiltinModule("node:child_process") as typeof import("node:child_process");
-  return execFileSync("ps", ["-ww", "-A", "-o", "pid=,ppid=,command="], {
+  return execFileSync("ps", ["-ww", "-A", "-o", "pid=,ppid=,tty=,command="], {
     encoding: "utf8",
     timeout: 2000,
     maxBuffer: 16 * 1024 * 1024,
