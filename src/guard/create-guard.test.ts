@@ -59,6 +59,24 @@ describe("createGuard", () => {
     expect(second.effects.some((effect) => effect.type === "abort")).toBe(true);
   });
 
+  it("judges a call on its own input when the host reuses a call id (no deny rule skipped, no grant stretched)", async () => {
+    const { policy } = fakePolicy();
+    const session = createGuard({ policy }).session("s", { interactive: true });
+    expect((await session.decide(bash("ls", "call_0"))).decision.behavior).toBe("allow");
+    // a model server that numbers every turn's calls from call_0: the next call_0 is another call
+    const reused = await session.decide(bash("rm -rf /", "call_0"));
+    expect(reused.decision).toMatchObject({ behavior: "deny", rule: "Bash(rm *)" });
+    const record = reused.effects.find((effect) => effect.type === "record");
+    expect(record).toMatchObject({ record: { toolUseId: "call_0", pattern: "rm" } });
+    // the same call's later events (the same input, another object) still share its facts
+    await session.decide(bash("git push", "call_1"));
+    const state = await session.state();
+    expect(state.records.map((entry) => entry.pattern)).toEqual(["rm"]);
+    expect((await session.decide({ ...bash("ls", "call_0"), input: { command: "ls" } })).decision.behavior).toBe(
+      "allow",
+    );
+  });
+
   it("an ask nobody can answer is recorded as a headless denial (the real policy's ask rule)", async () => {
     const policy = compilePolicy({
       rules: [{ rule: "Bash(git push:*)", behavior: "ask", origin: "test settings" }],

@@ -5,6 +5,7 @@ import type { Effect } from "../core/effects.js";
 import type { CallVerdict, ToolCall, ToolgateEvent } from "../core/events.js";
 import { mayHoldId } from "../core/evicted-ids.js";
 import { initialState } from "../core/initial-state.js";
+import { sameJsonValue } from "../core/same-json-value.js";
 import type { SessionState } from "../core/state.js";
 import { step } from "../core/step.js";
 import { withCallFacts } from "../core/step-context.js";
@@ -218,13 +219,17 @@ export function createGuard(options: GuardOptions = {}): Guard {
       return initialState({ sessionId, ...sessionOptions });
     }
 
-    /** The call with its facts, computed once per call id so every event of a call agrees. */
+    /**
+     * The call with its facts, computed once per call so every event of a call agrees. Known by its id only while the
+     * tool and the input are the same: a host may reuse an id (an agent's `call_0` every turn, a streamed call
+     * announced before its input is complete), and a call is always judged on its own input.
+     */
     function withFacts(rawCall: ToolCall): ToolCall {
       // a tool name with characters toolgate cannot read is recorded with U+FFFD in their place (and refused)
       const tool = readableToolName(rawCall.tool);
       const call = tool === rawCall.tool ? rawCall : { ...rawCall, tool };
       const known = facts.get(call.toolUseId);
-      if (known !== undefined && known.tool === call.tool) return known;
+      if (known !== undefined && known.tool === call.tool && sameJsonValue(known.input, call.input)) return known;
       const full = withCallFacts(call, config.ports);
       facts.set(call.toolUseId, full);
       if (facts.size > 256) facts.delete(facts.keys().next().value as string);

@@ -149,6 +149,31 @@ describe("AcpSessionGate", () => {
     expect(granted.response.outcome).toEqual({ outcome: "selected", optionId: "allow" });
   });
 
+  it("judges a reused tool call id on its own input: a grant taken on one call answers no other call under its id", async () => {
+    const { gate, session } = gateFor({ deny: ["Bash(rm *)"] });
+    const grant = async (request: RequestPermissionRequest): Promise<RequestPermissionOutcome> =>
+      request.options.some((option) => option.optionId.startsWith("toolgate-grant:"))
+        ? { outcome: "selected", optionId: request.options[0]?.optionId ?? "" }
+        : REJECT;
+    const request = (command: string): RequestPermissionRequest => ({
+      sessionId: "s",
+      toolCall: { toolCallId: "call_0", kind: "execute", rawInput: { command } },
+      options: OPTIONS,
+    });
+    await gate.permission(request("ls"), grant);
+    await gate.permission(request("ls"), grant);
+    expect((await session.state()).grants.map((entry) => entry.scope.rule)).toEqual(["Bash(ls)"]);
+    // an agent that numbers its calls from call_0 again: this is another call, refused by the deny rule, unasked
+    let asked = 0;
+    const reused = await gate.permission(request("rm -rf /"), async () => {
+      asked += 1;
+      return { outcome: "selected", optionId: "allow" };
+    });
+    expect(reused.outcome).toEqual(REJECT);
+    expect(asked).toBe(0);
+    expect((await session.state()).records.at(-1)).toMatchObject({ source: "rule", toolUseId: "call_0" });
+  });
+
   it("a declined grant offer is a refusal, and the person is not offered it again", async () => {
     const { ask } = gateFor();
     await ask("rm -rf build", () => REJECT);
