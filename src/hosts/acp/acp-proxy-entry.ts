@@ -155,7 +155,9 @@ export async function runAcpProxy(options: AcpProxyOptions): Promise<AcpProxyOut
         // read before it is forwarded (what the agent announces of a call precedes its permission request)
         if (isRecord(update)) observed = gateFor(params["sessionId"]).update(update);
       }
-      await toEditor.client.notify(method, params);
+      // `$/cancel_request` and the like belong to one connection (its request ids): the SDK already cancels the
+      // proxy's own request on the other one, so forwarding the sender's would cancel the wrong request there
+      if (!method.startsWith("$/")) await toEditor.client.notify(method, params);
       await observed;
     });
 
@@ -180,7 +182,10 @@ export async function runAcpProxy(options: AcpProxyOptions): Promise<AcpProxyOut
       }
       return toAgent.agent.request(method, sent, { cancellationSignal: signal });
     })
-    .onNotification("*", ({ method, params }) => toAgent.agent.notify(method, params));
+    .onNotification("*", async ({ method, params }) => {
+      // as from the agent: a connection's own protocol notifications stay on it
+      if (!method.startsWith("$/")) await toAgent.agent.notify(method, params);
+    });
 
   toAgent = clientApp.connect(
     acp.ndJsonStream(
@@ -196,7 +201,11 @@ export async function runAcpProxy(options: AcpProxyOptions): Promise<AcpProxyOut
       Readable.toWeb(input) as ReadableStream<Uint8Array>,
     ),
   );
-  const stopped = new Promise<void>((resolve) => options.signal?.addEventListener("abort", () => resolve()));
+  // a signal that came while the proxy started (before this listener) ends it too
+  const stopped = new Promise<void>((resolve) => {
+    if (options.signal?.aborted) resolve();
+    else options.signal?.addEventListener("abort", () => resolve(), { once: true });
+  });
 
   const ended = await Promise.race([
     toEditor.closed.then(() => "editor" as const),

@@ -237,3 +237,64 @@ describe("codex-acp's shell calls", () => {
     ]);
   });
 });
+
+describe("a shell running one script, as agents send it", () => {
+  const decided = async (command: unknown) => {
+    const { gate } = gateFor({ deny: ["Bash(rm *)"], threshold: 100 });
+    let asked = 0;
+    const response = await gate.permission(
+      { sessionId: "s", toolCall: { toolCallId: "call_1", kind: "execute", rawInput: { command } }, options: OPTIONS },
+      async () => {
+        asked += 1;
+        return { outcome: "selected", optionId: "allow" };
+      },
+    );
+    return { outcome: response.outcome, asked };
+  };
+
+  it("is decided as its script from any shell, folder, env prefix and option order (the deny rule applies, unasked)", async () => {
+    for (const command of [
+      ["/bin/bash", "-lc", "rm -rf build"],
+      ["bash", "-c", "rm -rf build"],
+      ["/opt/homebrew/bin/bash", "-lc", "rm -rf build"],
+      ["/usr/local/bin/zsh", "-lc", "rm -rf build"],
+      ["/usr/bin/env", "bash", "-lc", "rm -rf build"],
+      ["env", "-i", "HOME=/x", "sh", "-c", "rm -rf build"],
+      ["fish", "-c", "rm -rf build"],
+      ["/bin/dash", "-e", "-c", "rm -rf build"],
+      ["bash", "-o", "pipefail", "-ec", "rm -rf build"],
+      ["bash", "-c", "rm -rf build", "name", "argument"],
+    ]) {
+      expect(await decided(command), JSON.stringify(command)).toEqual({ outcome: REJECT, asked: 0 });
+    }
+  });
+
+  it("leaves any other argv to the person: a script file, a program that is no shell", async () => {
+    for (const command of [
+      ["bash", "build.sh"],
+      ["python3", "-c", "print(1)"],
+      ["/usr/bin/env", "python3", "-c", "print(1)"],
+      ["bashful", "-c", "rm -rf build"],
+    ]) {
+      expect(await decided(command), JSON.stringify(command)).toEqual({
+        outcome: { outcome: "selected", optionId: "allow" },
+        asked: 1,
+      });
+    }
+  });
+});
+
+describe("the calls toolgate let run", () => {
+  it("are remembered until they end, the oldest forgotten past 256 (an agent that never reports an end)", async () => {
+    const { ask, gate, session } = gateFor({ threshold: 1000 });
+    const allow = () => ({ outcome: "selected", optionId: "allow" }) as const;
+    const ids: string[] = [];
+    for (let index = 0; index < 257; index += 1) ids.push((await ask(`cat /root/${index}`, allow)).toolCallId);
+    const fail = (toolCallId: string) =>
+      gate.update({ sessionUpdate: "tool_call_update", toolCallId, status: "failed", rawOutput: "Permission denied" });
+    await fail(ids[0] as string);
+    expect((await session.state()).records).toEqual([]);
+    await fail(ids[1] as string);
+    expect((await session.state()).records.map((record) => record.source)).toEqual(["sandbox"]);
+  });
+});

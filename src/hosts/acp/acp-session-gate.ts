@@ -115,7 +115,7 @@ export class AcpSessionGate {
       // the person's own session grant covers the call: toolgate answers for them
       const allow = allowOnceOutcome(offered);
       if (allow !== undefined) {
-        this.#running.set(call.toolUseId, call);
+        this.#started(call);
         return { outcome: allow };
       }
     }
@@ -135,7 +135,7 @@ export class AcpSessionGate {
       if (answerAllows(outcome, offered)) {
         // the person's allow is the agent's to act on: toolgate records how the call ends (`update`), and takes no
         // second step for the gating request
-        this.#running.set(call.toolUseId, call);
+        this.#started(call);
         return { outcome };
       }
       const effects = await session.denied(call, {
@@ -162,7 +162,7 @@ export class AcpSessionGate {
         const allow = accepted ? allowOnceOutcome(offered) : undefined;
         if (allow !== undefined) {
           this.#after(answered);
-          this.#running.set(call.toolUseId, call);
+          this.#started(call);
           return { outcome: allow };
         }
         this.#after([...effects.filter((effect) => effect !== offer), ...answered]);
@@ -193,6 +193,19 @@ export class AcpSessionGate {
     if (text === "" || this.#guidance.includes(text)) return;
     this.#guidance.push(text);
     if (this.#guidance.length > WAITING_TEXTS) this.#guidance.shift();
+  }
+
+  /**
+   * A call allowed to run, kept until its end is reported; past the cap the oldest is forgotten (an agent that never
+   * reports an end, a cancelled turn), so a long session's memory stays bounded.
+   */
+  #started(call: ToolCall): void {
+    this.#running.delete(call.toolUseId);
+    this.#running.set(call.toolUseId, call);
+    if (this.#running.size > REMEMBERED_CALLS) {
+      const oldest = this.#running.keys().next().value;
+      if (oldest !== undefined) this.#running.delete(oldest);
+    }
   }
 
   #remember(toolCallId: string, seen: AcpToolCallSeen): void {

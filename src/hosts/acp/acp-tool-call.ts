@@ -72,17 +72,46 @@ export function permissionToolCall(
   return { call: { toolUseId: toolCall.toolCallId, tool, input: withShellScript(input) } };
 }
 
-/** `/bin/bash`, `bash`, `sh`, `/usr/bin/zsh`, ...: a shell that runs the script after `-c` / `-lc`. */
-const SHELL = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z)?sh$/;
+/** A shell that runs the script after `-c`, by its file name in any folder: `bash`, `/opt/homebrew/bin/zsh`, `fish`, ... */
+const SHELL = /(?:^|\/)(?:ba|z|da|k|mk|fi)?sh$/;
+/** `env` in any folder, which runs the program after its own options and `NAME=value` assignments */
+const ENV = /(?:^|\/)env$/;
+/** an option word holding `c` among single-letter options: `-c`, `-lc`, `-ec`, `-ilc` */
+const SCRIPT_FLAG = /^-[A-Za-z]*c[A-Za-z]*$/;
 
 /**
  * An execute call whose `command` is a shell running one script (`["/bin/bash", "-lc", "rm -rf x"]`, as some
- * adapters send it) is the script itself as rules read it (`Bash(rm *)`); any other input is the agent's own.
+ * adapters send it, the user's own login shell from wherever it is installed, or through `env`) is the script itself
+ * as rules read it (`Bash(rm *)`); words after the script are its `$0`, `$1`, ... Any other input is the agent's own.
  */
 function withShellScript(input: Record<string, unknown>): Record<string, unknown> {
-  const command = input["command"];
-  if (!Array.isArray(command) || command.length !== 3) return input;
-  const [shell, flag, script] = command as unknown[];
-  if (typeof shell !== "string" || !SHELL.test(shell) || (flag !== "-c" && flag !== "-lc")) return input;
-  return typeof script === "string" ? { ...input, command: script } : input;
+  const script = shellScript(input["command"]);
+  return script === undefined ? input : { ...input, command: script };
+}
+
+function shellScript(command: unknown): string | undefined {
+  if (!Array.isArray(command) || command.length > 64 || !command.every((word) => typeof word === "string")) {
+    return undefined;
+  }
+  const words = command as string[];
+  let index = 0;
+  if (ENV.test(words[0] ?? "")) {
+    index = 1;
+    // env's own options and the variables it sets; `-u NAME` takes a value
+    while (index < words.length) {
+      const word = words[index] as string;
+      if (word === "-u" || word === "--unset") index += 2;
+      else if (word === "-" || word.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) index += 1;
+      else break;
+    }
+  }
+  if (!SHELL.test(words[index] ?? "")) return undefined;
+  for (index += 1; index < words.length; index += 1) {
+    const word = words[index] as string;
+    if (SCRIPT_FLAG.test(word)) return words[index + 1];
+    // a shell's options before `-c`: `-o pipefail` and `+o name` take a value, `-l`, `-e`, `--login` do not
+    if (word === "-o" || word === "+o") index += 1;
+    else if (!word.startsWith("-") && !word.startsWith("+")) return undefined;
+  }
+  return undefined;
 }
