@@ -18,6 +18,8 @@ const ALIASES: Record<string, string> = {
   shell: "Bash",
   run_shell_command: "Bash",
   run_commands: "Bash",
+  // the shell tool some hosts offer on Windows: a Bash rule covers every host's shell tool
+  powershell: "Bash",
   // the Agent Client Protocol's tool kinds (an ACP agent that names no tool of its own)
   execute: "Bash",
   read: "Read",

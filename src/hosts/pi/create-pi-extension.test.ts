@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createGuard } from "../../guard/create-guard.js";
+import { compilePolicy } from "../../policy/compile-policy.js";
 import { createPiExtension } from "./create-pi-extension.js";
 
 /**
@@ -125,5 +126,72 @@ describe("a toolgate ask rule in pi", () => {
     expect((await pi.call())?.reason).toContain("[toolgate]");
     expect(pi.asked).toEqual([]);
     expect((await pi.state()).records.map((record) => record.source)).toEqual(["headless"]);
+  });
+});
+
+describe("pi's own path forms and shell tools under toolgate's deny rules", () => {
+  /** the extension around toolgate's compiled policy, with pi's working directory `/work/p` */
+  function deniedPi() {
+    const policy = compilePolicy({
+      rules: ["Read(//etc/**)", "Edit(//etc/**)", "Read(~/.ssh/**)", "Read(//srv/a b/**)", "Bash(rm *)"].map(
+        (rule) => ({
+          rule,
+          behavior: "deny" as const,
+        }),
+      ),
+      cwd: "/work/p",
+      homeDir: "/home/u",
+    });
+    const guard = createGuard({ policy, onError: () => undefined });
+    const handlers = new Map<string, Handler>();
+    createPiExtension({
+      open: async () => ({ guard, close: async () => undefined }),
+      onStop: () => undefined,
+      paths: { platform: "linux", homeDir: "/home/u" },
+    })({ on: (event: string, handler: Handler) => handlers.set(event, handler) } as never);
+    const context = { hasUI: false, cwd: "/work/p", sessionManager: { getSessionId: () => "s3" } };
+    let id = 0;
+    return async (toolName: string, input: Record<string, unknown>) => {
+      id += 1;
+      const answer = (await (handlers.get("tool_call") as Handler)(
+        { type: "tool_call", toolName, toolCallId: `p${id}`, input },
+        context,
+      )) as { block: true; reason: string } | undefined;
+      return answer?.reason ?? "runs";
+    };
+  }
+
+  it.each([
+    ["read", { path: "@/etc/shadow" }, "Read(//etc/**)"],
+    ["read", { path: "file:///etc/shadow" }, "Read(//etc/**)"],
+    ["read", { path: "/srv/a\u00A0b/key" }, "Read(//srv/a b/**)"],
+    ["read", { path: "@~/.ssh/id_rsa" }, "Read(~/.ssh/**)"],
+    ["read", { path: "/etc/shadow", file_path: "notes.txt" }, "Read(//etc/**)"],
+    ["write", { path: "@/etc/cron.d/x", content: "x" }, "Edit(//etc/**)"],
+    ["edit", { path: "file:///etc/hosts", edits: [{ oldText: "a", newText: "b" }] }, "Edit(//etc/**)"],
+    ["ls", { path: "@/etc" }, "Read(//etc/**)"],
+    ["grep", { pattern: "root", path: "file:///etc" }, "Read(//etc/**)"],
+    ["find", { pattern: "*", path: "@../../etc" }, "Read(//etc/**)"],
+  ])("%s %j is denied by %s (pi reads the path as that file)", async (tool, input, rule) => {
+    expect(await deniedPi()(tool, input)).toContain(`Denied by rule ${rule}`);
+  });
+
+  it("a path pi cannot read as a file (a malformed file URL) is refused, never passed", async () => {
+    const call = deniedPi();
+    expect(await call("read", { path: "file://host/etc/shadow" })).toContain("This call was refused");
+    expect(await call("write", { path: "file:///etc/%E0%A4%A", content: "x" })).toContain("This call was refused");
+    expect(await call("read", { path: 7 })).toContain("This call was refused");
+  });
+
+  it("a path inside the project still runs", async () => {
+    expect(await deniedPi()("read", { path: "@src/a.ts" })).toBe("runs");
+    expect(await deniedPi()("ls", {})).toBe("runs");
+  });
+
+  it("pi's powershell tool is a shell tool: Bash(...) rules apply to it as to bash", async () => {
+    const call = deniedPi();
+    expect(await call("powershell", { command: "rm -rf x" })).toContain("Denied by rule Bash(rm *)");
+    expect(await call("powershell", { command: "Get-ChildItem" })).toBe("runs");
+    expect(await call("powershell", { command: 7 })).toContain("This call was refused");
   });
 });

@@ -14,6 +14,8 @@ import type {
   PiToolResultEvent,
   PiToolResultPatch,
 } from "./pi-extension-api.js";
+import { piToolCall } from "./pi-tool-call.js";
+import type { PiPathSystem } from "./resolve-pi-path.js";
 
 /** What the extension asks the composition root for (the entry binds `openToolgate`). */
 export interface PiGuardRequest {
@@ -37,6 +39,11 @@ export interface PiExtensionOptions {
   onStop?: (error: string) => void;
   /** internal errors (default: one line on stderr) */
   onError?: (error: unknown, where: string) => void;
+  /**
+   * the platform and home directory pi reads a tool's path with (the entry binds `os.homedir()`); default: this
+   * process's platform, and `~` paths read by toolgate's policy
+   */
+  paths?: PiPathSystem;
 }
 
 /** toolgate's words start with this; pi shows the model a blocked call's reason verbatim. */
@@ -44,20 +51,6 @@ export const PI_TOOLGATE_PREFIX = "[toolgate]";
 
 function joinText(...parts: (string | undefined)[]): string {
   return parts.filter((part): part is string => part !== undefined && part !== "").join("\n\n");
-}
-
-/** The call as toolgate knows it, or why it cannot be checked (a refusal: malformed input never runs). */
-function callOf(event: PiToolCallEvent): ToolCall | string {
-  if (typeof event.toolName !== "string" || event.toolName === "") return "the call names no tool";
-  if (typeof event.toolCallId !== "string" || event.toolCallId === "") return "the call has no id";
-  const input = event.input;
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    return `the input of ${event.toolName} is not an object`;
-  }
-  if (event.toolName === "bash" && typeof (input as { command?: unknown }).command !== "string") {
-    return "the bash call has no command string";
-  }
-  return { toolUseId: event.toolCallId, tool: event.toolName, input };
 }
 
 function textOf(content: unknown): string {
@@ -80,6 +73,7 @@ export function createPiExtension(options: PiExtensionOptions): PiExtension {
     options.onError ??
     ((error: unknown, where: string) => process.stderr.write(`toolgate: ${where}: ${errorText(error)}\n`));
   const onStop = options.onStop ?? ((error: string) => process.stderr.write(`toolgate: ${error}\n`));
+  const system: PiPathSystem = options.paths ?? { platform: process.platform };
   let opening: Promise<PiGuard> | undefined;
   const sessions = new Map<string, GuardSession>();
   const stopped = new Set<string>();
@@ -112,7 +106,7 @@ export function createPiExtension(options: PiExtensionOptions): PiExtension {
   };
 
   async function decide(event: PiToolCallEvent, context: PiContext): Promise<PiToolCallResult | undefined> {
-    const call = callOf(event);
+    const call = piToolCall(event, { cwd: context.cwd, system });
     if (typeof call === "string") {
       return { block: true, reason: `${PI_TOOLGATE_PREFIX} This call was refused: ${call}. Send a well-formed call.` };
     }
@@ -128,7 +122,10 @@ export function createPiExtension(options: PiExtensionOptions): PiExtension {
       running.set(call.toolUseId, { call, session, note: textForModel(result.effects) });
       return undefined;
     }
-    if (decision.behavior === "ask") return ask({ call, session, context, interactive, question: decision.reason });
+    if (decision.behavior === "ask") {
+      // asked under pi's own name for the tool (`powershell` is decided as `bash`)
+      return ask({ call, session, context, interactive, question: decision.reason, tool: String(event.toolName) });
+    }
     const reason = joinText(result.text || result.decision.reason, nudgeOf(result.effects)?.text);
     return { block: true, reason, ...(aborted ? { terminate: true } : {}) };
   }
@@ -140,11 +137,13 @@ export function createPiExtension(options: PiExtensionOptions): PiExtension {
     context: PiContext;
     interactive: boolean;
     question: string;
+    /** the tool as pi names it */
+    tool: string;
   }): Promise<PiToolCallResult | undefined> {
-    const { call, session, context } = asked;
+    const { call, session, context, tool } = asked;
     // pi's dialogs answer only where a person is (`hasUI`); headless, an ask is a headless denial
     const confirm = asked.interactive ? context.ui?.confirm : undefined;
-    const yes = confirm !== undefined && (await confirm(`toolgate: allow ${call.tool}?`, asked.question)) === true;
+    const yes = confirm !== undefined && (await confirm(`toolgate: allow ${tool}?`, asked.question)) === true;
     if (yes) {
       handleAbort(session, await session.allowed(call));
       running.set(call.toolUseId, { call, session, note: "" });
@@ -152,8 +151,8 @@ export function createPiExtension(options: PiExtensionOptions): PiExtension {
     }
     const reason =
       confirm === undefined
-        ? `${call.tool} needs a person's approval, and nobody can answer in this run (pi's print or JSON mode).`
-        : `${call.tool} was declined at toolgate's prompt.`;
+        ? `${tool} needs a person's approval, and nobody can answer in this run (pi's print or JSON mode).`
+        : `${tool} was declined at toolgate's prompt.`;
     const effects = await session.denied(call, { source: confirm === undefined ? "headless" : "user", reason });
     const aborted = handleAbort(session, effects);
     return {

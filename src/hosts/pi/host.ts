@@ -8,7 +8,8 @@ export const piHost: HostDescriptor = {
   name: "pi",
   displayName: "pi",
   kind: "in-process",
-  toolNames: ["bash", "read", "edit", "write", "grep", "find", "ls"],
+  // `powershell`: pi on Windows or `--tools powershell`; rules read it as `Bash`
+  toolNames: ["bash", "powershell", "read", "edit", "write", "grep", "find", "ls"],
   installer: async () => {
     const module = await import("./install-pi.js");
     return {

@@ -4,6 +4,7 @@
  * file there that re-exports this one. The default export is the extension with toolgate's config, wired through
  * the composition root; `createToolgateExtension(options)` builds one with custom options.
  */
+import { homedir } from "node:os";
 import { openToolgate } from "../../root/open-toolgate.js";
 import { noteRunSession } from "../../root/run-sessions.js";
 import { interactiveOverride } from "../common/host-environment.js";
@@ -48,6 +49,8 @@ export function createToolgateExtension(
   const { environment = process.env, ...rest } = options;
   const interactive = rest.interactive ?? interactiveOverride(environment);
   return createPiExtension({
+    // pi reads a tool's `~` with `os.homedir()` of its own process, this one
+    paths: { platform: process.platform, homeDir: homedir() },
     ...rest,
     ...(interactive === undefined ? {} : { interactive }),
     open: opener(environment),
