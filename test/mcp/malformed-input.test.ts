@@ -100,6 +100,12 @@ describe("toolgate mcp-proxy refuses what it cannot check", () => {
     expect((await proxy.answer(33))["result"]).toMatchObject({ tools: [{ name: "erase" }] });
     expect(proxy.stderr()).toMatch(/not JSON/);
     expect(proxy.stderr()).toMatch(/not a valid JSON-RPC message/);
+    // neither the parser's quote of a broken line nor a request's id reaches stderr: either could hold a secret
+    const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    proxy.write(`${token} {`);
+    proxy.write(JSON.stringify({ jsonrpc: "1.0", id: token, method: "tools/list" }));
+    expect((await proxy.answer(token))["error"]).toMatchObject({ code: -32600 });
+    expect(proxy.stderr()).not.toContain("ghp_abc");
   });
 
   it("refuses a 20 MB message with an error for its id, says why on stderr, and keeps going", E2E, async () => {

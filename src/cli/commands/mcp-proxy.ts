@@ -11,7 +11,8 @@ export default defineCommand({
     usageTail: "-- <server command...>",
     details: `Put it where your MCP client starts the server (\`toolgate install mcp-proxy --host <host> --server <name>\`
 does that for you). The proxy starts the real server as a child with the client's own capabilities, copies the
-server's capabilities, and forwards every request, notification, progress update and cancellation unchanged.
+server's capabilities, and forwards every request, the client's notifications/*, progress updates and
+cancellations; a tools/call's params are rebuilt from what toolgate checked.
 Each tools/call is named mcp__<server>__<tool> (Claude Code's naming) and goes through toolgate's policy and loop
 detector first; a denial comes back as an isError tool result with toolgate's guidance, and the server's own
 permission refusals (isError results such as "Access denied") count too. At the threshold an interactive session

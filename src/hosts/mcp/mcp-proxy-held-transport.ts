@@ -27,8 +27,10 @@ export class HeldTransport implements Transport {
     inner.onclose = () => this.end();
   }
 
-  /** starts reading (once); the `Server`'s own `start()` later is a no-op */
+  /** starts reading (once, unless already ended); the `Server`'s own `start()` later is a no-op */
   async open(): Promise<void> {
+    // already ended (stopped before it opened): reading now would hold the input open for nothing
+    if (this.closed) return;
     await this.inner.start();
   }
 

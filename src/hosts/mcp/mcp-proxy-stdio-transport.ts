@@ -116,11 +116,12 @@ export class ProxyStdioTransport implements Transport {
     let value: unknown;
     try {
       value = JSON.parse(line);
-    } catch (error) {
+    } catch {
+      // not the parser's message: V8's quotes a piece of the line, which could be part of a secret
       this.refuse({
         id: undefined,
         code: ErrorCode.ParseError,
-        message: `toolgate mcp-proxy: a message that is not JSON (${(error as Error).message}) was not read or forwarded.`,
+        message: "toolgate mcp-proxy: a message that is not JSON was not read or forwarded.",
       });
       return;
     }
@@ -140,7 +141,8 @@ export class ProxyStdioTransport implements Transport {
 
   /** reports the unread message; answers it when it is a request whose id could be read */
   private refuse(refusal: { id: string | number | undefined; code: number; message: string }): void {
-    const answered = refusal.id === undefined ? "" : ` Answered request ${JSON.stringify(refusal.id)} with an error.`;
+    // the request's id is the client's text and is not logged (it could hold a secret): the answer carries it
+    const answered = refusal.id === undefined ? "" : " Answered the request with an error.";
     this.options.log(`${refusal.message}${answered}`);
     if (refusal.id === undefined) return;
     void this.send({

@@ -6,14 +6,16 @@ import type { CallToolResult, InitializeRequest, JSONRPCMessage } from "@modelco
 import type { GuardSession } from "../../guard/types.js";
 import { openToolgate } from "../../root/open-toolgate.js";
 import { noteRunAbort, noteRunSession, RUN_DIRECTORY_ENV } from "../../root/run-sessions.js";
+import { droppedNotificationLine, forwardsClientNotification } from "./client-notification.js";
 import { elicitationAccepted, questionElicitation } from "./grant-elicitation.js";
 import { guardMcpToolCall } from "./guard-mcp-tool-call.js";
 import { mcpProxyHost } from "./host.js";
+import { foldedDuplicateKeys, foldedKeysRefusal, forwardedCallParams } from "./mcp-call-params.js";
 import { forwardNotification, forwardRequest, NO_PROXY_TIMEOUT } from "./mcp-proxy-forward.js";
 import { HeldTransport } from "./mcp-proxy-held-transport.js";
 import { ProxyStdioTransport } from "./mcp-proxy-stdio-transport.js";
 import { mcpSessionInteractive } from "./mcp-session-interactive.js";
-import { normalizeMcpName } from "./mcp-tool-name.js";
+import { normalizeMcpName, serverNameWarning } from "./mcp-tool-name.js";
 
 /** The real MCP server the proxy starts: a stdio command line, as MCP client configs write it. */
 export interface McpServerCommand {
@@ -79,6 +81,9 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
   const inputEnded = () => held.end();
   input.once("end", inputEnded);
   options.signal?.addEventListener("abort", inputEnded, { once: true });
+  // a signal aborted while toolgate was opening (the CLI listens for SIGTERM from the start) never fires "abort"
+  // again: end now, so the held transport never starts reading and the server is never started
+  if (options.signal?.aborted === true) inputEnded();
   await held.open();
 
   const first = await held.firstMessage();
@@ -99,6 +104,9 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
     ...(options.child.cwd === undefined ? {} : { cwd: options.child.cwd }),
   });
   const serverName = options.server;
+  const redact = toolgate.guard.config.ports.redactText;
+  const nameWarning = serverNameWarning(serverName);
+  if (nameWarning !== undefined) log(nameWarning);
   client.onerror = (error) => log(`toolgate mcp-proxy: the MCP server "${serverName}": ${error.message}`);
   // the client may go away (or the proxy be stopped) while the server has not answered `initialize`: stop waiting
   const connected = client.connect(childTransport, { timeout: NO_PROXY_TIMEOUT }).then(
@@ -175,11 +183,11 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
 
   // client -> real server
   server.fallbackRequestHandler = async (request, extra) => {
-    const forward = () =>
+    const forward = (params: Record<string, unknown> | undefined) =>
       track(
         forwardRequest({
           to: client,
-          request: { method: request.method, params: request.params },
+          request: { method: request.method, params },
           signal: extra.signal,
           describeGone: describeChildGone,
         }),
@@ -192,7 +200,7 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
           { code: "MCP_CALL_UNREADABLE" },
         );
       }
-      return forward();
+      return forward(request.params);
     }
     const params = types.CallToolRequestSchema.shape.params.safeParse(request.params);
     if (!params.success) {
@@ -204,6 +212,12 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
         `toolgate mcp-proxy: a tools/call toolgate cannot read (${where}: ${issue?.message ?? "invalid"}) was refused, not forwarded.`,
         { code: "MCP_CALL_UNREADABLE" },
       );
+    }
+    const folded = foldedDuplicateKeys(params.data.arguments);
+    if (folded !== undefined) {
+      throw new types.McpError(types.ErrorCode.InvalidParams, foldedKeysRefusal(folded, redact), {
+        code: "MCP_CALL_AMBIGUOUS",
+      });
     }
     if (abortError !== undefined && underRun && sessionId !== undefined) {
       // toolgate already stopped this session and told the model so: this call tells `toolgate run` to end the
@@ -218,8 +232,11 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
       session: openSession(),
       server: serverName,
       params: params.data,
-      callId: `mcp-${callNumber}-${String(request.id)}`,
-      forward: async () => (await forward()) as CallToolResult,
+      // the call's number only: the client's request id is its own text (it could hold a secret) and is stored
+      // nowhere; the SDK answers and cancels the request by its id without this
+      callId: `mcp-${callNumber}`,
+      // what toolgate decided on, rebuilt: never a raw key a case-insensitive server would read instead
+      forward: async () => (await forward(forwardedCallParams(params.data))) as CallToolResult,
       ...(clientCanAsk()
         ? {
             ask: async (question) =>
@@ -237,7 +254,10 @@ export async function runMcpProxy(options: McpProxyOptions): Promise<McpProxyOut
       },
     });
   };
-  server.fallbackNotificationHandler = (notification) => forwardNotification(client, notification);
+  server.fallbackNotificationHandler = async (notification) => {
+    if (forwardsClientNotification(notification.method)) return forwardNotification(client, notification);
+    log(droppedNotificationLine(notification.method, redact));
+  };
   // progress tokens are end to end (the forwarded request keeps the sender's token): relay every progress update
   // as it arrives instead of the SDK's per-request handlers, which drop one that arrives with the result
   server.setNotificationHandler(types.ProgressNotificationSchema, (notification) =>
