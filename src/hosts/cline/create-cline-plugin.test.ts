@@ -40,6 +40,13 @@ function call(id: string, ...commands: string[]) {
   };
 }
 
+function toolCall(id: string, toolName: string, input: unknown) {
+  return { snapshot, toolCall: { toolCallId: id, toolName, input }, input };
+}
+
+const HEADLESS_REFUSAL =
+  'Tool "run_commands" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.';
+
 const denials = (effects: Effect[]) => effects.filter((effect) => effect.type === "record").length;
 
 async function ran(created: ClinePlugin, context: ReturnType<typeof call>, output: unknown, isError = false) {
@@ -123,5 +130,118 @@ describe("the Cline plugin", () => {
       toolFamily: "shell",
     });
     await created.dispose();
+  });
+
+  test("every input shape Cline accepts is checked: a deny on any command, file or URL refuses the call", async () => {
+    const { plugin: created, effects } = await plugin({
+      permissions: {
+        deny: ["Bash(git push *)", "Read(//etc/**)", "Edit(//etc/**)", "WebFetch(domain:evil.example)"],
+      },
+    });
+    const refused: [string, unknown][] = [
+      ["run_commands", { command: "git", args: ["push", "--force"] }],
+      ["run_commands", [{ command: "ls" }, { command: "git", args: ["push"] }]],
+      ["run_commands", { commands: ["ls", { command: "git", args: ["push", "origin"] }] }],
+      ["read_files", { files: [{ path: "/tmp/a" }, { path: "/etc/shadow" }] }],
+      ["read_files", ["/etc/shadow"]],
+      ["read_files", "/etc/shadow"],
+      ["apply_patch", { input: "*** Begin Patch\n*** Add File: /etc/cron.d/x\n+* * * * * root sh\n*** End Patch" }],
+      ["apply_patch", "*** Begin Patch\n*** Update File: /tmp/a\n*** Move to: /etc/a\n*** End Patch"],
+      ["fetch_web_content", { requests: [{ url: "https://ok.example/" }, { url: "https://evil.example/x" }] }],
+    ];
+    for (const [index, [tool, input]] of refused.entries()) {
+      const answer = await created.hooks.beforeTool(toolCall(`d${index}`, tool, input));
+      expect(answer, `${tool} ${JSON.stringify(input)}`).toMatchObject({
+        skip: true,
+        reason: expect.stringContaining("[toolgate]"),
+      });
+    }
+    // one refusal recorded per refused call, however many things it named
+    expect(denials(effects)).toBe(refused.length);
+    expect(
+      await created.hooks.beforeTool(toolCall("a1", "read_files", { files: [{ path: "/tmp/a" }, "/tmp/b"] })),
+    ).toBeUndefined();
+    expect(
+      await created.hooks.beforeTool(toolCall("a2", "run_commands", { command: "git", args: ["status"] })),
+    ).toBeUndefined();
+  });
+
+  test("fetch_web_content: the policy is asked about each URL, and a refusal of any refuses the call", async () => {
+    const asked: unknown[] = [];
+    const created = createClinePlugin({
+      policy: {
+        evaluate(call) {
+          asked.push(call.input);
+          const url = (call.input as { url?: string }).url ?? "";
+          return url.includes("evil.example")
+            ? { behavior: "deny", source: "policy", reason: "no evil", denialSource: "rule", rule: "X" }
+            : { behavior: "allow", source: "policy", reason: "ok", rule: "Y" };
+        },
+      },
+      environment: {},
+      interactive: false,
+      tell: () => undefined,
+    });
+    await created.setup({}, { session: { sessionId: "f" } });
+    const requests = [
+      { url: "https://ok.example/", prompt: "p" },
+      { url: "https://evil.example/x", prompt: "p" },
+    ];
+    expect(await created.hooks.beforeTool(toolCall("w1", "fetch_web_content", { requests }))).toMatchObject({
+      skip: true,
+    });
+    expect(asked).toEqual(requests);
+    expect(
+      await created.hooks.beforeTool(toolCall("w2", "fetch_web_content", { requests: requests.slice(0, 1) })),
+    ).toBe(undefined);
+  });
+
+  test("an input toolgate cannot read is refused and recorded, never let through", async () => {
+    const { plugin: created, effects } = await plugin({ permissions: {} });
+    for (const [index, [tool, input]] of (
+      [
+        ["read_files", { files: [{ line: 1 }] }],
+        ["apply_patch", { input: "no patch here" }],
+        ["fetch_web_content", { url: "https://evil.example" }],
+        ["run_commands", { commands: [7] }],
+      ] as [string, unknown][]
+    ).entries()) {
+      expect(await created.hooks.beforeTool(toolCall(`u${index}`, tool, input))).toMatchObject({
+        skip: true,
+        reason: expect.stringContaining("toolgate cannot read the input"),
+      });
+    }
+    const records = effects.flatMap((effect) => (effect.type === "record" ? [effect.record] : []));
+    expect(records.map((record) => record.source)).toEqual(["validation", "validation", "validation", "validation"]);
+  });
+
+  test("an MCP tool (Cline's `<server>__<tool>`) meets toolgate's mcp__ rules and is recorded as MCP", async () => {
+    const { plugin: created, effects } = await plugin({ permissions: { deny: ["mcp__github__delete_repo"] } });
+    expect(await created.hooks.beforeTool(toolCall("m1", "github__delete_repo", { repo: "x/y" }))).toMatchObject({
+      skip: true,
+    });
+    const records = effects.flatMap((effect) => (effect.type === "record" ? [effect.record] : []));
+    expect(records[0]).toMatchObject({ toolFamily: "mcp", canonicalTool: "mcp_github_delete_repo" });
+  });
+
+  test("an abort reached in afterTool answers stop there, once; a later call is refused without a second stop", async () => {
+    const { plugin: created, told } = await plugin({ permissions: {}, threshold: 2 });
+    const answers: unknown[] = [];
+    for (const index of [1, 2]) {
+      const context = call(`h${index}`, `git push origin b${index}`);
+      expect(await created.hooks.beforeTool(context)).toBeUndefined();
+      // Cline refuses the call itself (headless approval): counted in afterTool, the second reaches the threshold
+      const result = { output: { error: HEADLESS_REFUSAL }, isError: true };
+      answers.push(await created.hooks.afterTool({ ...context, result }));
+    }
+    expect(answers[0]).toBeUndefined();
+    expect(answers[1]).toEqual({ stop: true, reason: expect.stringContaining("toolgate aborted the run") });
+    const later = await created.hooks.beforeTool(call("h3", "git push origin b3"));
+    expect(later).toMatchObject({ skip: true });
+    expect(later?.stop).toBeUndefined();
+    expect(told.filter((line) => line.startsWith("toolgate: "))).toHaveLength(1);
+    // a new run in the aborted session is told to stop at its first call
+    expect(await created.hooks.beforeRun({ snapshot })).toBeUndefined();
+    expect(await created.hooks.beforeTool(call("h4", "ls"))).toMatchObject({ skip: true, stop: true });
   });
 });

@@ -1,5 +1,4 @@
 import type { CoreOptions } from "../../core/config.js";
-import type { Effect } from "../../core/effects.js";
 import type { ToolCall } from "../../core/events.js";
 import { recognizeDenial } from "../../detect/recognize-denial.js";
 import type { AuditSink, Guard, PolicyEvaluator } from "../../guard/create-guard.js";
@@ -7,18 +6,22 @@ import { createGuard } from "../../guard/create-guard.js";
 import { errorText } from "../../guard/error-text.js";
 import { failClosedText } from "../../guard/fail-closed.js";
 import type { GuardSession } from "../../guard/types.js";
-import { clineCommandFailed, clineResultText, clineToolCall } from "./cline-call.js";
+import { clineCommandFailed, clineResultText, readClineCall } from "./cline-call.js";
 import { CLINE_DENIAL_TEXTS } from "./cline-denial-texts.js";
 import { clineErrorText } from "./cline-error-text.js";
+import { type ClineStop, createStopControl } from "./cline-stop.js";
+import { decideClineCalls } from "./decide-cline-calls.js";
 
 /**
  * The Cline plugin (Cline 3.0.x loads `.cline/plugins/*.js` and `~/.cline/plugins/*.js` in a Node sandbox process,
  * one per run): `beforeTool` asks toolgate's guard and refuses a call with `{ skip: true, reason }` (Cline hands the
- * model `{"error": "<reason>"}` as the call's result and the run goes on); at toolgate's abort it answers
- * `{ stop: true }` too (Cline ends the run, `finishReason: "aborted"`, exit 0: `toolgate run` exits 6 from the
- * abort toolgate recorded). `afterTool` counts failed calls (OS and sandbox refusals in the output), `beforeRun` and
- * `afterRun` are the turn's boundaries. It never turns a refusal into an allow, and an internal error refuses the
- * call.
+ * model `{"error": "<reason>"}` as the call's result and the run goes on); a call that acts on several things (files,
+ * URLs) is decided one thing at a time, and refused at the first refusal. At toolgate's abort, whichever hook it
+ * appears in (`beforeTool`, `afterTool`, `beforeRun`), that hook, or the next one that can, answers `{ stop: true }`
+ * (Cline ends the run, `finishReason: "aborted"`, exit 0: `toolgate run` exits 6 from the abort toolgate recorded).
+ * `afterTool` counts failed calls (OS and sandbox refusals in the output), `beforeRun` and `afterRun` are the turn's
+ * boundaries. It never turns a refusal into an allow; an internal error, or an input toolgate cannot read, refuses
+ * the call.
  */
 
 /** What the plugin asks the composition root for (the entry binds `openToolgate`). */
@@ -91,9 +94,9 @@ export interface ClinePlugin {
   manifest: { capabilities: string[] };
   setup(api: unknown, context: unknown): Promise<void>;
   hooks: {
-    beforeRun(context: { snapshot?: Snapshot }): Promise<undefined>;
+    beforeRun(context: { snapshot?: Snapshot }): Promise<ClineStop | undefined>;
     beforeTool(context: ClineBeforeToolContext): Promise<ClineBeforeToolResult | undefined>;
-    afterTool(context: ClineAfterToolContext): Promise<undefined>;
+    afterTool(context: ClineAfterToolContext): Promise<ClineStop | undefined>;
     afterRun(context: { snapshot?: Snapshot; result?: { status?: unknown } }): Promise<void>;
   };
   /** drains the records and closes the store (Cline ends the sandbox with its run; tests call it) */
@@ -128,7 +131,7 @@ export function createClinePlugin(options: ClinePluginOptions = {}): ClinePlugin
    */
   const calls = new Map<string, ToolCall>();
   const noted = new Set<string>();
-  let stopped = false;
+  const stop = createStopControl(tell);
 
   const open = () => {
     opening ??= (async () => {
@@ -172,15 +175,6 @@ export function createClinePlugin(options: ClinePluginOptions = {}): ClinePlugin
     return found;
   };
 
-  /** whether toolgate aborted the run at this step (the first abort only: Cline is told to stop once) */
-  const aborted = (effects: readonly Effect[]): boolean => {
-    const abort = effects.find((effect) => effect.type === "abort");
-    if (abort === undefined || stopped) return false;
-    stopped = true;
-    tell(`toolgate: ${abort.error}`);
-    return true;
-  };
-
   /** waits for the records and events under way (Cline ends the sandbox process soon after a run) */
   const drain = async () => {
     try {
@@ -190,10 +184,8 @@ export function createClinePlugin(options: ClinePluginOptions = {}): ClinePlugin
     }
   };
 
-  const nudges = (effects: readonly Effect[]): string | undefined => {
-    const texts = effects.flatMap((effect) => (effect.type === "nudge" ? [effect.text] : []));
-    return texts.length === 0 ? undefined : texts.join("\n");
-  };
+  /** `stop: true` when an abort waits to be told (`beforeTool` keeps its own `reason`: the refusal's text) */
+  const stopFlag = (): { stop?: true } => (stop.answer() === undefined ? {} : { stop: true });
 
   return {
     name: "toolgate",
@@ -205,48 +197,43 @@ export function createClinePlugin(options: ClinePluginOptions = {}): ClinePlugin
     },
     hooks: {
       async beforeRun(context) {
+        stop.newRun();
         try {
           const current = await session(context.snapshot);
-          aborted(await current.turnStarted());
+          stop.note(await current.turnStarted());
         } catch (error) {
           onError(error, "beforeRun");
         }
-        return undefined;
+        return stop.answer();
       },
       async beforeTool(context) {
         const part = context.toolCall ?? {};
-        const call = clineToolCall({
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          input: context.input ?? part.input,
-        });
         try {
+          const reading = readClineCall({
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: context.input ?? part.input,
+          });
           const current = await session(context.snapshot);
-          // Cline asks (or refuses headless) itself: an ask of toolgate's defaults stays Cline's own (it auto-approves
-          // unless told otherwise); an ask a rule made is a headless denial here when nobody can answer it
-          const result = await current.decide(call, { hostAsks: true, cannotAsk: !interactive });
-          const stop = aborted(result.effects);
-          const context_ = nudges(result.effects);
-          const extra = context_ === undefined ? {} : { appendContext: context_ };
-          if (result.decision.behavior === "allow" || result.decision.behavior === "ask") {
-            calls.set(call.toolUseId, call);
-            // a rule's ask: Cline must ask the person for this call, whatever its auto-approve says
-            const ask = result.decision.behavior === "ask" && result.decision.source !== "default";
-            return ask ? { policy: { autoApprove: false }, ...extra } : context_ === undefined ? undefined : extra;
+          if ("unreadable" in reading) {
+            // what toolgate cannot read, it cannot check: refused, and counted as a refusal
+            const reason = `[toolgate] toolgate cannot read the input of this ${reading.call.tool} call (${reading.unreadable}), so it is refused. Call the tool with the input its schema describes.`;
+            stop.note(await current.denied(reading.call, { source: "validation", reason }));
+            await drain();
+            return { skip: true, reason, ...stopFlag() };
           }
-          const reason = result.text || result.decision.reason;
-          // the record reaches the store before Cline goes on: Cline may end the plugin's process as soon as its run
-          // ends, and `toolgate run` reads the store then
-          await drain();
-          return { skip: true, reason, ...(stop ? { stop: true } : {}), ...extra };
+          const decided = await decideClineCalls({ session: current, calls: reading.calls, interactive, stop, drain });
+          // the first call stands for the Cline call in `afterTool`
+          if (decided.allowed) calls.set(reading.calls[0].toolUseId, reading.calls[0]);
+          return decided.answer;
         } catch (error) {
-          return { skip: true, reason: `[toolgate] ${failClosedText(error, "beforeTool")}` };
+          return { skip: true, reason: `[toolgate] ${failClosedText(error, "beforeTool")}`, ...stopFlag() };
         }
       },
       async afterTool(context) {
         const id = stringOf(context.toolCall?.toolCallId);
         const call = id === undefined ? undefined : calls.get(id);
-        if (call === undefined || id === undefined) return undefined;
+        if (call === undefined || id === undefined) return stop.answer();
         calls.delete(id);
         try {
           const current = await session(context.snapshot);
@@ -263,19 +250,20 @@ export function createClinePlugin(options: ClinePluginOptions = {}): ClinePlugin
               : failed
                 ? await current.failed(call, { error: text, stdout: text })
                 : await current.succeeded(call, { output: text });
-          aborted(effects);
+          stop.note(effects);
           if (refusal !== undefined) await drain();
         } catch (error) {
           onError(error, "afterTool");
         }
-        return undefined;
+        return stop.answer();
       },
       async afterRun(context) {
         try {
           const current = await session(context.snapshot);
           const status = context.result?.status;
           const outcome = status === "completed" ? "completed" : status === "aborted" ? "cancelled" : "error";
-          await current.turnEnded({ outcome });
+          // Cline applies no stop here: an abort at the turn's end is told at the next hook that can
+          stop.note(await current.turnEnded({ outcome }));
         } catch (error) {
           onError(error, "afterRun");
         }
