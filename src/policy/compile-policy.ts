@@ -1,4 +1,5 @@
 import { applyMode } from "./apply-mode.js";
+import { callTargets } from "./call-targets.js";
 import { type CompiledRule, compileRule } from "./compile-rule.js";
 import { cacheSubject, createDecisionCache } from "./decision-cache.js";
 import { type DefaultsPreset, READ_ONLY_DEFAULTS } from "./defaults/read-only-defaults.js";
@@ -187,6 +188,9 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     const named = toolNamed(call.tool);
     if (named.unreadable) return unreadableToolDecision(call.tool) as PolicyDecision;
     const { tool, family } = named;
+    // a call with several targets (a patch's files, `paths`, the URLs in a prompt): each decided, the strictest wins
+    const targets = family === "shell" ? undefined : callTargets(family, call.input);
+    if (targets !== undefined) return strictest(targets.map((input) => evaluate({ ...call, input }, evaluateOptions)));
     const mode = evaluateOptions?.mode ?? options.defaultMode ?? "default";
     const interactive = evaluateOptions?.interactive ?? true;
     const applicable = rulesFor(tool, mode, interactive);
@@ -265,4 +269,13 @@ function compileList(
     if (result.compiled !== undefined) compiled.push(result.compiled);
   }
   return compiled;
+}
+
+/** The strictest of the decisions on a call's targets: a deny, else an ask, else an allow (the first of each kind). */
+function strictest(decisions: readonly PolicyDecision[]): PolicyDecision {
+  return (
+    decisions.find((decision) => decision.behavior === "deny") ??
+    decisions.find((decision) => decision.behavior === "ask") ??
+    (decisions[0] as PolicyDecision)
+  );
 }

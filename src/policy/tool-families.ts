@@ -18,12 +18,18 @@ const ALIASES: Record<string, string> = {
   shell: "Bash",
   run_shell_command: "Bash",
   run_commands: "Bash",
+  monitor: "Bash",
+  Monitor: "Bash",
   // the shell tool some hosts offer on Windows: a Bash rule covers every host's shell tool
   powershell: "Bash",
   // the Agent Client Protocol's tool kinds (an ACP agent that names no tool of its own)
   execute: "Bash",
   read: "Read",
   read_file: "Read",
+  view: "Read",
+  zoom_image: "Read",
+  send_file: "Read",
+  view_image: "Read",
   read_many_files: "Read",
   read_files: "Read",
   edit: "Edit",
@@ -34,6 +40,8 @@ const ALIASES: Record<string, string> = {
   multiedit: "MultiEdit",
   write: "Write",
   write_file: "Write",
+  create: "Write",
+  notebook_edit: "NotebookEdit",
   glob: "Glob",
   grep: "Grep",
   grep_search: "Grep",
@@ -44,6 +52,7 @@ const ALIASES: Record<string, string> = {
   web_fetch: "WebFetch",
   fetch_web_content: "WebFetch",
   websearch: "WebSearch",
+  task: "Task",
   google_web_search: "WebSearch",
 };
 
