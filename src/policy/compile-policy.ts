@@ -143,23 +143,34 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
   const cache = createDecisionCache();
   let lastSubcommand: Subcommand | undefined;
   let lastTargets: FileTargets = { recognised: false, reads: [], writes: [] };
+  /** the absolute paths a subcommand reads and writes, its relative ones against `base` */
+  const resolvedTargets = (sub: Subcommand, base: PathSpecifierContext): FileTargets => {
+    const files = fileArguments(sub);
+    return files.reads.length === 0 && files.writes.length === 0
+      ? files.recognised
+        ? NO_FILES_RECOGNISED
+        : NO_FILES
+      : {
+          recognised: files.recognised,
+          reads: files.reads.map((path) => resolvePath(path, base)),
+          writes: files.writes.map((path) => resolvePath(path, base)),
+        };
+  };
   /** the absolute paths a subcommand reads and writes (one evaluation asks several times for the same one) */
   const fileTargets = (sub: Subcommand): FileTargets => {
     if (sub !== lastSubcommand) {
-      const files = fileArguments(sub);
-      lastTargets =
-        files.reads.length === 0 && files.writes.length === 0
-          ? files.recognised
-            ? NO_FILES_RECOGNISED
-            : NO_FILES
-          : {
-              recognised: files.recognised,
-              reads: files.reads.map((path) => resolvePath(path, pathContext)),
-              writes: files.writes.map((path) => resolvePath(path, pathContext)),
-            };
+      lastTargets = resolvedTargets(sub, pathContext);
       lastSubcommand = sub;
     }
     return lastTargets;
+  };
+  /**
+   * A shell call run in a directory of its own (`workdir`, `dir_path`, `directory`, `cwd` in its input: opencode,
+   * Gemini CLI, Qwen Code, and Codex through its adapter): its relative file arguments are that directory's.
+   */
+  const inDirectory = (context: EvaluationContext, directory: string): EvaluationContext => {
+    const base: PathSpecifierContext = { ...pathContext, cwd: resolvePath(directory, pathContext) };
+    return { ...context, fileTargets: (sub: Subcommand) => resolvedTargets(sub, base) };
   };
 
   const makeContext = (
@@ -204,8 +215,12 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
       }
       grants = applying;
     }
+    const directory = family === "shell" ? shellDirectory(call.input) : undefined;
+    // a decision on a command line holds for another directory only when it names no relative file: not cached then
     const subject =
-      grants.length === 0 && applicable.parameter.length === 0 ? cacheSubject(family, call.input) : undefined;
+      directory === undefined && grants.length === 0 && applicable.parameter.length === 0
+        ? cacheSubject(family, call.input)
+        : undefined;
     const modeIndex = PERMISSION_MODES.indexOf(mode);
     const variant = modeIndex * 2 + (interactive ? 1 : 0);
     if (subject !== undefined) {
@@ -223,6 +238,7 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     } else {
       context = makeContext(mode, grants, forbidden);
     }
+    if (directory !== undefined) context = inDirectory(context, directory);
     const outcome =
       family === "shell"
         ? // a cacheable shell call's subject is its command line, already read
@@ -278,4 +294,14 @@ function strictest(decisions: readonly PolicyDecision[]): PolicyDecision {
     decisions.find((decision) => decision.behavior === "ask") ??
     (decisions[0] as PolicyDecision)
   );
+}
+
+/** The directory a shell call runs in when its input names one (`workdir`, `dir_path`, `directory`, `cwd`). */
+function shellDirectory(input: unknown): string | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const fields = input as { workdir?: unknown; dir_path?: unknown; directory?: unknown; cwd?: unknown };
+  for (const value of [fields.workdir, fields.dir_path, fields.directory, fields.cwd]) {
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return undefined;
 }
