@@ -57,4 +57,37 @@ describe("toolgate hook codex through the hook runner", () => {
     expect(answer.exitCode).toBe(2);
     expect(answer.stderr).toMatch(/not JSON/);
   });
+
+  it("reads the session's folder from its rollout: a call Codex runs elsewhere (workdir) keeps the project's rules", async () => {
+    const { env, root } = environment();
+    const project = join(root, "project");
+    mkdirSync(join(project, "secrets"), { recursive: true });
+    writeFileSync(
+      join(project, "toolgate.config.json"),
+      JSON.stringify({ permissions: { deny: ["Bash(touch *)", "Edit(./secrets/**)", "Read(./secrets/**)"] } }),
+    );
+    const rollout = join(root, "rollout.jsonl");
+    writeFileSync(
+      rollout,
+      `${JSON.stringify({ type: "session_meta", payload: { id: "s", cwd: project, base_instructions: { text: "x".repeat(150_000) } } })}\n`,
+    );
+    const outside = join(root, "outside");
+    mkdirSync(outside);
+    const event = (cwd: string, command: string) =>
+      JSON.stringify({
+        ...JSON.parse(fixture("pre-tool-use.json")),
+        transcript_path: rollout,
+        cwd,
+        tool_input: { command },
+      });
+    const decide = async (cwd: string, command: string) =>
+      decisionOf(await runHook(codexHookHost, { stdinText: event(cwd, command), env, onError: () => undefined }))
+        ?.permissionDecision;
+    // outside the project, where no toolgate config is found: the project's config still applies
+    expect(await decide(outside, "touch x")).toBe("deny");
+    // below it: the project's relative rules stay the project's, and the call's relative paths are its folder's
+    expect(await decide(join(project, "secrets"), "cat id_rsa")).toBe("deny");
+    expect(await decide(project, "cat secrets/id_rsa")).toBe("deny");
+    expect(await decide(project, "cat README.md")).not.toBe("deny");
+  });
 });

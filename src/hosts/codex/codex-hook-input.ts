@@ -12,6 +12,11 @@ export interface CodexHookBase {
   cwd?: string;
   model?: string;
   permission_mode?: string;
+  /**
+   * toolgate's own, not Codex's: the session's folder from its rollout (`codex-session-environment.ts`), set when the
+   * hook reads the event; the policy's working directory, where `cwd` is the call's
+   */
+  session_root?: string;
   /** set when a subagent made the call */
   agent_id?: string;
   agent_type?: string;

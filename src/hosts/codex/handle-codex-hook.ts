@@ -20,8 +20,31 @@ export type CodexHookContext = HookContext;
 /** `permission_mode` Codex sends when its approval policy is `never` (every `codex exec`): nobody answers prompts. */
 const APPROVAL_NEVER = "bypassPermissions";
 
-function callOf(input: { tool_name: string; tool_input: unknown; tool_use_id: string }): ToolCall {
-  return hookCallOf(input, input.tool_use_id);
+/**
+ * The call as toolgate decides it. A call Codex runs in another folder than the session's (a shell call's `workdir`,
+ * which Codex sends as the hook's `cwd`) carries that folder as `workdir`, so its relative paths are read there.
+ */
+function callOf(input: {
+  tool_name: string;
+  tool_input: unknown;
+  tool_use_id: string;
+  cwd?: string;
+  session_root?: string;
+}): ToolCall {
+  const { cwd, session_root: root } = input;
+  const toolInput = input.tool_input;
+  const elsewhere =
+    root !== undefined &&
+    cwd !== undefined &&
+    cwd !== root &&
+    typeof toolInput === "object" &&
+    toolInput !== null &&
+    !Array.isArray(toolInput) &&
+    !("workdir" in toolInput);
+  return hookCallOf(
+    elsewhere ? { ...input, tool_input: { ...(toolInput as Record<string, unknown>), workdir: cwd } } : input,
+    input.tool_use_id,
+  );
 }
 
 function nudgeText(effects: readonly Effect[]): string {
