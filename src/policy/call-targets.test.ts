@@ -83,3 +83,16 @@ describe("tool names the rules read as Claude Code's", () => {
     expect(bare.evaluate({ tool: "view_image", input: { path: "/work/project/x.png" } }).behavior).toBe("deny");
   });
 });
+
+describe("a shell command that applies a patch (Codex runs `apply_patch <<'EOF'` itself)", () => {
+  it("decides every file the patch names as an Edit, in the command's folder", () => {
+    const rules = policy(["Edit(./secrets/**)"]);
+    const command = (...lines: string[]) => `apply_patch <<'EOF'\n${patch(...lines)}EOF`;
+    const decide = (input: Record<string, unknown>) => rules.evaluate({ tool: "Bash", input }).behavior;
+    expect(decide({ command: command("*** Add File: secrets/x", "+pwned") })).toBe("deny");
+    expect(decide({ command: command("*** Add File: x", "+pwned"), workdir: "secrets" })).toBe("deny");
+    expect(decide({ command: command("*** Add File: src/x", "+ok") })).not.toBe("deny");
+    // the same command line again: never a decision cached without its patch
+    expect(decide({ command: command("*** Add File: secrets/x", "+pwned") })).toBe("deny");
+  });
+});

@@ -96,3 +96,16 @@ function urlTargets(input: unknown): readonly unknown[] | undefined {
 function bounded(targets: unknown[]): readonly unknown[] {
   return targets.length <= MAX_TARGETS ? targets : [...targets.slice(0, MAX_TARGETS), {}];
 }
+
+/**
+ * The files a shell command's patch names, when its text holds one (`apply_patch <<'EOF'` ... as Codex's shell
+ * runs it: Codex applies the patch itself), each as an `Edit` call's input; undefined when it holds none.
+ */
+export function shellPatchTargets(input: unknown): readonly unknown[] | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const fields = input as { command?: unknown; cmd?: unknown };
+  const command = typeof fields.command === "string" ? fields.command : fields.cmd;
+  if (typeof command !== "string" || !command.includes(PATCH_START)) return undefined;
+  const paths = patchPaths(command);
+  return paths.length === 0 ? [{}] : bounded(paths.map((path) => ({ file_path: path })));
+}

@@ -1,5 +1,5 @@
 import { applyMode } from "./apply-mode.js";
-import { callTargets } from "./call-targets.js";
+import { callTargets, shellPatchTargets } from "./call-targets.js";
 import { type CompiledRule, compileRule } from "./compile-rule.js";
 import { cacheSubject, createDecisionCache } from "./decision-cache.js";
 import { type DefaultsPreset, READ_ONLY_DEFAULTS } from "./defaults/read-only-defaults.js";
@@ -216,9 +216,11 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
       grants = applying;
     }
     const directory = family === "shell" ? shellDirectory(call.input) : undefined;
+    // a command that applies a patch writes the files it names: they are decided as Edit calls beside it
+    const patched = family === "shell" ? shellPatchTargets(call.input) : undefined;
     // a decision on a command line holds for another directory only when it names no relative file: not cached then
     const subject =
-      directory === undefined && grants.length === 0 && applicable.parameter.length === 0
+      directory === undefined && patched === undefined && grants.length === 0 && applicable.parameter.length === 0
         ? cacheSubject(family, call.input)
         : undefined;
     const modeIndex = PERMISSION_MODES.indexOf(mode);
@@ -245,6 +247,18 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
           evaluateShell(call.input, { rules: applicable, context, shell: call.shell, command: subject })
         : evaluateTool({ tool, input: call.input, rules: applicable, context, neverGrant: forbidden });
     const decision = applyMode(outcome, { mode, interactive });
+    if (patched !== undefined) {
+      // the patch's relative paths are the command's folder's
+      const folder = directory === undefined ? undefined : resolvePath(directory, pathContext);
+      const inFolder = (input: { file_path?: string }) =>
+        folder === undefined || input.file_path === undefined || /^[/~]/.test(input.file_path)
+          ? input
+          : { file_path: `${folder}/${input.file_path}` };
+      const edits = patched.map((input) =>
+        evaluate({ tool: "Edit", input: inFolder(input as { file_path?: string }) }, evaluateOptions),
+      );
+      return strictest([decision, ...edits]);
+    }
     if (subject === undefined) return decision;
     // a shared outcome's decision is frozen already (built once per mode and session kind)
     return outcome.decisions === undefined
