@@ -34,6 +34,15 @@ describe("a call with several targets, or its target where rules do not look", (
     ).not.toBe("allow");
   });
 
+  it("a rule's deny on any target is the call's, also headless where another target only needs approval", () => {
+    const rules = policy(["Edit(./secrets/**)"]);
+    const decided = rules.evaluate(
+      { tool: "apply_patch", input: { command: patch("*** Add File: /elsewhere/a", "*** Add File: secrets/b") } },
+      { interactive: false },
+    );
+    expect(decided).toMatchObject({ behavior: "deny", rule: "Edit(./secrets/**)" });
+  });
+
   it("an allow rule allows a patch only when it covers every file", () => {
     const rules = policy([], ["Edit(./src/**)"]);
     const decide = (input: unknown) => rules.evaluate({ tool: "apply_patch", input }, { interactive: true }).behavior;

@@ -301,9 +301,12 @@ function compileList(
   return compiled;
 }
 
-/** The strictest of the decisions on a call's targets: a deny, else an ask, else an allow (the first of each kind). */
+/** The strictest of the decisions on a call's targets: a rule's deny, another deny, an ask, an allow (the first of each). */
 function strictest(decisions: readonly PolicyDecision[]): PolicyDecision {
   return (
+    // a rule's deny before any other (a headless "needs approval" that no rule made, which a host may take for its
+    // own ask and pass): the call is refused for what a rule says of any of its targets
+    decisions.find((decision) => decision.behavior === "deny" && decision.rule !== undefined) ??
     decisions.find((decision) => decision.behavior === "deny") ??
     decisions.find((decision) => decision.behavior === "ask") ??
     (decisions[0] as PolicyDecision)

@@ -1,5 +1,4 @@
 import type { Effect } from "../../core/effects.js";
-import type { ToolCall } from "../../core/events.js";
 import { abortOf, nudgeOf, textForModel } from "../../guard/text-for-model.js";
 import { callTokensIn, transcriptNaming, wantedCallTokens } from "../common/call-tokens.js";
 import {
@@ -8,9 +7,10 @@ import {
   transcriptLinesFor,
   unlessTranscriptChanged,
 } from "../common/hook-host.js";
-import { isOwnCallId, newCallId } from "./gemini-call-id.js";
+import { isOwnCallId } from "./gemini-call-id.js";
 import type { GeminiAfterToolInput, GeminiBeforeToolInput, GeminiHookInput } from "./gemini-hook-input.js";
 import { afterToolContext, denyTool, type GeminiHookAnswer, PASS } from "./gemini-hook-output.js";
+import { geminiToolCall } from "./gemini-tool-call.js";
 import { geminiTranscriptDenials } from "./gemini-transcript-denials.js";
 
 /**
@@ -26,8 +26,10 @@ function toolNameOf(input: { tool_name: string; mcp_context?: unknown }): string
   return input.tool_name;
 }
 
-function callOf(input: { tool_name: string; tool_input: unknown; mcp_context?: unknown }): ToolCall {
-  return { toolUseId: newCallId(), tool: toolNameOf(input), input: input.tool_input ?? {} };
+/** The call as toolgate decides it (a path tool's path as Gemini resolves it: gemini-tool-call.ts). */
+function readCall(input: { tool_name: string; tool_input: unknown; mcp_context?: unknown; cwd?: string }) {
+  const cwd = typeof input.cwd === "string" ? input.cwd : undefined;
+  return geminiToolCall({ tool: toolNameOf(input), input: input.tool_input, cwd });
 }
 
 function joinTexts(...parts: (string | undefined)[]): string {
@@ -40,10 +42,19 @@ function joinTexts(...parts: (string | undefined)[]): string {
  * a deny is answered first, with toolgate's guidance as the reason the model reads. In a headless run an ask from
  * an explicit rule is one Gemini would decline, so the guard makes it a headless denial in the same step
  * (`cannotAsk`) and toolgate declines it first; an ask no rule made is left to Gemini, as is everything else
- * (toolgate never answers allow).
+ * (toolgate never answers allow). A file tool's path is decided as Gemini resolves it (gemini-tool-call.ts); a call
+ * whose path cannot be read so is refused (a validation refusal).
  */
 async function beforeTool(input: GeminiBeforeToolInput, context: HookContext): Promise<GeminiHookAnswer> {
-  const result = await context.session.decide(callOf(input), { hostAsks: true, cannotAsk: !context.interactive });
+  const { call, unreadable } = readCall(input);
+  if (unreadable !== undefined) {
+    // what toolgate cannot read, it cannot check: refused, and counted as a refusal
+    const reason = `[toolgate] toolgate cannot read the input of this ${call.tool} call (${unreadable}), so it is refused. Call the tool with the input its schema describes.`;
+    const effects = await context.session.denied(call, { source: "validation", reason });
+    const stop = abortOf(effects)?.error;
+    return denyTool({ reason: joinTexts(reason, nudgeOf(effects)?.text), ...(stop === undefined ? {} : { stop }) });
+  }
+  const result = await context.session.decide(call, { hostAsks: true, cannotAsk: !context.interactive });
   const { effects } = result;
   const stop = abortOf(effects)?.error;
   if (result.decision.behavior !== "deny") {
@@ -79,7 +90,8 @@ function resultText(response: unknown): { text: string; error?: string } {
 
 /** AfterTool: the call ran. Its output is classified once (an OS or sandbox refusal counts as a denial). */
 async function afterTool(input: GeminiAfterToolInput, context: HookContext): Promise<GeminiHookAnswer> {
-  const call = callOf(input);
+  // the call as BeforeTool decided it (as Gemini sent it, when its path cannot be read: it ran all the same)
+  const { call } = readCall(input);
   const { text, error } = resultText(input.tool_response);
   const exit = /Exit Code: (\d+)/.exec(text);
   const exitCode = exit === null ? undefined : Number(exit[1]);
