@@ -216,11 +216,9 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
       grants = applying;
     }
     const directory = family === "shell" ? shellDirectory(call.input) : undefined;
-    // a command that applies a patch writes the files it names: they are decided as Edit calls beside it
-    const patched = family === "shell" ? shellPatchTargets(call.input) : undefined;
     // a decision on a command line holds for another directory only when it names no relative file: not cached then
     const subject =
-      directory === undefined && patched === undefined && grants.length === 0 && applicable.parameter.length === 0
+      directory === undefined && grants.length === 0 && applicable.parameter.length === 0
         ? cacheSubject(family, call.input)
         : undefined;
     const modeIndex = PERMISSION_MODES.indexOf(mode);
@@ -229,6 +227,9 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
       const cached = cache.get(tool, variant, subject);
       if (cached !== undefined) return cached;
     }
+    // a command that applies a patch writes the files it names: they are decided as Edit calls beside it, and such a
+    // command's decision is never cached (so a cached one, above, holds no patch: the patch is in the command's text)
+    const patched = family === "shell" ? shellPatchTargets(call.input) : undefined;
     const forbidden = neverGrant.length === 0 ? neverGrant : neverGrant.filter((rule) => rule.appliesTo(tool));
     let context: EvaluationContext | undefined;
     if (grants.length === 0 && forbidden.length === 0) {
