@@ -47,7 +47,7 @@ const CANONICAL_TOOLS: readonly (readonly [canonical: string, family: ToolFamily
       "PowerShell",
       "powershell",
       "run_commands",
-      // a background command (Qwen Code's monitor, Claude Code's Monitor): their own rules read it as a shell tool
+      // a background command (`monitor`, `Monitor`): the hosts' own rules read it as a shell tool
       "monitor",
       "Monitor",
       // the Agent Client Protocol's tool kind for running commands (an ACP agent that names no tool of its own)

@@ -9,13 +9,13 @@ const MAX_TARGETS = 64;
  * call's (policy/compile-policy.ts). Undefined for a call with one target in the usual place (`file_path`, `path`,
  * `url`), decided as it is.
  *
- * - read and edit tools with `paths` (a string or strings: Copilot CLI's `grep`, `glob`), each path and the usual
+ * - read and edit tools with `paths` (a string or strings, as some hosts' `grep` and `glob` take), each path and the usual
  *   field's;
  * - a patch (`*** Begin Patch` ... `*** Add File:` / `*** Update File:` / `*** Delete File:` / `*** Move to:`, as
- *   the `apply_patch` tools of Codex, Copilot CLI, opencode and Kilo send it in `command`, `input`, `patch`,
+ *   hosts' `apply_patch` tools send it in `command`, `input`, `patch`,
  *   `patchText` or as the whole input), each file it names; a patch that names none is one call with no path (it
  *   needs approval); an `operation.path` (the AI SDK's OpenAI `apply_patch`);
- * - web tools without `url` whose `prompt` holds URLs (Gemini CLI's `web_fetch`), each URL.
+ * - web tools without `url` whose `prompt` holds URLs (a `web_fetch` that takes its URLs in its prompt), each URL.
  */
 export function callTargets(family: RuleFamily, input: unknown): readonly unknown[] | undefined {
   if (family === "read" || family === "edit") return pathTargets(family, input);
@@ -98,8 +98,8 @@ function bounded(targets: unknown[]): readonly unknown[] {
 }
 
 /**
- * The files a shell command's patch names, when its text holds one (`apply_patch <<'EOF'` ... as Codex's shell
- * runs it: Codex applies the patch itself), each as an `Edit` call's input; undefined when it holds none.
+ * The files a shell command's patch names, when its text holds one (`apply_patch <<'EOF'` ..., which a host may
+ * apply itself instead of running it), each as an `Edit` call's input; undefined when it holds none.
  */
 export function shellPatchTargets(input: unknown): readonly unknown[] | undefined {
   if (typeof input !== "object" || input === null) return undefined;

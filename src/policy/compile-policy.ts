@@ -165,8 +165,8 @@ export function compilePolicy(options: PolicyOptions): CompiledPolicy {
     return lastTargets;
   };
   /**
-   * A shell call run in a directory of its own (`workdir`, `dir_path`, `directory`, `cwd` in its input: opencode,
-   * Gemini CLI, Qwen Code, and Codex through its adapter): its relative file arguments are that directory's.
+   * A shell call run in a directory of its own (`workdir`, `dir_path`, `directory`, `cwd` in its input, as hosts
+   * name it): its relative file arguments are that directory's.
    */
   const inDirectory = (context: EvaluationContext, directory: string): EvaluationContext => {
     const base: PathSpecifierContext = { ...pathContext, cwd: resolvePath(directory, pathContext) };
