@@ -14,7 +14,8 @@ export function sameJsonValue(a: unknown, b: unknown): boolean {
     const right = pending.pop();
     const left = pending.pop();
     if (left === right) continue;
-    if ((looked += 1) > MAX_VALUES) return false;
+    looked += 1;
+    if (looked > MAX_VALUES) return false;
     if (!isJsonContainer(left) || !isJsonContainer(right)) return false;
     if (Array.isArray(left)) {
       if (!Array.isArray(right) || left.length !== right.length) return false;
