@@ -11,10 +11,12 @@ import { DENIAL_COLUMNS, denialRowValues } from "../../src/store/denial-row.js";
 import { migratePostgres } from "../../src/store/postgres/migrate-postgres.js";
 import { migration0005 as postgres0005 } from "../../src/store/postgres/migrations/0005-tool-identity.js";
 import { migration0007 as postgres0007 } from "../../src/store/postgres/migrations/0007-new-tool-names.js";
+import { migration0011 as postgres0011 } from "../../src/store/postgres/migrations/0011-more-tool-names.js";
 import { postgresMigrations } from "../../src/store/postgres/migrations/index.js";
 import { openBetterSqlite3 } from "../../src/store/sqlite/driver-better-sqlite3.js";
 import { migration0005 as sqlite0005 } from "../../src/store/sqlite/migrations/0005-tool-identity.js";
 import { migration0007 as sqlite0007 } from "../../src/store/sqlite/migrations/0007-new-tool-names.js";
+import { migration0011 as sqlite0011 } from "../../src/store/sqlite/migrations/0011-more-tool-names.js";
 import { sqliteMigrations } from "../../src/store/sqlite/migrations/index.js";
 import { prepareSqliteDatabase } from "../../src/store/sqlite/open-sqlite-database.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
@@ -71,10 +73,10 @@ function listedNames(sql: string): [string, string, string][] {
   return [...sql.matchAll(/\('([^']*)', '([^']*)', '([^']*)'\)/g)].map((match) => [match[1]!, match[2]!, match[3]!]);
 }
 
-describe("the tool lists of migrations 0005 and 0007 (the names added since)", () => {
+describe("the tool lists of migrations 0005, 0007 and 0011 (the names added since)", () => {
   it.each([
-    ["sqlite", sqlite0005.sql + sqlite0007.sql],
-    ["postgres", postgres0005.sql + postgres0007.sql],
+    ["sqlite", sqlite0005.sql + sqlite0007.sql + sqlite0011.sql],
+    ["postgres", postgres0005.sql + postgres0007.sql + postgres0011.sql],
   ])("%s lists every name of the table, lower-cased, with the code's canonical tool and family", (_, sql) => {
     const listed = listedNames(sql);
     const table = new Map(

@@ -9,6 +9,7 @@ import { migration0007 } from "./0007-new-tool-names.js";
 import { migration0008 } from "./0008-daily-calls.js";
 import { migration0009 } from "./0009-session-summary.js";
 import { migration0010 } from "./0010-session-info.js";
+import { migration0011 } from "./0011-more-tool-names.js";
 
 /** Postgres migrations in order, with the same ids and meaning as the SQLite ones. Append only. */
 export const postgresMigrations: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const postgresMigrations: readonly Migration[] = [
   migration0008,
   migration0009,
   migration0010,
+  migration0011,
 ];
