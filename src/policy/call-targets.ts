@@ -72,8 +72,11 @@ function patchText(input: unknown): string | undefined {
   return undefined;
 }
 
-/** The files a patch names: each `*** Add File:`, `*** Update File:`, `*** Delete File:` and `*** Move to:` line. */
-function patchPaths(patch: string): string[] {
+/**
+ * The files a patch names: each `*** Add File:`, `*** Update File:`, `*** Delete File:` and `*** Move to:` line's path
+ * (a trailing `\r` dropped, trimmed), in order. Also the host adapters' reader of a patch (Cline's `apply_patch`).
+ */
+export function patchPaths(patch: string): string[] {
   const paths: string[] = [];
   for (const line of patch.split("\n")) {
     const header = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/.exec(line.replace(/\r$/, ""));

@@ -1,3 +1,4 @@
+import { patchPaths } from "../../policy/call-targets.js";
 /**
  * The files a Cline `read_files` or `apply_patch` call names, or why they cannot be read (the caller refuses the
  * call then). Each reads every path the input holds, so a rule that denies any of them can refuse the call.
@@ -71,23 +72,18 @@ function isRangeOnly(value: unknown): boolean {
   return keys.length > 0 && keys.every((key) => RANGE_FIELDS.has(key));
 }
 
-/** The headers of Cline's patch grammar that name a file (its `e.ADD`, `e.UPDATE`, `e.DELETE`, `e.MOVE`). */
-const PATCH_HEADERS = ["*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "] as const;
-
 /**
  * Cline 3.0.65's `apply_patch` (`ApplyPatchInputUnionSchema`): `{ input: "<patch>" }` or the patch text itself.
- * Every file the patch adds, updates, deletes or moves to: the text after a header at the start of a line (Cline
- * splits on `\n`, drops a trailing `\r` and trims the path, as here).
+ * Every file the patch adds, updates, deletes or moves to, as its grammar's headers name them (`e.ADD`, `e.UPDATE`,
+ * `e.DELETE`, `e.MOVE`: the policy's `patchPaths` reads the same four, and Cline too splits on `\n`, drops a trailing
+ * `\r` and trims the path).
  */
 export function clinePatchPaths(input: unknown): PathsReading {
   const text = typeof input === "string" ? input : stringField(input, "input");
   if (text === undefined) return { unreadable: "it has no patch text (an input string)" };
   const paths: string[] = [];
-  for (const raw of text.split("\n")) {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    const header = PATCH_HEADERS.find((prefix) => line.startsWith(prefix));
-    if (header === undefined) continue;
-    const why = addPath(line.slice(header.length).trim(), paths);
+  for (const path of patchPaths(text)) {
+    const why = addPath(path, paths);
     if (why !== undefined) return { unreadable: why };
   }
   return paths.length === 0 ? { unreadable: "its patch names no file" } : { paths };
